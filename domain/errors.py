@@ -1,0 +1,33 @@
+"""The small family of errors the rules raise. All are ``ValueError``s."""
+
+
+class NotationError(ValueError):
+    """A card code, move or deck could not be read."""
+
+
+class OptionError(ValueError):
+    """An option name or value is unknown, or options do not fit together.
+
+    ``name`` is the offending option (or ``None`` when the problem is the
+    variant or the seat count), so an API can point at the field.
+    """
+
+    def __init__(self, message: str, name: str | None = None):
+        super().__init__(message)
+        self.name = name
+
+
+class RuleViolation(ValueError):
+    """A command breaks a rule of the game.
+
+    ``rule`` is a stable machine name (``not_your_turn``, ``illegal_capture``,
+    ...); the message is a sentence a player understands.
+    """
+
+    def __init__(self, rule: str, message: str):
+        super().__init__(message)
+        self.rule = rule
+        self.message = message
+
+    def __repr__(self) -> str:
+        return f"RuleViolation({self.rule!r}, {self.message!r})"

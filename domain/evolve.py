@@ -1,0 +1,128 @@
+"""Applying events: ``evolve(state, event) -> state`` and ``fold(events)``.
+
+Evolving trusts its events: they were decided (and checked) once, when they
+happened. Nothing here looks at the rules, the clock or chance.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from .cards import Card
+from .events import (BuildMade, CardsCaptured, CardTrailed, CountedOut, Event, GameCreated,
+                     GameFinished, HandDealt, HandEnded, RoundDealt)
+from .state import FINISHED, HAND_OVER, IN_PROGRESS, GameState, Outcome
+from .table import Build
+
+
+def fold(events: Iterable[Event], state: GameState | None = None) -> GameState | None:
+    """The state after ``events`` (applied to ``state``, or to no game at all)."""
+    for event in events:
+        state = evolve(state, event)
+    return state
+
+
+def evolve(state: GameState | None, event: Event) -> GameState:
+    """The state after one event."""
+    if state is None:
+        if not isinstance(event, GameCreated):
+            raise ValueError(f"A game starts with GameCreated, not {type(event).__name__}.")
+        return _created(event)
+    return _APPLY[type(event)](state, event)
+
+
+def _created(e: GameCreated) -> GameState:
+    n = len(e.seats)
+    teams = max(s.team for s in e.seats) + 1
+    return GameState(variant=e.variant, options=e.options, seats=e.seats, version=1,
+                     dealer=e.first_dealer, scores=(0,) * teams,
+                     hands=((),) * n, captured=((),) * n, sweeps=(0,) * n)
+
+
+def _without(cards: tuple[Card, ...], card: Card) -> tuple[Card, ...]:
+    i = cards.index(card)
+    return cards[:i] + cards[i + 1:]
+
+
+def _replace_seat(tuples: tuple, seat: int, value) -> tuple:
+    return tuples[:seat] + (value,) + tuples[seat + 1:]
+
+
+def _next_turn(state: GameState, seat: int) -> int:
+    return (seat + 1) % len(state.seats)
+
+
+def _hand_dealt(s: GameState, e: HandDealt) -> GameState:
+    dealt = sum(len(h) for h in e.hands) + len(e.table)
+    n = len(s.seats)
+    return s._replace(version=s.version + 1, status=IN_PROGRESS, hand_number=e.hand_number,
+                   dealer=e.dealer, turn=(e.dealer + 1) % n, round=1, last_round=False,
+                   stock=e.deck[dealt:], hands=e.hands, table=e.table,
+                   captured=((),) * n, sweeps=(0,) * n, last_capturer=None, next_build=1)
+
+
+def _round_dealt(s: GameState, e: RoundDealt) -> GameState:
+    dealt = sum(len(h) for h in e.hands)
+    return s._replace(version=s.version + 1, round=e.round, last_round=e.last,
+                   stock=s.stock[dealt:], hands=e.hands, turn=(s.dealer + 1) % len(s.seats))
+
+
+def _trailed(s: GameState, e: CardTrailed) -> GameState:
+    return s._replace(version=s.version + 1, turn=_next_turn(s, e.seat),
+                   hands=_replace_seat(s.hands, e.seat, _without(s.hands[e.seat], e.card)),
+                   table=s.table + (e.card,))
+
+
+def _captured(s: GameState, e: CardsCaptured) -> GameState:
+    taken = set(e.targets)
+    return s._replace(version=s.version + 1, turn=_next_turn(s, e.seat),
+                   hands=_replace_seat(s.hands, e.seat, _without(s.hands[e.seat], e.card)),
+                   table=tuple(it for it in s.table if it.id not in taken),
+                   captured=_replace_seat(s.captured, e.seat, s.captured[e.seat] + e.cards),
+                   sweeps=_replace_seat(s.sweeps, e.seat, s.sweeps[e.seat] + e.sweep),
+                   last_capturer=e.seat)
+
+
+def _built(s: GameState, e: BuildMade) -> GameState:
+    taken = set(e.targets)
+    table, placed = [], False
+    for it in s.table:
+        if it.id in taken:
+            if not placed:
+                table.append(e.build)
+                placed = True
+        else:
+            table.append(it)
+    fresh = not any(isinstance(s.item(t), Build) for t in e.targets)
+    return s._replace(version=s.version + 1, turn=_next_turn(s, e.seat),
+                   hands=_replace_seat(s.hands, e.seat, _without(s.hands[e.seat], e.card)),
+                   table=tuple(table), next_build=s.next_build + fresh)
+
+
+def _hand_ended(s: GameState, e: HandEnded) -> GameState:
+    captured = s.captured
+    if e.last_capturer is not None:
+        captured = _replace_seat(captured, e.last_capturer, captured[e.last_capturer] + e.residue)
+    return s._replace(version=s.version + 1, status=HAND_OVER, turn=None, table=(),
+                   captured=captured, scores=e.scores)
+
+
+def _counted_out(s: GameState, e: CountedOut) -> GameState:
+    return s._replace(version=s.version + 1)
+
+
+def _finished(s: GameState, e: GameFinished) -> GameState:
+    return s._replace(version=s.version + 1, status=FINISHED, turn=None, scores=e.scores,
+                   outcome=Outcome(e.winner, e.reason))
+
+
+_APPLY = {
+    HandDealt: _hand_dealt,
+    RoundDealt: _round_dealt,
+    CardTrailed: _trailed,
+    CardsCaptured: _captured,
+    BuildMade: _built,
+    HandEnded: _hand_ended,
+    CountedOut: _counted_out,
+    GameFinished: _finished,
+}

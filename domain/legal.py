@@ -1,0 +1,279 @@
+"""Legal moves, as a lazy view in the manner of python-chess::
+
+    moves = legal_moves(state, seat)
+    for move in moves: ...          # every legal move, generated as needed
+    move in moves                   # one move checked, cheaply
+    moves.count()                   # how many there are
+    listed = moves.first(200)       # a bounded list, and whether it was cut
+
+A crowded table can allow exponentially many captures, so generation never
+tries subsets of cards. It works on *templates*: a card, an action, a value,
+how many loose cards of each value, and which builds. Whether a move is
+legal depends only on its template (two 5s are interchangeable for the
+rules), so each template is checked once by :func:`domain.play.resolve_play`
+(the same check ``decide`` uses) and then spelled out into concrete moves.
+
+The order puts what a player most likely wants first: trails, the largest
+captures, every build, and then the smaller captures. :meth:`first` also
+stops after a fixed amount of work and says the list was cut, so that no
+table makes the engine work for long; a move left out of a cut list is
+still accepted when played.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from itertools import combinations, product
+
+from .cards import Card
+from .errors import RuleViolation
+from .groups import Counts, _can, _sub_multisets
+from .moves import Move
+from .play import resolve_play, value_of
+from .state import IN_PROGRESS, GameState
+from .table import Build
+
+DEFAULT_LIMIT = 200
+DEFAULT_WORK = 4000  # templates examined before first() gives up and marks the list cut
+
+
+@dataclass(frozen=True, slots=True)
+class MoveList:
+    """A bounded list of legal moves; ``truncated`` when more exist than listed."""
+
+    moves: tuple[Move, ...]
+    truncated: bool
+
+
+class _OutOfWork(Exception):
+    pass
+
+
+class LegalMoves:
+    """The legal moves of ``seat`` in ``state``: a lazy, re-iterable view."""
+
+    def __init__(self, state: GameState, seat: int):
+        self.state = state
+        self.seat = seat
+
+    def __contains__(self, move: object) -> bool:
+        return isinstance(move, Move) and is_legal(self.state, self.seat, move)
+
+    def __iter__(self) -> Iterator[Move]:
+        return _Generator(self.state, self.seat, work=None).moves()
+
+    def __bool__(self) -> bool:
+        return any(True for _ in self)
+
+    def count(self) -> int:
+        return sum(1 for _ in self)
+
+    def first(self, limit: int = DEFAULT_LIMIT, work: int = DEFAULT_WORK) -> MoveList:
+        """At most ``limit`` moves in the view's order, within ``work`` templates."""
+        gen = _Generator(self.state, self.seat, work=work)
+        out: list[Move] = []
+        it = gen.moves()
+        try:
+            for move in it:
+                if len(out) == limit:
+                    return MoveList(tuple(out), True)
+                out.append(move)
+        except _OutOfWork:
+            return MoveList(tuple(out), True)
+        return MoveList(tuple(out), False)
+
+
+def legal_moves(state: GameState, seat: int) -> LegalMoves:
+    return LegalMoves(state, seat)
+
+
+def is_legal(state: GameState, seat: int, move: Move) -> bool:
+    try:
+        resolve_play(state, seat, move)
+    except RuleViolation:
+        return False
+    return True
+
+
+class _Generator:
+    def __init__(self, state: GameState, seat: int, work: int | None):
+        self.state, self.seat, self.work = state, seat, work
+        self.opts = state.options
+        self.seen: set[Move] = set()
+        loose = [it for it in state.table if isinstance(it, Card)]
+        self.by_value: dict[int, list[Card]] = {}
+        for c in loose:
+            x = value_of(c, self.opts)
+            if x is not None:
+                self.by_value.setdefault(x, []).append(c)
+        self.builds = state.builds()
+
+    # -- bookkeeping --------------------------------------------------------
+
+    def _spend(self) -> None:
+        if self.work is not None:
+            self.work -= 1
+            if self.work < 0:
+                raise _OutOfWork
+
+    def _legal(self, move: Move) -> bool:
+        self._spend()
+        return is_legal(self.state, self.seat, move)
+
+    def _counts(self, v: int, without: Counts | None = None) -> Counts:
+        counts = [0] * (v + 1)
+        for x, cs in self.by_value.items():
+            if x <= v:
+                counts[x] = len(cs)
+        if without is not None:
+            counts = [a - b for a, b in zip(counts, without)]
+        return tuple(counts)
+
+    def _spell(self, vectors: list[Counts]) -> Iterator[tuple[str, ...]]:
+        """Concrete card codes for loose-card count vectors (added together)."""
+        total: dict[int, int] = {}
+        for vec in vectors:
+            for x, k in enumerate(vec):
+                if k:
+                    total[x] = total.get(x, 0) + k
+        choices = [combinations(self.by_value[x], k) for x, k in sorted(total.items())]
+        for picked in product(*choices):
+            yield tuple(c.code for group in picked for c in group)
+
+    def _emit(self, template: Move, vectors: list[Counts], ids: tuple[str, ...]) -> Iterator[Move]:
+        """Check one template; if legal, yield each concrete move it stands for."""
+        first = True
+        for codes in self._spell(vectors):
+            move = Move(template.card, template.action, codes + ids, template.value)
+            if first:
+                if not self._legal(move):
+                    return
+                first = False
+            if move not in self.seen:
+                self.seen.add(move)
+                yield move
+
+    # -- the order of generation -------------------------------------------
+
+    def moves(self) -> Iterator[Move]:
+        state = self.state
+        if state.status != IN_PROGRESS or state.turn != self.seat:
+            return
+        hand = tuple(dict.fromkeys(state.hands[self.seat]))
+        for c in hand:
+            yield from self._emit(Move.trail(c), [], ())
+        for c in hand:
+            yield from self._captures(c, maximal=True)
+        for c in hand:
+            yield from self._builds(c, extras=False)
+        for c in hand:
+            yield from self._builds(c, extras=True)
+        if self.opts.partial_capture:
+            for c in hand:
+                yield from self._captures(c, maximal=False)
+
+    # -- captures -----------------------------------------------------------
+
+    def _captures(self, c: Card, maximal: bool) -> Iterator[Move]:
+        v = value_of(c, self.opts)
+        if v is None:
+            if maximal:
+                yield from self._court_captures(c)
+            return
+        builds = [b for b in self.builds if b.value == v]
+        for vec, is_max in self._unions(self._counts(v), v):
+            if maximal:
+                if not is_max:
+                    continue
+                if vec_total(vec) or builds:
+                    yield from self._emit(Move(c, "capture"), [vec], tuple(b.id for b in builds))
+                continue
+            for k in range(len(builds) + 1):
+                for chosen in combinations(builds, k):
+                    if is_max and k == len(builds):
+                        continue  # listed with the maximal captures
+                    if vec_total(vec) or chosen:
+                        yield from self._emit(Move(c, "capture"), [vec], tuple(b.id for b in chosen))
+
+    def _court_captures(self, c: Card) -> Iterator[Move]:
+        same = [it for it in self.state.table if isinstance(it, Card) and it.rank == c.rank]
+        for k in range(len(same), 0, -1):
+            for chosen in combinations(same, k):
+                move = Move(c, "capture", tuple(x.code for x in chosen))
+                if move not in self.seen and self._legal(move):
+                    self.seen.add(move)
+                    yield move
+
+    def _unions(self, counts: Counts, v: int) -> Iterator[tuple[Counts, bool]]:
+        """Every distinct sub-multiset of ``counts`` that splits into groups of
+        ``v`` (the empty one included), with whether nothing more could be
+        added. Depth-first over groups taken in a fixed order, so each set of
+        groups is reached once."""
+        seen: set[Counts] = set()
+        zero = (0,) * len(counts)
+
+        def walk(chosen: Counts, rest: Counts, floor: int) -> Iterator[tuple[Counts, bool]]:
+            self._spend()
+            groups = _sub_multisets(rest, v, v)
+            if chosen not in seen:
+                seen.add(chosen)
+                yield chosen, not groups
+            for i in range(floor, len(groups)):
+                g = groups[i]
+                yield from walk(tuple(a + b for a, b in zip(chosen, g)),
+                                tuple(a - b for a, b in zip(rest, g)), i)
+
+        yield from walk(zero, counts, 0)
+
+    # -- builds -------------------------------------------------------------
+
+    def _builds(self, c: Card, extras: bool) -> Iterator[Move]:
+        opts = self.opts
+        cv = value_of(c, opts)
+        if cv is None:
+            return
+        hand_after = list(self.state.hands[self.seat])
+        hand_after.remove(c)
+        held = sorted({value_of(h, opts) for h in hand_after} - {None})
+        for target in held:
+            if target < max(cv, 2):
+                continue
+            for vec, ids in self._card_groups(c, cv, target):
+                whole = tuple(b.id for b in self.builds if b.value == target and b.id not in ids)
+                if not extras:
+                    if vec_total(vec) or ids:
+                        yield from self._emit(Move(c, "build", (), target), [vec], ids)
+                    continue
+                rest = self._counts(target, without=vec)
+                for more, _ in self._unions(rest, target):
+                    for k in range(len(whole) + 1):
+                        for chosen in combinations(whole, k):
+                            if not vec_total(more) and not chosen:
+                                continue  # no extra groups: listed in the first pass
+                            yield from self._emit(Move(c, "build", (), target), [vec, more], ids + chosen)
+
+    def _card_groups(self, c: Card, cv: int, target: int) -> Iterator[tuple[Counts, tuple[str, ...]]]:
+        """The ways the played card's own group can make ``target``: alone,
+        with loose cards, or raising a single build (with loose cards too
+        where the options allow)."""
+        zero = (0,) * (target + 1)
+        counts = self._counts(target)
+        if cv == target:
+            yield zero, ()
+        elif cv < target:
+            for sub in _sub_multisets(counts, target - cv, target):
+                yield sub, ()
+        for b in self.builds:
+            if b.multiple or b.value == target:
+                continue
+            need = target - b.value - cv
+            if need == 0:
+                yield zero, (b.id,)
+            elif need > 0 and self.opts.raise_with_table_cards:
+                for sub in _sub_multisets(counts, need, target):
+                    yield sub, (b.id,)
+
+
+def vec_total(vec: Counts) -> int:
+    return sum(vec)

@@ -1,0 +1,173 @@
+"""Moves: what a player does with one card on their turn.
+
+A move has the JSON shape of the API and a short text notation::
+
+    >>> Move.parse("8h capture 3c 8s 5d b1")
+    Move.parse('8H capture 8S 5D 3C B1')
+    >>> Move.parse("2H build 9 7S").to_dict()
+    {'card': '2H', 'action': 'build', 'targets': ['7S'], 'value': 9}
+    >>> Move.from_dict({"card": "5c", "action": "trail"}).text
+    '5C trail'
+
+Targets are kept in a canonical order (cards in deck order, then builds by
+number), so two moves that name the same things are equal. A build move may
+state its ``groups`` outright; written in text as ``(2H 7S) (9C)``.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from .cards import Card
+from .errors import NotationError
+
+ACTIONS = ("trail", "capture", "build")
+_BUILD_ID = re.compile(r"^B([1-9][0-9]{0,3})$")
+MAX_TARGETS = 52
+
+
+def _target(text: Any) -> str:
+    """Canonical form of a target: a card code or a build id like ``B3``."""
+    if not isinstance(text, str):
+        raise NotationError(f"A target is a card code or a build id, not {text!r}.")
+    up = text.strip().upper()
+    if _BUILD_ID.match(up):
+        return up
+    return Card.parse(text).code
+
+
+def _target_key(target: str) -> tuple[int, int]:
+    match = _BUILD_ID.match(target)
+    if match:
+        return (1, int(match.group(1)))
+    return (0, Card.parse(target).index)
+
+
+def _sorted(targets) -> tuple[str, ...]:
+    return tuple(sorted(targets, key=_target_key))
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    card: Card
+    action: str
+    targets: tuple[str, ...] = ()
+    value: int | None = None
+    groups: tuple[tuple[str, ...], ...] | None = None
+
+    def __post_init__(self):
+        if self.action not in ACTIONS:
+            raise NotationError(f"Unknown action {self.action!r}; the actions are {', '.join(ACTIONS)}.")
+        object.__setattr__(self, "targets", _sorted(self.targets))
+        if self.groups is not None:
+            groups = sorted((_sorted(g) for g in self.groups), key=lambda g: [_target_key(t) for t in g])
+            object.__setattr__(self, "groups", tuple(groups))
+
+    # -- constructors -------------------------------------------------------
+
+    @classmethod
+    def trail(cls, card: Card | str) -> Move:
+        return cls(_card(card), "trail")
+
+    @classmethod
+    def capture(cls, card: Card | str, *targets: str) -> Move:
+        return cls(_card(card), "capture", tuple(_target(t) for t in targets))
+
+    @classmethod
+    def build(cls, card: Card | str, value: int, *targets: str) -> Move:
+        return cls(_card(card), "build", tuple(_target(t) for t in targets), value)
+
+    @classmethod
+    def from_dict(cls, data: Any) -> Move:
+        """Read a move in the API's JSON shape; raises :class:`NotationError`."""
+        if not isinstance(data, dict):
+            raise NotationError("A move is an object with 'card' and 'action'.")
+        unknown = set(data) - {"card", "action", "targets", "value", "groups"}
+        if unknown:
+            raise NotationError(f"A move has no field {sorted(unknown)[0]!r}.")
+        if "card" not in data or "action" not in data:
+            raise NotationError("A move needs a 'card' and an 'action'.")
+        action = data["action"]
+        if not isinstance(action, str):
+            raise NotationError("'action' is one of trail, capture, build.")
+        targets = data.get("targets") or []
+        if not isinstance(targets, list) or len(targets) > MAX_TARGETS:
+            raise NotationError("'targets' is a list of card codes and build ids.")
+        value = data.get("value")
+        if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
+            raise NotationError("'value' is a whole number.")
+        groups = data.get("groups")
+        if groups is not None:
+            if not isinstance(groups, list) or not all(isinstance(g, list) and g for g in groups):
+                raise NotationError("'groups' is a list of non-empty lists of card codes and build ids.")
+            if sum(len(g) for g in groups) > MAX_TARGETS + 1:
+                raise NotationError("'groups' names more items than there are cards.")
+            groups = tuple(tuple(_target(t) for t in g) for g in groups)
+        return cls(_card(data["card"]), action.strip().lower(),
+                   tuple(_target(t) for t in targets), value, groups)
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"card": self.card.code, "action": self.action}
+        if self.targets:
+            out["targets"] = list(self.targets)
+        if self.value is not None:
+            out["value"] = self.value
+        if self.groups is not None:
+            out["groups"] = [list(g) for g in self.groups]
+        return out
+
+    # -- text notation ------------------------------------------------------
+
+    @classmethod
+    def parse(cls, text: str) -> Move:
+        """Read ``"5C trail"``, ``"8H capture 8S 3C 5D"``, ``"2H build 9 7S"``,
+        or a build with groups: ``"2H build 9 (2H 7S) (9C)"``."""
+        words = text.replace("(", " ( ").replace(")", " ) ").split()
+        if len(words) < 2:
+            raise NotationError(f"{text!r} is not a move: write card, action, then its targets.")
+        card_code, action, rest = words[0], words[1].lower(), words[2:]
+        value = None
+        if action == "build":
+            if not rest or not rest[0].isdigit():
+                raise NotationError("A build states its value: '2H build 9 7S'.")
+            value, rest = int(rest[0]), rest[1:]
+        groups, targets, current = [], [], None
+        for word in rest:
+            if word == "(":
+                current = []
+            elif word == ")":
+                if current is None:
+                    raise NotationError(f"Unbalanced ')' in {text!r}.")
+                groups.append(tuple(current))
+                current = None
+            elif current is not None:
+                current.append(_target(word))
+            else:
+                targets.append(_target(word))
+        if groups:
+            card_code_c = _card(card_code).code
+            targets += [t for g in groups for t in g if t != card_code_c]
+        return cls(_card(card_code), action, tuple(targets), value, tuple(groups) or None)
+
+    @property
+    def text(self) -> str:
+        parts = [self.card.code, self.action]
+        if self.value is not None:
+            parts.append(str(self.value))
+        if self.groups is not None:
+            parts += ["(" + " ".join(g) + ")" for g in self.groups]
+        else:
+            parts += self.targets
+        return " ".join(parts)
+
+    def __str__(self) -> str:
+        return self.text
+
+    def __repr__(self) -> str:
+        return f"Move.parse({self.text!r})"
+
+
+def _card(value: Card | str) -> Card:
+    return value if isinstance(value, Card) else Card.parse(value)

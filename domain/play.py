@@ -1,0 +1,331 @@
+"""Checking one move against the rules, and working out what it does.
+
+:func:`resolve_play` is the single place where the rules of a turn live: it
+either returns a :class:`Play` (what leaves the hand, what leaves the table,
+what build appears) or raises :class:`RuleViolation` naming the broken rule.
+Both ``decide`` and ``legal_moves`` rely on it, so they cannot disagree.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .cards import Card
+from .errors import RuleViolation
+from .groups import can_split, counts_of, split, splits_with, _sub_multisets
+from .moves import Move
+from .options import Options
+from .state import GameState
+from .table import Build, TableItem, item_id
+
+
+def value_of(card: Card, options: Options) -> int | None:
+    """A card's value for sums and builds; None for a court card that has none."""
+    if card.rank <= 10 or options.courts_have_values:
+        return card.rank
+    return None
+
+
+def holds_value(hand: tuple[Card, ...], value: int, options: Options) -> bool:
+    return any(value_of(c, options) == value for c in hand)
+
+
+@dataclass(frozen=True, slots=True)
+class Play:
+    """What a legal move does."""
+
+    seat: int
+    move: Move
+    taken: tuple[TableItem, ...]  # the table items the move takes or builds on
+    build: Build | None = None  # the build the move leaves on the table
+    sweep: bool = False  # a capture that clears the table and scores as a sweep
+
+    @property
+    def captured(self) -> tuple[Card, ...]:
+        """The cards a capture takes in, the played card last."""
+        out: list[Card] = []
+        for it in self.taken:
+            out.extend(it.cards if isinstance(it, Build) else (it,))
+        return (*out, self.move.card)
+
+
+def _name(value: int) -> str:
+    return str(value)
+
+
+def _targets(state: GameState, move: Move) -> tuple[TableItem, ...]:
+    items = []
+    seen = set()
+    for ident in move.targets:
+        if ident in seen:
+            raise RuleViolation("duplicate_target", f"You named {ident} twice.")
+        seen.add(ident)
+        it = state.item(ident)
+        if it is None:
+            raise RuleViolation("target_not_on_table", f"{ident} is not on the table.")
+        items.append(it)
+    return tuple(items)
+
+
+def resolve_play(state: GameState, seat: int, move: Move) -> Play:
+    """Check ``move`` by ``seat`` now; return what it does or raise RuleViolation."""
+    if state.status == "finished":
+        raise RuleViolation("game_over", "The game is over.")
+    if state.status != "in_progress":
+        raise RuleViolation("no_hand_in_progress", "No hand is being played: the dealer deals next.")
+    if not 0 <= seat < state.players:
+        raise RuleViolation("not_a_seat", f"There is no seat {seat}.")
+    if state.turn != seat:
+        raise RuleViolation("not_your_turn", f"It is seat {state.turn}'s turn, not yours.")
+    hand = state.hands[seat]
+    if move.card not in hand:
+        raise RuleViolation("card_not_in_hand", f"The {move.card.name} is not in your hand.")
+    items = _targets(state, move)
+    if move.action == "trail":
+        play = _trail(seat, move, items)
+    elif move.action == "capture":
+        play = _capture(state, seat, move, items)
+    else:
+        play = _build(state, seat, move, items)
+    _owner_duty(state, seat, play)
+    return play
+
+
+# -- trail ------------------------------------------------------------------
+
+
+def _trail(seat: int, move: Move, items) -> Play:
+    if items or move.value is not None or move.groups is not None:
+        raise RuleViolation("illegal_trail", "A trail only lays a card on the table; it names nothing else.")
+    return Play(seat, move, ())
+
+
+# -- capture ----------------------------------------------------------------
+
+
+def _capture(state: GameState, seat: int, move: Move, items) -> Play:
+    opts = state.options
+    card = move.card
+    if not items:
+        raise RuleViolation("illegal_capture", "Say what your card takes: a capture names its targets.")
+    if move.value is not None and move.value != value_of(card, opts):
+        raise RuleViolation("illegal_capture", f"The {card.name} captures as {value_of(card, opts)}.")
+    v = value_of(card, opts)
+    if v is None:
+        _court_capture(state, card, items)
+    else:
+        _sum_capture(state, move, v, items)
+    remaining = len(state.table) - len(items)
+    last_play = _is_last_play(state, seat)
+    sweep = (remaining == 0 and opts.sweeps > 0 and (opts.sweep_on_last_play or not last_play))
+    return Play(seat, move, items, sweep=sweep)
+
+
+def _court_capture(state: GameState, card: Card, items) -> None:
+    rank_word = card.name.split()[0]
+    if any(not isinstance(it, Card) or it.rank != card.rank for it in items):
+        raise RuleViolation("illegal_capture", f"A {rank_word} takes only {rank_word}s.")
+    on_table = sum(1 for it in state.table if isinstance(it, Card) and it.rank == card.rank)
+    rule = state.options.court_capture
+    taken = len(items)
+    if rule == "one" and taken != 1:
+        raise RuleViolation("court_capture", f"A {rank_word} takes one {rank_word} at a time.")
+    if rule == "one_or_three" and not (taken == 1 or (taken == 3 and on_table == 3)):
+        raise RuleViolation("court_capture",
+                            f"A {rank_word} takes one {rank_word}, or all three when three lie on the table.")
+
+
+def _sum_capture(state: GameState, move: Move, v: int, items) -> None:
+    opts = state.options
+    loose = []
+    for it in items:
+        if isinstance(it, Build):
+            if it.value != v:
+                raise RuleViolation("illegal_capture",
+                                    f"Your {move.card.code} cannot take {it.id}: a build of {it.value} is taken only by a {it.value}.")
+        else:
+            x = value_of(it, opts)
+            if x is None:
+                raise RuleViolation("illegal_capture", f"The {it.name} is taken only by a card of its rank.")
+            loose.append(x)
+    if move.groups is not None:
+        _check_capture_groups(state, move, v, items)
+    elif not can_split(loose, v):
+        raise RuleViolation("illegal_capture",
+                            f"{' '.join(move.targets)} cannot be split into groups that each make {v}.")
+    if not opts.partial_capture:
+        _check_maximal(state, v, items)
+
+
+def _check_capture_groups(state: GameState, move: Move, v: int, items) -> None:
+    named = [t for g in move.groups for t in g if t != move.card.code]
+    if sorted(named) != sorted(move.targets):
+        raise RuleViolation("invalid_groups", "The groups must hold each target exactly once.")
+    for group in move.groups:
+        parts = [state.item(t) for t in group if t != move.card.code]
+        if len(parts) > 1 and any(isinstance(p, Build) for p in parts):
+            raise RuleViolation("invalid_groups", "A build is taken as a group of its own.")
+        total = sum(p.value if isinstance(p, Build) else value_of(p, state.options) for p in parts)
+        if total != v:
+            raise RuleViolation("illegal_capture", f"The group {' '.join(group)} makes {total}, not {v}.")
+
+
+def _check_maximal(state: GameState, v: int, items) -> None:
+    taken = {item_id(it) for it in items}
+    rest = [it for it in state.table if item_id(it) not in taken]
+    if any(isinstance(it, Build) and it.value == v for it in rest):
+        raise RuleViolation("capture_not_maximal", "You must take every build and group your card can take.")
+    values = [value_of(c, state.options) for c in rest if isinstance(c, Card)]
+    counts = counts_of([x for x in values if x is not None and x <= v], v)
+    if counts and _sub_multisets(counts, v, v):
+        raise RuleViolation("capture_not_maximal", "You must take every group your card can take.")
+
+
+# -- build ------------------------------------------------------------------
+
+
+def _build(state: GameState, seat: int, move: Move, items) -> Play:
+    opts = state.options
+    card, target = move.card, move.value
+    c = value_of(card, opts)
+    if target is None:
+        raise RuleViolation("illegal_build", "Say what value you are building.")
+    if c is None:
+        raise RuleViolation("illegal_build", f"The {card.name} has no number value and cannot be built with.")
+    if not 2 <= target <= opts.highest_value:
+        raise RuleViolation("illegal_build", f"A build is worth 2 to {opts.highest_value}, not {target}.")
+    if not items:
+        raise RuleViolation("illegal_build", "A build puts your card with cards or builds on the table.")
+    hand_after = tuple(h for h in state.hands[seat] if h is not card)
+    if not holds_value(hand_after, target, opts):
+        raise RuleViolation("build_needs_card",
+                            f"You can build {target} only while keeping a {target} in your hand to take it.")
+    for it in items:
+        if isinstance(it, Card) and value_of(it, opts) is None:
+            raise RuleViolation("illegal_build", f"The {it.name} has no number value and cannot be built on.")
+    groups = _named_groups(state, move) if move.groups is not None else _find_groups(state, move, items)
+    merged = _check_build_groups(state, seat, move, groups, hand_after)
+    builds = [it for it in items if isinstance(it, Build)]
+    raised = [b for b in builds if b.value != target]
+    keep = (raised or [b for b in builds])
+    build_id = keep[0].id if keep else f"B{state.next_build}"
+    return Play(seat, move, items, build=Build(build_id, target, merged, seat))
+
+
+def _named_groups(state: GameState, move: Move) -> list[list[TableItem]]:
+    named = [t for g in move.groups for t in g]
+    expected = sorted([move.card.code, *move.targets])
+    if sorted(named) != expected:
+        raise RuleViolation("invalid_groups", "The groups must hold your card and each target exactly once.")
+    return [[move.card if t == move.card.code else state.item(t) for t in g] for g in move.groups]
+
+
+def _find_groups(state: GameState, move: Move, items) -> list[list[TableItem]]:
+    """Find a grouping of the card and targets into groups of the build's value."""
+    opts, target, card = state.options, move.value, move.card
+    builds = [it for it in items if isinstance(it, Build)]
+    loose = [it for it in items if isinstance(it, Card)]
+    whole = [[b] for b in builds if b.value == target]
+    raised = [b for b in builds if b.value != target]
+    if len(raised) > 1:
+        raise RuleViolation("illegal_build", "Only one build can be raised at a time.")
+    values = [value_of(x, opts) for x in loose]
+    if raised:
+        b = raised[0]
+        need = target - b.value - value_of(card, opts)
+        if need < 0:
+            raise RuleViolation("illegal_build", f"{b.id} and your {card.code} already make more than {target}.")
+        pick = splits_with(values, target, need)
+        if pick is None:
+            raise RuleViolation("illegal_build", f"Raising {b.id} with your {card.code} does not make {target}.")
+        rest = [x for i, x in enumerate(loose) if i not in pick]
+        rest_groups = split([value_of(x, opts) for x in rest], target) or []
+        return [[b, card, *(loose[i] for i in pick)], *whole, *([rest[i] for i in g] for g in rest_groups)]
+    found = split([*values, value_of(card, opts)], target)
+    if found is None:
+        raise RuleViolation("illegal_build",
+                            f"Your {card.code} and {' '.join(move.targets)} cannot be grouped to make {target}.")
+    pool = [*loose, card]
+    return [*whole, *([pool[i] for i in g] for g in found)]
+
+
+def _check_build_groups(state: GameState, seat: int, move: Move, groups, hand_after):
+    """Check each group of a build; return the new build's groups of cards."""
+    opts, target, card = state.options, move.value, move.card
+    out: list[tuple[Card, ...]] = []
+    for group in groups:
+        builds = [g for g in group if isinstance(g, Build)]
+        if len(builds) > 1:
+            raise RuleViolation("illegal_build", "Two builds cannot be added together into one group.")
+        total = sum(g.value if isinstance(g, Build) else value_of(g, opts) for g in group)
+        if total != target:
+            shown = " ".join(item_id(g) for g in group)
+            raise RuleViolation("illegal_build", f"The group {shown} makes {total}, not {target}.")
+        if builds and builds[0].value == target:
+            if len(group) > 1:
+                raise RuleViolation("illegal_build", f"{builds[0].id} already makes {target}; it is a group of its own.")
+            out.extend(builds[0].groups)
+            continue
+        if builds:
+            _check_raise(state, seat, move, builds[0], group, hand_after)
+        cards = [c for g in group for c in (g.cards if isinstance(g, Build) else (g,)) if c is not card]
+        out.append((*cards, card) if card in group else tuple(cards))
+    return tuple(out)
+
+
+def _check_raise(state: GameState, seat: int, move: Move, build: Build, group, hand_after) -> None:
+    opts = state.options
+    if build.multiple:
+        raise RuleViolation("multiple_build_fixed",
+                            f"{build.id} is a multiple build of {build.value}s; its value cannot change.")
+    if move.card not in group:
+        raise RuleViolation("illegal_build", f"A build is raised with a card from your hand.")
+    if len(group) > 2 and not opts.raise_with_table_cards:
+        raise RuleViolation("raise_with_table_cards",
+                            "A build's value changes only by the card you play, not by cards from the table.")
+    if build.owner == seat:
+        if opts.raise_own_build == "forbidden":
+            raise RuleViolation("raise_own_build", "You may not raise your own build.")
+        if opts.raise_own_build == "needs_both" and not holds_value(hand_after, build.value, opts):
+            raise RuleViolation("raise_own_build",
+                                f"To raise your own build of {build.value} you must still hold a {build.value} as well.")
+
+
+# -- the build owner's duty -------------------------------------------------
+
+
+def _owner_duty(state: GameState, seat: int, play: Play) -> None:
+    """Apply ``owner_duty``: what a player who owns a build may do."""
+    opts = state.options
+    duty = opts.owner_duty
+    owned = state.builds_of(seat)
+    if duty == "free" or not owned:
+        return
+    move = play.move
+    touched = {item_id(it) for it in play.taken}
+    acts_on_own = any(b.id in touched for b in owned)
+    shown = ", ".join(f"{b.value}" for b in owned)
+    plural = "s" if len(owned) > 1 else ""
+    if move.action == "trail":
+        raise RuleViolation("must_act_on_build",
+                            f"You cannot trail while your build{plural} of {shown} {'are' if plural else 'is'} on the table.")
+    if duty == "must_act" and not acts_on_own:
+        raise RuleViolation("must_act_on_build", f"You must take or add to your build{plural} of {shown} this turn.")
+    if duty == "strict" and move.action == "capture" and not acts_on_own:
+        raise RuleViolation("must_act_on_build",
+                            f"With your build{plural} of {shown} on the table you must take it, add to it, or build.")
+    # Whatever else they do, an owner keeps a card to take each of their builds.
+    hand_after = tuple(h for h in state.hands[seat] if h is not move.card)
+    for b in owned:
+        if b.id in touched:
+            continue
+        if not holds_value(hand_after, b.value, opts):
+            raise RuleViolation("must_act_on_build",
+                                f"You cannot play away your last {b.value} while your build of {b.value} is on the table.")
+        if duty == "strict" and play.build is not None and play.build.value == b.value:
+            raise RuleViolation("one_build_per_value", f"You already have a build of {b.value}; add to it instead.")
+
+
+def _is_last_play(state: GameState, seat: int) -> bool:
+    """True when this play is the last card of the hand."""
+    return not state.stock and sum(len(h) for h in state.hands) == 1

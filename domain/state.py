@@ -1,0 +1,102 @@
+"""The state of a game: what a complete, all-seeing record of the table holds.
+
+A :class:`GameState` is never stored. It is the fold of the game's events
+(see :mod:`domain.evolve`), and it is immutable: every event gives a new one.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import NamedTuple
+
+from .cards import Card
+from .options import Options
+from .table import Build, TableItem, item_id
+
+WAITING, IN_PROGRESS, HAND_OVER, FINISHED = "waiting", "in_progress", "hand_over", "finished"
+
+
+@dataclass(frozen=True, slots=True)
+class Seat:
+    name: str
+    team: int
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """How a game ended: the winning team (None for a draw) and why."""
+
+    winner: int | None
+    reason: str  # "target", "count_out", "single_hand", "draw"
+
+
+class GameState(NamedTuple):
+    """Everything about a game at one moment (an immutable named tuple: folding
+    makes a new one per event, and tuples are the cheapest to copy)."""
+
+    variant: str
+    options: Options
+    seats: tuple[Seat, ...]
+    status: str = WAITING
+    version: int = 0
+    hand_number: int = 0
+    dealer: int = 0
+    turn: int | None = None
+    round: int = 0
+    last_round: bool = False
+    stock: tuple[Card, ...] = ()
+    hands: tuple[tuple[Card, ...], ...] = ()
+    table: tuple[TableItem, ...] = ()
+    captured: tuple[tuple[Card, ...], ...] = ()
+    sweeps: tuple[int, ...] = ()
+    last_capturer: int | None = None
+    next_build: int = 1
+    scores: tuple[int, ...] = ()
+    outcome: Outcome | None = None
+
+    # -- seats and teams ----------------------------------------------------
+
+    @property
+    def players(self) -> int:
+        return len(self.seats)
+
+    @property
+    def teams(self) -> int:
+        return max(s.team for s in self.seats) + 1
+
+    def team_of(self, seat: int) -> int:
+        return self.seats[seat].team
+
+    def team_seats(self, team: int) -> tuple[int, ...]:
+        return tuple(i for i, s in enumerate(self.seats) if s.team == team)
+
+    def left_of(self, seat: int) -> int:
+        """The next seat in turn order (clockwise: the player to the left)."""
+        return (seat + 1) % len(self.seats)
+
+    @property
+    def next_dealer(self) -> int:
+        """Who deals the next hand: the first dealer, then the deal passes left."""
+        return self.dealer if self.hand_number == 0 else self.left_of(self.dealer)
+
+    # -- the table ----------------------------------------------------------
+
+    def item(self, ident: str) -> TableItem | None:
+        for it in self.table:
+            if item_id(it) == ident:
+                return it
+        return None
+
+    def builds(self) -> tuple[Build, ...]:
+        return tuple(it for it in self.table if isinstance(it, Build))
+
+    def builds_of(self, seat: int) -> tuple[Build, ...]:
+        """The builds ``seat`` owns (was last to make, raise or add to)."""
+        return tuple(it for it in self.table if isinstance(it, Build) and it.owner == seat)
+
+    def team_captures(self, team: int) -> tuple[Card, ...]:
+        return tuple(c for s in self.team_seats(team) for c in self.captured[s])
+
+    @property
+    def is_over(self) -> bool:
+        return self.status == FINISHED
