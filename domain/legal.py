@@ -208,23 +208,22 @@ class _Generator:
     def _unions(self, counts: Counts, v: int) -> Iterator[tuple[Counts, bool]]:
         """Every distinct sub-multiset of ``counts`` that splits into groups of
         ``v`` (the empty one included), with whether nothing more could be
-        added. Depth-first over groups taken in a fixed order, so each set of
-        groups is reached once."""
-        seen: set[Counts] = set()
-        zero = (0,) * len(counts)
+        added. Depth-first, one group at a time; a union is known by what it
+        leaves behind, so each is visited once whatever order its groups were
+        found in."""
+        visited: set[Counts] = set()
 
-        def walk(chosen: Counts, rest: Counts, floor: int) -> Iterator[tuple[Counts, bool]]:
+        def walk(rest: Counts) -> Iterator[tuple[Counts, bool]]:
+            visited.add(rest)
             self._spend()
             groups = _sub_multisets(rest, v, v)
-            if chosen not in seen:
-                seen.add(chosen)
-                yield chosen, not groups
-            for i in range(floor, len(groups)):
-                g = groups[i]
-                yield from walk(tuple(a + b for a, b in zip(chosen, g)),
-                                tuple(a - b for a, b in zip(rest, g)), i)
+            yield tuple(a - b for a, b in zip(counts, rest)), not groups
+            for g in groups:
+                smaller = tuple(a - b for a, b in zip(rest, g))
+                if smaller not in visited:
+                    yield from walk(smaller)
 
-        yield from walk(zero, counts, 0)
+        yield from walk(counts)
 
     # -- builds -------------------------------------------------------------
 

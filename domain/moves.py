@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from .cards import Card
@@ -38,6 +39,7 @@ def _target(text: Any) -> str:
     return Card.parse(text).code
 
 
+@lru_cache(maxsize=4096)
 def _target_key(target: str) -> tuple[int, int]:
     match = _BUILD_ID.match(target)
     if match:

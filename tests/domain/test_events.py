@@ -1,0 +1,71 @@
+"""Events as stored facts: their JSON form, and old versions that must still fold."""
+
+import json
+
+import pytest
+
+from domain import CreateGame, Deal, NotationError, decide, fold, from_json, full_deck, to_json
+from domain.events import EVENT_TYPES, CardTrailed, Upcasters
+
+
+def test_every_event_of_a_game_round_trips_through_json():
+    events = decide(None, CreateGame("partnership", ("A", "B", "C", "D"), 0, {"sweeps": 1}))
+    events += decide(fold(events), Deal(full_deck()))
+    for e in events:
+        assert from_json(json.loads(json.dumps(to_json(e)))) == e
+
+
+def test_every_event_type_declares_a_schema_version():
+    assert all(cls.schema_version >= 1 for cls in EVENT_TYPES.values())
+
+
+def test_an_old_event_is_upcast_where_it_is_read():
+    """A worked change: suppose CardTrailed version 1 stored the card as
+    ``"played"``. Version 2 renamed it; the stored payload stays as it was."""
+    upcasters = Upcasters()
+
+    @upcasters.register("CardTrailed", 1)
+    def rename(data):
+        return {"seat": data["seat"], "card": data["played"]}
+
+    class CardTrailedV2(CardTrailed):
+        schema_version = 2
+
+    stored = {"type": "CardTrailed", "schema_version": 1, "data": {"seat": 1, "played": "7H"}}
+    event = from_json(stored, upcasters, {"CardTrailed": CardTrailedV2})
+    assert (event.seat, event.card.code) == (1, "7H")
+
+
+def test_a_missing_upcaster_is_an_error_not_a_silent_guess():
+    class CardTrailedV2(CardTrailed):
+        schema_version = 2
+
+    stored = {"type": "CardTrailed", "schema_version": 1, "data": {"seat": 1, "card": "7H"}}
+    with pytest.raises(NotationError, match="No upcaster"):
+        from_json(stored, Upcasters(), {"CardTrailed": CardTrailedV2})
+
+
+def test_golden_stored_events_of_version_1_still_fold():
+    """Payloads exactly as the first release stored them."""
+    stored = [
+        {"type": "GameCreated", "schema_version": 1, "data": {
+            "variant": "cassino", "options": {"target": 11}, "seats": [{"name": "Ann", "team": 0}, {"name": "Bob", "team": 1}],
+            "first_dealer": 1}},
+        {"type": "HandDealt", "schema_version": 1, "data": {
+            "hand_number": 1, "dealer": 1, "deck": [c.code for c in full_deck()],
+            "hands": [["AS", "2S", "7S", "8S"], ["5S", "6S", "JS", "QS"]], "table": ["3S", "4S", "9S", "10S"],
+            "fixed": True}},
+        {"type": "CardsCaptured", "schema_version": 1, "data": {
+            "seat": 0, "card": "7S", "targets": ["3S", "4S"], "cards": ["3S", "4S", "7S"], "sweep": False}},
+    ]
+    state = fold(from_json(e) for e in stored)
+    assert state.options.target == 11 and state.version == 3
+    assert [c.code for c in state.captured[0]] == ["3S", "4S", "7S"]
+    assert state.turn == 1
+
+
+def test_unknown_and_future_events_are_refused():
+    with pytest.raises(NotationError):
+        from_json({"type": "Teleported", "schema_version": 1, "data": {}})
+    with pytest.raises(NotationError, match="newer"):
+        from_json({"type": "CardTrailed", "schema_version": 99, "data": {"seat": 0, "card": "AS"}})

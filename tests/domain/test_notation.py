@@ -1,0 +1,76 @@
+"""Card and move notation, and options: what clients type and what they get back."""
+
+import pytest
+
+from domain import Card, Move, NotationError, OptionError, Options, VARIANTS, card, resolve
+
+
+@pytest.mark.parametrize("text,code", [("AS", "AS"), ("10d", "10D"), ("td", "10D"), ("T", None),
+                                       ("Qh", "QH"), (" kc ", "KC"), ("1S", None), ("11H", None),
+                                       ("AX", None), ("", None)])
+def test_cards_read_in_any_case_with_t_for_ten_and_print_canonically(text, code):
+    if code is None:
+        with pytest.raises(NotationError):
+            Card.parse(text)
+    else:
+        assert Card.parse(text).code == code
+
+
+def test_cards_are_single_objects_and_print_as_code():
+    assert card("10D") is card("td")
+    assert repr(card("qs")) == "Card.parse('QS')" and str(card("qs")) == "QS"
+
+
+def test_a_move_round_trips_through_json_and_text():
+    for text in ["5C trail", "8H capture 8S 5D 3C B1", "2H build 9 7S", "3C build 8 (3C 5C) (8D) (6H 2S)"]:
+        move = Move.parse(text)
+        assert Move.from_dict(move.to_dict()) == move
+        assert Move.parse(move.text) == move
+
+
+def test_targets_are_canonical_so_equal_moves_compare_equal():
+    assert Move.parse("8h capture 3c b1 8s") == Move.capture("8H", "8S", "3C", "B1")
+    assert Move.from_dict({"card": "tD", "action": "capture", "targets": ["b2", "5s"]}).to_dict() == \
+        {"card": "10D", "action": "capture", "targets": ["5S", "B2"]}
+
+
+@pytest.mark.parametrize("bad", [
+    {"card": "5C"}, {"action": "trail"}, {"card": "5X", "action": "trail"},
+    {"card": "5C", "action": "jump"}, {"card": "5C", "action": "trail", "extra": 1},
+    {"card": "5C", "action": "build", "value": "9"}, {"card": "5C", "action": "build", "value": True},
+    {"card": "5C", "action": "capture", "targets": "5S"}, {"card": "5C", "action": "capture", "targets": [5]},
+    {"card": "5C", "action": "build", "value": 9, "groups": [[]]}, [], "5C trail",
+])
+def test_malformed_moves_are_refused_with_a_notation_error(bad):
+    with pytest.raises(NotationError):
+        Move.from_dict(bad)
+
+
+def test_presets_resolve_to_full_options():
+    assert resolve("cassino") == Options()
+    assert resolve("partnership").teams is True
+    assert set(VARIANTS) >= {"cassino", "partnership"}
+
+
+@pytest.mark.parametrize("overrides,name", [
+    ({"nonsense": 1}, "nonsense"), ({"sweeps": 3}, "sweeps"), ({"court_capture": "all"}, "court_capture"),
+    ({"partial_capture": "yes"}, "partial_capture"), ({"target": 0}, "target"), ({"target": None}, "count_out"),
+])
+def test_unknown_options_and_values_are_refused_naming_the_option(overrides, name):
+    with pytest.raises(OptionError) as refused:
+        resolve("cassino", overrides)
+    assert refused.value.name == name and name in str(refused.value)
+
+
+def test_seat_counts_are_checked_per_variant():
+    with pytest.raises(OptionError, match="played by 4"):
+        resolve("partnership", players=2)
+    with pytest.raises(OptionError):
+        resolve("cassino", players=5)
+    with pytest.raises(OptionError, match="Unknown variant"):
+        resolve("poker")
+
+
+def test_options_round_trip_through_their_stored_form():
+    opts = resolve("cassino", {"sweeps": 2, "target": None, "count_out": False})
+    assert Options.from_dict(opts.to_dict()) == opts
