@@ -58,7 +58,8 @@ def _hand_dealt(s: GameState, e: HandDealt) -> GameState:
     return s._replace(version=s.version + 1, status=IN_PROGRESS, hand_number=e.hand_number,
                    dealer=e.dealer, turn=(e.dealer + 1) % n, round=1, last_round=False,
                    stock=e.deck[dealt:], hands=e.hands, table=e.table,
-                   captured=((),) * n, sweeps=(0,) * n, last_capturer=None, next_build=1)
+                   captured=((),) * n, sweeps=(0,) * n, last_capturer=None, last_capture=(),
+                   next_build=1)
 
 
 def _round_dealt(s: GameState, e: RoundDealt) -> GameState:
@@ -80,7 +81,7 @@ def _captured(s: GameState, e: CardsCaptured) -> GameState:
                    table=tuple(it for it in s.table if it.id not in taken),
                    captured=_replace_seat(s.captured, e.seat, s.captured[e.seat] + e.cards),
                    sweeps=_replace_seat(s.sweeps, e.seat, s.sweeps[e.seat] + e.sweep),
-                   last_capturer=e.seat)
+                   last_capturer=e.seat, last_capture=e.cards)
 
 
 def _built(s: GameState, e: BuildMade) -> GameState:

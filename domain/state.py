@@ -50,6 +50,7 @@ class GameState(NamedTuple):
     captured: tuple[tuple[Card, ...], ...] = ()
     sweeps: tuple[int, ...] = ()
     last_capturer: int | None = None
+    last_capture: tuple[Card, ...] = ()  # the cards of the latest capture, seen by all
     next_build: int = 1
     scores: tuple[int, ...] = ()
     outcome: Outcome | None = None

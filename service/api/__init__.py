@@ -1,0 +1,63 @@
+"""The games API under ``/v1``: one blueprint per resource, and the mapping
+from service and domain errors to problem responses."""
+
+from __future__ import annotations
+
+from flask import Flask
+
+from domain import NotationError, OptionError, RuleViolation
+from service.cache import StateCache
+from service.database import get_pool
+from service.games import GameNotFound, GameService, KeyReused, PreconditionFailed, VersionConflict
+from service.metrics import VERSION_CONFLICTS
+from service.problems import problem
+from service.store import EventStore
+
+
+def init_app(app: Flask) -> None:
+    from service.api import commands, events, games, spec, variants
+
+    app.extensions["casino.games"] = GameService(EventStore(get_pool(app)), StateCache())
+    for bp in (games.bp, commands.bp, events.bp, variants.bp, spec.bp):
+        app.register_blueprint(bp)
+    app.register_error_handler(RuleViolation, _rule_violation)
+    app.register_error_handler(OptionError, _option_error)
+    app.register_error_handler(NotationError, _notation_error)
+    app.register_error_handler(GameNotFound, _not_found)
+    app.register_error_handler(PreconditionFailed, _precondition_failed)
+    app.register_error_handler(VersionConflict, _conflict)
+    app.register_error_handler(KeyReused, _key_reused)
+
+
+def _rule_violation(error: RuleViolation):
+    return problem(422, "rule_violation", error.message, rule=error.rule)
+
+
+def _option_error(error: OptionError):
+    field = f"options.{error.name}" if error.name and error.name != "first_dealer" else error.name
+    return problem(400, "malformed", str(error), errors=[{"field": field, "message": str(error)}])
+
+
+def _notation_error(error: NotationError):
+    return problem(400, "malformed", str(error), errors=[{"field": None, "message": str(error)}])
+
+
+def _not_found(error: GameNotFound):
+    return problem(404, "not_found", "There is no game with this id.")
+
+
+def _precondition_failed(error: PreconditionFailed):
+    return problem(412, "precondition_failed",
+                   f"The game has moved on: it is now at version {error.current}. Reload it and try again.",
+                   headers={"ETag": f'"{error.current}"'}, version=error.current)
+
+
+def _conflict(error: VersionConflict):
+    VERSION_CONFLICTS.inc()
+    return problem(409, "version_conflict",
+                   "Another move was made at the same moment. Reload the game and try again.")
+
+
+def _key_reused(error: KeyReused):
+    return problem(422, "idempotency_key_reused",
+                   "This Idempotency-Key was already used for a different request.")

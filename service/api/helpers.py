@@ -1,0 +1,102 @@
+"""What every endpoint does at the edge: who is calling, what they sent, and
+the headers that carry versions."""
+
+from __future__ import annotations
+
+import hmac
+import re
+import uuid
+from typing import Any
+
+from flask import current_app, request
+from marshmallow import Schema, ValidationError
+
+from service.caller import OPERATOR, PUBLIC, Caller, seat
+from service.games import GameService
+from service.problems import ApiProblem
+from service.schemas import errors_list
+from service.tokens import hash_token
+
+_BEARER = re.compile(r"Bearer ([A-Za-z0-9._~+/=-]{1,256})")
+_IF_MATCH = re.compile(r'\s*(?:W/)?"?(\d{1,10})"?\s*')
+_IDEMPOTENCY_KEY = re.compile(r"[\x21-\x7e]{1,200}")
+
+
+def games() -> GameService:
+    return current_app.extensions["casino.games"]
+
+
+def caller_for(game_id: uuid.UUID | None) -> Caller:
+    """The caller named by ``Authorization``: the operator, a seat of this
+    game, or (without the header) the public."""
+    header = request.headers.get("Authorization")
+    if header is None:
+        return PUBLIC
+    match = _BEARER.fullmatch(header.strip())
+    if not match:
+        raise ApiProblem(401, "unauthenticated", "Send your token as 'Authorization: Bearer <token>'.",
+                         headers={"WWW-Authenticate": 'Bearer realm="casino"'})
+    token = match.group(1)
+    operator = current_app.config.get("OPERATOR_TOKEN")
+    if operator and hmac.compare_digest(token.encode(), operator.encode()):
+        return OPERATOR
+    if game_id is not None:
+        found = games().seat_for_token(game_id, hash_token(token))
+        if found is not None:
+            return seat(found)
+    raise ApiProblem(401, "unauthenticated", "This token is not valid for this game.",
+                     headers={"WWW-Authenticate": 'Bearer realm="casino", error="invalid_token"'})
+
+
+def body(schema: Schema, *, optional: bool = False) -> dict[str, Any]:
+    """The JSON body loaded through ``schema``; a 400 problem listing each bad field."""
+    raw = request.get_data(cache=True)
+    if not raw.strip():
+        if optional:
+            return schema.load({})
+        raise ApiProblem(400, "malformed", "This request needs a JSON body.",
+                         errors=[{"field": None, "message": "The body is empty."}])
+    if not request.is_json:
+        raise ApiProblem(400, "malformed", "Send the body as JSON (Content-Type: application/json).",
+                         errors=[{"field": None, "message": "The body is not JSON."}])
+    data = request.get_json(silent=True)
+    if data is None and raw.strip() != b"null":
+        raise ApiProblem(400, "malformed", "The body is not valid JSON.",
+                         errors=[{"field": None, "message": "The body could not be parsed as JSON."}])
+    if not isinstance(data, dict):
+        raise ApiProblem(400, "malformed", "The body must be a JSON object.",
+                         errors=[{"field": None, "message": "Expected a JSON object."}])
+    try:
+        return schema.load(data)
+    except ValidationError as error:
+        listed = errors_list(error)
+        first = listed[0]
+        where = f"'{first['field']}': " if first["field"] else ""
+        raise ApiProblem(400, "malformed", f"The request is not valid: {where}{first['message']}",
+                         errors=listed) from None
+
+
+def if_match() -> int | None:
+    """The version named by ``If-Match``, or None; ``*`` matches any."""
+    header = request.headers.get("If-Match")
+    if header is None or header.strip() == "*":
+        return None
+    match = _IF_MATCH.fullmatch(header)
+    if not match:
+        raise ApiProblem(400, "malformed", 'If-Match names a game version as an ETag, like "12".',
+                         errors=[{"field": "If-Match", "message": "Not a version ETag."}])
+    return int(match.group(1))
+
+
+def idempotency_key() -> str | None:
+    key = request.headers.get("Idempotency-Key")
+    if key is None:
+        return None
+    if not _IDEMPOTENCY_KEY.fullmatch(key):
+        raise ApiProblem(400, "malformed", "An Idempotency-Key is 1 to 200 visible ASCII characters.",
+                         errors=[{"field": "Idempotency-Key", "message": "Not a valid key."}])
+    return key
+
+
+def etag(version: int) -> dict[str, str]:
+    return {"ETag": f'"{version}"'}

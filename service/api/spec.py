@@ -1,0 +1,53 @@
+"""The contract itself: ``/openapi.yaml``, and interactive docs at ``/docs``.
+
+The docs are Swagger UI, served from the ``swagger-ui-bundle-v2`` wheel so
+that they work with no internet access.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+
+from flask import Blueprint, Response, send_from_directory
+
+bp = Blueprint("spec", __name__)
+
+SPEC_PATH = Path(__file__).resolve().parents[2] / "openapi.yaml"
+
+_PAGE = """<!doctype html>
+<html lang="en">
+<head>
+  <meta charset="utf-8">
+  <title>casino API</title>
+  <link rel="stylesheet" href="/docs/swagger-ui.css">
+</head>
+<body>
+  <div id="docs"></div>
+  <script src="/docs/swagger-ui-bundle.js"></script>
+  <script>SwaggerUIBundle({url: "/openapi.yaml", dom_id: "#docs"});</script>
+</body>
+</html>
+"""
+
+
+@cache
+def spec_text() -> str:
+    return SPEC_PATH.read_text(encoding="utf-8")
+
+
+@bp.get("/openapi.yaml")
+def openapi():
+    return Response(spec_text(), mimetype="application/yaml")
+
+
+@bp.get("/docs")
+def docs():
+    return Response(_PAGE, mimetype="text/html")
+
+
+@bp.get("/docs/<any('swagger-ui.css', 'swagger-ui-bundle.js'):name>")
+def docs_asset(name):
+    from swagger_ui_bundle import swagger_ui_path
+
+    return send_from_directory(str(swagger_ui_path), name, max_age=86400)

@@ -1,0 +1,54 @@
+"""Folded game states kept in memory, so a command does not re-read a game.
+
+Only ever a cache: a state is keyed by game and carries its version, and a
+load reads just the events after that version (none, usually: one round
+trip that returns nothing). Snapshots in the database play the same part
+across processes and restarts, tagged with ``CODE_VERSION`` so that a change
+to the rules code ignores them and refolds from the events.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import threading
+from collections import OrderedDict
+from functools import cache
+from pathlib import Path
+
+import domain
+
+
+@cache
+def code_version() -> str:
+    """A digest of the domain's source: snapshots written by other code are ignored."""
+    digest = hashlib.sha256()
+    for path in sorted(Path(domain.__file__).parent.glob("*.py")):
+        digest.update(path.name.encode())
+        digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+class StateCache:
+    """A bounded least-recently-used map of game id to folded state."""
+
+    def __init__(self, size: int = 2048):
+        self._size = size
+        self._states: OrderedDict = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, game_id):
+        with self._lock:
+            state = self._states.get(game_id)
+            if state is not None:
+                self._states.move_to_end(game_id)
+            return state
+
+    def put(self, game_id, state) -> None:
+        with self._lock:
+            current = self._states.get(game_id)
+            if current is not None and current.version > state.version:
+                return  # a newer state got here first
+            self._states[game_id] = state
+            self._states.move_to_end(game_id)
+            while len(self._states) > self._size:
+                self._states.popitem(last=False)

@@ -1,0 +1,206 @@
+"""The service layer: run a command against a game, end to end.
+
+Each command is: load the game (cache, then the events after it), check the
+preconditions (``If-Match``), let the domain decide, append the events with
+the read model and idempotency record in one transaction, and answer with
+what the caller may see. Flask stays out of this module; the blueprints turn
+its results and errors into HTTP.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import pickle
+import secrets
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from typing import Any
+
+import domain
+from domain import GameState, decide, fold, from_json, to_json
+
+from service.cache import StateCache, code_version
+from service.caller import Caller
+from service.redaction import redact
+from service.store import (ConcurrencyError, EventStore, IdempotencyRecord, NewEvent, Snapshot,
+                    StoredEvent)
+from service.views import game_view
+
+SNAPSHOT_EVERY = 100
+
+
+class GameNotFound(LookupError):
+    pass
+
+
+class PreconditionFailed(Exception):
+    """``If-Match`` named a version the game is no longer at."""
+
+    def __init__(self, current: int):
+        super().__init__(f"The game is at version {current}.")
+        self.current = current
+
+
+class VersionConflict(Exception):
+    """Another command was appended first."""
+
+
+class KeyReused(Exception):
+    """The idempotency key was used before for a different request."""
+
+
+@dataclass(frozen=True)
+class Answer:
+    """A command's result: the HTTP status and JSON body, as first answered."""
+
+    status: int
+    body: dict[str, Any]
+
+
+def event_json(stored: StoredEvent, caller: Caller) -> dict[str, Any]:
+    """A stored event as the API's event log shows it to ``caller``."""
+    out = {"version": stored.version, **redact(_stored_form(stored), caller),
+           "recorded_at": stored.recorded_at.isoformat()}
+    if caller.is_operator:
+        out["position"] = stored.position
+        out["metadata"] = stored.metadata
+    return out
+
+
+def new_event_json(version: int, event, caller: Caller) -> dict[str, Any]:
+    """An event just decided, as a command's answer shows it to ``caller``."""
+    return {"version": version, **redact(to_json(event), caller)}
+
+
+def request_hash(caller: Caller, action: str, body: Any) -> str:
+    canonical = json.dumps([caller.actor, action, body], sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(canonical.encode()).hexdigest()
+
+
+def _game_row(state: GameState, now: datetime, created: bool) -> dict[str, Any]:
+    row: dict[str, Any] = {"status": state.status, "version": state.version, "updated_at": now}
+    if created:
+        row |= {"variant": state.variant, "player_names": [s.name for s in state.seats],
+                "created_at": now}
+    if state.outcome is not None:
+        row |= {"finished_at": now,
+                "winner": {"team": state.outcome.winner, "reason": state.outcome.reason}}
+    return row
+
+
+class GameService:
+    def __init__(self, store: EventStore, cache: StateCache):
+        self.store = store
+        self.cache = cache
+        self._seats: dict[tuple[uuid.UUID, str], int] = {}  # tokens never change: cache the hits
+
+    def seat_for_token(self, game_id: uuid.UUID, token_hash: str) -> int | None:
+        key = (game_id, token_hash)
+        found = self._seats.get(key)
+        if found is None:
+            found = self.store.seat_for_token(game_id, token_hash)
+            if found is not None:
+                self._seats[key] = found
+        return found
+
+    # -- reading ------------------------------------------------------------
+
+    def load(self, game_id: uuid.UUID) -> GameState:
+        """The game's current state; raises GameNotFound."""
+        state = self.cache.get(game_id)
+        after = state.version if state is not None else 0
+        if state is None:
+            snapshot = self.store.load_snapshot(game_id, code_version())
+            if snapshot is not None:
+                state, after = pickle.loads(snapshot.state), snapshot.version
+        events = self.store.load(game_id, after)
+        if events:
+            state = fold((from_json(_stored_form(e)) for e in events), state)
+        if state is None:
+            raise GameNotFound(game_id)
+        self.cache.put(game_id, state)
+        return state
+
+    # -- commands -----------------------------------------------------------
+
+    def create(self, command: domain.CreateGame, meta: dict[str, Any]) -> tuple[uuid.UUID, GameState, list[str]]:
+        """Start a game; return its id, state and each seat's token (shown once)."""
+        events = decide(None, command)
+        game_id = uuid.uuid4()
+        tokens = [secrets.token_urlsafe(32) for _ in command.players]
+        hashes = {i: hashlib.sha256(t.encode()).hexdigest() for i, t in enumerate(tokens)}
+        state = fold(events)
+        self.store.append(game_id, 0, [_new(e) for e in events], meta,
+                          game_row=_game_row(state, _now(), created=True), seat_token_hashes=hashes)
+        self.cache.put(game_id, state)
+        return game_id, state, tokens
+
+    def execute(self, game_id: uuid.UUID, caller: Caller, make_command: Callable[[GameState], Any], *,
+                if_match: int | None, idempotency_key: str | None, fingerprint: str,
+                meta: dict[str, Any]) -> Answer:
+        """Decide and append one command; answer with the new version, the
+        events the caller may see, and the caller's view.
+
+        ``make_command`` builds the command from the current state (a deal
+        needs to know whose turn it is to deal, say). With an idempotency key
+        a retry of the same request gets the first answer again.
+        """
+        if idempotency_key is not None:
+            replay = self._replay(game_id, idempotency_key, fingerprint)
+            if replay is not None:
+                return replay
+        state = self.load(game_id)
+        if if_match is not None and if_match != state.version:
+            raise PreconditionFailed(state.version)
+        events = decide(state, make_command(state))
+        after = fold(events, state)
+        try:
+            answer = self._append(game_id, state, after, events, meta, idempotency_key, fingerprint, caller)
+        except ConcurrencyError:
+            if idempotency_key is not None:
+                replay = self._replay(game_id, idempotency_key, fingerprint)
+                if replay is not None:
+                    return replay
+            if if_match is not None:
+                raise PreconditionFailed(self.load(game_id).version) from None
+            raise VersionConflict() from None
+        self.cache.put(game_id, after)
+        return answer
+
+    def _append(self, game_id, state, after, events, meta, key, fingerprint, caller) -> Answer:
+        now = _now()
+        shown = [new_event_json(state.version + 1 + i, e, caller) for i, e in enumerate(events)]
+        answer = Answer(200, {"version": after.version, "events": shown, "game": game_view(after, caller)})
+        record = IdempotencyRecord(key, fingerprint, {"status": answer.status, "body": answer.body}) if key else None
+        snapshot = None
+        if after.version // SNAPSHOT_EVERY > state.version // SNAPSHOT_EVERY:
+            snapshot = Snapshot(after.version, code_version(), pickle.dumps(after))
+        self.store.append(game_id, state.version, [_new(e) for e in events], meta,
+                          idempotency=record, game_row=_game_row(after, now, created=False),
+                          snapshot=snapshot)
+        return answer
+
+    def _replay(self, game_id, key: str, fingerprint: str) -> Answer | None:
+        found = self.store.find_idempotent(game_id, key)
+        if found is None:
+            return None
+        first_hash, response = found
+        if first_hash != fingerprint:
+            raise KeyReused()
+        return Answer(response["status"], response["body"])
+
+
+def _new(event) -> NewEvent:
+    j = to_json(event)
+    return NewEvent(j["type"], j["schema_version"], j["data"])
+
+
+def _stored_form(e: StoredEvent) -> dict[str, Any]:
+    return {"type": e.type, "schema_version": e.schema_version, "data": e.data}
+
+
+def _now() -> datetime:
+    return datetime.now(timezone.utc)

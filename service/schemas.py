@@ -1,0 +1,125 @@
+"""Request bodies, checked at the edge with marshmallow.
+
+A schema error becomes a 400 ``malformed`` problem whose ``errors`` lists
+each field at fault. Card codes are checked here too, so an unknown card is
+a malformed request rather than a move against the rules.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from marshmallow import RAISE, Schema, ValidationError, fields, validate, validates_schema
+
+from domain import Card, NotationError
+from domain.moves import MAX_TARGETS
+
+MAX_SEATS = 8
+NAME_LENGTH = validate.Length(min=1, max=40)
+
+
+class CardCode(fields.String):
+    """A card code, read in any case with T for ten; loads as the canonical code."""
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        text = super()._deserialize(value, attr, data, **kwargs)
+        try:
+            return Card.parse(text).code
+        except NotationError as error:
+            raise ValidationError(str(error)) from None
+
+
+class Target(fields.String):
+    """A card code or a build id (``B1``)."""
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        text = super()._deserialize(value, attr, data, **kwargs).strip().upper()
+        if len(text) > 5:
+            raise ValidationError("A target is a card code like '7S' or a build id like 'B1'.")
+        if text.startswith("B") and text[1:].isdigit():
+            return text
+        try:
+            return Card.parse(text).code
+        except NotationError as error:
+            raise ValidationError(str(error)) from None
+
+
+class Strict(Schema):
+    class Meta:
+        unknown = RAISE
+
+
+class SeatSchema(Strict):
+    name = fields.String(required=True, validate=NAME_LENGTH)
+
+
+class SeatsField(fields.Field):
+    """``seats``: a list of ``{"name": ...}``, or a number of seats."""
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        if isinstance(value, bool):
+            raise ValidationError("Give a list of seats or a number of seats.")
+        if isinstance(value, int):
+            if not 2 <= value <= MAX_SEATS:
+                raise ValidationError(f"A game has 2 to {MAX_SEATS} seats.")
+            return [f"Seat {i}" for i in range(value)]
+        if isinstance(value, list):
+            if not 2 <= len(value) <= MAX_SEATS:
+                raise ValidationError(f"A game has 2 to {MAX_SEATS} seats.")
+            return [SeatSchema().load(item)["name"] if isinstance(item, dict) else _bad_seat() for item in value]
+        raise ValidationError("Give a list of seats or a number of seats.")
+
+
+def _bad_seat():
+    raise ValidationError('Each seat is an object like {"name": "Ann"}.')
+
+
+class CreateGameSchema(Strict):
+    variant = fields.String(load_default="cassino", validate=validate.Length(max=40))
+    seats = SeatsField(load_default=lambda: ["Seat 0", "Seat 1"])
+    options = fields.Dict(keys=fields.String(), load_default=dict)
+    first_dealer = fields.Integer(load_default=None, allow_none=True, strict=True)
+
+
+class DealSchema(Strict):
+    deck = fields.List(CardCode(), validate=validate.Length(equal=52), load_default=None)
+
+
+class MoveSchema(Strict):
+    card = CardCode(required=True)
+    action = fields.String(required=True, validate=validate.Length(max=20))
+    targets = fields.List(Target(), validate=validate.Length(max=MAX_TARGETS), load_default=list)
+    value = fields.Integer(strict=True, allow_none=True, load_default=None)
+    groups = fields.List(fields.List(Target(), validate=validate.Length(min=1, max=MAX_TARGETS)),
+                         validate=validate.Length(min=1, max=MAX_TARGETS), load_default=None,
+                         allow_none=True)
+
+    @validates_schema
+    def _action_is_known(self, data, **kwargs):
+        if data["action"].strip().lower() not in ("trail", "capture", "build"):
+            raise ValidationError("The action is trail, capture or build.", "action")
+
+
+class EmptySchema(Strict):
+    """Commands that take no arguments accept an empty object or no body."""
+
+
+def errors_list(error: ValidationError) -> list[dict[str, Any]]:
+    """marshmallow's nested messages as a flat list of ``{"field", "message"}``."""
+    out: list[dict[str, Any]] = []
+
+    def walk(messages, path):
+        if isinstance(messages, dict):
+            for key, value in messages.items():
+                walk(value, path + [str(key)] if key != "_schema" else path)
+        elif isinstance(messages, list) and all(isinstance(m, str) for m in messages):
+            for m in messages:
+                out.append({"field": ".".join(path) or None, "message": m})
+        elif isinstance(messages, list):
+            for i, m in enumerate(messages):
+                walk(m, path + [str(i)])
+        else:
+            out.append({"field": ".".join(path) or None, "message": str(messages)})
+
+    walk(error.messages, [])
+    return out

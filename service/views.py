@@ -1,0 +1,61 @@
+"""The game as one caller may see it at the table.
+
+A seat sees its own hand; the public sees no hand; the operator sees every
+hand and the order of the stock. Captured piles lie face down, so only their
+size shows, but the cards of the latest capture were seen by everyone.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from domain import GameState
+from domain.cards import codes
+from domain.table import item_to_dict
+
+from service.caller import Caller
+
+
+def game_view(state: GameState, caller: Caller) -> dict[str, Any]:
+    opts = state.options
+    outcome = state.outcome
+    view: dict[str, Any] = {
+        "status": state.status,
+        "variant": state.variant,
+        "options": opts.to_dict(),
+        "version": state.version,
+        "hand_number": state.hand_number,
+        "round": state.round,
+        "last_round": state.last_round,
+        "dealer": state.dealer,
+        "next_dealer": state.next_dealer if state.status in ("waiting", "hand_over") else None,
+        "turn": state.turn,
+        "deck_count": len(state.stock),
+        "table": [item_to_dict(it) for it in state.table],
+        "seats": [
+            {
+                "seat": i,
+                "name": s.name,
+                "team": s.team,
+                "hand_count": len(state.hands[i]),
+                "captured_count": len(state.captured[i]),
+                "sweeps": state.sweeps[i],
+                "score": state.scores[s.team],
+            }
+            for i, s in enumerate(state.seats)
+        ],
+        "last_capture": (
+            {"seat": state.last_capturer, "cards": codes(state.last_capture)}
+            if state.last_capture else None
+        ),
+        "scores": list(state.scores),
+        "winner": outcome.winner if outcome else None,
+        "result": outcome.reason if outcome else None,
+    }
+    if caller.is_seat:
+        view["you"] = caller.seat
+        view["hand"] = codes(state.hands[caller.seat])
+    if caller.is_operator:
+        view["hands"] = [codes(h) for h in state.hands]
+        view["stock"] = codes(state.stock)
+    return view
