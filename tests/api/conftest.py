@@ -1,0 +1,96 @@
+"""Fixtures for API tests: a client that checks every answer against the spec,
+and helpers that act as a seat, the public or the operator."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pytest
+from werkzeug.exceptions import MethodNotAllowed, NotFound
+
+from domain import full_deck
+from tests.conftest import OPERATOR_TOKEN
+from tests.service.spec_check import check
+
+#: A fixed deck: new-deck order (AS 2S ... KS AH ... KC), top card first.
+ORDERED_DECK = [c.code for c in full_deck()]
+
+
+@dataclass
+class Game:
+    id: str
+    tokens: list[str]
+    created: dict
+
+    @property
+    def url(self) -> str:
+        return f"/v1/games/{self.id}"
+
+
+class Api:
+    """The test client, with auth by name and a spec check on every response."""
+
+    def __init__(self, app, client):
+        self.app = app
+        self.client = client
+
+    def request(self, method: str, path: str, *, token: str | None = None, headers=None, **kwargs):
+        headers = dict(headers or {})
+        if token is not None:
+            headers["Authorization"] = f"Bearer {token}"
+        response = self.client.open(path, method=method, headers=headers, **kwargs)
+        self._check(method, path, response)
+        return response
+
+    def _check(self, method, path, response):
+        adapter = self.app.url_map.bind("localhost")
+        try:
+            rule, _ = adapter.match(path.split("?")[0], method=method, return_rule=True)
+        except (NotFound, MethodNotAllowed):
+            assert response.status_code in (404, 405)
+            assert response.mimetype == "application/problem+json"
+            return
+        check(method, rule.rule, response.status_code, response.headers, response.get_data())
+
+    def get(self, path, **kw):
+        return self.request("GET", path, **kw)
+
+    def post(self, path, **kw):
+        return self.request("POST", path, **kw)
+
+    # -- helpers ------------------------------------------------------------
+
+    def create(self, players=2, variant="cassino", options=None, first_dealer=1) -> Game:
+        body = {"variant": variant, "seats": [{"name": f"P{i}"} for i in range(players)],
+                "options": options or {}, "first_dealer": first_dealer}
+        response = self.post("/v1/games", json=body)
+        assert response.status_code == 201, response.get_json()
+        created = response.get_json()
+        return Game(created["id"], [s["token"] for s in created["seats"]], created)
+
+    def deal(self, game: Game, deck=None, token=OPERATOR_TOKEN):
+        body = {"deck": deck} if deck is not None else {}
+        return self.post(f"{game.url}/deal", json=body, token=token)
+
+    def view(self, game: Game, token=None) -> dict:
+        response = self.get(game.url, token=token)
+        assert response.status_code == 200
+        return response.get_json()
+
+    def events(self, game: Game, token=OPERATOR_TOKEN) -> list[dict]:
+        out, after = [], 0
+        while after is not None:
+            page = self.get(f"{game.url}/events?after={after}", token=token).get_json()
+            out += page["events"]
+            after = page["next"]
+        return out
+
+
+@pytest.fixture
+def api(app, client) -> Api:
+    return Api(app, client)
+
+
+@pytest.fixture
+def operator() -> str:
+    return OPERATOR_TOKEN

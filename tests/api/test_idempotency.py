@@ -1,0 +1,36 @@
+"""Idempotency-Key: a retry gets the first answer and appends nothing."""
+
+from .conftest import ORDERED_DECK
+
+
+def test_a_retry_with_the_same_key_and_body_gets_the_first_answer(api, operator):
+    game = api.create(first_dealer=1)
+    api.deal(game, ORDERED_DECK)
+    move = {"card": "AS", "action": "trail"}
+    first = api.post(f"{game.url}/play", json=move, token=game.tokens[0], headers={"Idempotency-Key": "k-1"})
+    again = api.post(f"{game.url}/play", json=move, token=game.tokens[0], headers={"Idempotency-Key": "k-1"})
+    assert first.status_code == again.status_code == 200
+    assert first.get_json() == again.get_json()
+    assert len(api.events(game, operator)) == 3
+
+
+def test_the_same_key_with_another_body_is_refused(api, operator):
+    game = api.create(first_dealer=1)
+    api.deal(game, ORDERED_DECK)
+    api.post(f"{game.url}/play", json={"card": "AS", "action": "trail"}, token=game.tokens[0],
+             headers={"Idempotency-Key": "k-2"})
+    other = api.post(f"{game.url}/play", json={"card": "2S", "action": "trail"}, token=game.tokens[1],
+                     headers={"Idempotency-Key": "k-2"})
+    assert other.status_code == 422 and other.get_json()["code"] == "idempotency_key_reused"
+    assert len(api.events(game, operator)) == 3
+
+
+def test_a_key_is_per_game(api):
+    one, two = api.create(first_dealer=1), api.create(first_dealer=1)
+    for game in (one, two):
+        answer = api.deal(game, ORDERED_DECK)
+        assert answer.status_code == 200
+    for game in (one, two):
+        answer = api.post(f"{game.url}/play", json={"card": "AS", "action": "trail"}, token=game.tokens[0],
+                          headers={"Idempotency-Key": "same"})
+        assert answer.status_code == 200

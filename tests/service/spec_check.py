@@ -1,0 +1,82 @@
+"""Checks HTTP responses against ``openapi.yaml``.
+
+Every response an API test receives goes through :func:`check`: its status
+must be documented for the operation, its JSON body must validate against
+the documented schema, and documented headers must be there. The tests thus
+hold the spec to what the service really does.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from functools import cache
+from pathlib import Path
+
+import yaml
+from jsonschema import Draft202012Validator
+from referencing import Registry, Resource
+
+SPEC_PATH = Path(__file__).resolve().parents[2] / "openapi.yaml"
+
+
+@cache
+def spec() -> dict:
+    return yaml.safe_load(SPEC_PATH.read_text())
+
+
+@cache
+def _registry() -> Registry:
+    return Registry().with_resource("spec", Resource.opaque(spec()))
+
+
+def openapi_path(flask_rule: str) -> str:
+    """``/v1/games/<uuid:game_id>`` -> ``/v1/games/{game_id}``."""
+    return re.sub(r"<(?:[^:<>]+:)?([^<>]+)>", r"{\1}", flask_rule)
+
+
+def _resolve(node: dict) -> dict:
+    while "$ref" in node:
+        ref = node["$ref"]
+        assert ref.startswith("#/"), ref
+        node = spec()
+        for part in ref[2:].split("/"):
+            node = node[part]
+    return node
+
+
+def _rebase(schema):
+    """Point local refs at the registered spec document."""
+    if isinstance(schema, dict):
+        return {k: ("spec" + v if k == "$ref" and v.startswith("#/") else _rebase(v)) for k, v in schema.items()}
+    if isinstance(schema, list):
+        return [_rebase(x) for x in schema]
+    return schema
+
+
+def check(method: str, rule: str, status: int, headers, body: bytes) -> None:
+    path = openapi_path(rule)
+    paths = spec()["paths"]
+    assert path in paths, f"{path} is served but not in openapi.yaml"
+    operation = paths[path].get(method.lower())
+    assert operation is not None, f"{method} {path} is not in openapi.yaml"
+    responses = operation["responses"]
+    documented = responses.get(str(status)) or responses.get("default")
+    assert documented is not None, f"{method} {path} answered {status}, which openapi.yaml does not list"
+    documented = _resolve(documented)
+    for name in documented.get("headers", {}):
+        if name in ("WWW-Authenticate", "Retry-After"):
+            continue
+        assert name in headers, f"{method} {path} {status} lacks header {name}"
+    content = documented.get("content")
+    if not content:
+        return
+    ctype = headers.get("Content-Type", "").split(";")[0].strip()
+    assert ctype in content, f"{method} {path} {status} answered {ctype}, documented {list(content)}"
+    schema = content[ctype].get("schema")
+    if schema is None or not ctype.endswith("json"):
+        return
+    validator = Draft202012Validator(_rebase(schema), registry=_registry())
+    errors = sorted(validator.iter_errors(json.loads(body)), key=lambda e: list(e.path))
+    assert not errors, f"{method} {path} {status}: " + "; ".join(
+        f"{'/'.join(map(str, e.path))}: {e.message}" for e in errors[:5])
