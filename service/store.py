@@ -151,8 +151,9 @@ class EventStore:
 
         ``expected_version`` is 0 for a new game. ``metadata`` (actor,
         command id, request id, ...) is stored with each event. In the same
-        transaction: ``idempotency`` is recorded for the game, ``game_row``
-        (columns of ``GAME_COLUMNS``) is upserted into ``games``,
+        transaction: ``idempotency`` is recorded for the game; ``game_row``
+        (columns of ``GAME_COLUMNS``) is the game's new ``games`` row when
+        ``expected_version`` is 0, else the columns to change in it;
         ``seat_token_hashes`` (seat to sha256 hex, see ``service.tokens``)
         are inserted, and ``snapshot`` replaces the game's snapshot.
 
@@ -176,7 +177,7 @@ class EventStore:
                     if idempotency is not None:
                         _insert_idempotency(conn, game_id, idempotency)
                     if game_row is not None:
-                        _upsert_game(conn, game_id, game_row)
+                        _write_game(conn, game_id, game_row, new=expected_version == 0)
                     if seat_token_hashes:
                         _insert_seat_tokens(conn, game_id, seat_token_hashes)
                     if snapshot is not None:
@@ -261,25 +262,31 @@ def _insert_idempotency(conn: psycopg.Connection, game_id, record: IdempotencyRe
     )
 
 
-def _upsert_game(conn: psycopg.Connection, game_id, row: Mapping[str, Any]) -> None:
+def _write_game(conn: psycopg.Connection, game_id, row: Mapping[str, Any], *, new: bool) -> None:
     unknown = set(row) - set(GAME_COLUMNS)
     if unknown:
         raise ValueError(f"not columns of games: {sorted(unknown)}")
     columns = list(row)
-    values = [Jsonb(row[c]) if GAME_COLUMNS[c] == "jsonb" and row[c] is not None else row[c]
-              for c in columns]
-    updates = [sql.SQL("{0} = EXCLUDED.{0}").format(sql.Identifier(c)) for c in columns]
+    values = [
+        Jsonb(row[c]) if GAME_COLUMNS[c] == "jsonb" and row[c] is not None else row[c]
+        for c in columns
+    ]
+    placeholders = [sql.SQL("%s::" + GAME_COLUMNS[c]) for c in columns]
+    if new:
+        statement = sql.SQL("INSERT INTO games (id, {}) VALUES (%s::uuid, {})").format(
+            sql.SQL(", ").join(map(sql.Identifier, columns)), sql.SQL(", ").join(placeholders)
+        )
+        conn.execute(statement, [game_id, *values])
+        return
+    assignments = [
+        sql.SQL("{} = {}").format(sql.Identifier(c), p) for c, p in zip(columns, placeholders)
+    ]
     if "updated_at" not in row:
-        updates.append(sql.SQL("updated_at = now()"))
-    statement = sql.SQL(
-        "INSERT INTO games (id, {columns}) VALUES (%s::uuid, {values})"
-        " ON CONFLICT (id) DO UPDATE SET {updates}"
-    ).format(
-        columns=sql.SQL(", ").join(sql.Identifier(c) for c in columns),
-        values=sql.SQL(", ").join(sql.SQL("%s::" + GAME_COLUMNS[c]) for c in columns),
-        updates=sql.SQL(", ").join(updates),
+        assignments.append(sql.SQL("updated_at = now()"))
+    statement = sql.SQL("UPDATE games SET {} WHERE id = %s::uuid").format(
+        sql.SQL(", ").join(assignments)
     )
-    conn.execute(statement, [game_id, *values])
+    conn.execute(statement, [*values, game_id])
 
 
 def _insert_seat_tokens(conn: psycopg.Connection, game_id, hashes: Mapping[int, str]) -> None:
