@@ -1,0 +1,1 @@
+"""The HTTP service around the Cassino rules engine: storage, API, operations."""

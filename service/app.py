@@ -1,0 +1,65 @@
+"""The application factory."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from typing import Any
+
+from flask import Blueprint, Flask
+
+from service import database, health, metrics, observability, problems
+
+DEFAULTS: dict[str, Any] = {
+    "DATABASE_URL": None,
+    "OPERATOR_TOKEN": None,
+    "DB_POOL_MIN_SIZE": 1,
+    "DB_POOL_MAX_SIZE": 4,
+    # Seconds a request waits for a pooled connection before a 503.
+    "DB_POOL_TIMEOUT": 10.0,
+    # Seconds /readyz waits for a connection before answering 503.
+    "READY_TIMEOUT": 2.0,
+    # Every request body is small JSON; refuse big ones before parsing.
+    "MAX_CONTENT_LENGTH": 64 * 1024,
+}
+
+# Configuration key: (environment variable, type).
+ENVIRONMENT = {
+    "DATABASE_URL": ("DATABASE_URL", str),
+    "OPERATOR_TOKEN": ("CASINO_OPERATOR_TOKEN", str),
+    "DB_POOL_MIN_SIZE": ("CASINO_DB_POOL_MIN_SIZE", int),
+    "DB_POOL_MAX_SIZE": ("CASINO_DB_POOL_MAX_SIZE", int),
+    "DB_POOL_TIMEOUT": ("CASINO_DB_POOL_TIMEOUT", float),
+}
+
+
+def create_app(overrides: Mapping[str, Any] | None = None) -> Flask:
+    """Build the app: defaults, then the environment, then ``overrides``."""
+    app = Flask(__name__)
+    app.config.from_mapping(DEFAULTS)
+    app.config.from_mapping(settings_from_environment(os.environ))
+    app.config.from_mapping(overrides or {})
+
+    problems.init_app(app)
+    observability.init_app(app)
+    metrics.init_app(app)
+    database.init_app(app)
+    for blueprint in blueprints():
+        app.register_blueprint(blueprint)
+    return app
+
+
+def blueprints() -> list[Blueprint]:
+    """The resources the app serves; the games API registers its blueprints here."""
+    return [health.bp]
+
+
+def settings_from_environment(environ: Mapping[str, str]) -> dict[str, Any]:
+    settings = {}
+    for key, (variable, kind) in ENVIRONMENT.items():
+        if environ.get(variable):
+            try:
+                settings[key] = kind(environ[variable])
+            except ValueError:
+                raise ValueError(f"{variable}={environ[variable]!r} is not a valid {kind.__name__}") from None
+    return settings

@@ -1,0 +1,31 @@
+"""One JSON object per log line, for log shippers.
+
+The app only emits records; ``casino serve`` routes them through
+``JsonFormatter`` (see ``service.gunicorn_conf``). A record's ``fields``
+extra becomes top-level members, and a record made while a request is being
+served carries that request's id.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from datetime import datetime, timezone
+
+from flask import g, has_app_context
+
+
+class JsonFormatter(logging.Formatter):
+    def format(self, record: logging.LogRecord) -> str:
+        line = {
+            "time": datetime.fromtimestamp(record.created, timezone.utc).isoformat(),
+            "level": record.levelname.lower(),
+            "logger": record.name,
+            "message": record.getMessage(),
+        }
+        if has_app_context() and "request_id" in g:
+            line["request_id"] = g.request_id
+        line.update(getattr(record, "fields", {}))
+        if record.exc_info:
+            line["exception"] = self.formatException(record.exc_info)
+        return json.dumps(line, default=str)

@@ -1,0 +1,71 @@
+"""Prometheus metrics, served at ``GET /metrics``.
+
+The API increments ``COMMANDS_APPENDED`` and ``VERSION_CONFLICTS``; the
+request metrics are recorded for every request by ``service.observability``.
+Under ``casino serve`` several gunicorn workers each count their own
+requests: ``PROMETHEUS_MULTIPROC_DIR`` makes prometheus-client keep the
+counts in files there, and the scrape adds them up across workers.
+"""
+
+from __future__ import annotations
+
+import os
+
+from flask import Blueprint, Flask, Response
+from prometheus_client import (
+    CONTENT_TYPE_LATEST,
+    REGISTRY,
+    CollectorRegistry,
+    Counter,
+    Histogram,
+    generate_latest,
+    multiprocess,
+    values,
+)
+
+MULTIPROCESS_ENV = "PROMETHEUS_MULTIPROC_DIR"
+
+REQUESTS = Counter(
+    "casino_http_requests",
+    "HTTP requests answered, by method, route template and status.",
+    ["method", "route", "status"],
+)
+REQUEST_SECONDS = Histogram(
+    "casino_http_request_duration_seconds",
+    "Time to produce a response, by method and route template.",
+    ["method", "route"],
+)
+COMMANDS_APPENDED = Counter(
+    "casino_commands_appended",
+    "Commands whose events were appended to the store.",
+)
+VERSION_CONFLICTS = Counter(
+    "casino_version_conflicts",
+    "Commands refused because another command was appended first.",
+)
+
+bp = Blueprint("metrics", __name__)
+
+
+def init_app(app: Flask) -> None:
+    if os.environ.get(MULTIPROCESS_ENV) and values.ValueClass is values.MutexValue:
+        # The metrics above would then count in this process only.
+        raise RuntimeError(
+            f"{MULTIPROCESS_ENV} was set after prometheus_client was imported"
+        )
+    app.register_blueprint(bp)
+
+
+def observe_request(method: str, route: str, status: int, seconds: float) -> None:
+    REQUESTS.labels(method, route, str(status)).inc()
+    REQUEST_SECONDS.labels(method, route).observe(seconds)
+
+
+@bp.get("/metrics")
+def scrape() -> Response:
+    if os.environ.get(MULTIPROCESS_ENV):
+        registry = CollectorRegistry()
+        multiprocess.MultiProcessCollector(registry)
+    else:
+        registry = REGISTRY
+    return Response(generate_latest(registry), mimetype=CONTENT_TYPE_LATEST)

@@ -1,0 +1,64 @@
+"""Fixtures shared by every test that needs the service.
+
+The ladder: ``database_url`` (a real PostgreSQL, migrated, once per session)
+-> ``app`` -> ``client``; ``store`` is the event store over the app's pool.
+Nothing here runs unless a test asks for it, so pure domain tests stay fast.
+
+``database_url`` uses the server named by ``DATABASE_URL`` when it is set
+(its role needs CREATEDB), else an embedded PostgreSQL in a temporary
+directory. Either way the session gets a fresh database, dropped at the end.
+Tests share that database, so each works on games of its own (new uuids) and
+reads the global log only after a position it noted first.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+
+import psycopg
+import pytest
+from psycopg import sql
+
+import migrations
+from service.app import create_app
+from service.database import EmbeddedPostgres, close_pool, create_database, get_pool
+from service.store import EventStore
+
+OPERATOR_TOKEN = "operator-token-for-tests"
+
+
+@pytest.fixture(scope="session")
+def database_url(tmp_path_factory) -> str:
+    embedded = None
+    server_url = os.environ.get("DATABASE_URL")
+    if not server_url:
+        embedded = EmbeddedPostgres(tmp_path_factory.mktemp("postgres"), temporary=True)
+        server_url = embedded.admin_url
+    name = f"casino_test_{secrets.token_hex(4)}"
+    url = create_database(server_url, name)
+    migrations.upgrade(url)
+    yield url
+    with psycopg.connect(server_url, autocommit=True) as conn:
+        conn.execute(sql.SQL("DROP DATABASE {} WITH (FORCE)").format(sql.Identifier(name)))
+    if embedded is not None:
+        embedded.stop()
+
+
+@pytest.fixture
+def app(database_url):
+    app = create_app(
+        {"TESTING": True, "DATABASE_URL": database_url, "OPERATOR_TOKEN": OPERATOR_TOKEN}
+    )
+    yield app
+    close_pool(app)
+
+
+@pytest.fixture
+def client(app):
+    return app.test_client()
+
+
+@pytest.fixture
+def store(app) -> EventStore:
+    return EventStore(get_pool(app))

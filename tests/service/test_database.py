@@ -1,0 +1,63 @@
+"""Locating the database: DATABASE_URL, or the embedded PostgreSQL."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import psycopg
+
+from service.database import EmbeddedPostgres, data_dir, resolve_database_url, with_database
+
+
+def test_database_url_wins_over_the_embedded_server(tmp_path):
+    url = "postgresql://someone@db.internal/casino"
+    environ = {"DATABASE_URL": url, "CASINO_DATA_DIR": str(tmp_path)}
+    assert resolve_database_url(environ) == url
+    assert not any(tmp_path.iterdir())
+
+
+def test_the_data_directory_defaults_to_dot_casino_data(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    assert data_dir({}) == tmp_path / ".casino-data"
+    assert data_dir({"CASINO_DATA_DIR": "elsewhere"}) == tmp_path / "elsewhere"
+
+
+def test_with_database_swaps_only_the_database_name():
+    assert (
+        with_database("postgresql://postgres:@/postgres?host=/run/pg", "casino")
+        == "postgresql://postgres:@/casino?host=/run/pg"
+    )
+    assert with_database("postgresql://u:p@h:5432/a", "b") == "postgresql://u:p@h:5432/b"
+
+
+def test_the_embedded_server_is_shared_and_keeps_its_data_across_restarts(tmp_path):
+    server = EmbeddedPostgres(tmp_path)
+    try:
+        url = server.database_url()
+        with psycopg.connect(url, autocommit=True) as conn:
+            conn.execute("CREATE TABLE kept (x integer)")
+            conn.execute("INSERT INTO kept VALUES (42)")
+
+        # Another process finds the server running and uses it, and leaving
+        # does not stop it under us.
+        other = subprocess.run(
+            [sys.executable, "-c",
+             "import sys; from service.database import resolve_database_url;"
+             " print(resolve_database_url({'CASINO_DATA_DIR': sys.argv[1]}))",
+             str(tmp_path)],
+            capture_output=True, text=True, check=True, timeout=60,
+        )
+        assert other.stdout.strip() == url
+        with psycopg.connect(url) as conn:
+            assert conn.execute("SELECT x FROM kept").fetchone() == (42,)
+    finally:
+        server.stop()
+    assert not (tmp_path / "pgdata" / "postmaster.pid").exists()
+
+    again = EmbeddedPostgres(tmp_path)
+    try:
+        with psycopg.connect(again.database_url()) as conn:
+            assert conn.execute("SELECT x FROM kept").fetchone() == (42,)
+    finally:
+        again.stop()

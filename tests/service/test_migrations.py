@@ -1,0 +1,104 @@
+"""The alembic migrations, on a real PostgreSQL."""
+
+from __future__ import annotations
+
+import secrets
+import uuid
+
+import psycopg
+import pytest
+from alembic import command
+from psycopg import sql
+
+import migrations
+from service.database import create_database
+
+TABLES = {"events", "idempotency", "games", "seat_tokens", "snapshots"}
+
+
+def revision(url: str) -> str:
+    with psycopg.connect(url) as conn:
+        return conn.execute("SELECT version_num FROM alembic_version").fetchone()[0]
+
+
+def tables(url: str) -> set[str]:
+    with psycopg.connect(url) as conn:
+        rows = conn.execute(
+            "SELECT tablename FROM pg_tables WHERE schemaname = 'public'"
+        ).fetchall()
+    return {name for (name,) in rows}
+
+
+@pytest.fixture
+def scratch_url(database_url):
+    """An empty database of its own, for tests that move the schema around."""
+    name = f"casino_scratch_{secrets.token_hex(4)}"
+    url = create_database(database_url, name)
+    yield url
+    with psycopg.connect(database_url, autocommit=True) as conn:
+        conn.execute(sql.SQL("DROP DATABASE {} WITH (FORCE)").format(sql.Identifier(name)))
+
+
+def test_the_session_database_is_at_the_head_revision(database_url):
+    assert revision(database_url) == migrations.head()
+    assert TABLES <= tables(database_url)
+
+
+def test_upgrading_again_changes_nothing(database_url):
+    migrations.upgrade(database_url)
+    migrations.upgrade(database_url)
+    assert revision(database_url) == migrations.head()
+
+
+def test_migrations_apply_to_an_empty_database_and_downgrade_cleanly(scratch_url):
+    migrations.upgrade(scratch_url)
+    assert TABLES <= tables(scratch_url)
+
+    command.downgrade(migrations.config(scratch_url), "base")
+    assert tables(scratch_url) == {"alembic_version"}
+
+    migrations.upgrade(scratch_url)
+    assert revision(scratch_url) == migrations.head()
+
+
+@pytest.mark.parametrize(
+    "statement",
+    [
+        "UPDATE events SET type = 'Forged' WHERE game_id = %(game)s",
+        "DELETE FROM events WHERE game_id = %(game)s",
+        "DELETE FROM events WHERE false",
+        "TRUNCATE events",
+    ],
+)
+def test_events_cannot_be_changed_or_removed(database_url, statement):
+    game = uuid.uuid4()
+    with psycopg.connect(database_url, autocommit=True) as conn:
+        conn.execute(
+            "INSERT INTO events (game_id, version, type, schema_version, data)"
+            " VALUES (%s, 1, 'GameCreated', 1, '{}')",
+            (game,),
+        )
+        with pytest.raises(psycopg.errors.RestrictViolation, match="append-only"):
+            conn.execute(statement, {"game": game})
+        assert conn.execute(
+            "SELECT type FROM events WHERE game_id = %s", (game,)
+        ).fetchall() == [("GameCreated",)]
+
+
+def test_a_game_cannot_hold_two_events_with_one_version(database_url):
+    game = uuid.uuid4()
+    insert = (
+        "INSERT INTO events (game_id, version, type, schema_version, data)"
+        " VALUES (%s, 1, 'GameCreated', 1, '{}')"
+    )
+    with psycopg.connect(database_url, autocommit=True) as conn:
+        conn.execute(insert, (game,))
+        with pytest.raises(psycopg.errors.UniqueViolation):
+            conn.execute(insert, (game,))
+
+
+def test_the_sqlalchemy_url_uses_the_psycopg_dialect():
+    assert migrations.sqlalchemy_url("postgresql://u:p@h:5/db") == "postgresql+psycopg://u:p@h:5/db"
+    assert migrations.sqlalchemy_url("postgres://u@h/db") == "postgresql+psycopg://u@h/db"
+    with pytest.raises(ValueError):
+        migrations.sqlalchemy_url("mysql://u@h/db")

@@ -1,0 +1,241 @@
+"""The event store against a real PostgreSQL."""
+
+from __future__ import annotations
+
+import threading
+import uuid
+
+import psycopg
+import pytest
+
+from service.store import (
+    ConcurrencyError,
+    IdempotencyRecord,
+    NewEvent,
+    Snapshot,
+)
+from service.tokens import hash_token
+
+META = {"actor": "seat:0", "command_id": "c-1", "request_id": "r-1"}
+
+
+def events(*types: str) -> list[NewEvent]:
+    return [NewEvent(t, 1, {"n": i, "type": t}) for i, t in enumerate(types)]
+
+
+def new_game() -> uuid.UUID:
+    return uuid.uuid4()
+
+
+def count(database_url: str, table: str, game_id) -> int:
+    column = "id" if table == "games" else "game_id"
+    with psycopg.connect(database_url) as conn:
+        return conn.execute(f"SELECT count(*) FROM {table} WHERE {column} = %s", (game_id,)).fetchone()[0]
+
+
+def test_appended_events_load_back_in_version_order(store):
+    game = new_game()
+    stored = store.append(game, 0, events("GameCreated", "HandDealt"), META)
+    stored += store.append(game, 2, events("CardTrailed"), META)
+
+    loaded = store.load(game)
+
+    assert loaded == stored
+    assert [e.version for e in loaded] == [1, 2, 3]
+    assert [e.type for e in loaded] == ["GameCreated", "HandDealt", "CardTrailed"]
+    assert loaded[1].data == {"n": 1, "type": "HandDealt"}
+    assert all(e.metadata == META and e.game_id == game for e in loaded)
+    assert loaded[0].position < loaded[1].position < loaded[2].position
+    assert store.game_version(game) == 3
+
+
+def test_load_after_a_version_returns_only_later_events(store):
+    game = new_game()
+    store.append(game, 0, events("A", "B", "C"), META)
+
+    assert [e.version for e in store.load(game, after_version=2)] == [3]
+    assert store.load(game, after_version=3) == []
+
+
+def test_an_unknown_game_has_version_zero_and_no_events(store):
+    game = new_game()
+    assert store.game_version(game) == 0
+    assert store.load(game) == []
+
+
+def test_a_stale_expected_version_raises_and_writes_nothing(store, database_url):
+    game = new_game()
+    store.append(game, 0, events("A", "B"), META, game_row=_row(version=2))
+
+    with pytest.raises(ConcurrencyError) as raised:
+        store.append(
+            game,
+            1,
+            events("C"),
+            META,
+            idempotency=IdempotencyRecord("key-1", "hash", {"status": 200}),
+            game_row=_row(version=99, status="finished"),
+            seat_token_hashes={0: hash_token("t0")},
+            snapshot=Snapshot(3, "code-1", b"state"),
+        )
+
+    assert raised.value.expected_version == 1
+    assert [e.type for e in store.load(game)] == ["A", "B"]
+    assert store.find_idempotent(game, "key-1") is None
+    assert store.seat_for_token(game, hash_token("t0")) is None
+    assert store.load_snapshot(game, "code-1") is None
+    with psycopg.connect(database_url) as conn:
+        assert conn.execute("SELECT version, status FROM games WHERE id = %s", (game,)).fetchone() == (2, "waiting")
+
+
+def test_an_expected_version_ahead_of_the_game_raises(store):
+    game = new_game()
+    store.append(game, 0, events("A"), META)
+
+    with pytest.raises(ConcurrencyError):
+        store.append(game, 5, events("B"), META)
+    assert store.game_version(game) == 1
+
+
+def test_of_two_threads_appending_the_same_version_exactly_one_wins(store):
+    for _ in range(10):
+        game = new_game()
+        store.append(game, 0, events("GameCreated"), META)
+        start = threading.Barrier(2)
+        outcomes: list[str] = []
+
+        def append(name: str) -> None:
+            start.wait()
+            try:
+                store.append(game, 1, events(name), META)
+                outcomes.append("won")
+            except ConcurrencyError:
+                outcomes.append("lost")
+
+        threads = [threading.Thread(target=append, args=(n,)) for n in ("X", "Y")]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+
+        assert sorted(outcomes) == ["lost", "won"]
+        assert [e.version for e in store.load(game)] == [1, 2]
+
+
+def test_a_writer_committing_the_same_version_meanwhile_makes_the_append_fail(
+    store, database_url, wait_for_lock_wait
+):
+    """The unique (game_id, version) key catches what the version check cannot see yet."""
+    game = new_game()
+    store.append(game, 0, events("A"), META)
+    outcome: list[object] = []
+
+    with psycopg.connect(database_url) as other:
+        other.execute(
+            "INSERT INTO events (game_id, version, type, schema_version, data)"
+            " VALUES (%s, 2, 'Other', 1, '{}')",
+            (game,),
+        )
+        appending = threading.Thread(target=lambda: outcome.append(_try_append(store, game, 1)))
+        appending.start()
+        wait_for_lock_wait()
+        other.commit()
+        appending.join()
+
+    assert isinstance(outcome[0], ConcurrencyError)
+    assert [e.type for e in store.load(game)] == ["A", "Other"]
+
+
+def test_the_idempotency_record_is_stored_with_the_events(store):
+    game = new_game()
+    response = {"status": 200, "body": {"version": 1}, "headers": {"ETag": '"1"'}}
+
+    store.append(game, 0, events("A"), META, idempotency=IdempotencyRecord("k", "h1", response))
+
+    assert store.find_idempotent(game, "k") == ("h1", response)
+    assert store.find_idempotent(game, "other") is None
+    assert store.find_idempotent(new_game(), "k") is None
+
+
+def test_a_reused_idempotency_key_raises_and_appends_nothing(store):
+    game = new_game()
+    store.append(game, 0, events("A"), META, idempotency=IdempotencyRecord("k", "h1", {}))
+
+    with pytest.raises(ConcurrencyError):
+        store.append(game, 1, events("B"), META, idempotency=IdempotencyRecord("k", "h2", {}))
+
+    assert store.game_version(game) == 1
+    assert store.find_idempotent(game, "k") == ("h1", {})
+
+
+def test_seat_tokens_are_found_by_hash(store, database_url):
+    game = new_game()
+    store.append(game, 0, events("A"), META,
+                 seat_token_hashes={0: hash_token("alpha"), 1: hash_token("beta")})
+
+    assert store.seat_for_token(game, hash_token("beta")) == 1
+    assert store.seat_for_token(game, hash_token("alpha")) == 0
+    assert store.seat_for_token(game, hash_token("gamma")) is None
+    assert store.seat_for_token(new_game(), hash_token("alpha")) is None
+    with psycopg.connect(database_url) as conn:
+        stored = {r[0] for r in conn.execute("SELECT token_hash FROM seat_tokens WHERE game_id = %s", (game,))}
+    assert "alpha" not in stored and hash_token("alpha") in stored
+
+
+def test_the_games_row_is_inserted_then_updated(store, database_url):
+    game = new_game()
+    store.append(game, 0, events("A"), META, game_row=_row(version=1))
+    store.append(game, 1, events("B"), META,
+                 game_row={"status": "finished", "version": 2, "winner": {"seat": 1}})
+
+    with psycopg.connect(database_url) as conn:
+        row = conn.execute(
+            "SELECT variant, status, player_names, version, winner, updated_at >= created_at"
+            " FROM games WHERE id = %s", (game,)
+        ).fetchone()
+    assert row == ("classic", "finished", ["Ann", "Bob"], 2, {"seat": 1}, True)
+
+
+def test_an_unknown_games_column_is_refused(store):
+    with pytest.raises(ValueError, match="drop_table"):
+        store.append(new_game(), 0, events("A"), META, game_row={"drop_table": 1})
+
+
+def test_snapshots_are_only_returned_to_the_code_version_that_wrote_them(store):
+    game = new_game()
+    store.append(game, 0, events("A"), META, snapshot=Snapshot(1, "code-1", b"\x00state"))
+    store.append(game, 1, events("B"), META, snapshot=Snapshot(2, "code-1", b"\x00later"))
+
+    assert store.load_snapshot(game, "code-1") == Snapshot(2, "code-1", b"\x00later")
+    assert store.load_snapshot(game, "code-2") is None
+
+
+def test_read_all_pages_through_every_game_in_global_order(store, last_position):
+    start = last_position()
+    first, second = new_game(), new_game()
+    store.append(first, 0, events("A1", "A2"), META)
+    store.append(second, 0, events("B1"), META)
+    store.append(first, 2, events("A3"), META)
+
+    page = store.read_all(start, limit=3)
+    rest = store.read_all(page[-1].position, limit=3)
+
+    assert [e.type for e in page + rest] == ["A1", "A2", "B1", "A3"]
+    assert rest[-1].position == last_position()
+
+
+def test_append_needs_events(store):
+    with pytest.raises(ValueError):
+        store.append(new_game(), 0, [], META)
+
+
+def _row(**changes):
+    return {"variant": "classic", "status": "waiting", "player_names": ["Ann", "Bob"], "version": 1,
+            **changes}
+
+
+def _try_append(store, game, expected):
+    try:
+        return store.append(game, expected, events("Mine"), META)
+    except ConcurrencyError as error:
+        return error
