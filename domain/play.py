@@ -252,6 +252,7 @@ def _find_groups(state: GameState, move: Move, items) -> list[list[TableItem]]:
 def _check_build_groups(state: GameState, seat: int, move: Move, groups, hand_after):
     """Check each group of a build; return the new build's groups of cards."""
     opts, target, card = state.options, move.value, move.card
+    place = {it.id: i for i, it in enumerate(state.table)}  # a group's cards in table order
     out: list[tuple[Card, ...]] = []
     for group in groups:
         builds = [g for g in group if isinstance(g, Build)]
@@ -268,7 +269,8 @@ def _check_build_groups(state: GameState, seat: int, move: Move, groups, hand_af
             continue
         if builds:
             _check_raise(state, seat, move, builds[0], group, hand_after)
-        cards = [c for g in group for c in (g.cards if isinstance(g, Build) else (g,)) if c is not card]
+        laid = sorted((g for g in group if g is not card), key=lambda g: place.get(g.id, 0))
+        cards = [c for g in laid for c in (g.cards if isinstance(g, Build) else (g,))]
         out.append((*cards, card) if card in group else tuple(cards))
     return tuple(out)
 

@@ -8,7 +8,7 @@ from typing import Any
 
 from flask import Blueprint, Flask
 
-from service import database, health, metrics, observability, problems
+from service import api, database, health, metrics, observability, problems
 
 DEFAULTS: dict[str, Any] = {
     "DATABASE_URL": None,
@@ -44,13 +44,14 @@ def create_app(overrides: Mapping[str, Any] | None = None) -> Flask:
     observability.init_app(app)
     metrics.init_app(app)
     database.init_app(app)
+    api.init_app(app)
     for blueprint in blueprints():
         app.register_blueprint(blueprint)
     return app
 
 
 def blueprints() -> list[Blueprint]:
-    """The resources the app serves; the games API registers its blueprints here."""
+    """The service's own resources; the games API adds its blueprints in ``api.init_app``."""
     return [health.bp]
 
 
