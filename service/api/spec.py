@@ -46,8 +46,8 @@ def docs():
     return Response(_PAGE, mimetype="text/html")
 
 
-@bp.get("/docs/<any('swagger-ui.css', 'swagger-ui-bundle.js'):name>")
-def docs_asset(name):
+@bp.get("/docs/<any('swagger-ui.css', 'swagger-ui-bundle.js'):asset>")
+def docs_asset(asset):
     from swagger_ui_bundle import swagger_ui_path
 
-    return send_from_directory(str(swagger_ui_path), name, max_age=86400)
+    return send_from_directory(str(swagger_ui_path), asset, max_age=86400)
