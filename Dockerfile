@@ -1,0 +1,22 @@
+# The casino service against an external PostgreSQL:
+#   docker build -t casino . && docker run -e DATABASE_URL=postgresql://... -p 8000:8000 casino
+FROM python:3.11-slim
+
+ENV PYTHONDONTWRITEBYTECODE=1 \
+    PYTHONUNBUFFERED=1 \
+    CASINO_DATA_DIR=/data
+
+RUN useradd --create-home --uid 10001 casino \
+    && mkdir /data && chown casino /data
+
+WORKDIR /app
+COPY pyproject.toml README.md openapi.yaml ./
+COPY domain ./domain
+COPY service ./service
+COPY migrations ./migrations
+RUN pip install --no-cache-dir -e .
+
+USER casino
+EXPOSE 8000
+HEALTHCHECK --interval=30s --timeout=3s CMD python -c "import urllib.request; urllib.request.urlopen('http://127.0.0.1:8000/healthz')"
+CMD ["casino", "serve", "--host", "0.0.0.0", "--port", "8000"]
