@@ -56,7 +56,11 @@ class Serving:
 
     def stop(self) -> int:
         self.process.send_signal(signal.SIGTERM)
-        return self.process.wait(timeout=30)
+        try:
+            return self.process.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            pytest.fail(f"casino serve did not stop:\n{self.stdout.read_text()}\n{self.stderr.read_text()}")
 
     def _wait_until_ready(self) -> None:
         deadline = time.monotonic() + 60
@@ -79,8 +83,8 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-def test_serve_runs_an_embedded_database_that_outlives_a_restart(tmp_path):
-    data = tmp_path / "data"
+def test_serve_runs_an_embedded_database_that_outlives_a_restart(tmp_path, postgres_dir):
+    data = postgres_dir / "data"
     environ = {k: v for k, v in os.environ.items()
                if k not in ("DATABASE_URL", "CASINO_OPERATOR_TOKEN", "PROMETHEUS_MULTIPROC_DIR")}
     environ.update(CASINO_DATA_DIR=str(data), CASINO_WORKERS="2", CASINO_THREADS="2")

@@ -12,6 +12,7 @@ from psycopg import sql
 
 import migrations
 from service.database import create_database
+from service.store import VERSION_CONFLICT_SQLSTATE
 
 TABLES = {"events", "idempotency", "games", "seat_tokens", "snapshots"}
 
@@ -85,16 +86,33 @@ def test_events_cannot_be_changed_or_removed(database_url, statement):
         ).fetchall() == [("GameCreated",)]
 
 
-def test_a_game_cannot_hold_two_events_with_one_version(database_url):
+@pytest.mark.parametrize("versions", [[1, 1], [1, 3], [2], [0]])
+def test_a_games_versions_must_follow_one_another(database_url, versions):
     game = uuid.uuid4()
     insert = (
         "INSERT INTO events (game_id, version, type, schema_version, data)"
-        " VALUES (%s, 1, 'GameCreated', 1, '{}')"
+        " VALUES (%s, %s, 'E', 1, '{}')"
     )
     with psycopg.connect(database_url, autocommit=True) as conn:
-        conn.execute(insert, (game,))
-        with pytest.raises(psycopg.errors.UniqueViolation):
-            conn.execute(insert, (game,))
+        *accepted, refused = versions
+        for version in accepted:
+            conn.execute(insert, (game, version))
+        with pytest.raises(psycopg.Error, match="next event is") as raised:
+            conn.execute(insert, (game, refused))
+    assert raised.value.sqlstate == VERSION_CONFLICT_SQLSTATE
+
+
+def test_one_insert_may_append_several_versions(database_url):
+    game = uuid.uuid4()
+    with psycopg.connect(database_url, autocommit=True) as conn:
+        conn.execute(
+            "INSERT INTO events (game_id, version, type, schema_version, data)"
+            " SELECT %s, v, 'E', 1, '{}' FROM generate_series(1, 3) AS v",
+            (game,),
+        )
+        assert conn.execute(
+            "SELECT max(version) FROM events WHERE game_id = %s", (game,)
+        ).fetchone() == (3,)
 
 
 def test_the_sqlalchemy_url_uses_the_psycopg_dialect():
