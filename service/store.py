@@ -297,7 +297,8 @@ def _write_game(conn: psycopg.Connection, game_id, row: Mapping[str, Any], *, ne
         conn.execute(statement, [game_id, *values])
         return
     assignments = [
-        sql.SQL("{} = {}").format(sql.Identifier(c), p) for c, p in zip(columns, placeholders)
+        sql.SQL("{} = {}").format(sql.Identifier(column), placeholder)
+        for column, placeholder in zip(columns, placeholders, strict=True)
     ]
     if "updated_at" not in row:
         assignments.append(sql.SQL("updated_at = now()"))
@@ -311,7 +312,8 @@ def _insert_seat_tokens(conn: psycopg.Connection, game_id, hashes: Mapping[int, 
     seats = list(hashes)
     conn.execute(
         "INSERT INTO seat_tokens (game_id, seat, token_hash)"
-        " SELECT %s::uuid, seat, token_hash FROM unnest(%s::integer[], %s::text[]) AS t(seat, token_hash)",
+        " SELECT %s::uuid, seat, token_hash"
+        " FROM unnest(%s::integer[], %s::text[]) AS t(seat, token_hash)",
         (game_id, seats, [hashes[seat] for seat in seats]),
     )
 

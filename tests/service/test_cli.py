@@ -60,13 +60,16 @@ class Serving:
             return self.process.wait(timeout=30)
         except subprocess.TimeoutExpired:
             self.process.kill()
-            pytest.fail(f"casino serve did not stop:\n{self.stdout.read_text()}\n{self.stderr.read_text()}")
+            pytest.fail(f"casino serve did not stop:\n{self.output()}")
+
+    def output(self) -> str:
+        return f"{self.stdout.read_text()}\n{self.stderr.read_text()}"
 
     def _wait_until_ready(self) -> None:
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
-                pytest.fail(f"casino serve exited:\n{self.stdout.read_text()}\n{self.stderr.read_text()}")
+                pytest.fail(f"casino serve exited:\n{self.output()}")
             try:
                 if self.get("/readyz")[0] == 200:
                     return

@@ -57,7 +57,10 @@ def test_metrics_count_requests_by_route_template(client):
     text = client.get("/metrics").get_data(as_text=True)
 
     assert 'casino_http_requests_total{method="GET",route="/healthz",status="200"}' in text
-    assert 'casino_http_request_duration_seconds_bucket{le="0.005",method="GET",route="/healthz"}' in text
+    assert (
+        'casino_http_request_duration_seconds_bucket{le="0.005",method="GET",route="/healthz"}'
+        in text
+    )
     assert "casino_commands_appended_total" in text
     assert "casino_version_conflicts_total" in text
 

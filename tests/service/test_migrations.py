@@ -42,7 +42,7 @@ def scratch_url(database_url):
 
 def test_the_session_database_is_at_the_head_revision(database_url):
     assert revision(database_url) == migrations.head()
-    assert TABLES <= tables(database_url)
+    assert tables(database_url) >= TABLES
 
 
 def test_upgrading_again_changes_nothing(database_url):
@@ -53,7 +53,7 @@ def test_upgrading_again_changes_nothing(database_url):
 
 def test_migrations_apply_to_an_empty_database_and_downgrade_cleanly(scratch_url):
     migrations.upgrade(scratch_url)
-    assert TABLES <= tables(scratch_url)
+    assert tables(scratch_url) >= TABLES
 
     command.downgrade(migrations.config(scratch_url), "base")
     assert tables(scratch_url) == {"alembic_version"}
