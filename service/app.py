@@ -62,5 +62,7 @@ def settings_from_environment(environ: Mapping[str, str]) -> dict[str, Any]:
             try:
                 settings[key] = kind(environ[variable])
             except ValueError:
-                raise ValueError(f"{variable}={environ[variable]!r} is not a valid {kind.__name__}") from None
+                raise ValueError(
+                    f"{variable}={environ[variable]!r} is not a valid {kind.__name__}"
+                ) from None
     return settings

@@ -76,7 +76,12 @@ class ApiProblem(Exception):
 
     def response(self) -> Response:
         return problem(
-            self.status, self.code, self.detail, title=self.title, headers=self.headers, **self.extra
+            self.status,
+            self.code,
+            self.detail,
+            title=self.title,
+            headers=self.headers,
+            **self.extra,
         )
 
 

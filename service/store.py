@@ -18,10 +18,13 @@ Global order
     never shows up below one a reader has already seen. Anything else that
     writes events must take the same lock.
 
-    The price is that appends are serialised across all games. The lock is
-    taken as late as possible (after the idempotency, read-model and token
-    writes, which hold row locks of their own) and an append is pipelined,
-    so it is held for about one round trip plus the commit.
+    The price is that appends are serialised across all games, so the lock
+    is held briefly: it is taken after the idempotency, read-model, token and
+    snapshot writes (which may wait on row locks of their own), and the whole
+    transaction, COMMIT included, goes to the server in one pipelined round
+    trip. Nothing in it waits for the client: the expected-version check is
+    the ``events`` insert trigger (migration 0001), which refuses an event
+    whose version does not follow the game's last.
 """
 
 from __future__ import annotations
@@ -34,6 +37,7 @@ from uuid import UUID
 
 import psycopg
 from psycopg import sql
+from psycopg.pq import TransactionStatus
 from psycopg.types.json import Jsonb
 from psycopg_pool import ConnectionPool
 
@@ -41,6 +45,8 @@ from service.database import get_pool
 
 # Any constant shared by every writer works; this one spells "casino-e".
 APPEND_LOCK_KEY = 0x636173696E6F2D65
+# Raised by the events insert trigger when a version does not follow the last.
+VERSION_CONFLICT_SQLSTATE = "CV409"
 
 
 class ConcurrencyError(Exception):
@@ -108,17 +114,12 @@ GAME_COLUMNS = {
 
 _EVENT_COLUMNS = "position, game_id, version, type, schema_version, data, metadata, recorded_at"
 
-# The WHERE clause is the optimistic check: it inserts nothing unless the
-# game is still at the expected version. Under the append lock, that read
-# sees every append committed before this one.
 _INSERT_EVENTS = f"""
     INSERT INTO events (game_id, version, type, schema_version, data, metadata)
     SELECT %(game_id)s::uuid, %(expected)s::integer + e.n::integer,
            e.type, e.schema_version, e.data, %(metadata)s::jsonb
     FROM unnest(%(types)s::text[], %(schema_versions)s::integer[], %(data)s::jsonb[])
          WITH ORDINALITY AS e(type, schema_version, data, n)
-    WHERE (SELECT coalesce(max(version), 0) FROM events WHERE game_id = %(game_id)s::uuid)
-          = %(expected)s::integer
     ORDER BY e.n
     RETURNING {_EVENT_COLUMNS}
 """
@@ -163,6 +164,8 @@ class EventStore:
         """
         if not events:
             raise ValueError("append needs at least one event")
+        if game_row is not None:
+            _check_game_columns(game_row)
         params = {
             "game_id": game_id,
             "expected": expected_version,
@@ -171,9 +174,10 @@ class EventStore:
             "data": [Jsonb(event.data) for event in events],
             "metadata": Jsonb(dict(metadata)),
         }
-        try:
-            with self._pool.connection() as conn, conn.transaction():
+        with self._pool.connection() as conn:
+            try:
                 with conn.pipeline():
+                    conn.execute("BEGIN")
                     if idempotency is not None:
                         _insert_idempotency(conn, game_id, idempotency)
                     if game_row is not None:
@@ -184,12 +188,17 @@ class EventStore:
                         _upsert_snapshot(conn, game_id, snapshot)
                     conn.execute("SELECT pg_advisory_xact_lock(%s)", (APPEND_LOCK_KEY,))
                     inserted = conn.execute(_INSERT_EVENTS, params)
-                rows = inserted.fetchall()
-                if len(rows) != len(events):
-                    raise ConcurrencyError(game_id, expected_version)
-        except psycopg.errors.UniqueViolation as error:
-            raise ConcurrencyError(game_id, expected_version) from error
-        return [StoredEvent(*row) for row in rows]
+                    conn.execute("COMMIT")
+            except BaseException as error:
+                # A failed statement leaves the transaction open (aborted);
+                # end it before the connection goes back to the pool.
+                if conn.info.transaction_status in (TransactionStatus.INTRANS,
+                                                    TransactionStatus.INERROR):
+                    conn.rollback()
+                if _is_conflict(error):
+                    raise ConcurrencyError(game_id, expected_version) from error
+                raise
+            return [StoredEvent(*row) for row in inserted.fetchall()]
 
     def load(self, game_id: UUID | str, after_version: int = 0) -> list[StoredEvent]:
         """The game's events after ``after_version``, in version order."""
@@ -262,10 +271,19 @@ def _insert_idempotency(conn: psycopg.Connection, game_id, record: IdempotencyRe
     )
 
 
-def _write_game(conn: psycopg.Connection, game_id, row: Mapping[str, Any], *, new: bool) -> None:
+def _is_conflict(error: BaseException) -> bool:
+    return isinstance(error, psycopg.errors.UniqueViolation) or (
+        isinstance(error, psycopg.Error) and error.sqlstate == VERSION_CONFLICT_SQLSTATE
+    )
+
+
+def _check_game_columns(row: Mapping[str, Any]) -> None:
     unknown = set(row) - set(GAME_COLUMNS)
     if unknown:
         raise ValueError(f"not columns of games: {sorted(unknown)}")
+
+
+def _write_game(conn: psycopg.Connection, game_id, row: Mapping[str, Any], *, new: bool) -> None:
     columns = list(row)
     values = [
         Jsonb(row[c]) if GAME_COLUMNS[c] == "jsonb" and row[c] is not None else row[c]
@@ -279,7 +297,8 @@ def _write_game(conn: psycopg.Connection, game_id, row: Mapping[str, Any], *, ne
         conn.execute(statement, [game_id, *values])
         return
     assignments = [
-        sql.SQL("{} = {}").format(sql.Identifier(c), p) for c, p in zip(columns, placeholders)
+        sql.SQL("{} = {}").format(sql.Identifier(column), placeholder)
+        for column, placeholder in zip(columns, placeholders, strict=True)
     ]
     if "updated_at" not in row:
         assignments.append(sql.SQL("updated_at = now()"))
@@ -293,7 +312,8 @@ def _insert_seat_tokens(conn: psycopg.Connection, game_id, hashes: Mapping[int, 
     seats = list(hashes)
     conn.execute(
         "INSERT INTO seat_tokens (game_id, seat, token_hash)"
-        " SELECT %s::uuid, seat, token_hash FROM unnest(%s::integer[], %s::text[]) AS t(seat, token_hash)",
+        " SELECT %s::uuid, seat, token_hash"
+        " FROM unnest(%s::integer[], %s::text[]) AS t(seat, token_hash)",
         (game_id, seats, [hashes[seat] for seat in seats]),
     )
 

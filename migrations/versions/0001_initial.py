@@ -31,6 +31,38 @@ def upgrade() -> None:
         )
         """
     )
+    # A game's versions run 1, 2, 3, ... without a gap: a new event must be
+    # the one after the game's last. (Rows inserted earlier by the same
+    # statement count, so one INSERT may append several.) The store relies
+    # on this as its expected-version check; the error has its own SQLSTATE,
+    # CV409, which it turns into a ConcurrencyError. Two transactions that
+    # pass this check at once still collide on UNIQUE (game_id, version).
+    op.execute(
+        """
+        CREATE FUNCTION events_check_version() RETURNS trigger
+        LANGUAGE plpgsql AS $$
+        DECLARE
+            last integer;
+        BEGIN
+            SELECT coalesce(max(version), 0) INTO last
+            FROM events WHERE game_id = NEW.game_id;
+            IF NEW.version <> last + 1 THEN
+                RAISE EXCEPTION 'game % is at version %, so its next event is % and not %',
+                    NEW.game_id, last, last + 1, NEW.version
+                    USING ERRCODE = 'CV409';
+            END IF;
+            RETURN NEW;
+        END
+        $$
+        """
+    )
+    op.execute(
+        """
+        CREATE TRIGGER events_next_version
+        BEFORE INSERT ON events
+        FOR EACH ROW EXECUTE FUNCTION events_check_version()
+        """
+    )
     # Append-only, enforced by the database: a statement-level trigger fires
     # even when no row matches, so any UPDATE, DELETE or TRUNCATE fails. It
     # guards against mistakes, not against a role that may drop triggers.
@@ -128,3 +160,4 @@ def downgrade() -> None:
     op.execute("DROP TABLE idempotency")
     op.execute("DROP TABLE events")
     op.execute("DROP FUNCTION events_refuse_change()")
+    op.execute("DROP FUNCTION events_check_version()")

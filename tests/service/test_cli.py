@@ -56,13 +56,20 @@ class Serving:
 
     def stop(self) -> int:
         self.process.send_signal(signal.SIGTERM)
-        return self.process.wait(timeout=30)
+        try:
+            return self.process.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            pytest.fail(f"casino serve did not stop:\n{self.output()}")
+
+    def output(self) -> str:
+        return f"{self.stdout.read_text()}\n{self.stderr.read_text()}"
 
     def _wait_until_ready(self) -> None:
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
-                pytest.fail(f"casino serve exited:\n{self.stdout.read_text()}\n{self.stderr.read_text()}")
+                pytest.fail(f"casino serve exited:\n{self.output()}")
             try:
                 if self.get("/readyz")[0] == 200:
                     return
@@ -79,8 +86,8 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-def test_serve_runs_an_embedded_database_that_outlives_a_restart(tmp_path):
-    data = tmp_path / "data"
+def test_serve_runs_an_embedded_database_that_outlives_a_restart(tmp_path, postgres_dir):
+    data = postgres_dir / "data"
     environ = {k: v for k, v in os.environ.items()
                if k not in ("DATABASE_URL", "CASINO_OPERATOR_TOKEN", "PROMETHEUS_MULTIPROC_DIR")}
     environ.update(CASINO_DATA_DIR=str(data), CASINO_WORKERS="2", CASINO_THREADS="2")

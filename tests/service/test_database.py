@@ -31,8 +31,8 @@ def test_with_database_swaps_only_the_database_name():
     assert with_database("postgresql://u:p@h:5432/a", "b") == "postgresql://u:p@h:5432/b"
 
 
-def test_the_embedded_server_is_shared_and_keeps_its_data_across_restarts(tmp_path):
-    server = EmbeddedPostgres(tmp_path)
+def test_the_embedded_server_is_shared_and_keeps_its_data_across_restarts(postgres_dir):
+    server = EmbeddedPostgres(postgres_dir)
     try:
         url = server.database_url()
         with psycopg.connect(url, autocommit=True) as conn:
@@ -45,7 +45,7 @@ def test_the_embedded_server_is_shared_and_keeps_its_data_across_restarts(tmp_pa
             [sys.executable, "-c",
              "import sys; from service.database import resolve_database_url;"
              " print(resolve_database_url({'CASINO_DATA_DIR': sys.argv[1]}))",
-             str(tmp_path)],
+             str(postgres_dir)],
             capture_output=True, text=True, check=True, timeout=60,
         )
         assert other.stdout.strip() == url
@@ -53,9 +53,9 @@ def test_the_embedded_server_is_shared_and_keeps_its_data_across_restarts(tmp_pa
             assert conn.execute("SELECT x FROM kept").fetchone() == (42,)
     finally:
         server.stop()
-    assert not (tmp_path / "pgdata" / "postmaster.pid").exists()
+    assert not (postgres_dir / "pgdata" / "postmaster.pid").exists()
 
-    again = EmbeddedPostgres(tmp_path)
+    again = EmbeddedPostgres(postgres_dir)
     try:
         with psycopg.connect(again.database_url()) as conn:
             assert conn.execute("SELECT x FROM kept").fetchone() == (42,)

@@ -57,7 +57,10 @@ def test_metrics_count_requests_by_route_template(client):
     text = client.get("/metrics").get_data(as_text=True)
 
     assert 'casino_http_requests_total{method="GET",route="/healthz",status="200"}' in text
-    assert 'casino_http_request_duration_seconds_bucket{le="0.005",method="GET",route="/healthz"}' in text
+    assert (
+        'casino_http_request_duration_seconds_bucket{le="0.005",method="GET",route="/healthz"}'
+        in text
+    )
     assert "casino_commands_appended_total" in text
     assert "casino_version_conflicts_total" in text
 
@@ -153,3 +156,10 @@ def test_each_request_logs_one_json_line(client, caplog):
     assert line["route"] == "/healthz" and line["status"] == 200
     assert line["request_id"] == "req-42"
     assert isinstance(line["duration_ms"], float)
+
+
+def test_the_app_refuses_multiprocess_metrics_set_up_too_late(database_url, monkeypatch, tmp_path):
+    # prometheus_client is imported already, so it counts in-process only.
+    monkeypatch.setenv("PROMETHEUS_MULTIPROC_DIR", str(tmp_path))
+    with pytest.raises(RuntimeError, match="PROMETHEUS_MULTIPROC_DIR"):
+        create_app({"DATABASE_URL": database_url})

@@ -27,12 +27,6 @@ def new_game() -> uuid.UUID:
     return uuid.uuid4()
 
 
-def count(database_url: str, table: str, game_id) -> int:
-    column = "id" if table == "games" else "game_id"
-    with psycopg.connect(database_url) as conn:
-        return conn.execute(f"SELECT count(*) FROM {table} WHERE {column} = %s", (game_id,)).fetchone()[0]
-
-
 def test_appended_events_load_back_in_version_order(store):
     game = new_game()
     stored = store.append(game, 0, events("GameCreated", "HandDealt"), META)
@@ -85,7 +79,8 @@ def test_a_stale_expected_version_raises_and_writes_nothing(store, database_url)
     assert store.seat_for_token(game, hash_token("t0")) is None
     assert store.load_snapshot(game, "code-1") is None
     with psycopg.connect(database_url) as conn:
-        assert conn.execute("SELECT version, status FROM games WHERE id = %s", (game,)).fetchone() == (2, "waiting")
+        row = conn.execute("SELECT version, status FROM games WHERE id = %s", (game,)).fetchone()
+    assert row == (2, "waiting")
 
 
 def test_an_expected_version_ahead_of_the_game_raises(store):
@@ -101,25 +96,32 @@ def test_of_two_threads_appending_the_same_version_exactly_one_wins(store):
     for _ in range(10):
         game = new_game()
         store.append(game, 0, events("GameCreated"), META)
-        start = threading.Barrier(2)
-        outcomes: list[str] = []
 
-        def append(name: str) -> None:
-            start.wait()
-            try:
-                store.append(game, 1, events(name), META)
-                outcomes.append("won")
-            except ConcurrencyError:
-                outcomes.append("lost")
-
-        threads = [threading.Thread(target=append, args=(n,)) for n in ("X", "Y")]
-        for t in threads:
-            t.start()
-        for t in threads:
-            t.join()
+        outcomes = race(store, game, expected_version=1, contenders=2)
 
         assert sorted(outcomes) == ["lost", "won"]
         assert [e.version for e in store.load(game)] == [1, 2]
+
+
+def race(store, game, expected_version: int, contenders: int) -> list[str]:
+    """Start ``contenders`` appends of the same version at once; who won?"""
+    start = threading.Barrier(contenders)
+    outcomes: list[str] = []
+
+    def append() -> None:
+        start.wait()
+        try:
+            store.append(game, expected_version, events("Move"), META)
+            outcomes.append("won")
+        except ConcurrencyError:
+            outcomes.append("lost")
+
+    threads = [threading.Thread(target=append) for _ in range(contenders)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return outcomes
 
 
 def test_a_writer_committing_the_same_version_meanwhile_makes_the_append_fail(
@@ -178,7 +180,8 @@ def test_seat_tokens_are_found_by_hash(store, database_url):
     assert store.seat_for_token(game, hash_token("gamma")) is None
     assert store.seat_for_token(new_game(), hash_token("alpha")) is None
     with psycopg.connect(database_url) as conn:
-        stored = {r[0] for r in conn.execute("SELECT token_hash FROM seat_tokens WHERE game_id = %s", (game,))}
+        rows = conn.execute("SELECT token_hash FROM seat_tokens WHERE game_id = %s", (game,))
+        stored = {token_hash for (token_hash,) in rows}
     assert "alpha" not in stored and hash_token("alpha") in stored
 
 
