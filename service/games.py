@@ -12,7 +12,6 @@ from __future__ import annotations
 import hashlib
 import json
 import pickle
-import secrets
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -25,8 +24,9 @@ from domain import GameState, decide, fold, from_json, to_json
 from service.cache import StateCache, code_version
 from service.caller import Caller
 from service.redaction import redact
-from service.store import (ConcurrencyError, EventStore, IdempotencyRecord, NewEvent, Snapshot,
-                    StoredEvent)
+from service.store import (CREATION_SCOPE, ConcurrencyError, EventStore, IdempotencyRecord, NewEvent,
+                           Snapshot, StoredEvent)
+from service.tokens import hash_token, new_token
 from service.views import game_view
 
 SNAPSHOT_EVERY = 100
@@ -126,17 +126,35 @@ class GameService:
 
     # -- commands -----------------------------------------------------------
 
-    def create(self, command: domain.CreateGame, meta: dict[str, Any]) -> tuple[uuid.UUID, GameState, list[str]]:
-        """Start a game; return its id, state and each seat's token (shown once)."""
+    def create(self, command: domain.CreateGame, meta: dict[str, Any],
+               answer: Callable[[uuid.UUID, GameState, list[str]], Answer], *,
+               idempotency_key: str | None = None, fingerprint: str = "") -> Answer:
+        """Start a game and answer with ``answer(id, state, tokens)``; the
+        seats' tokens are made here and only their hashes are kept."""
+        if idempotency_key is not None:
+            replay = self._replay(CREATION_SCOPE, idempotency_key, fingerprint)
+            if replay is not None:
+                return replay
         events = decide(None, command)
         game_id = uuid.uuid4()
-        tokens = [secrets.token_urlsafe(32) for _ in command.players]
-        hashes = {i: hashlib.sha256(t.encode()).hexdigest() for i, t in enumerate(tokens)}
+        tokens = [new_token() for _ in command.players]
         state = fold(events)
-        self.store.append(game_id, 0, [_new(e) for e in events], meta,
-                          game_row=_game_row(state, _now(), created=True), seat_token_hashes=hashes)
+        first = answer(game_id, state, tokens)
+        record = None
+        if idempotency_key is not None:
+            record = IdempotencyRecord(idempotency_key, fingerprint,
+                                       {"status": first.status, "body": first.body}, scope=CREATION_SCOPE)
+        try:
+            self.store.append(game_id, 0, [_new(e) for e in events], meta, idempotency=record,
+                              game_row=_game_row(state, _now(), created=True),
+                              seat_token_hashes={i: hash_token(t) for i, t in enumerate(tokens)})
+        except ConcurrencyError:  # the same key, sent twice at once: the other one won
+            replay = self._replay(CREATION_SCOPE, idempotency_key, fingerprint) if idempotency_key else None
+            if replay is None:
+                raise
+            return replay
         self.cache.put(game_id, state)
-        return game_id, state, tokens
+        return first
 
     def execute(self, game_id: uuid.UUID, caller: Caller, make_command: Callable[[GameState], Any], *,
                 if_match: int | None, idempotency_key: str | None, fingerprint: str,

@@ -49,6 +49,10 @@ APPEND_LOCK_KEY = 0x636173696E6F2D65
 VERSION_CONFLICT_SQLSTATE = "CV409"
 
 
+#: Where the idempotency keys of game creations are filed: no game has this id.
+CREATION_SCOPE = UUID(int=0)
+
+
 class ConcurrencyError(Exception):
     """Another append got there first: the game is no longer at ``expected_version``."""
 
@@ -83,11 +87,16 @@ class StoredEvent:
 
 @dataclass(frozen=True)
 class IdempotencyRecord:
-    """The first answer to a command sent with an ``Idempotency-Key``."""
+    """The first answer to a command sent with an ``Idempotency-Key``.
+
+    Keys are filed per game; ``scope`` files one elsewhere (the creation of
+    a game, which has no id before it, files under ``CREATION_SCOPE``).
+    """
 
     key: str
     request_hash: str
     response: Mapping[str, Any]
+    scope: UUID | None = None
 
 
 @dataclass(frozen=True)
@@ -267,7 +276,7 @@ def get_store() -> EventStore:
 def _insert_idempotency(conn: psycopg.Connection, game_id, record: IdempotencyRecord) -> None:
     conn.execute(
         "INSERT INTO idempotency (game_id, key, request_hash, response) VALUES (%s, %s, %s, %s)",
-        (game_id, record.key, record.request_hash, Jsonb(dict(record.response))),
+        (record.scope or game_id, record.key, record.request_hash, Jsonb(dict(record.response))),
     )
 
 

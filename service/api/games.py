@@ -8,8 +8,9 @@ import uuid
 from flask import Blueprint, g, url_for
 
 from domain import CreateGame, legal_moves
-from service.api.helpers import body, caller_for, etag, games
+from service.api.helpers import body, caller_for, etag, games, idempotency_key
 from service.caller import PUBLIC
+from service.games import Answer, request_hash
 from service.problems import ApiProblem
 from service.schemas import CreateGameSchema
 from service.views import game_view
@@ -30,16 +31,20 @@ def create():
     if first is None:
         first = secrets.randbelow(len(names))
     command = CreateGame(data["variant"], names, first, data["options"])
-    game_id, state, tokens = games().create(command, metadata(PUBLIC, "CreateGame"))
-    location = url_for("games.show", game_id=game_id)
-    out = {
-        "id": str(game_id),
-        "version": state.version,
-        "seats": [{"seat": i, "name": s.name, "team": s.team, "token": tokens[i]}
-                  for i, s in enumerate(state.seats)],
-        "game": game_view(state, PUBLIC),
-    }
-    return out, 201, {"Location": location, **etag(state.version)}
+
+    def answer(game_id, state, tokens) -> Answer:
+        return Answer(201, {
+            "id": str(game_id),
+            "version": state.version,
+            "seats": [{"seat": i, "name": s.name, "team": s.team, "token": tokens[i]}
+                      for i, s in enumerate(state.seats)],
+            "game": game_view(state, PUBLIC),
+        })
+
+    done = games().create(command, metadata(PUBLIC, "CreateGame"), answer,
+                          idempotency_key=idempotency_key(), fingerprint=request_hash(PUBLIC, "CreateGame", data))
+    location = url_for("games.show", game_id=done.body["id"])
+    return done.body, done.status, {"Location": location, **etag(done.body["version"])}
 
 
 @bp.get("/<uuid:game_id>")

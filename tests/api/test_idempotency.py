@@ -34,3 +34,13 @@ def test_a_key_is_per_game(api):
         answer = api.post(f"{game.url}/play", json={"card": "AS", "action": "trail"}, token=game.tokens[0],
                           headers={"Idempotency-Key": "same"})
         assert answer.status_code == 200
+
+
+def test_creating_a_game_twice_with_one_key_makes_one_game(api):
+    body = {"seats": [{"name": "Ann"}, {"name": "Bob"}]}
+    first = api.post("/v1/games", json=body, headers={"Idempotency-Key": "create-1"})
+    again = api.post("/v1/games", json=body, headers={"Idempotency-Key": "create-1"})
+    assert first.status_code == again.status_code == 201
+    assert first.get_json() == again.get_json()
+    other = api.post("/v1/games", json={"seats": 3}, headers={"Idempotency-Key": "create-1"})
+    assert other.status_code == 422 and other.get_json()["code"] == "idempotency_key_reused"
