@@ -23,6 +23,7 @@ from domain import GameState, decide, fold, from_json, to_json
 
 from service.cache import StateCache, code_version
 from service.caller import Caller
+from service.metrics import COMMANDS_APPENDED
 from service.redaction import redact
 from service.store import (CREATION_SCOPE, ConcurrencyError, EventStore, IdempotencyRecord, NewEvent,
                            Snapshot, StoredEvent)
@@ -154,6 +155,7 @@ class GameService:
                 raise
             return replay
         self.cache.put(game_id, state)
+        COMMANDS_APPENDED.inc()
         return first
 
     def execute(self, game_id: uuid.UUID, caller: Caller, make_command: Callable[[GameState], Any], *,
@@ -186,6 +188,7 @@ class GameService:
                 raise PreconditionFailed(self.load(game_id).version) from None
             raise VersionConflict() from None
         self.cache.put(game_id, after)
+        COMMANDS_APPENDED.inc()
         return answer
 
     def _append(self, game_id, state, after, events, meta, key, fingerprint, caller) -> Answer:
