@@ -16,7 +16,7 @@ deck comes in as data.
 """
 
 from .cards import Card, card, cards, full_deck
-from .commands import CountOut, CreateGame, Deal, Play
+from .commands import AnswerUndo, CountOut, CreateGame, Deal, Play, SetClientSeed, Undo, VoidHand
 from .decide import decide
 from .errors import NotationError, OptionError, RuleViolation
 from .events import EVENT_TYPES, UPCASTERS, Event, from_json, to_json
@@ -28,7 +28,7 @@ from .state import GameState, Outcome, Seat
 from .table import Build
 
 __all__ = [
-    "Build", "Card", "CountOut", "CreateGame", "Deal", "EVENT_TYPES", "Event", "GameState",
+    "AnswerUndo", "SetClientSeed", "Undo", "VoidHand", "Build", "Card", "CountOut", "CreateGame", "Deal", "EVENT_TYPES", "Event", "GameState",
     "LegalMoves", "Move", "MoveList", "NotationError", "OptionError", "Options", "Outcome",
     "Play", "RuleViolation", "Seat", "UPCASTERS", "VARIANTS", "card", "cards", "decide",
     "evolve", "fold", "from_json", "full_deck", "is_legal", "legal_moves", "resolve", "to_json",

@@ -14,27 +14,36 @@ from .moves import Move
 
 @dataclass(frozen=True, slots=True)
 class CreateGame:
+    """Start a game. ``seed`` is the secret from which the first hand's deck
+    will be derived (see :mod:`domain.shuffle`); without one, every deal must
+    bring its own deck."""
+
     variant: str
     players: tuple[str, ...]  # seat names, seat 0 first
     first_dealer: int
     options: dict[str, Any] = field(default_factory=dict)  # overrides of the variant
+    seed: bytes | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class Deal:
-    """Start the next hand with ``deck`` (top card first). ``seat`` is the
-    dealer asking, or None for the operator; ``fixed`` marks a deck order
-    chosen by the operator rather than shuffled."""
+    """Start the next hand. Without ``deck`` the cards come from the
+    committed seed; a ``deck`` (top card first) fixes the order instead (the
+    operator's, for duplicate play). ``seat`` is the dealer asking, or None
+    for the operator."""
 
-    deck: tuple[Card, ...]
+    deck: tuple[Card, ...] | None = None
     seat: int | None = None
-    fixed: bool = False
 
 
 @dataclass(frozen=True, slots=True)
 class Play:
+    """One move. ``next_seed`` is fresh secret entropy for the next hand's
+    commitment, used only if this play ends the hand."""
+
     seat: int
     move: Move
+    next_seed: bytes | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,3 +51,35 @@ class CountOut:
     """Claim that ``seat``'s side has reached the target score now."""
 
     seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class SetClientSeed:
+    """A seat adds its own seed to the derivation of the next deals."""
+
+    seat: int
+    seed: str
+
+
+@dataclass(frozen=True, slots=True)
+class Undo:
+    """Take back the last play: asked by the seat that made it, or forced by
+    the operator (``seat`` None)."""
+
+    seat: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class AnswerUndo:
+    """Another seat accepts or refuses a pending undo request."""
+
+    seat: int
+    accept: bool
+
+
+@dataclass(frozen=True, slots=True)
+class VoidHand:
+    """The operator voids the hand being played (a misdeal ruling, say)."""
+
+    reason: str
+    next_seed: bytes | None = None

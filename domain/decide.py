@@ -18,12 +18,14 @@ from . import commands as cmd
 from .cards import full_deck
 from .dealing import deal_round
 from .errors import OptionError, RuleViolation
-from .events import (BuildMade, CardsCaptured, CardTrailed, CountedOut, Event, GameCreated,
-                     GameFinished, HandDealt, HandEnded, RoundDealt)
+from .events import (BuildMade, CardsCaptured, CardTrailed, ClientSeedSet, CountedOut, Event,
+                     GameCreated, GameFinished, HandDealt, HandEnded, HandVoided, PlayUndone,
+                     RoundDealt, SeedRevealed, ShuffleCommitted, UndoAnswered, UndoRequested)
 from .evolve import evolve
 from .options import resolve
 from .play import resolve_play
 from .scoring import hand_points, secured_points, settle
+from .shuffle import commitment, deck_from_seed
 from .state import FINISHED, HAND_OVER, IN_PROGRESS, WAITING, GameState, Seat
 
 
@@ -50,7 +52,17 @@ def _create(state, c: cmd.CreateGame) -> list[Event]:
         raise OptionError(f"The first dealer must be a seat from 0 to {n - 1}.", "first_dealer")
     teams = [i % 2 if options.teams else i for i in range(n)]
     seats = tuple(Seat(name, team) for name, team in zip(c.players, teams))
-    return [GameCreated(c.variant, options, seats, c.first_dealer)]
+    return [GameCreated(c.variant, options, seats, c.first_dealer), *_commit(1, c.seed)]
+
+
+def _commit(hand_number: int, seed: bytes | None) -> list[Event]:
+    """Commit to the secret seed of a coming hand, if the service gave one."""
+    return [ShuffleCommitted(hand_number, commitment(seed), seed.hex())] if seed is not None else []
+
+
+def _reveal(state: GameState) -> list[Event]:
+    """Reveal the committed seed once its hand is over."""
+    return [SeedRevealed(state.hand_number, state.seed)] if state.seed is not None else []
 
 
 def _deal(state: GameState, c: cmd.Deal) -> list[Event]:
@@ -59,11 +71,20 @@ def _deal(state: GameState, c: cmd.Deal) -> list[Event]:
     dealer = state.next_dealer
     if c.seat is not None and c.seat != dealer:
         raise RuleViolation("not_dealer", f"Seat {dealer} deals this hand.")
-    deck = tuple(c.deck)
-    if len(deck) != 52 or Counter(deck) != Counter(full_deck()):
-        raise RuleViolation("invalid_deck", "The deck must hold each of the 52 cards exactly once.")
+    number = state.hand_number + 1
+    if c.deck is not None:
+        deck = tuple(c.deck)
+        if len(deck) != 52 or Counter(deck) != Counter(full_deck()):
+            raise RuleViolation("invalid_deck", "The deck must hold each of the 52 cards exactly once.")
+        fixed, committed, client_seeds = True, None, ()
+    elif state.seed is not None:
+        client_seeds = tuple(x for x in state.client_seeds if x)
+        deck = deck_from_seed(bytes.fromhex(state.seed), number, client_seeds)
+        fixed, committed = False, state.commitment
+    else:
+        raise RuleViolation("no_shuffle_committed", "No shuffle has been committed for this hand; give the deck.")
     hands, table, _ = deal_round(deck, state.players, dealer, first=True)
-    return [HandDealt(state.hand_number + 1, dealer, deck, hands, table, c.fixed)]
+    return [HandDealt(number, dealer, deck, hands, table, fixed, committed, client_seeds)]
 
 
 def _play(state: GameState, c: cmd.Play) -> list[Event]:
@@ -83,18 +104,21 @@ def _play(state: GameState, c: cmd.Play) -> list[Event]:
         hands, _, rest = deal_round(after.stock, after.players, after.dealer, first=False)
         events.append(RoundDealt(after.round + 1, hands, last=not rest))
         return events
-    return events + _end_hand(after)
+    return events + _end_hand(after, c.next_seed)
 
 
-def _end_hand(state: GameState) -> list[Event]:
+def _end_hand(state: GameState, next_seed: bytes | None) -> list[Event]:
     residue = tuple(c for it in state.table for c in (it.cards if hasattr(it, "cards") else (it,)))
     ended = HandEnded(state.hand_number, state.last_capturer, residue, (), state.scores)
     scored = evolve(state, ended)  # the residue joins the last capturer's pile
     points = tuple(hand_points(scored))
     scores, winner, reason = settle(state, list(points))
     events: list[Event] = [HandEnded(state.hand_number, state.last_capturer, residue, points, scores)]
+    events += _reveal(state)
     if reason is not None:
         events.append(GameFinished(winner, reason, scores))
+    else:
+        events += _commit(state.hand_number + 1, next_seed)
     return events
 
 
@@ -114,8 +138,54 @@ def _count_out(state: GameState, c: cmd.CountOut) -> list[Event]:
     else:  # the best of the others wins; a tie goes to the first of them in turn order
         order = [state.team_of((c.seat + i) % state.players) for i in range(1, state.players)]
         winner = max((t for t in dict.fromkeys(order) if t != team), key=lambda t: totals[t])
-    return [CountedOut(c.seat, team, totals[team], success),
+    return [CountedOut(c.seat, team, totals[team], success), *_reveal(state),
             GameFinished(winner, "count_out", state.scores)]
 
 
-_HANDLERS = {cmd.Deal: _deal, cmd.Play: _play, cmd.CountOut: _count_out}
+def _set_client_seed(state: GameState, c: cmd.SetClientSeed) -> list[Event]:
+    if state.status == IN_PROGRESS:
+        raise RuleViolation("hand_in_progress", "Client seeds are set between hands, before the deal.")
+    return [ClientSeedSet(c.seat, c.seed)]
+
+
+def _undo(state: GameState, c: cmd.Undo) -> list[Event]:
+    policy = state.options.undo
+    if policy == "off":
+        raise RuleViolation("undo_not_allowed", "This game does not allow taking moves back.")
+    if state.before_play is None:
+        raise RuleViolation("nothing_to_undo",
+                            "There is no play to take back: a deal or the end of a round cannot be undone.")
+    if c.seat is not None and c.seat != state.last_player:
+        raise RuleViolation("not_your_play", "You can take back only your own play, and only the latest one.")
+    if c.seat is None or policy == "free":
+        return [PlayUndone(state.last_player, forced=c.seat is None)]
+    if state.undo_request is not None:
+        raise RuleViolation("undo_pending", "You have already asked to take this play back.")
+    return [UndoRequested(c.seat)]
+
+
+def _answer_undo(state: GameState, c: cmd.AnswerUndo) -> list[Event]:
+    asker = state.undo_request
+    if asker is None:
+        raise RuleViolation("no_undo_request", "No one has asked to take a play back.")
+    if c.seat == asker:
+        raise RuleViolation("own_undo_request", "The others answer your request, not you.")
+    if c.seat in state.undo_accepted:
+        raise RuleViolation("already_answered", "You have already accepted.")
+    events: list[Event] = [UndoAnswered(c.seat, c.accept)]
+    others = state.players - 1
+    if c.accept and len(state.undo_accepted) + 1 == others:
+        events.append(PlayUndone(asker))
+    return events
+
+
+def _void(state: GameState, c: cmd.VoidHand) -> list[Event]:
+    if state.status != IN_PROGRESS:
+        raise RuleViolation("no_hand_in_progress", "Only a hand being played can be voided.")
+    return [HandVoided(state.hand_number, c.reason), *_reveal(state),
+            *_commit(state.hand_number + 1, c.next_seed)]
+
+
+_HANDLERS = {cmd.Deal: _deal, cmd.Play: _play, cmd.CountOut: _count_out,
+             cmd.SetClientSeed: _set_client_seed, cmd.Undo: _undo, cmd.AnswerUndo: _answer_undo,
+             cmd.VoidHand: _void}

@@ -45,16 +45,51 @@ class GameCreated(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class ShuffleCommitted(Event):
+    """The server's commitment to the secret seed of hand ``hand_number``'s
+    deck. ``seed`` is the secret itself, kept from everyone but the operator
+    until ``SeedRevealed``."""
+
+    hand_number: int
+    commitment: str
+    seed: str  # hex
+
+
+@dataclass(frozen=True, slots=True)
+class ClientSeedSet(Event):
+    seat: int
+    seed: str
+
+
+@dataclass(frozen=True, slots=True)
 class HandDealt(Event):
     """A hand's first round. ``deck`` is the whole deck, top card first: it
-    fixes every later round, so only the operator may see it."""
+    fixes every later round, so only the operator may see it while the hand
+    is played. A deck derived from a committed seed names the
+    ``commitment`` and the ``client_seeds`` mixed in; an operator's fixed
+    deck is marked ``fixed``.
+
+    Version 2 added ``commitment`` and ``client_seeds``.
+    """
+
+    schema_version: ClassVar[int] = 2
 
     hand_number: int
     dealer: int
     deck: tuple[Card, ...]
     hands: tuple[tuple[Card, ...], ...]
     table: tuple[Card, ...]
-    fixed: bool = False  # the operator chose the deck order
+    fixed: bool = False
+    commitment: str | None = None
+    client_seeds: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class SeedRevealed(Event):
+    """The hand is over: its secret seed, for anyone to check the deal."""
+
+    hand_number: int
+    seed: str  # hex
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,10 +159,40 @@ class GameFinished(Event):
     scores: tuple[int, ...]
 
 
+@dataclass(frozen=True, slots=True)
+class UndoRequested(Event):
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class UndoAnswered(Event):
+    seat: int
+    accepted: bool
+
+
+@dataclass(frozen=True, slots=True)
+class PlayUndone(Event):
+    """The last play is taken back: the game is as it was before it. The
+    play's own event stays in the log."""
+
+    seat: int  # whose play it was
+    forced: bool = False  # by the operator, without asking
+
+
+@dataclass(frozen=True, slots=True)
+class HandVoided(Event):
+    """The operator voided the hand: it scores nothing and the same dealer
+    deals again."""
+
+    hand_number: int
+    reason: str
+
+
 EVENT_TYPES: dict[str, type[Event]] = {
     cls.__name__: cls
-    for cls in (GameCreated, HandDealt, RoundDealt, CardTrailed, CardsCaptured, BuildMade,
-                HandEnded, CountedOut, GameFinished)
+    for cls in (GameCreated, ShuffleCommitted, ClientSeedSet, HandDealt, RoundDealt, CardTrailed,
+                CardsCaptured, BuildMade, HandEnded, SeedRevealed, CountedOut, GameFinished,
+                UndoRequested, UndoAnswered, PlayUndone, HandVoided)
 }
 
 
@@ -204,6 +269,12 @@ class Upcasters:
 #: The project's upcasters. Each change to an event type adds one here, with a
 #: golden test on a stored payload of the old version.
 UPCASTERS = Upcasters()
+
+
+@UPCASTERS.register("HandDealt", 1)
+def _hand_dealt_v1(data: dict) -> dict:
+    """Version 1 had no fair-dealing fields: such a deck was given, not derived."""
+    return {**data, "commitment": None, "client_seeds": []}
 
 
 def from_json(stored: dict[str, Any], upcasters: Upcasters = UPCASTERS,

@@ -9,10 +9,15 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from .cards import Card
-from .events import (BuildMade, CardsCaptured, CardTrailed, CountedOut, Event, GameCreated,
-                     GameFinished, HandDealt, HandEnded, RoundDealt)
+from .events import (BuildMade, CardsCaptured, CardTrailed, ClientSeedSet, CountedOut, Event,
+                     GameCreated, GameFinished, HandDealt, HandEnded, HandVoided, PlayUndone,
+                     RoundDealt, SeedRevealed, ShuffleCommitted, UndoAnswered, UndoRequested)
 from .state import FINISHED, HAND_OVER, IN_PROGRESS, GameState, Outcome
 from .table import Build
+
+
+#: What a deal, a reveal or the end of a hand does to the undo point: an undo never crosses them.
+_NO_UNDO = {"before_play": None, "last_player": None, "undo_request": None, "undo_accepted": ()}
 
 
 def fold(events: Iterable[Event], state: GameState | None = None) -> GameState | None:
@@ -36,7 +41,7 @@ def _created(e: GameCreated) -> GameState:
     teams = max(s.team for s in e.seats) + 1
     return GameState(variant=e.variant, options=e.options, seats=e.seats, version=1,
                      dealer=e.first_dealer, scores=(0,) * teams,
-                     hands=((),) * n, captured=((),) * n, sweeps=(0,) * n)
+                     hands=((),) * n, captured=((),) * n, sweeps=(0,) * n, client_seeds=("",) * n)
 
 
 def _without(cards: tuple[Card, ...], card: Card) -> tuple[Card, ...]:
@@ -55,8 +60,8 @@ def _next_turn(state: GameState, seat: int) -> int:
 def _hand_dealt(s: GameState, e: HandDealt) -> GameState:
     dealt = sum(len(h) for h in e.hands) + len(e.table)
     n = len(s.seats)
-    return s._replace(version=s.version + 1, status=IN_PROGRESS, hand_number=e.hand_number,
-                   dealer=e.dealer, turn=(e.dealer + 1) % n, round=1, last_round=False,
+    return s._replace(**_NO_UNDO, version=s.version + 1, status=IN_PROGRESS, hand_number=e.hand_number,
+                   dealer=e.dealer, turn=(e.dealer + 1) % n, round=1, last_round=False, redeal=False,
                    stock=e.deck[dealt:], hands=e.hands, table=e.table,
                    captured=((),) * n, sweeps=(0,) * n, last_capturer=None, last_capture=(),
                    next_build=1)
@@ -64,19 +69,28 @@ def _hand_dealt(s: GameState, e: HandDealt) -> GameState:
 
 def _round_dealt(s: GameState, e: RoundDealt) -> GameState:
     dealt = sum(len(h) for h in e.hands)
-    return s._replace(version=s.version + 1, round=e.round, last_round=e.last,
+    return s._replace(**_NO_UNDO, version=s.version + 1, round=e.round, last_round=e.last,
                    stock=s.stock[dealt:], hands=e.hands, turn=(s.dealer + 1) % len(s.seats))
 
 
+def _played(s: GameState, seat: int) -> dict:
+    """What every play changes beside the cards: the turn, and the undo point
+    (the state before this play, holding no undo point of its own, so that
+    only the latest play can be taken back)."""
+    clean = s if s.before_play is None and s.undo_request is None else s._replace(**_NO_UNDO)
+    return {"version": s.version + 1, "turn": _next_turn(s, seat), "before_play": clean,
+            "last_player": seat, "undo_request": None, "undo_accepted": ()}
+
+
 def _trailed(s: GameState, e: CardTrailed) -> GameState:
-    return s._replace(version=s.version + 1, turn=_next_turn(s, e.seat),
+    return s._replace(**_played(s, e.seat),
                    hands=_replace_seat(s.hands, e.seat, _without(s.hands[e.seat], e.card)),
                    table=s.table + (e.card,))
 
 
 def _captured(s: GameState, e: CardsCaptured) -> GameState:
     taken = set(e.targets)
-    return s._replace(version=s.version + 1, turn=_next_turn(s, e.seat),
+    return s._replace(**_played(s, e.seat),
                    hands=_replace_seat(s.hands, e.seat, _without(s.hands[e.seat], e.card)),
                    table=tuple(it for it in s.table if it.id not in taken),
                    captured=_replace_seat(s.captured, e.seat, s.captured[e.seat] + e.cards),
@@ -95,7 +109,7 @@ def _built(s: GameState, e: BuildMade) -> GameState:
         else:
             table.append(it)
     fresh = not any(isinstance(s.item(t), Build) for t in e.targets)
-    return s._replace(version=s.version + 1, turn=_next_turn(s, e.seat),
+    return s._replace(**_played(s, e.seat),
                    hands=_replace_seat(s.hands, e.seat, _without(s.hands[e.seat], e.card)),
                    table=tuple(table), next_build=s.next_build + fresh)
 
@@ -104,7 +118,7 @@ def _hand_ended(s: GameState, e: HandEnded) -> GameState:
     captured = s.captured
     if e.last_capturer is not None:
         captured = _replace_seat(captured, e.last_capturer, captured[e.last_capturer] + e.residue)
-    return s._replace(version=s.version + 1, status=HAND_OVER, turn=None, table=(),
+    return s._replace(**_NO_UNDO, version=s.version + 1, status=HAND_OVER, turn=None, table=(),
                    captured=captured, scores=e.scores)
 
 
@@ -113,8 +127,41 @@ def _counted_out(s: GameState, e: CountedOut) -> GameState:
 
 
 def _finished(s: GameState, e: GameFinished) -> GameState:
-    return s._replace(version=s.version + 1, status=FINISHED, turn=None, scores=e.scores,
-                   outcome=Outcome(e.winner, e.reason))
+    return s._replace(**_NO_UNDO, version=s.version + 1, status=FINISHED, turn=None, scores=e.scores,
+                      outcome=Outcome(e.winner, e.reason))
+
+
+def _committed(s: GameState, e: ShuffleCommitted) -> GameState:
+    return s._replace(version=s.version + 1, seed=e.seed, commitment=e.commitment)
+
+
+def _client_seed(s: GameState, e: ClientSeedSet) -> GameState:
+    return s._replace(version=s.version + 1, client_seeds=_replace_seat(s.client_seeds, e.seat, e.seed))
+
+
+def _revealed(s: GameState, e: SeedRevealed) -> GameState:
+    return s._replace(version=s.version + 1, seed=None, commitment=None)
+
+
+def _undo_requested(s: GameState, e: UndoRequested) -> GameState:
+    return s._replace(version=s.version + 1, undo_request=e.seat, undo_accepted=())
+
+
+def _undo_answered(s: GameState, e: UndoAnswered) -> GameState:
+    if not e.accepted:
+        return s._replace(version=s.version + 1, undo_request=None, undo_accepted=())
+    return s._replace(version=s.version + 1, undo_accepted=s.undo_accepted + (e.seat,))
+
+
+def _undone(s: GameState, e: PlayUndone) -> GameState:
+    return s.before_play._replace(version=s.version + 1)
+
+
+def _voided(s: GameState, e: HandVoided) -> GameState:
+    n = len(s.seats)
+    return s._replace(**_NO_UNDO, version=s.version + 1, status=HAND_OVER, turn=None, redeal=True,
+                      stock=(), hands=((),) * n, table=(), captured=((),) * n, sweeps=(0,) * n,
+                      last_capturer=None, last_capture=())
 
 
 _APPLY = {
@@ -126,4 +173,11 @@ _APPLY = {
     HandEnded: _hand_ended,
     CountedOut: _counted_out,
     GameFinished: _finished,
+    ShuffleCommitted: _committed,
+    ClientSeedSet: _client_seed,
+    SeedRevealed: _revealed,
+    UndoRequested: _undo_requested,
+    UndoAnswered: _undo_answered,
+    PlayUndone: _undone,
+    HandVoided: _voided,
 }

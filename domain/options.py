@@ -36,6 +36,7 @@ CHOICES: dict[str, tuple] = {
     "end_rule": ("scoring_order", "highest"),
     "count_out": (True, False),
     "undo": ("consent", "free", "off"),
+    "public_log": (True, False),
     "teams": (False, True),
 }
 _INT_RANGES = {"target": (1, 10_000)}
@@ -61,6 +62,7 @@ class Options:
     end_rule: str = "scoring_order"
     count_out: bool = True
     undo: str = "consent"
+    public_log: bool = True  # once the game is over, its whole log is public
     teams: bool = False
 
     @property

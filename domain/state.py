@@ -54,6 +54,16 @@ class GameState(NamedTuple):
     next_build: int = 1
     scores: tuple[int, ...] = ()
     outcome: Outcome | None = None
+    # Fair dealing: the committed secret for the next deal, and the seats' own seeds.
+    seed: str | None = None
+    commitment: str | None = None
+    client_seeds: tuple[str, ...] = ()
+    # Undo: the state before the last play, whose play it was, a pending request.
+    before_play: GameState | None = None
+    last_player: int | None = None
+    undo_request: int | None = None
+    undo_accepted: tuple[int, ...] = ()
+    redeal: bool = False  # the hand was voided: the same dealer deals again
 
     # -- seats and teams ----------------------------------------------------
 
@@ -77,8 +87,9 @@ class GameState(NamedTuple):
 
     @property
     def next_dealer(self) -> int:
-        """Who deals the next hand: the first dealer, then the deal passes left."""
-        return self.dealer if self.hand_number == 0 else self.left_of(self.dealer)
+        """Who deals the next hand: the first dealer, then the deal passes left
+        (after a voided hand, the same dealer deals again)."""
+        return self.dealer if self.hand_number == 0 or self.redeal else self.left_of(self.dealer)
 
     # -- the table ----------------------------------------------------------
 

@@ -61,9 +61,14 @@ class Answer:
     body: dict[str, Any]
 
 
-def event_json(stored: StoredEvent, caller: Caller) -> dict[str, Any]:
+def log_revealed(state: GameState) -> bool:
+    """Whether the whole log is public: the game is over and its options allow it."""
+    return state.status == "finished" and state.options.public_log
+
+
+def event_json(stored: StoredEvent, caller: Caller, reveal: bool = False) -> dict[str, Any]:
     """A stored event as the API's event log shows it to ``caller``."""
-    out = {"version": stored.version, **redact(_stored_form(stored), caller),
+    out = {"version": stored.version, **redact(_stored_form(stored), caller, reveal),
            "recorded_at": stored.recorded_at.isoformat()}
     if caller.is_operator:
         out["position"] = stored.position
@@ -71,9 +76,9 @@ def event_json(stored: StoredEvent, caller: Caller) -> dict[str, Any]:
     return out
 
 
-def new_event_json(version: int, event, caller: Caller) -> dict[str, Any]:
+def new_event_json(version: int, event, caller: Caller, reveal: bool = False) -> dict[str, Any]:
     """An event just decided, as a command's answer shows it to ``caller``."""
-    return {"version": version, **redact(to_json(event), caller)}
+    return {"version": version, **redact(to_json(event), caller, reveal)}
 
 
 def request_hash(caller: Caller, action: str, body: Any) -> str:
@@ -193,7 +198,8 @@ class GameService:
 
     def _append(self, game_id, state, after, events, meta, key, fingerprint, caller) -> Answer:
         now = _now()
-        shown = [new_event_json(state.version + 1 + i, e, caller) for i, e in enumerate(events)]
+        reveal = log_revealed(after)
+        shown = [new_event_json(state.version + 1 + i, e, caller, reveal) for i, e in enumerate(events)]
         answer = Answer(200, {"version": after.version, "events": shown, "game": game_view(after, caller)})
         record = IdempotencyRecord(key, fingerprint, {"status": answer.status, "body": answer.body}) if key else None
         snapshot = None

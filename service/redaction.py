@@ -7,8 +7,12 @@ missing; only the parts the caller could not see at the table are removed:
   null, ``deck_count`` says how many cards it held); each seat sees its own
   hand, and other hands become null beside their ``hand_counts``.
 - ``RoundDealt``: the same for the hands of a later round.
+- ``ShuffleCommitted``: the secret seed is null; its commitment is public,
+  and ``SeedRevealed`` shows the seed once its hand is over.
 
 Plays, captures, builds and scores happen face up and are shown to everyone.
+Once a game is over its whole log is public (``reveal``), unless the game's
+``public_log`` option keeps it redacted.
 """
 
 from __future__ import annotations
@@ -20,9 +24,14 @@ from service.caller import Caller
 _HIDDEN_HANDS = {"HandDealt", "RoundDealt"}
 
 
-def redact(stored: dict[str, Any], caller: Caller) -> dict[str, Any]:
-    """The JSON form of an event (``type``, ``schema_version``, ``data``) for ``caller``."""
-    if caller.is_operator or stored["type"] not in _HIDDEN_HANDS:
+def redact(stored: dict[str, Any], caller: Caller, reveal: bool = False) -> dict[str, Any]:
+    """The JSON form of an event (``type``, ``schema_version``, ``data``) for
+    ``caller``; ``reveal`` shows everything (a finished game's public log)."""
+    if caller.is_operator or reveal:
+        return stored
+    if stored["type"] == "ShuffleCommitted":
+        return {**stored, "data": {**stored["data"], "seed": None}}
+    if stored["type"] not in _HIDDEN_HANDS:
         return stored
     data = dict(stored["data"])
     hands = data["hands"]

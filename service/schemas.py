@@ -104,6 +104,31 @@ class EmptySchema(Strict):
     """Commands that take no arguments accept an empty object or no body."""
 
 
+class StrictBoolean(fields.Field):
+    """true or false, and nothing that merely looks like them (1, "yes")."""
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        if not isinstance(value, bool):
+            raise ValidationError("Expected true or false.")
+        return value
+
+
+class AnswerUndoSchema(Strict):
+    accept = StrictBoolean(required=True)
+
+
+class VoidSchema(Strict):
+    reason = fields.String(required=True, validate=validate.Length(min=1, max=200))
+
+
+class ClientSeedSchema(Strict):
+    seed = fields.String(required=True, validate=[
+        validate.Length(min=1, max=64),
+        validate.Regexp(r"^[\x21-\x7e]+$", error="A client seed is 1 to 64 visible ASCII characters, without '|'."),
+        validate.Regexp(r"^[^|]+$", error="A client seed cannot contain '|'."),
+    ])
+
+
 def errors_list(error: ValidationError) -> list[dict[str, Any]]:
     """marshmallow's nested messages as a flat list of ``{"field", "message"}``."""
     out: list[dict[str, Any]] = []

@@ -49,6 +49,12 @@ def game_view(state: GameState, caller: Caller) -> dict[str, Any]:
             if state.last_capture else None
         ),
         "scores": list(state.scores),
+        "commitment": state.commitment,
+        "client_seeds": list(state.client_seeds),
+        "undo_request": (
+            {"seat": state.undo_request, "accepted": list(state.undo_accepted)}
+            if state.undo_request is not None else None
+        ),
         "winner": outcome.winner if outcome else None,
         "result": outcome.reason if outcome else None,
     }

@@ -5,7 +5,7 @@ from __future__ import annotations
 from flask import Blueprint, request
 
 from service.api.helpers import caller_for, etag, games
-from service.games import event_json
+from service.games import event_json, log_revealed
 from service.problems import ApiProblem
 
 bp = Blueprint("events", __name__, url_prefix="/v1/games/<uuid:game_id>")
@@ -32,6 +32,7 @@ def log(game_id):
     state = games().load(game_id)
     page = games().store.load(game_id, after)[:limit]
     last = page[-1].version if page else after
-    return ({"events": [event_json(e, caller) for e in page],
+    reveal = log_revealed(state)
+    return ({"events": [event_json(e, caller, reveal) for e in page],
              "next": last if last < state.version else None,
              "version": state.version}, 200, etag(state.version))

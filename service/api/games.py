@@ -8,7 +8,7 @@ import uuid
 from flask import Blueprint, g, url_for
 
 from domain import CreateGame, legal_moves
-from service.api.helpers import body, caller_for, etag, games, idempotency_key
+from service.api.helpers import body, caller_for, etag, fresh_seed, games, idempotency_key
 from service.caller import PUBLIC
 from service.games import Answer, request_hash
 from service.problems import ApiProblem
@@ -30,7 +30,7 @@ def create():
     first = data["first_dealer"]
     if first is None:
         first = secrets.randbelow(len(names))
-    command = CreateGame(data["variant"], names, first, data["options"])
+    command = CreateGame(data["variant"], names, first, data["options"], seed=fresh_seed())
 
     def answer(game_id, state, tokens) -> Answer:
         return Answer(201, {

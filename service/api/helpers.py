@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hmac
 import re
+import secrets
 import uuid
 from typing import Any
 
@@ -20,6 +21,14 @@ from service.tokens import hash_token
 _BEARER = re.compile(r"Bearer ([A-Za-z0-9._~+/=-]{1,256})")
 _IF_MATCH = re.compile(r'\s*(?:W/)?"?(\d{1,10})"?\s*')
 _IDEMPOTENCY_KEY = re.compile(r"[\x21-\x7e]{1,200}")
+
+
+SEED_BYTES = 32
+
+
+def fresh_seed() -> bytes:
+    """Secret entropy for a shuffle commitment, from the operating system."""
+    return secrets.token_bytes(SEED_BYTES)
 
 
 def games() -> GameService:

@@ -104,11 +104,12 @@ def test_only_the_operator_fixes_the_deck_and_only_the_dealer_deals(api):
 
 def test_a_stale_if_match_is_412_and_a_current_one_passes(api, operator, dealt):
     move = {"card": "AS", "action": "trail"}
-    stale = api.post(f"{dealt.url}/play", json=move, token=dealt.tokens[0], headers={"If-Match": '"1"'})
+    now = api.view(dealt)["version"]
+    stale = api.post(f"{dealt.url}/play", json=move, token=dealt.tokens[0], headers={"If-Match": f'"{now - 1}"'})
     body = problem(stale, 412, "precondition_failed")
-    assert body["version"] == 2 and stale.headers["ETag"] == '"2"'
-    ok = api.post(f"{dealt.url}/play", json=move, token=dealt.tokens[0], headers={"If-Match": '"2"'})
-    assert ok.status_code == 200
+    assert body["version"] == now and stale.headers["ETag"] == f'"{now}"'
+    ok = api.post(f"{dealt.url}/play", json=move, token=dealt.tokens[0], headers={"If-Match": f'"{now}"'})
+    assert ok.status_code == 200 and ok.get_json()["version"] == now + 1
 
 
 def test_options_are_checked_at_creation_naming_the_option(api):

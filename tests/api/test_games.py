@@ -6,11 +6,11 @@ from .conftest import ORDERED_DECK
 def test_creating_a_game_answers_201_with_its_location_version_and_one_token_per_seat(api):
     game = api.create(players=3)
     created = game.created
-    assert created["version"] == 1 and created["game"]["status"] == "waiting"
+    assert created["version"] == 2 and created["game"]["status"] == "waiting"  # created, shuffle committed
     assert [s["seat"] for s in created["seats"]] == [0, 1, 2]
     assert len(set(game.tokens)) == 3 and all(len(t) >= 32 for t in game.tokens)
     response = api.get(game.url)
-    assert response.headers["ETag"] == '"1"'
+    assert response.headers["ETag"] == '"2"'
 
 
 def test_location_points_at_the_game(api):

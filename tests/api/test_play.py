@@ -86,5 +86,5 @@ def test_count_out_over_http(api):
     answer = api.post(f"{game.url}/count-out", token=game.tokens[0])
     body = answer.get_json()
     assert answer.status_code == 200
-    assert [e["type"] for e in body["events"]] == ["CountedOut", "GameFinished"]
+    assert [e["type"] for e in body["events"]] == ["CountedOut", "SeedRevealed", "GameFinished"]
     assert body["game"]["status"] == "finished" and body["game"]["winner"] == 1
