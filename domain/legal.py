@@ -30,7 +30,7 @@ from .cards import Card
 from .errors import RuleViolation
 from .groups import Counts, _can, _sub_multisets
 from .moves import Move
-from .play import resolve_play, value_of
+from .play import assignments, resolve_play, values_of
 from .state import IN_PROGRESS, GameState
 from .table import Build
 
@@ -61,7 +61,7 @@ class LegalMoves:
         return isinstance(move, Move) and is_legal(self.state, self.seat, move)
 
     def __iter__(self) -> Iterator[Move]:
-        return _Generator(self.state, self.seat, work=None).moves()
+        return _generate(self.state, self.seat, _Budget(None))
 
     def __bool__(self) -> bool:
         return any(True for _ in self)
@@ -71,11 +71,9 @@ class LegalMoves:
 
     def first(self, limit: int = DEFAULT_LIMIT, work: int = DEFAULT_WORK) -> MoveList:
         """At most ``limit`` moves in the view's order, within ``work`` templates."""
-        gen = _Generator(self.state, self.seat, work=work)
         out: list[Move] = []
-        it = gen.moves()
         try:
-            for move in it:
+            for move in _generate(self.state, self.seat, _Budget(work)):
                 if len(out) == limit:
                     return MoveList(tuple(out), True)
                 out.append(move)
@@ -96,26 +94,41 @@ def is_legal(state: GameState, seat: int, move: Move) -> bool:
     return True
 
 
+class _Budget:
+    """How many templates may still be examined (None: no limit)."""
+
+    def __init__(self, work: int | None):
+        self.work = work
+
+    def spend(self) -> None:
+        if self.work is not None:
+            self.work -= 1
+            if self.work < 0:
+                raise _OutOfWork
+
+
+def _generate(state: GameState, seat: int, budget: _Budget) -> Iterator[Move]:
+    """Every legal move once. Cards with a choice of values (a Royal ace, say)
+    are given each of their values in turn, one generator per choice."""
+    loose = [it for it in state.table if isinstance(it, Card) and values_of(it, state.options)]
+    seen: set[Move] = set()
+    for values in assignments(loose, state.options):
+        yield from _Generator(state, seat, budget, seen, dict(zip(loose, values))).moves()
+
+
 class _Generator:
-    def __init__(self, state: GameState, seat: int, work: int | None):
-        self.state, self.seat, self.work = state, seat, work
+    def __init__(self, state: GameState, seat: int, budget: _Budget, seen: set[Move], values: dict[Card, int]):
+        self.state, self.seat, self.budget, self.seen = state, seat, budget, seen
         self.opts = state.options
-        self.seen: set[Move] = set()
-        loose = [it for it in state.table if isinstance(it, Card)]
         self.by_value: dict[int, list[Card]] = {}
-        for c in loose:
-            x = value_of(c, self.opts)
-            if x is not None:
-                self.by_value.setdefault(x, []).append(c)
+        for c, x in values.items():
+            self.by_value.setdefault(x, []).append(c)
         self.builds = state.builds()
 
     # -- bookkeeping --------------------------------------------------------
 
     def _spend(self) -> None:
-        if self.work is not None:
-            self.work -= 1
-            if self.work < 0:
-                raise _OutOfWork
+        self.budget.spend()
 
     def _legal(self, move: Move) -> bool:
         self._spend()
@@ -176,11 +189,15 @@ class _Generator:
     # -- captures -----------------------------------------------------------
 
     def _captures(self, c: Card, maximal: bool) -> Iterator[Move]:
-        v = value_of(c, self.opts)
-        if v is None:
+        choices = values_of(c, self.opts)
+        if not choices:
             if maximal:
                 yield from self._court_captures(c)
             return
+        for v in choices:
+            yield from self._captures_as(c, v, maximal)
+
+    def _captures_as(self, c: Card, v: int, maximal: bool) -> Iterator[Move]:
         builds = [b for b in self.builds if b.value == v]
         for vec, is_max in self._unions(self._counts(v), v):
             if maximal:
@@ -229,14 +246,11 @@ class _Generator:
 
     def _builds(self, c: Card, extras: bool) -> Iterator[Move]:
         opts = self.opts
-        cv = value_of(c, opts)
-        if cv is None:
-            return
         hand_after = list(self.state.hands[self.seat])
         hand_after.remove(c)
-        held = sorted({value_of(h, opts) for h in hand_after} - {None})
-        for target in held:
-            if target < max(cv, 2):
+        held = sorted({x for h in hand_after for x in values_of(h, opts)})
+        for cv, target in product(values_of(c, opts), held):
+            if target < max(cv, 2) or target > opts.highest_value:
                 continue
             for vec, ids in self._card_groups(c, cv, target):
                 whole = tuple(b.id for b in self.builds if b.value == target and b.id not in ids)

@@ -37,6 +37,8 @@ CHOICES: dict[str, tuple] = {
     "count_out": (True, False),
     "undo": ("consent", "free", "off"),
     "public_log": (True, False),
+    "ace_high": (False, True),
+    "big_ten_eleven": (False, True),
     "teams": (False, True),
 }
 _INT_RANGES = {"target": (1, 10_000)}
@@ -63,6 +65,8 @@ class Options:
     count_out: bool = True
     undo: str = "consent"
     public_log: bool = True  # once the game is over, its whole log is public
+    ace_high: bool = False  # an ace may count 14 (Royal)
+    big_ten_eleven: bool = False  # the ten of diamonds may count 11 (Buckeye)
     teams: bool = False
 
     @property
@@ -73,7 +77,7 @@ class Options:
     @property
     def highest_value(self) -> int:
         """The largest value a card, build or capture can have."""
-        return 13 if self.courts_have_values else 10
+        return 14 if self.ace_high else 13 if self.courts_have_values else 11 if self.big_ten_eleven else 10
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -111,6 +115,18 @@ VARIANTS: dict[str, Variant] = {
             "Four players in two teams of partners sitting opposite; partners pool their captures.",
             (4,),
             (("teams", True),),
+        ),
+        Variant(
+            "royal",
+            "Courts count J 11, Q 12, K 13 and an ace 1 or 14: everything builds and sums.",
+            (2, 3, 4),
+            (("court_capture", "valued"), ("ace_high", True)),
+        ),
+        Variant(
+            "buckeye",
+            "Royal Cassino where the ten of diamonds counts 10 or 11.",
+            (2, 3, 4),
+            (("court_capture", "valued"), ("ace_high", True), ("big_ten_eleven", True)),
         ),
     )
 }

@@ -8,7 +8,9 @@ Both ``decide`` and ``legal_moves`` rely on it, so they cannot disagree.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
+from itertools import product
 
 from .cards import Card
 from .errors import RuleViolation
@@ -19,15 +21,31 @@ from .state import GameState
 from .table import Build, TableItem, item_id
 
 
-def value_of(card: Card, options: Options) -> int | None:
-    """A card's value for sums and builds; None for a court card that has none."""
+def values_of(card: Card, options: Options) -> tuple[int, ...]:
+    """The values a card may take in sums and builds, at its holder's choice:
+    none for a court without Royal values, 1 or 14 for a Royal ace, 10 or 11
+    for Buckeye's ten of diamonds."""
+    if card.rank == 1:
+        return (1, 14) if options.ace_high else (1,)
+    if card.rank == 10 and options.big_ten_eleven and card.suit == "D":
+        return (10, 11)
     if card.rank <= 10 or options.courts_have_values:
-        return card.rank
-    return None
+        return (card.rank,)
+    return ()
+
+
+def assignments(cards, options: Options) -> Iterator[list[int]]:
+    """Every way to give each card one of its values (one way for plain cards)."""
+    return (list(choice) for choice in product(*(values_of(c, options) for c in cards)))
+
+
+def can_make(cards, total: int, options: Options) -> bool:
+    """True when the cards, each given one of its values, add up to ``total``."""
+    return any(sum(a) == total for a in assignments(cards, options))
 
 
 def holds_value(hand: tuple[Card, ...], value: int, options: Options) -> bool:
-    return any(value_of(c, options) == value for c in hand)
+    return any(value in values_of(c, options) for c in hand)
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,13 +126,14 @@ def _capture(state: GameState, seat: int, move: Move, items) -> Play:
     card = move.card
     if not items:
         raise RuleViolation("illegal_capture", "Say what your card takes: a capture names its targets.")
-    if move.value is not None and move.value != value_of(card, opts):
-        raise RuleViolation("illegal_capture", f"The {card.name} captures as {value_of(card, opts)}.")
-    v = value_of(card, opts)
-    if v is None:
+    choices = values_of(card, opts)
+    if move.value is not None and move.value not in choices:
+        shown = " or ".join(map(str, choices)) or "its rank only"
+        raise RuleViolation("illegal_capture", f"The {card.name} captures as {shown}.")
+    if not choices:
         _court_capture(state, card, items)
     else:
-        _sum_capture(state, move, v, items)
+        _sum_capture(state, move, [move.value] if move.value is not None else list(choices), items)
     remaining = len(state.table) - len(items)
     last_play = _is_last_play(state, seat)
     sweep = (remaining == 0 and opts.sweeps > 0 and (opts.sweep_on_last_play or not last_play))
@@ -135,39 +154,48 @@ def _court_capture(state: GameState, card: Card, items) -> None:
                             f"A {rank_word} takes one {rank_word}, or all three when three lie on the table.")
 
 
-def _sum_capture(state: GameState, move: Move, v: int, items) -> None:
+def _sum_capture(state: GameState, move: Move, choices: list[int], items) -> None:
+    """A capture by a card with a number value: try each value it may take."""
     opts = state.options
-    loose = []
-    for it in items:
-        if isinstance(it, Build):
-            if it.value != v:
-                raise RuleViolation("illegal_capture",
-                                    f"Your {move.card.code} cannot take {it.id}: a build of {it.value} is taken only by a {it.value}.")
+    loose = [it for it in items if isinstance(it, Card)]
+    for it in loose:
+        if not values_of(it, opts):
+            raise RuleViolation("illegal_capture", f"The {it.name} is taken only by a card of its rank.")
+    builds = [it for it in items if isinstance(it, Build)]
+    refusal = None
+    for v in choices:
+        wrong = next((b for b in builds if b.value != v), None)
+        if wrong is not None:
+            refusal = RuleViolation("illegal_capture", f"Your {move.card.code} cannot take {wrong.id}: "
+                                    f"a build of {wrong.value} is taken only by a {wrong.value}.")
+            continue
+        if move.groups is not None:
+            refusal = _capture_groups_refusal(state, move, v)
+        elif not any(can_split(a, v) for a in assignments(loose, opts)):
+            refusal = RuleViolation("illegal_capture",
+                                    f"{' '.join(move.targets)} cannot be split into groups that each make {v}.")
         else:
-            x = value_of(it, opts)
-            if x is None:
-                raise RuleViolation("illegal_capture", f"The {it.name} is taken only by a card of its rank.")
-            loose.append(x)
-    if move.groups is not None:
-        _check_capture_groups(state, move, v, items)
-    elif not can_split(loose, v):
-        raise RuleViolation("illegal_capture",
-                            f"{' '.join(move.targets)} cannot be split into groups that each make {v}.")
-    if not opts.partial_capture:
-        _check_maximal(state, v, items)
+            refusal = None
+        if refusal is None:
+            if not opts.partial_capture:
+                _check_maximal(state, v, items)
+            return
+    raise refusal
 
 
-def _check_capture_groups(state: GameState, move: Move, v: int, items) -> None:
+def _capture_groups_refusal(state: GameState, move: Move, v: int) -> RuleViolation | None:
+    """What is wrong with a capture's stated groups for value ``v``, if anything."""
     named = [t for g in move.groups for t in g if t != move.card.code]
     if sorted(named) != sorted(move.targets):
-        raise RuleViolation("invalid_groups", "The groups must hold each target exactly once.")
+        return RuleViolation("invalid_groups", "The groups must hold each target exactly once.")
     for group in move.groups:
         parts = [state.item(t) for t in group if t != move.card.code]
         if len(parts) > 1 and any(isinstance(p, Build) for p in parts):
-            raise RuleViolation("invalid_groups", "A build is taken as a group of its own.")
-        total = sum(p.value if isinstance(p, Build) else value_of(p, state.options) for p in parts)
-        if total != v:
-            raise RuleViolation("illegal_capture", f"The group {' '.join(group)} makes {total}, not {v}.")
+            return RuleViolation("invalid_groups", "A build is taken as a group of its own.")
+        builds = sum(p.value for p in parts if isinstance(p, Build))
+        if not can_make([p for p in parts if isinstance(p, Card)], v - builds, state.options):
+            return RuleViolation("illegal_capture", f"The group {' '.join(group)} does not make {v}.")
+    return None
 
 
 def _check_maximal(state: GameState, v: int, items) -> None:
@@ -175,10 +203,11 @@ def _check_maximal(state: GameState, v: int, items) -> None:
     rest = [it for it in state.table if item_id(it) not in taken]
     if any(isinstance(it, Build) and it.value == v for it in rest):
         raise RuleViolation("capture_not_maximal", "You must take every build and group your card can take.")
-    values = [value_of(c, state.options) for c in rest if isinstance(c, Card)]
-    counts = counts_of([x for x in values if x is not None and x <= v], v)
-    if counts and _sub_multisets(counts, v, v):
-        raise RuleViolation("capture_not_maximal", "You must take every group your card can take.")
+    loose = [c for c in rest if isinstance(c, Card) and values_of(c, state.options)]
+    for values in assignments(loose, state.options):
+        counts = counts_of([x for x in values if x <= v], v)
+        if counts and _sub_multisets(counts, v, v):
+            raise RuleViolation("capture_not_maximal", "You must take every group your card can take.")
 
 
 # -- build ------------------------------------------------------------------
@@ -187,10 +216,9 @@ def _check_maximal(state: GameState, v: int, items) -> None:
 def _build(state: GameState, seat: int, move: Move, items) -> Play:
     opts = state.options
     card, target = move.card, move.value
-    c = value_of(card, opts)
     if target is None:
         raise RuleViolation("illegal_build", "Say what value you are building.")
-    if c is None:
+    if not values_of(card, opts):
         raise RuleViolation("illegal_build", f"The {card.name} has no number value and cannot be built with.")
     if not 2 <= target <= opts.highest_value:
         raise RuleViolation("illegal_build", f"A build is worth 2 to {opts.highest_value}, not {target}.")
@@ -201,7 +229,7 @@ def _build(state: GameState, seat: int, move: Move, items) -> Play:
         raise RuleViolation("build_needs_card",
                             f"You can build {target} only while keeping a {target} in your hand to take it.")
     for it in items:
-        if isinstance(it, Card) and value_of(it, opts) is None:
+        if isinstance(it, Card) and not values_of(it, opts):
             raise RuleViolation("illegal_build", f"The {it.name} has no number value and cannot be built on.")
     groups = _named_groups(state, move) if move.groups is not None else _find_groups(state, move, items)
     merged = _check_build_groups(state, seat, move, groups, hand_after)
@@ -221,7 +249,8 @@ def _named_groups(state: GameState, move: Move) -> list[list[TableItem]]:
 
 
 def _find_groups(state: GameState, move: Move, items) -> list[list[TableItem]]:
-    """Find a grouping of the card and targets into groups of the build's value."""
+    """Find a grouping of the card and targets into groups of the build's value,
+    trying each value the cards may take."""
     opts, target, card = state.options, move.value, move.card
     builds = [it for it in items if isinstance(it, Build)]
     loose = [it for it in items if isinstance(it, Card)]
@@ -229,24 +258,24 @@ def _find_groups(state: GameState, move: Move, items) -> list[list[TableItem]]:
     raised = [b for b in builds if b.value != target]
     if len(raised) > 1:
         raise RuleViolation("illegal_build", "Only one build can be raised at a time.")
-    values = [value_of(x, opts) for x in loose]
     if raised:
         b = raised[0]
-        need = target - b.value - value_of(card, opts)
-        if need < 0:
-            raise RuleViolation("illegal_build", f"{b.id} and your {card.code} already make more than {target}.")
-        pick = splits_with(values, target, need)
-        if pick is None:
-            raise RuleViolation("illegal_build", f"Raising {b.id} with your {card.code} does not make {target}.")
-        rest = [x for i, x in enumerate(loose) if i not in pick]
-        rest_groups = split([value_of(x, opts) for x in rest], target) or []
-        return [[b, card, *(loose[i] for i in pick)], *whole, *([rest[i] for i in g] for g in rest_groups)]
-    found = split([*values, value_of(card, opts)], target)
-    if found is None:
-        raise RuleViolation("illegal_build",
-                            f"Your {card.code} and {' '.join(move.targets)} cannot be grouped to make {target}.")
+        for values in assignments([card, *loose], opts):
+            need = target - b.value - values[0]
+            pick = splits_with(values[1:], target, need)
+            if pick is not None:
+                rest = [x for i, x in enumerate(loose) if i not in pick]
+                rest_values = [x for i, x in enumerate(values[1:]) if i not in pick]
+                rest_groups = split(rest_values, target) or []
+                return [[b, card, *(loose[i] for i in pick)], *whole, *([rest[i] for i in g] for g in rest_groups)]
+        raise RuleViolation("illegal_build", f"Raising {b.id} with your {card.code} does not make {target}.")
     pool = [*loose, card]
-    return [*whole, *([pool[i] for i in g] for g in found)]
+    for values in assignments(pool, opts):
+        found = split(values, target)
+        if found is not None:
+            return [*whole, *([pool[i] for i in g] for g in found)]
+    raise RuleViolation("illegal_build",
+                        f"Your {card.code} and {' '.join(move.targets)} cannot be grouped to make {target}.")
 
 
 def _check_build_groups(state: GameState, seat: int, move: Move, groups, hand_after):
@@ -258,10 +287,10 @@ def _check_build_groups(state: GameState, seat: int, move: Move, groups, hand_af
         builds = [g for g in group if isinstance(g, Build)]
         if len(builds) > 1:
             raise RuleViolation("illegal_build", "Two builds cannot be added together into one group.")
-        total = sum(g.value if isinstance(g, Build) else value_of(g, opts) for g in group)
-        if total != target:
+        in_builds = sum(g.value for g in builds)
+        if not can_make([g for g in group if isinstance(g, Card)], target - in_builds, opts):
             shown = " ".join(item_id(g) for g in group)
-            raise RuleViolation("illegal_build", f"The group {shown} makes {total}, not {target}.")
+            raise RuleViolation("illegal_build", f"The group {shown} does not make {target}.")
         if builds and builds[0].value == target:
             if len(group) > 1:
                 raise RuleViolation("illegal_build", f"{builds[0].id} already makes {target}; it is a group of its own.")
