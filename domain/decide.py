@@ -15,8 +15,7 @@ from __future__ import annotations
 from collections import Counter
 
 from . import commands as cmd
-from .cards import full_deck
-from .dealing import deal_round
+from .dealing import deal_round, deck_for
 from .errors import OptionError, RuleViolation
 from .events import (BuildMade, CardsCaptured, CardTrailed, ClientSeedSet, CountedOut, Event,
                      GameCreated, GameFinished, HandDealt, HandEnded, HandVoided, PlayUndone,
@@ -74,16 +73,18 @@ def _deal(state: GameState, c: cmd.Deal) -> list[Event]:
     number = state.hand_number + 1
     if c.deck is not None:
         deck = tuple(c.deck)
-        if len(deck) != 52 or Counter(deck) != Counter(full_deck()):
-            raise RuleViolation("invalid_deck", "The deck must hold each of the 52 cards exactly once.")
+        cards = deck_for(state.options)
+        if len(deck) != len(cards) or Counter(deck) != Counter(cards):
+            raise RuleViolation("invalid_deck", f"The deck must hold each of the game's {len(cards)} cards "
+                                "exactly once.")
         fixed, committed, client_seeds = True, None, ()
     elif state.seed is not None:
         client_seeds = tuple(x for x in state.client_seeds if x)
-        deck = deck_from_seed(bytes.fromhex(state.seed), number, client_seeds)
+        deck = deck_from_seed(bytes.fromhex(state.seed), number, client_seeds, deck_for(state.options))
         fixed, committed = False, state.commitment
     else:
         raise RuleViolation("no_shuffle_committed", "No shuffle has been committed for this hand; give the deck.")
-    hands, table, _ = deal_round(deck, state.players, dealer, first=True)
+    hands, table, _ = deal_round(deck, state.players, dealer, True, state.options)
     return [HandDealt(number, dealer, deck, hands, table, fixed, committed, client_seeds)]
 
 
@@ -101,7 +102,7 @@ def _play(state: GameState, c: cmd.Play) -> list[Event]:
     if any(after.hands):
         return events
     if after.stock:
-        hands, _, rest = deal_round(after.stock, after.players, after.dealer, first=False)
+        hands, _, rest = deal_round(after.stock, after.players, after.dealer, False, after.options)
         events.append(RoundDealt(after.round + 1, hands, last=not rest))
         return events
     return events + _end_hand(after, c.next_seed)

@@ -24,24 +24,34 @@ from .errors import OptionError
 #: number in the range given in ``_INT_RANGES``".
 CHOICES: dict[str, tuple] = {
     "court_capture": ("one_or_three", "one", "any", "valued"),
+    "court_builds": (False, True),
+    "ace_high": (False, True),
+    "big_ten_eleven": (False, True),
     "owner_duty": ("no_trail", "must_act", "strict", "free"),
     "raise_own_build": ("allowed", "needs_both", "forbidden"),
     "raise_with_table_cards": (False, True),
     "partial_capture": (True, False),
+    "pluck": (False, True),
     "sweeps": (0, 1, 2),
     "sweeps_cancel": (False, True),
     "sweep_on_last_play": (True, False),
     "most_cards_tie": ("none", "spades_decide", "split"),
+    "spade_points": ("none", "each", "each_and_most"),
+    "all_eleven": ("none", "bonus", "skunk", "win"),
+    "instant_scoring": (False, True),
+    "initial_pairs": (False, True),
     "target": (21, 11, 31, 61, 251, None, int),
+    "deals_each": (None, int),
     "end_rule": ("scoring_order", "highest"),
     "count_out": (True, False),
+    "deck": ("standard", "five_hand"),
+    "deal_packet": (2, 1),
+    "draw": (False, True),
+    "teams": (False, True),
     "undo": ("consent", "free", "off"),
     "public_log": (True, False),
-    "ace_high": (False, True),
-    "big_ten_eleven": (False, True),
-    "teams": (False, True),
 }
-_INT_RANGES = {"target": (1, 10_000)}
+_INT_RANGES = {"target": (1, 10_000), "deals_each": (1, 10)}
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,22 +62,32 @@ class Options:
     """
 
     court_capture: str = "one_or_three"
+    court_builds: bool = False  # courts may be built in multiples (Trailing-royals)
+    ace_high: bool = False  # an ace may count 14 (Royal)
+    big_ten_eleven: bool = False  # the ten of diamonds may count 11 (Buckeye)
     owner_duty: str = "no_trail"
     raise_own_build: str = "allowed"
     raise_with_table_cards: bool = False
     partial_capture: bool = True
+    pluck: bool = False  # once a deal, take a non-point card from the table (Pluck)
     sweeps: int = 0
     sweeps_cancel: bool = False
     sweep_on_last_play: bool = True
     most_cards_tie: str = "none"
+    spade_points: str = "none"  # every spade scores (Spade Cassino)
+    all_eleven: str = "none"
+    instant_scoring: bool = False  # sweeps and point cards score as taken (sudden death)
+    initial_pairs: bool = False  # pairs dealt to the table go to the first player
     target: int | None = 21
+    deals_each: int | None = None  # the game lasts this many deals per player (California)
     end_rule: str = "scoring_order"
     count_out: bool = True
+    deck: str = "standard"
+    deal_packet: int = 2
+    draw: bool = False  # draw from the stock after each play instead of dealing rounds
+    teams: bool = False
     undo: str = "consent"
     public_log: bool = True  # once the game is over, its whole log is public
-    ace_high: bool = False  # an ace may count 14 (Royal)
-    big_ten_eleven: bool = False  # the ten of diamonds may count 11 (Buckeye)
-    teams: bool = False
 
     @property
     def courts_have_values(self) -> bool:
@@ -77,7 +97,11 @@ class Options:
     @property
     def highest_value(self) -> int:
         """The largest value a card, build or capture can have."""
-        return 14 if self.ace_high else 13 if self.courts_have_values else 11 if self.big_ten_eleven else 10
+        if self.ace_high:
+            return 14
+        if self.courts_have_values or self.court_builds:
+            return 13
+        return 11 if self.big_ten_eleven else 10
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -90,44 +114,57 @@ class Options:
 
 @dataclass(frozen=True, slots=True)
 class Variant:
-    """A preset: a name, its seat counts, and the options it changes."""
+    """A preset: a name, its seat counts, and the options it changes.
+
+    ``teams_at`` lists the seat counts played in two teams of partners;
+    ``fixed`` names the options that make the variant what it is, which a
+    game of it cannot change.
+    """
 
     name: str
     description: str
     players: tuple[int, ...]
     overrides: tuple[tuple[str, Any], ...] = ()
+    teams_at: tuple[int, ...] = ()
+    fixed: tuple[str, ...] = ()
 
     @property
     def options(self) -> Options:
         return replace(Options(), **dict(self.overrides))
 
 
+_ROYAL = (("court_capture", "valued"), ("ace_high", True))
+
 VARIANTS: dict[str, Variant] = {
     v.name: v
     for v in (
-        Variant(
-            "cassino",
-            "The standard game: single and multiple builds, 11 points a hand, game to 21, count-out.",
-            (2, 3, 4),
-        ),
-        Variant(
-            "partnership",
-            "Four players in two teams of partners sitting opposite; partners pool their captures.",
-            (4,),
-            (("teams", True),),
-        ),
-        Variant(
-            "royal",
-            "Courts count J 11, Q 12, K 13 and an ace 1 or 14: everything builds and sums.",
-            (2, 3, 4),
-            (("court_capture", "valued"), ("ace_high", True)),
-        ),
-        Variant(
-            "buckeye",
-            "Royal Cassino where the ten of diamonds counts 10 or 11.",
-            (2, 3, 4),
-            (("court_capture", "valued"), ("ace_high", True), ("big_ten_eleven", True)),
-        ),
+        Variant("cassino", "The standard game: single and multiple builds, 11 points a hand, game to 21, "
+                "count-out.", (2, 3, 4)),
+        Variant("partnership", "Four players in two teams of partners sitting opposite; partners pool "
+                "their captures.", (4,), (("teams", True),), teams_at=(4,), fixed=("teams",)),
+        Variant("draw", "After the first deal each player draws a card from the stock after every play.",
+                (2, 3, 4), (("draw", True),), fixed=("draw",)),
+        Variant("royal", "Courts count J 11, Q 12, K 13 and an ace 1 or 14: everything builds and sums.",
+                (2, 3, 4), _ROYAL, fixed=("court_capture", "ace_high")),
+        Variant("buckeye", "Royal Cassino where the ten of diamonds counts 10 or 11.", (2, 3, 4),
+                (*_ROYAL, ("big_ten_eleven", True)), fixed=("court_capture", "ace_high", "big_ten_eleven")),
+        Variant("spade", "Every spade scores a point and the jack of spades one more, in place of most "
+                "spades: 24 a hand; game to 61.", (2, 3, 4),
+                (("spade_points", "each"), ("target", 61))),
+        Variant("california", "Dealt one card at a time; courts take any number of their rank; no sweeps; "
+                "each player deals twice and the highest total wins.", (2, 3, 4, 6),
+                (("deal_packet", 1), ("court_capture", "any"), ("deals_each", 2), ("target", None),
+                 ("count_out", False), ("end_rule", "highest")), fixed=("sweeps",)),
+        Variant("portuguese", "Game to 31, a point a sweep, and a 26-26 tie for cards goes to most spades; "
+                "two players or four in teams.", (2, 4),
+                (("target", 31), ("sweeps", 1), ("most_cards_tie", "spades_decide")), teams_at=(4,)),
+        Variant("pluck", "Once each deal a player may also pluck a non-point card from the table.",
+                (2, 3, 4), (("pluck", True),), fixed=("pluck",)),
+        Variant("trailing-royals", "Courts pair and build in multiples freely; an orphaned court stays to "
+                "the end and goes to the last capturer.", (2, 3, 4),
+                (("court_capture", "any"), ("court_builds", True)), fixed=("court_capture", "court_builds")),
+        Variant("five-hand", "Five players; the twos of hearts, diamonds and clubs are removed and the last "
+                "deal gives each player a fifth card.", (5,), (("deck", "five_hand"),), fixed=("deck",)),
     )
 }
 
@@ -160,11 +197,28 @@ def _allowed(name: str, value: Any) -> bool:
 
 def validated(options: Options, players: int | None = None) -> Options:
     """Refuse options that do not fit together (or do not fit the seat count)."""
-    if options.count_out and options.target is None:
+    o = options
+    if o.count_out and o.target is None:
         raise OptionError("A count-out needs a target score; set count_out to false "
-                          "when one hand is the game (target null).", "count_out")
-    if players is not None and options.teams and players != 4:
-        raise OptionError("Partners play four to a table, in two teams.", "teams")
+                          "when the game has no target.", "count_out")
+    if o.deals_each is not None and o.target is not None:
+        raise OptionError("A game of a fixed number of deals has no target: set target to null.", "deals_each")
+    if o.instant_scoring and o.target is None:
+        raise OptionError("Instant scoring plays to a target score; it needs one.", "instant_scoring")
+    if o.all_eleven != "none" and o.spade_points != "none":
+        raise OptionError("all_eleven is about the 11 points of the standard scoring, "
+                          "which spade scoring replaces.", "all_eleven")
+    if o.court_builds and o.courts_have_values:
+        raise OptionError("With Royal values courts already build like numbers; court_builds is for "
+                          "courts without values.", "court_builds")
+    if o.draw and o.deal_packet != 2:
+        raise OptionError("A draw game deals its first round in twos and then draws.", "deal_packet")
+    if players is not None:
+        if o.teams and players != 4:
+            raise OptionError("Partners play four to a table, in two teams.", "teams")
+        if (o.deck == "five_hand") != (players == 5):
+            raise OptionError("Five players use the five-hand deck (three twos removed), and only they do.",
+                              "deck")
     return options
 
 
@@ -177,4 +231,12 @@ def resolve(variant: str, overrides: dict[str, Any] | None = None,
     if players is not None and players not in preset.players:
         counts = ", ".join(map(str, preset.players))
         raise OptionError(f"{variant} is played by {counts} players, not {players}.")
-    return validated(replace(preset.options, **_checked(overrides or {})), players)
+    overrides = _checked(overrides or {})
+    defining = preset.options
+    for name in preset.fixed:
+        if name in overrides and overrides[name] != getattr(defining, name):
+            raise OptionError(f"{variant} cannot change {name!r}: it is what makes the variant.", name)
+    base = defining
+    if players in preset.teams_at:
+        base = replace(base, teams=True)
+    return validated(replace(base, **overrides), players)

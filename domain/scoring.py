@@ -12,13 +12,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .cards import Card
+from .dealing import deck_for
 from .options import Options
 from .state import GameState
 
 BIG_CASINO = Card.parse("10D")
 LITTLE_CASINO = Card.parse("2S")
 ACES = tuple(Card.parse(code) for code in ("AS", "AC", "AH", "AD"))
-DECK_SIZE = 52
 SPADES = 13
 
 
@@ -124,7 +124,7 @@ def secured_points(state: GameState, team: int) -> int:
     total += sum(1 for ace in ACES if ace in mine)
     if opts.sweeps and not opts.sweeps_cancel:
         total += opts.sweeps * sum(state.sweeps[s] for s in state.team_seats(team))
-    out_cards = DECK_SIZE - sum(len(p) for p in piles)
+    out_cards = len(deck_for(opts)) - sum(len(p) for p in piles)
     spades = [sum(1 for c in p if c.suit == "S") for p in piles]
     out_spades = SPADES - sum(spades)
     others = [t for t in range(state.teams) if t != team]

@@ -10,7 +10,8 @@ seeds.
 
 The procedure (also in ``docs/fairness.md``, with a standalone script):
 
-1. Start from the new-deck order: AS 2S ... KS, AH ... KH, AD ... KD, AC ... KC.
+1. Start from the new-deck order: AS 2S ... KS, AH ... KH, AD ... KD, AC ... KC
+   (without the cards a variant removes: five-hand has no 2H, 2D, 2C).
 2. A stream of bytes is made of blocks ``HMAC-SHA256(key=seed, message)``,
    where the message is ``b"casino-shuffle-v1|<hand>|<client seeds joined
    by '|'>|<block number>"`` (decimal numbers, UTF-8), block numbers 0, 1, ...
@@ -18,7 +19,7 @@ The procedure (also in ``docs/fairness.md``, with a standalone script):
    big-endian unsigned integer ``x``; if ``x`` is at or above the largest
    multiple of ``n`` not over 2**32 it is discarded and 4 more bytes are
    read (so every number below ``n`` is exactly as likely).
-4. Fisher-Yates: for ``i`` from 51 down to 1, draw ``j`` below ``i + 1`` and
+4. Fisher-Yates: for ``i`` from the last position down to 1, draw ``j`` below ``i + 1`` and
    swap the cards at ``i`` and ``j``. The first card is the top of the deck.
 """
 
@@ -54,9 +55,11 @@ def _below(stream: Iterator[int], n: int) -> int:
             return x % n
 
 
-def deck_from_seed(seed: bytes, hand_number: int, client_seeds: Sequence[str] = ()) -> tuple[Card, ...]:
-    """The deck order, top card first, for this seed, hand and client seeds."""
-    deck = list(full_deck())
+def deck_from_seed(seed: bytes, hand_number: int, client_seeds: Sequence[str] = (),
+                   cards: Sequence[Card] | None = None) -> tuple[Card, ...]:
+    """The deck order, top card first, for this seed, hand and client seeds;
+    ``cards`` is the game's deck in new-deck order (all 52 by default)."""
+    deck = list(cards if cards is not None else full_deck())
     stream = _stream(seed, hand_number, client_seeds)
     for i in range(len(deck) - 1, 0, -1):
         j = _below(stream, i + 1)
