@@ -17,13 +17,14 @@ from collections import Counter
 from . import commands as cmd
 from .dealing import deal_round, deck_for
 from .errors import OptionError, RuleViolation
-from .events import (BuildMade, CardsCaptured, CardTrailed, ClientSeedSet, CountedOut, Event,
-                     GameCreated, GameFinished, HandDealt, HandEnded, HandVoided, PlayUndone,
-                     RoundDealt, SeedRevealed, ShuffleCommitted, UndoAnswered, UndoRequested)
-from .evolve import evolve
+from .events import (BuildMade, CardDrawn, CardPlucked, CardsCaptured, CardTrailed, ClientSeedSet,
+                     CountedOut, Event, GameCreated, GameFinished, HandDealt, HandEnded, HandVoided,
+                     InitialPairsTaken, PlayUndone, PointsScored, RoundDealt, SeedRevealed,
+                     ShuffleCommitted, UndoAnswered, UndoRequested)
+from .evolve import evolve, fold
 from .options import resolve
 from .play import resolve_play
-from .scoring import hand_points, secured_points, settle
+from .scoring import hand_points, instant_points, secured_points, settle
 from .shuffle import commitment, deck_from_seed
 from .state import FINISHED, HAND_OVER, IN_PROGRESS, WAITING, GameState, Seat
 
@@ -85,12 +86,49 @@ def _deal(state: GameState, c: cmd.Deal) -> list[Event]:
     else:
         raise RuleViolation("no_shuffle_committed", "No shuffle has been committed for this hand; give the deck.")
     hands, table, _ = deal_round(deck, state.players, dealer, True, state.options)
-    return [HandDealt(number, dealer, deck, hands, table, fixed, committed, client_seeds)]
+    dealt = HandDealt(number, dealer, deck, hands, table, fixed, committed, client_seeds)
+    if not state.options.initial_pairs:
+        return [dealt]
+    return [dealt, *_initial_pairs(evolve(state, dealt))]
+
+
+def _initial_pairs(state: GameState) -> list[Event]:
+    """``initial_pairs``: pairs of a rank dealt to the table go to the first player."""
+    by_rank: dict[int, list] = {}
+    for c in state.table:
+        by_rank.setdefault(c.rank, []).append(c)
+    pairs = tuple(c for same in by_rank.values() for c in same[: len(same) // 2 * 2])
+    if not pairs:
+        return []
+    first = state.turn
+    sweep = len(pairs) == len(state.table) and state.options.sweeps > 0
+    taken = InitialPairsTaken(first, pairs, sweep)
+    return [taken, *_score_now(evolve(state, taken), first, pairs, sweep)]
+
+
+def _score_now(state: GameState, seat: int, cards, sweep: bool) -> list[Event]:
+    """``instant_scoring``: what a capture scores at once, and the game's end
+    if that reaches the target."""
+    if not state.options.instant_scoring:
+        return []
+    awards = tuple(instant_points(state, seat, cards, sweep))
+    if not awards:
+        return []
+    scores = list(state.scores)
+    for a in awards:
+        scores[a.team] += a.points
+    events: list[Event] = [PointsScored(awards, tuple(scores))]
+    team = state.team_of(seat)
+    if scores[team] >= state.options.target:
+        events += [*_reveal(state), GameFinished(team, "target", tuple(scores))]
+    return events
 
 
 def _play(state: GameState, c: cmd.Play) -> list[Event]:
     play = resolve_play(state, c.seat, c.move)
     move = play.move
+    if move.action == "pluck":
+        return [CardPlucked(c.seat, move.card)]
     if move.action == "trail":
         event: Event = CardTrailed(c.seat, move.card)
     elif move.action == "capture":
@@ -99,6 +137,16 @@ def _play(state: GameState, c: cmd.Play) -> list[Event]:
         event = BuildMade(c.seat, move.card, move.targets, play.build)
     events = [event]
     after = evolve(state, event)
+    if move.action == "capture":
+        scored = _score_now(after, c.seat, play.captured, play.sweep)
+        events += scored
+        after = fold(scored, after)
+        if after.status == FINISHED:
+            return events
+    if after.options.draw and after.stock:
+        drawn = CardDrawn(c.seat, after.stock[0])
+        events.append(drawn)
+        after = evolve(after, drawn)
     if any(after.hands):
         return events
     if after.stock:

@@ -102,6 +102,39 @@ class RoundDealt(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class InitialPairsTaken(Event):
+    """``initial_pairs``: the pairs dealt to the table go to the first player."""
+
+    seat: int
+    cards: tuple[Card, ...]
+    sweep: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class CardDrawn(Event):
+    """Draw Cassino: after a play the player draws the top card of the stock."""
+
+    seat: int
+    card: Card
+
+
+@dataclass(frozen=True, slots=True)
+class CardPlucked(Event):
+    """Pluck Cassino: a non-point card taken from the table into the pile."""
+
+    seat: int
+    card: Card
+
+
+@dataclass(frozen=True, slots=True)
+class PointsScored(Event):
+    """``instant_scoring``: points scored the moment they are taken."""
+
+    awards: tuple[Award, ...]
+    scores: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class CardTrailed(Event):
     seat: int
     card: Card
@@ -190,9 +223,9 @@ class HandVoided(Event):
 
 EVENT_TYPES: dict[str, type[Event]] = {
     cls.__name__: cls
-    for cls in (GameCreated, ShuffleCommitted, ClientSeedSet, HandDealt, RoundDealt, CardTrailed,
-                CardsCaptured, BuildMade, HandEnded, SeedRevealed, CountedOut, GameFinished,
-                UndoRequested, UndoAnswered, PlayUndone, HandVoided)
+    for cls in (GameCreated, ShuffleCommitted, ClientSeedSet, HandDealt, InitialPairsTaken, RoundDealt,
+                CardTrailed, CardsCaptured, BuildMade, CardDrawn, CardPlucked, PointsScored, HandEnded,
+                SeedRevealed, CountedOut, GameFinished, UndoRequested, UndoAnswered, PlayUndone, HandVoided)
 }
 
 

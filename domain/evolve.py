@@ -9,9 +9,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from .cards import Card
-from .events import (BuildMade, CardsCaptured, CardTrailed, ClientSeedSet, CountedOut, Event,
-                     GameCreated, GameFinished, HandDealt, HandEnded, HandVoided, PlayUndone,
-                     RoundDealt, SeedRevealed, ShuffleCommitted, UndoAnswered, UndoRequested)
+from .events import (BuildMade, CardDrawn, CardPlucked, CardsCaptured, CardTrailed, ClientSeedSet,
+                     CountedOut, Event, GameCreated, GameFinished, HandDealt, HandEnded, HandVoided,
+                     InitialPairsTaken, PlayUndone, PointsScored, RoundDealt, SeedRevealed,
+                     ShuffleCommitted, UndoAnswered, UndoRequested)
 from .state import FINISHED, HAND_OVER, IN_PROGRESS, GameState, Outcome
 from .table import Build
 
@@ -62,6 +63,7 @@ def _hand_dealt(s: GameState, e: HandDealt) -> GameState:
     n = len(s.seats)
     return s._replace(**_NO_UNDO, version=s.version + 1, status=IN_PROGRESS, hand_number=e.hand_number,
                    dealer=e.dealer, turn=(e.dealer + 1) % n, round=1, last_round=False, redeal=False,
+                   instant_awards=(), plucked=(), just_played=None,
                    stock=e.deck[dealt:], hands=e.hands, table=e.table,
                    captured=((),) * n, sweeps=(0,) * n, last_capturer=None, last_capture=(),
                    next_build=1)
@@ -69,28 +71,28 @@ def _hand_dealt(s: GameState, e: HandDealt) -> GameState:
 
 def _round_dealt(s: GameState, e: RoundDealt) -> GameState:
     dealt = sum(len(h) for h in e.hands)
-    return s._replace(**_NO_UNDO, version=s.version + 1, round=e.round, last_round=e.last,
+    return s._replace(**_NO_UNDO, version=s.version + 1, round=e.round, last_round=e.last, plucked=(),
                    stock=s.stock[dealt:], hands=e.hands, turn=(s.dealer + 1) % len(s.seats))
 
 
-def _played(s: GameState, seat: int) -> dict:
+def _played(s: GameState, seat: int, card: Card) -> dict:
     """What every play changes beside the cards: the turn, and the undo point
     (the state before this play, holding no undo point of its own, so that
     only the latest play can be taken back)."""
     clean = s if s.before_play is None and s.undo_request is None else s._replace(**_NO_UNDO)
     return {"version": s.version + 1, "turn": _next_turn(s, seat), "before_play": clean,
-            "last_player": seat, "undo_request": None, "undo_accepted": ()}
+            "last_player": seat, "undo_request": None, "undo_accepted": (), "just_played": card}
 
 
 def _trailed(s: GameState, e: CardTrailed) -> GameState:
-    return s._replace(**_played(s, e.seat),
+    return s._replace(**_played(s, e.seat, e.card),
                    hands=_replace_seat(s.hands, e.seat, _without(s.hands[e.seat], e.card)),
                    table=s.table + (e.card,))
 
 
 def _captured(s: GameState, e: CardsCaptured) -> GameState:
     taken = set(e.targets)
-    return s._replace(**_played(s, e.seat),
+    return s._replace(**_played(s, e.seat, e.card),
                    hands=_replace_seat(s.hands, e.seat, _without(s.hands[e.seat], e.card)),
                    table=tuple(it for it in s.table if it.id not in taken),
                    captured=_replace_seat(s.captured, e.seat, s.captured[e.seat] + e.cards),
@@ -109,7 +111,7 @@ def _built(s: GameState, e: BuildMade) -> GameState:
         else:
             table.append(it)
     fresh = not any(isinstance(s.item(t), Build) for t in e.targets)
-    return s._replace(**_played(s, e.seat),
+    return s._replace(**_played(s, e.seat, e.card),
                    hands=_replace_seat(s.hands, e.seat, _without(s.hands[e.seat], e.card)),
                    table=tuple(table), next_build=s.next_build + fresh)
 
@@ -159,9 +161,35 @@ def _undone(s: GameState, e: PlayUndone) -> GameState:
 
 def _voided(s: GameState, e: HandVoided) -> GameState:
     n = len(s.seats)
+    scores = list(s.scores)
+    for award in s.instant_awards:  # a voided hand scores nothing, not even instantly
+        scores[award.team] -= award.points
     return s._replace(**_NO_UNDO, version=s.version + 1, status=HAND_OVER, turn=None, redeal=True,
                       stock=(), hands=((),) * n, table=(), captured=((),) * n, sweeps=(0,) * n,
-                      last_capturer=None, last_capture=())
+                      last_capturer=None, last_capture=(), scores=tuple(scores), instant_awards=())
+
+
+def _pairs_taken(s: GameState, e: InitialPairsTaken) -> GameState:
+    taken = set(e.cards)
+    return s._replace(version=s.version + 1, table=tuple(it for it in s.table if it not in taken),
+                      captured=_replace_seat(s.captured, e.seat, s.captured[e.seat] + e.cards),
+                      sweeps=_replace_seat(s.sweeps, e.seat, s.sweeps[e.seat] + e.sweep),
+                      last_capturer=e.seat, last_capture=e.cards)
+
+
+def _drawn(s: GameState, e: CardDrawn) -> GameState:
+    return s._replace(version=s.version + 1, stock=s.stock[1:],
+                      hands=_replace_seat(s.hands, e.seat, s.hands[e.seat] + (e.card,)))
+
+
+def _plucked(s: GameState, e: CardPlucked) -> GameState:
+    return s._replace(**_NO_UNDO, version=s.version + 1, table=tuple(it for it in s.table if it is not e.card),
+                      captured=_replace_seat(s.captured, e.seat, s.captured[e.seat] + (e.card,)),
+                      plucked=s.plucked + (e.seat,))
+
+
+def _scored(s: GameState, e: PointsScored) -> GameState:
+    return s._replace(version=s.version + 1, scores=e.scores, instant_awards=s.instant_awards + e.awards)
 
 
 _APPLY = {
@@ -180,4 +208,8 @@ _APPLY = {
     UndoAnswered: _undo_answered,
     PlayUndone: _undone,
     HandVoided: _voided,
+    InitialPairsTaken: _pairs_taken,
+    CardDrawn: _drawn,
+    CardPlucked: _plucked,
+    PointsScored: _scored,
 }

@@ -171,7 +171,11 @@ class _Generator:
 
     def moves(self) -> Iterator[Move]:
         state = self.state
-        if state.status != IN_PROGRESS or state.turn != self.seat:
+        if state.status != IN_PROGRESS:
+            return
+        if state.turn != self.seat:
+            if self.seat == state.last_player:
+                yield from self._plucks()  # just after one's own play
             return
         hand = tuple(dict.fromkeys(state.hands[self.seat]))
         for c in hand:
@@ -182,9 +186,21 @@ class _Generator:
             yield from self._builds(c, extras=False)
         for c in hand:
             yield from self._builds(c, extras=True)
+        yield from self._plucks()
         if self.opts.partial_capture:
             for c in hand:
                 yield from self._captures(c, maximal=False)
+
+    def _checked(self, move: Move) -> Iterator[Move]:
+        if move not in self.seen and self._legal(move):
+            self.seen.add(move)
+            yield move
+
+    def _plucks(self) -> Iterator[Move]:
+        if self.opts.pluck:
+            for it in self.state.table:
+                if isinstance(it, Card):
+                    yield from self._checked(Move(it, "pluck"))
 
     # -- captures -----------------------------------------------------------
 
@@ -215,12 +231,11 @@ class _Generator:
 
     def _court_captures(self, c: Card) -> Iterator[Move]:
         same = [it for it in self.state.table if isinstance(it, Card) and it.rank == c.rank]
+        if self.opts.court_builds:
+            same += [b for b in self.builds if b.value == c.rank]
         for k in range(len(same), 0, -1):
             for chosen in combinations(same, k):
-                move = Move(c, "capture", tuple(x.code for x in chosen))
-                if move not in self.seen and self._legal(move):
-                    self.seen.add(move)
-                    yield move
+                yield from self._checked(Move(c, "capture", tuple(x.id for x in chosen)))
 
     def _unions(self, counts: Counts, v: int) -> Iterator[tuple[Counts, bool]]:
         """Every distinct sub-multiset of ``counts`` that splits into groups of
@@ -244,8 +259,20 @@ class _Generator:
 
     # -- builds -------------------------------------------------------------
 
+    def _court_builds(self, c: Card) -> Iterator[Move]:
+        """Trailing-royals: a court laid on any of the courts and court builds of its rank."""
+        same = [it for it in self.state.table if (isinstance(it, Card) and it.rank == c.rank)
+                or (isinstance(it, Build) and it.value == c.rank)]
+        for k in range(1, len(same) + 1):
+            for chosen in combinations(same, k):
+                yield from self._checked(Move(c, "build", tuple(x.id for x in chosen), c.rank))
+
     def _builds(self, c: Card, extras: bool) -> Iterator[Move]:
         opts = self.opts
+        if opts.court_builds and c.is_court:
+            if not extras:
+                yield from self._court_builds(c)
+            return
         hand_after = list(self.state.hands[self.seat])
         hand_after.remove(c)
         held = sorted({x for h in hand_after for x in values_of(h, opts)})

@@ -24,7 +24,7 @@ from typing import Any
 from .cards import Card
 from .errors import NotationError
 
-ACTIONS = ("trail", "capture", "build")
+ACTIONS = ("trail", "capture", "build", "pluck")
 _BUILD_ID = re.compile(r"^B([1-9][0-9]{0,3})$")
 MAX_TARGETS = 52
 
@@ -93,7 +93,7 @@ class Move:
             raise NotationError("A move needs a 'card' and an 'action'.")
         action = data["action"]
         if not isinstance(action, str):
-            raise NotationError("'action' is one of trail, capture, build.")
+            raise NotationError(f"'action' is one of {', '.join(ACTIONS)}.")
         targets = data.get("targets") or []
         if not isinstance(targets, list) or len(targets) > MAX_TARGETS:
             raise NotationError("'targets' is a list of card codes and build ids.")

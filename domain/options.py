@@ -205,6 +205,8 @@ def validated(options: Options, players: int | None = None) -> Options:
         raise OptionError("A game of a fixed number of deals has no target: set target to null.", "deals_each")
     if o.instant_scoring and o.target is None:
         raise OptionError("Instant scoring plays to a target score; it needs one.", "instant_scoring")
+    if o.instant_scoring and o.sweeps_cancel:
+        raise OptionError("Sweeps scored the moment they happen cannot cancel later.", "sweeps_cancel")
     if o.all_eleven != "none" and o.spade_points != "none":
         raise OptionError("all_eleven is about the 11 points of the standard scoring, "
                           "which spade scoring replaces.", "all_eleven")

@@ -45,7 +45,9 @@ def can_make(cards, total: int, options: Options) -> bool:
 
 
 def holds_value(hand: tuple[Card, ...], value: int, options: Options) -> bool:
-    return any(value in values_of(c, options) for c in hand)
+    """Whether the hand holds a card that can take a build of ``value``."""
+    return any(value in values_of(c, options) or (options.court_builds and c.rank == value > 10)
+               for c in hand)
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,6 +95,8 @@ def resolve_play(state: GameState, seat: int, move: Move) -> Play:
         raise RuleViolation("no_hand_in_progress", "No hand is being played: the dealer deals next.")
     if not 0 <= seat < state.players:
         raise RuleViolation("not_a_seat", f"There is no seat {seat}.")
+    if move.action == "pluck":
+        return _pluck(state, seat, move)
     if state.turn != seat:
         raise RuleViolation("not_your_turn", f"It is seat {state.turn}'s turn, not yours.")
     hand = state.hands[seat]
@@ -142,7 +146,8 @@ def _capture(state: GameState, seat: int, move: Move, items) -> Play:
 
 def _court_capture(state: GameState, card: Card, items) -> None:
     rank_word = card.name.split()[0]
-    if any(not isinstance(it, Card) or it.rank != card.rank for it in items):
+    if any(not (isinstance(it, Card) and it.rank == card.rank or _is_court_build(it, card.rank, state.options))
+           for it in items):
         raise RuleViolation("illegal_capture", f"A {rank_word} takes only {rank_word}s.")
     on_table = sum(1 for it in state.table if isinstance(it, Card) and it.rank == card.rank)
     rule = state.options.court_capture
@@ -213,11 +218,17 @@ def _check_maximal(state: GameState, v: int, items) -> None:
 # -- build ------------------------------------------------------------------
 
 
+def _is_court_build(item, rank: int, options: Options) -> bool:
+    return options.court_builds and isinstance(item, Build) and item.value == rank
+
+
 def _build(state: GameState, seat: int, move: Move, items) -> Play:
     opts = state.options
     card, target = move.card, move.value
     if target is None:
         raise RuleViolation("illegal_build", "Say what value you are building.")
+    if opts.court_builds and card.is_court:
+        return _court_build(state, seat, move, items)
     if not values_of(card, opts):
         raise RuleViolation("illegal_build", f"The {card.name} has no number value and cannot be built with.")
     if not 2 <= target <= opts.highest_value:
@@ -320,6 +331,58 @@ def _check_raise(state: GameState, seat: int, move: Move, build: Build, group, h
         if opts.raise_own_build == "needs_both" and not holds_value(hand_after, build.value, opts):
             raise RuleViolation("raise_own_build",
                                 f"To raise your own build of {build.value} you must still hold a {build.value} as well.")
+
+
+def _court_build(state: GameState, seat: int, move: Move, items) -> Play:
+    """``court_builds`` (Trailing-royals): a court laid on courts of its rank
+    (loose, or already built) makes a multiple build of that rank, to be taken
+    by a further court of the rank, which the builder must hold."""
+    card, rank_word = move.card, move.card.name.split()[0]
+    if move.value != card.rank:
+        raise RuleViolation("illegal_build", f"Courts are built only with their own rank: a {rank_word} builds {card.rank}.")
+    if not items or any(not (isinstance(it, Card) and it.rank == card.rank or
+                             _is_court_build(it, card.rank, state.options)) for it in items):
+        raise RuleViolation("illegal_build", f"A {rank_word} is built only on {rank_word}s.")
+    hand_after = tuple(h for h in state.hands[seat] if h is not card)
+    if not holds_value(hand_after, card.rank, state.options):
+        raise RuleViolation("build_needs_card", f"You can build {rank_word}s only while keeping a {rank_word} to take them.")
+    groups = [g for it in items for g in (it.groups if isinstance(it, Build) else ((it,),))]
+    keep = [it for it in items if isinstance(it, Build)]
+    build_id = keep[0].id if keep else f"B{state.next_build}"
+    return Play(seat, move, items, build=Build(build_id, card.rank, (*groups, (card,)), seat))
+
+
+# -- pluck --------------------------------------------------------------------
+
+
+def is_point_card(card: Card, options: Options) -> bool:
+    """Cards that score by themselves: aces, the casinos, and spades when every spade scores."""
+    return card.rank == 1 or card.code in ("10D", "2S") or (options.spade_points != "none" and card.suit == "S")
+
+
+def _pluck(state: GameState, seat: int, move: Move) -> Play:
+    """``pluck``: once a deal, a player takes a non-point card from the table
+    into their pile, on their turn before their play or just after it."""
+    opts, card = state.options, move.card
+    if not opts.pluck:
+        raise RuleViolation("pluck_not_allowed", "This game has no plucking.")
+    if move.targets or move.value is not None or move.groups is not None:
+        raise RuleViolation("illegal_pluck", "A pluck names only the table card it takes.")
+    if seat != state.turn and seat != state.last_player:
+        raise RuleViolation("not_your_turn", "You may pluck on your turn, before or just after your play.")
+    if seat in state.plucked:
+        raise RuleViolation("already_plucked", "You have already plucked since the last deal.")
+    if card not in state.table:
+        raise RuleViolation("target_not_on_table", f"The {card.name} is not loose on the table.")
+    if is_point_card(card, opts):
+        raise RuleViolation("pluck_point_card", f"The {card.name} scores points; it cannot be plucked.")
+    if len(state.table) < 2:
+        raise RuleViolation("pluck_last_card", "The last card on the table cannot be plucked.")
+    if not state.stock:
+        raise RuleViolation("pluck_after_stock", "Once the stock is dealt out no one may pluck.")
+    if seat == state.last_player and card is state.just_played:
+        raise RuleViolation("pluck_own_card", "You cannot pluck the card you have just played.")
+    return Play(seat, move, (card,))
 
 
 # -- the build owner's duty -------------------------------------------------

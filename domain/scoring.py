@@ -39,8 +39,17 @@ def _leader(counts: list[int]) -> int | None:
     return leaders[0] if len(leaders) == 1 else None
 
 
+JACK_OF_SPADES = Card.parse("JS")
+#: The categories of the standard eleven points, for ``all_eleven``.
+ELEVEN = ("most_cards", "most_spades", "big_casino", "little_casino", "ace_S", "ace_C", "ace_H", "ace_D")
+
+
 def hand_points(state: GameState) -> list[Award]:
-    """Each team's points for the hand just played, in scoring order."""
+    """Each team's points for the hand just played, in scoring order.
+
+    With ``instant_scoring`` the card points and sweeps already scored during
+    the hand are left out: they were counted as they were taken.
+    """
     opts = state.options
     piles = [state.team_captures(t) for t in range(state.teams)]
     cards = [len(p) for p in piles]
@@ -48,14 +57,69 @@ def hand_points(state: GameState) -> list[Award]:
     out: list[Award] = []
     out += _most_cards(cards, spades, opts)
     top = _leader(spades)
-    if top is not None:
+    if top is not None and opts.spade_points != "each":
         out.append(Award("most_spades", top, 1))
-    for special, category, points in ((BIG_CASINO, "big_casino", 2), (LITTLE_CASINO, "little_casino", 1)):
-        out += [Award(category, t, points) for t, p in enumerate(piles) if special in p]
-    for ace in ACES:
-        out += [Award(f"ace_{ace.suit}", t, 1) for t, p in enumerate(piles) if ace in p]
+    for t, pile in enumerate(piles):
+        out += [Award(a.category, t, a.points) for a in card_points(pile, opts)]
+    out.sort(key=lambda a: _ORDER.index(a.category))
     out += _sweep_points(state)
+    out += _all_eleven(out, opts)
+    if opts.instant_scoring:
+        out = _less(out, state.instant_awards)
     return out
+
+
+def _less(points: list[Award], scored) -> list[Award]:
+    """``points`` less what was already ``scored`` in each category by each team."""
+    already: dict[tuple[str, int], int] = {}
+    for a in scored:
+        already[a.category, a.team] = already.get((a.category, a.team), 0) + a.points
+    out = []
+    for a in points:
+        left = a.points - already.pop((a.category, a.team), 0)
+        if left > 0:
+            out.append(Award(a.category, a.team, left))
+    return out
+
+
+def instant_points(state: GameState, seat: int, cards, sweep: bool) -> list[Award]:
+    """With ``instant_scoring``, what a capture scores at once: its cards' own
+    points and its sweep."""
+    team = state.team_of(seat)
+    out = [Award(a.category, team, a.points) for a in card_points(cards, state.options)]
+    if sweep:
+        out.append(Award("sweeps", team, state.options.sweeps))
+    return out
+
+
+_ORDER = ("most_cards", "most_spades", "big_casino", "little_casino", "ace_S", "ace_C", "ace_H", "ace_D",
+          "spades")
+
+
+def card_points(cards, opts: Options) -> list[Award]:
+    """The points that cards score by themselves, for one team (team 0 here)."""
+    out = []
+    if BIG_CASINO in cards:
+        out.append(Award("big_casino", 0, 2))
+    if LITTLE_CASINO in cards:
+        out.append(Award("little_casino", 0, 1))
+    out += [Award(f"ace_{ace.suit}", 0, 1) for ace in ACES if ace in cards]
+    if opts.spade_points != "none":
+        n = sum(1 for c in cards if c.suit == "S") + (JACK_OF_SPADES in cards)
+        if n:
+            out.append(Award("spades", 0, n))
+    return out
+
+
+def _all_eleven(points: list[Award], opts: Options) -> list[Award]:
+    """``bonus``: a side that took all eleven standard points scores a twelfth."""
+    if opts.all_eleven != "bonus":
+        return []
+    return [Award("all_eleven", t, 1) for t in {a.team for a in points} if took_all_eleven(points, t)]
+
+
+def took_all_eleven(points: list[Award], team: int) -> bool:
+    return set(ELEVEN) <= {a.category for a in points if a.team == team}
 
 
 def _most_cards(cards: list[int], spades: list[int], opts: Options) -> list[Award]:
@@ -92,11 +156,22 @@ def settle(state: GameState, points: list[Award]) -> tuple[tuple[int, ...], int 
     opts = state.options
     scores = list(state.scores)
     winner = None
+    if opts.all_eleven in ("win", "skunk") and (opts.all_eleven == "win" or state.hand_number == 1):
+        sweeper = next((t for t in range(state.teams) if took_all_eleven(points, t)), None)
+        if sweeper is not None:
+            for award in points:
+                scores[award.team] += award.points
+            return tuple(scores), sweeper, "all_eleven"
     for award in points:
         scores[award.team] += award.points
         if opts.target is not None and opts.end_rule == "scoring_order" and winner is None \
                 and scores[award.team] >= opts.target:
             winner = award.team
+    if opts.deals_each is not None:
+        if state.hand_number < opts.deals_each * state.players:
+            return tuple(scores), None, None
+        top = _leader(scores)
+        return tuple(scores), top, "last_deal" if top is not None else "draw"
     if opts.target is None:
         hand = [0] * state.teams
         for award in points:
@@ -118,11 +193,9 @@ def secured_points(state: GameState, team: int) -> int:
     opts = state.options
     piles = [state.team_captures(t) for t in range(state.teams)]
     mine = piles[team]
-    total = 0
-    total += 2 if BIG_CASINO in mine else 0
-    total += 1 if LITTLE_CASINO in mine else 0
-    total += sum(1 for ace in ACES if ace in mine)
-    if opts.sweeps and not opts.sweeps_cancel:
+    total = sum(a.points for a in card_points(mine, opts))
+    total -= sum(a.points for a in state.instant_awards if a.team == team and a.category != "sweeps")
+    if opts.sweeps and not opts.sweeps_cancel and not opts.instant_scoring:
         total += opts.sweeps * sum(state.sweeps[s] for s in state.team_seats(team))
     out_cards = len(deck_for(opts)) - sum(len(p) for p in piles)
     spades = [sum(1 for c in p if c.suit == "S") for p in piles]
@@ -130,6 +203,6 @@ def secured_points(state: GameState, team: int) -> int:
     others = [t for t in range(state.teams) if t != team]
     if all(len(mine) > len(piles[t]) + out_cards for t in others):
         total += 3
-    if all(spades[team] > spades[t] + out_spades for t in others):
+    if opts.spade_points != "each" and all(spades[team] > spades[t] + out_spades for t in others):
         total += 1
     return total

@@ -64,6 +64,9 @@ class GameState(NamedTuple):
     undo_request: int | None = None
     undo_accepted: tuple[int, ...] = ()
     redeal: bool = False  # the hand was voided: the same dealer deals again
+    instant_awards: tuple = ()  # points already scored in this hand (instant scoring)
+    plucked: tuple[int, ...] = ()  # seats that have plucked since the last deal (Pluck)
+    just_played: Card | None = None  # the card of the latest play, which may not be plucked
 
     # -- seats and teams ----------------------------------------------------
 
