@@ -9,6 +9,7 @@ missing; only the parts the caller could not see at the table are removed:
 - ``RoundDealt``: the same for the hands of a later round.
 - ``ShuffleCommitted``: the secret seed is null; its commitment is public,
   and ``SeedRevealed`` shows the seed once its hand is over.
+- ``CardDrawn`` (Draw Cassino): only the drawing seat sees the card.
 
 Plays, captures, builds and scores happen face up and are shown to everyone.
 Once a game is over its whole log is public (``reveal``), unless the game's
@@ -31,6 +32,8 @@ def redact(stored: dict[str, Any], caller: Caller, reveal: bool = False) -> dict
         return stored
     if stored["type"] == "ShuffleCommitted":
         return {**stored, "data": {**stored["data"], "seed": None}}
+    if stored["type"] == "CardDrawn" and not caller.sees_hand(stored["data"]["seat"]):
+        return {**stored, "data": {**stored["data"], "card": None}}
     if stored["type"] not in _HIDDEN_HANDS:
         return stored
     data = dict(stored["data"])

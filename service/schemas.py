@@ -12,7 +12,7 @@ from typing import Any
 from marshmallow import RAISE, Schema, ValidationError, fields, validate, validates_schema
 
 from domain import Card, NotationError
-from domain.moves import MAX_TARGETS
+from domain.moves import ACTIONS, MAX_TARGETS
 
 MAX_SEATS = 8
 NAME_LENGTH = validate.Length(min=1, max=40)
@@ -96,8 +96,8 @@ class MoveSchema(Strict):
 
     @validates_schema
     def _action_is_known(self, data, **kwargs):
-        if data["action"].strip().lower() not in ("trail", "capture", "build"):
-            raise ValidationError("The action is trail, capture or build.", "action")
+        if data["action"].strip().lower() not in ACTIONS:
+            raise ValidationError(f"The action is one of {', '.join(ACTIONS)}.", "action")
 
 
 class EmptySchema(Strict):
