@@ -13,7 +13,7 @@ from .events import (BuildMade, CardDrawn, CardPlucked, CardsCaptured, CardTrail
                      CountedOut, Event, GameCreated, GameFinished, HandDealt, HandEnded, HandVoided,
                      InitialPairsTaken, PlayUndone, PointsScored, RoundDealt, SeedRevealed,
                      ShuffleCommitted, UndoAnswered, UndoRequested)
-from .state import FINISHED, HAND_OVER, IN_PROGRESS, GameState, Outcome
+from .state import FINISHED, HAND_OVER, IN_PROGRESS, GameState, Outcome, replace_state
 from .table import Build
 
 
@@ -61,7 +61,7 @@ def _next_turn(state: GameState, seat: int) -> int:
 def _hand_dealt(s: GameState, e: HandDealt) -> GameState:
     dealt = sum(len(h) for h in e.hands) + len(e.table)
     n = len(s.seats)
-    return s._replace(**_NO_UNDO, version=s.version + 1, status=IN_PROGRESS, hand_number=e.hand_number,
+    return replace_state(s, **_NO_UNDO, version=s.version + 1, status=IN_PROGRESS, hand_number=e.hand_number,
                    dealer=e.dealer, turn=(e.dealer + 1) % n, round=1, last_round=False, redeal=False,
                    instant_awards=(), plucked=(), just_played=None,
                    stock=e.deck[dealt:], hands=e.hands, table=e.table,
@@ -71,28 +71,27 @@ def _hand_dealt(s: GameState, e: HandDealt) -> GameState:
 
 def _round_dealt(s: GameState, e: RoundDealt) -> GameState:
     dealt = sum(len(h) for h in e.hands)
-    return s._replace(**_NO_UNDO, version=s.version + 1, round=e.round, last_round=e.last, plucked=(),
+    return replace_state(s, **_NO_UNDO, version=s.version + 1, round=e.round, last_round=e.last, plucked=(),
                    stock=s.stock[dealt:], hands=e.hands, turn=(s.dealer + 1) % len(s.seats))
 
 
 def _played(s: GameState, seat: int, card: Card) -> dict:
     """What every play changes beside the cards: the turn, and the undo point
-    (the state before this play, holding no undo point of its own, so that
-    only the latest play can be taken back)."""
-    clean = s if s.before_play is None and s.undo_request is None else s._replace(**_NO_UNDO)
-    return {"version": s.version + 1, "turn": _next_turn(s, seat), "before_play": clean,
+    (the state before this play; it may hold an undo point of its own, but a
+    restored state is given none, so only the latest play can be taken back)."""
+    return {"version": s.version + 1, "turn": _next_turn(s, seat), "before_play": s,
             "last_player": seat, "undo_request": None, "undo_accepted": (), "just_played": card}
 
 
 def _trailed(s: GameState, e: CardTrailed) -> GameState:
-    return s._replace(**_played(s, e.seat, e.card),
+    return replace_state(s, **_played(s, e.seat, e.card),
                    hands=_replace_seat(s.hands, e.seat, _without(s.hands[e.seat], e.card)),
                    table=s.table + (e.card,))
 
 
 def _captured(s: GameState, e: CardsCaptured) -> GameState:
     taken = set(e.targets)
-    return s._replace(**_played(s, e.seat, e.card),
+    return replace_state(s, **_played(s, e.seat, e.card),
                    hands=_replace_seat(s.hands, e.seat, _without(s.hands[e.seat], e.card)),
                    table=tuple(it for it in s.table if it.id not in taken),
                    captured=_replace_seat(s.captured, e.seat, s.captured[e.seat] + e.cards),
@@ -111,7 +110,7 @@ def _built(s: GameState, e: BuildMade) -> GameState:
         else:
             table.append(it)
     fresh = not any(isinstance(s.item(t), Build) for t in e.targets)
-    return s._replace(**_played(s, e.seat, e.card),
+    return replace_state(s, **_played(s, e.seat, e.card),
                    hands=_replace_seat(s.hands, e.seat, _without(s.hands[e.seat], e.card)),
                    table=tuple(table), next_build=s.next_build + fresh)
 
@@ -120,43 +119,43 @@ def _hand_ended(s: GameState, e: HandEnded) -> GameState:
     captured = s.captured
     if e.last_capturer is not None:
         captured = _replace_seat(captured, e.last_capturer, captured[e.last_capturer] + e.residue)
-    return s._replace(**_NO_UNDO, version=s.version + 1, status=HAND_OVER, turn=None, table=(),
+    return replace_state(s, **_NO_UNDO, version=s.version + 1, status=HAND_OVER, turn=None, table=(),
                    captured=captured, scores=e.scores)
 
 
 def _counted_out(s: GameState, e: CountedOut) -> GameState:
-    return s._replace(version=s.version + 1)
+    return replace_state(s, version=s.version + 1)
 
 
 def _finished(s: GameState, e: GameFinished) -> GameState:
-    return s._replace(**_NO_UNDO, version=s.version + 1, status=FINISHED, turn=None, scores=e.scores,
+    return replace_state(s, **_NO_UNDO, version=s.version + 1, status=FINISHED, turn=None, scores=e.scores,
                       outcome=Outcome(e.winner, e.reason))
 
 
 def _committed(s: GameState, e: ShuffleCommitted) -> GameState:
-    return s._replace(version=s.version + 1, seed=e.seed, commitment=e.commitment)
+    return replace_state(s, version=s.version + 1, seed=e.seed, commitment=e.commitment)
 
 
 def _client_seed(s: GameState, e: ClientSeedSet) -> GameState:
-    return s._replace(version=s.version + 1, client_seeds=_replace_seat(s.client_seeds, e.seat, e.seed))
+    return replace_state(s, version=s.version + 1, client_seeds=_replace_seat(s.client_seeds, e.seat, e.seed))
 
 
 def _revealed(s: GameState, e: SeedRevealed) -> GameState:
-    return s._replace(version=s.version + 1, seed=None, commitment=None)
+    return replace_state(s, version=s.version + 1, seed=None, commitment=None)
 
 
 def _undo_requested(s: GameState, e: UndoRequested) -> GameState:
-    return s._replace(version=s.version + 1, undo_request=e.seat, undo_accepted=())
+    return replace_state(s, version=s.version + 1, undo_request=e.seat, undo_accepted=())
 
 
 def _undo_answered(s: GameState, e: UndoAnswered) -> GameState:
     if not e.accepted:
-        return s._replace(version=s.version + 1, undo_request=None, undo_accepted=())
-    return s._replace(version=s.version + 1, undo_accepted=s.undo_accepted + (e.seat,))
+        return replace_state(s, version=s.version + 1, undo_request=None, undo_accepted=())
+    return replace_state(s, version=s.version + 1, undo_accepted=s.undo_accepted + (e.seat,))
 
 
 def _undone(s: GameState, e: PlayUndone) -> GameState:
-    return s.before_play._replace(version=s.version + 1)
+    return replace_state(s.before_play, version=s.version + 1, **_NO_UNDO)
 
 
 def _voided(s: GameState, e: HandVoided) -> GameState:
@@ -164,32 +163,32 @@ def _voided(s: GameState, e: HandVoided) -> GameState:
     scores = list(s.scores)
     for award in s.instant_awards:  # a voided hand scores nothing, not even instantly
         scores[award.team] -= award.points
-    return s._replace(**_NO_UNDO, version=s.version + 1, status=HAND_OVER, turn=None, redeal=True,
+    return replace_state(s, **_NO_UNDO, version=s.version + 1, status=HAND_OVER, turn=None, redeal=True,
                       stock=(), hands=((),) * n, table=(), captured=((),) * n, sweeps=(0,) * n,
                       last_capturer=None, last_capture=(), scores=tuple(scores), instant_awards=())
 
 
 def _pairs_taken(s: GameState, e: InitialPairsTaken) -> GameState:
     taken = set(e.cards)
-    return s._replace(version=s.version + 1, table=tuple(it for it in s.table if it not in taken),
+    return replace_state(s, version=s.version + 1, table=tuple(it for it in s.table if it not in taken),
                       captured=_replace_seat(s.captured, e.seat, s.captured[e.seat] + e.cards),
                       sweeps=_replace_seat(s.sweeps, e.seat, s.sweeps[e.seat] + e.sweep),
                       last_capturer=e.seat, last_capture=e.cards)
 
 
 def _drawn(s: GameState, e: CardDrawn) -> GameState:
-    return s._replace(version=s.version + 1, stock=s.stock[1:],
+    return replace_state(s, version=s.version + 1, stock=s.stock[1:],
                       hands=_replace_seat(s.hands, e.seat, s.hands[e.seat] + (e.card,)))
 
 
 def _plucked(s: GameState, e: CardPlucked) -> GameState:
-    return s._replace(**_NO_UNDO, version=s.version + 1, table=tuple(it for it in s.table if it is not e.card),
+    return replace_state(s, **_NO_UNDO, version=s.version + 1, table=tuple(it for it in s.table if it is not e.card),
                       captured=_replace_seat(s.captured, e.seat, s.captured[e.seat] + (e.card,)),
                       plucked=s.plucked + (e.seat,))
 
 
 def _scored(s: GameState, e: PointsScored) -> GameState:
-    return s._replace(version=s.version + 1, scores=e.scores, instant_awards=s.instant_awards + e.awards)
+    return replace_state(s, version=s.version + 1, scores=e.scores, instant_awards=s.instant_awards + e.awards)
 
 
 _APPLY = {

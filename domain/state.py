@@ -115,3 +115,15 @@ class GameState(NamedTuple):
     @property
     def is_over(self) -> bool:
         return self.status == FINISHED
+
+
+_FIELD_INDEX = {name: i for i, name in enumerate(GameState._fields)}
+
+
+def replace_state(state: GameState, **changes) -> GameState:
+    """``state._replace(**changes)``, faster: folding makes one state per
+    event, so this sits on the hot path of every load."""
+    values = list(state)
+    for name, value in changes.items():
+        values[_FIELD_INDEX[name]] = value
+    return tuple.__new__(GameState, values)
