@@ -100,3 +100,21 @@ def test_an_old_hand_dealt_event_without_fairness_fields_still_reads():
         "fixed": False}}
     event = from_json(old)
     assert isinstance(event, HandDealt) and event.commitment is None and event.client_seeds == ()
+
+
+def test_an_audit_finds_a_fair_game_fair_and_a_tampered_deck_not():
+    from dataclasses import replace
+
+    from domain.shuffle import audit_deals
+    events = created()
+    events += decide(fold(events), Deal())
+    events += decide(fold(events), CountOut(0))
+    assert audit_deals(events) == []
+    dealt = next(i for i, e in enumerate(events) if isinstance(e, HandDealt))
+    deck = list(events[dealt].deck)
+    deck[0], deck[1] = deck[1], deck[0]
+    forged = events[:dealt] + [replace(events[dealt], deck=tuple(deck))] + events[dealt + 1:]
+    assert audit_deals(forged) == ["hand 1: the deck is not the one its seed gives"]
+    revealed = next(i for i, e in enumerate(events) if isinstance(e, SeedRevealed))
+    lied = events[:revealed] + [SeedRevealed(1, "00" * 32)] + events[revealed + 1:]
+    assert audit_deals(lied) == ["hand 1: the revealed seed is not the committed one"]
