@@ -31,9 +31,10 @@ RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
 SUITS = ["S", "H", "D", "C"]
 TAG = "casino-shuffle-v1"
 PACKET, HAND_SIZE = 2, 4
+FIVE_HAND_REMOVED = ("2H", "2D", "2C")
 
 
-def derive_deck(seed: bytes, hand_number: int, client_seeds: list[str]) -> list[str]:
+def derive_deck(seed: bytes, hand_number: int, client_seeds: list[str], removed=()) -> list[str]:
     """The deck order, top first, as docs/fairness.md describes it."""
 
     def stream():
@@ -50,7 +51,7 @@ def derive_deck(seed: bytes, hand_number: int, client_seeds: list[str]) -> list[
             if x < limit:
                 return x % n
 
-    deck = [rank + suit for suit in SUITS for rank in RANKS]
+    deck = [rank + suit for suit in SUITS for rank in RANKS if rank + suit not in removed]
     source = stream()
     for i in range(len(deck) - 1, 0, -1):
         j = below(i + 1, source)
@@ -58,21 +59,24 @@ def derive_deck(seed: bytes, hand_number: int, client_seeds: list[str]) -> list[
     return deck
 
 
-def first_round(deck: list[str], players: int, dealer: int):
-    """Who receives which cards in a hand's first round (docs/rules.md)."""
+def first_round(deck: list[str], players: int, dealer: int, packet: int = PACKET):
+    """Who receives which cards in a hand's first round (docs/rules.md):
+    passes from the dealer's left, the table's packet before the dealer's."""
     seats = [(dealer + 1 + i) % players for i in range(players)]
-    order = (seats[:-1] + ["table"] + seats[-1:]) * (HAND_SIZE // PACKET)
+    order = (seats[:-1] + ["table"] + seats[-1:]) * (HAND_SIZE // packet)
     hands, table, pos = {s: [] for s in seats}, [], 0
     for who in order:
-        packet = deck[pos:pos + PACKET]
-        pos += PACKET
-        (table if who == "table" else hands[who]).extend(packet)
+        cards = deck[pos:pos + packet]
+        pos += packet
+        (table if who == "table" else hands[who]).extend(cards)
     return hands, table
 
 
 def check(events: list[dict]) -> bool:
     revealed = {e["data"]["hand_number"]: e["data"]["seed"] for e in events if e["type"] == "SeedRevealed"}
-    players = next(len(e["data"]["seats"]) for e in events if e["type"] == "GameCreated")
+    created = next(e["data"] for e in events if e["type"] == "GameCreated")
+    players, options = len(created["seats"]), created["options"]
+    removed = FIVE_HAND_REMOVED if options.get("deck") == "five_hand" else ()
     ok = True
     for e in events:
         if e["type"] != "HandDealt":
@@ -90,10 +94,10 @@ def check(events: list[dict]) -> bool:
         problems = []
         if hashlib.sha256(seed).hexdigest() != d["commitment"]:
             problems.append("the seed does not match the commitment")
-        deck = derive_deck(seed, hand, list(d.get("client_seeds") or []))
+        deck = derive_deck(seed, hand, list(d.get("client_seeds") or []), removed)
         if d.get("deck") is not None and d["deck"] != deck:
             problems.append("the dealt deck differs from the derived one")
-        hands, table = first_round(deck, players, d["dealer"])
+        hands, table = first_round(deck, players, d["dealer"], options.get("deal_packet", PACKET))
         if d["table"] != table:
             problems.append("the table cards differ from the derived deck")
         for seat, cards in enumerate(d["hands"]):

@@ -83,3 +83,11 @@ def test_client_seeds_are_checked_and_set_between_hands(api, operator):
     api.post(f"{game.url}/deal", json={}, token=game.tokens[1])
     late = api.post(f"{game.url}/client-seed", json={"seed": "late"}, token=game.tokens[0])
     assert late.status_code == 422 and late.get_json()["rule"] == "hand_in_progress"
+
+
+@pytest.mark.parametrize("variant,players,options", [("california", 2, {"deals_each": 1}),
+                                                      ("five-hand", 5, {"target": 11})])
+def test_the_script_knows_each_variants_deck_and_deal(api, verify_deal, variant, players, options):
+    game = api.create(players=players, variant=variant, options=options)
+    assert play_game(api, game, seed=3)["status"] == "finished"
+    assert verify_deal.check(api.events(game, token=None))
