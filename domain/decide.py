@@ -158,11 +158,13 @@ def _play(state: GameState, c: cmd.Play) -> list[Event]:
 
 def _end_hand(state: GameState, next_seed: bytes | None) -> list[Event]:
     residue = tuple(c for it in state.table for c in (it.cards if hasattr(it, "cards") else (it,)))
-    ended = HandEnded(state.hand_number, state.last_capturer, residue, (), state.scores)
+    # The residue goes to the last capturer; in a hand where no one captured, to the dealer.
+    taker = state.last_capturer if state.last_capturer is not None else state.dealer
+    ended = HandEnded(state.hand_number, taker, residue, (), state.scores)
     scored = evolve(state, ended)  # the residue joins the last capturer's pile
     points = tuple(hand_points(scored))
     scores, winner, reason = settle(state, list(points))
-    events: list[Event] = [HandEnded(state.hand_number, state.last_capturer, residue, points, scores)]
+    events: list[Event] = [HandEnded(state.hand_number, taker, residue, points, scores)]
     events += _reveal(state)
     if reason is not None:
         events.append(GameFinished(winner, reason, scores))

@@ -410,14 +410,35 @@ def _owner_duty(state: GameState, seat: int, play: Play) -> None:
                             f"With your build{plural} of {shown} on the table you must take it, add to it, or build.")
     # Whatever else they do, an owner keeps a card to take each of their builds.
     hand_after = tuple(h for h in state.hands[seat] if h is not move.card)
-    for b in owned:
-        if b.id in touched:
-            continue
+    kept = [b for b in owned if b.id not in touched]
+    for b in kept:
         if not holds_value(hand_after, b.value, opts):
             raise RuleViolation("must_act_on_build",
                                 f"You cannot play away your last {b.value} while your build of {b.value} is on the table.")
         if duty == "strict" and play.build is not None and play.build.value == b.value:
             raise RuleViolation("one_build_per_value", f"You already have a build of {b.value}; add to it instead.")
+    values = {b.value for b in kept} | ({play.build.value} if play.build is not None else set())
+    if not covers(hand_after, values, opts):
+        shown = " and ".join(map(str, sorted(values)))
+        raise RuleViolation("must_act_on_build", f"You need a different card to take each of your builds "
+                            f"({shown}), and your hand would not have them.")
+
+
+def covers(hand, values, options: Options) -> bool:
+    """Whether distinct cards of ``hand`` can take builds of each of ``values``.
+
+    One card takes every build of its value at once, but a card with two
+    values (a Royal ace, Buckeye's ten of diamonds) takes only one of them in
+    a play, so each value needs a card of its own.
+    """
+    values = sorted(values)
+    if not values:
+        return True
+    first, rest = values[0], values[1:]
+    for i, card in enumerate(hand):
+        if holds_value((card,), first, options) and covers(hand[:i] + hand[i + 1:], rest, options):
+            return True
+    return False
 
 
 def _is_last_play(state: GameState, seat: int) -> bool:

@@ -1,0 +1,97 @@
+"""Property tests over every variant of the family: random hands played
+through ``legal_moves``, checking at every step that every card is in exactly
+one place, that folding the events gives the state built step by step, and
+that each hand's points add up as the variant defines them.
+
+Bounded by default; ``CASINO_LONG_TESTS=1`` plays many more hands.
+"""
+
+import os
+import random
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from domain import CreateGame, Deal, Play, VARIANTS, decide, evolve, fold, legal_moves
+from domain.dealing import deck_for
+from domain.events import HandEnded, PointsScored
+from domain.table import table_cards
+
+EXAMPLES = 400 if os.environ.get("CASINO_LONG_TESTS") else 25
+CASES = [(name, players) for name, v in sorted(VARIANTS.items()) for players in v.players]
+
+
+def where_every_card_is(state) -> list:
+    return [*state.stock, *(c for h in state.hands for c in h), *table_cards(state.table),
+            *(c for p in state.captured for c in p)]
+
+
+def expected_hand_total(state) -> int:
+    """The hand's points, counted from the piles without the engine's scoring code."""
+    opts = state.options
+    piles = [[c for s, p in enumerate(state.captured) if state.seats[s].team == t for c in p]
+             for t in range(state.teams)]
+    sizes = [len(p) for p in piles]
+    spades = [sum(c.suit == "S" for c in p) for p in piles]
+    total = 0
+    if sizes.count(max(sizes)) == 1:
+        total += 3
+    elif opts.most_cards_tie == "split":
+        total += sizes.count(max(sizes))
+    elif opts.most_cards_tie == "spades_decide":
+        tied = [spades[t] for t in range(len(piles)) if sizes[t] == max(sizes)]
+        total += 3 if tied.count(max(tied)) == 1 else 0
+    if opts.spade_points != "each" and spades.count(max(spades)) == 1:
+        total += 1
+    taken = {c.code for p in piles for c in p}
+    total += 2 * ("10D" in taken) + ("2S" in taken) + sum(a in taken for a in ("AS", "AH", "AD", "AC"))
+    if opts.spade_points != "none":
+        total += sum(spades) + ("JS" in taken)
+    sweeps = [sum(state.sweeps[s] for s in range(len(state.seats)) if state.seats[s].team == t)
+              for t in range(state.teams)]
+    if opts.sweeps_cancel:
+        sweeps = [n - min(sweeps) for n in sweeps]
+    return total + opts.sweeps * sum(sweeps)
+
+
+def play_hand(variant, players, rng):
+    names = tuple(f"P{i}" for i in range(players))
+    events = decide(None, CreateGame(variant, names, rng.randrange(players), {}, seed=rng.randbytes(32)))
+    state = fold(events)
+    new = decide(state, Deal())
+    for event in new:
+        state = evolve(state, event)
+    events += new
+    scored_now = 0
+    while state.status == "in_progress":
+        seat = state.turn
+        listed = legal_moves(state, seat).first()
+        assert listed.moves
+        move = rng.choice(listed.moves)
+        new = decide(state, Play(seat, move, rng.randbytes(32)))
+        for event in new:
+            state = evolve(state, event)
+            assert sorted(where_every_card_is(state)) == sorted(deck_for(state.options))
+            if isinstance(event, PointsScored):
+                scored_now += sum(a.points for a in event.awards)
+            if isinstance(event, HandEnded):
+                hand = scored_now + sum(a.points for a in event.points)
+                assert hand == expected_hand_total(state) + sum(a.points for a in event.points
+                                                                 if a.category == "all_eleven")
+        events += new
+    assert fold(events) == state
+    return state
+
+
+@given(case=st.sampled_from(CASES), seed=st.integers(0, 2**32 - 1))
+@settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck))
+def test_every_variant_conserves_cards_scores_as_defined_and_folds_to_the_same_state(case, seed):
+    variant, players = case
+    state = play_hand(variant, players, random.Random(seed))
+    assert state.status in ("hand_over", "finished")
+
+
+def test_each_variant_and_seat_count_is_played_at_least_once():
+    rng = random.Random(99)
+    for variant, players in CASES:
+        assert play_hand(variant, players, rng).status in ("hand_over", "finished")
