@@ -265,20 +265,14 @@ def random_build(rnd: random.Random, pool: list[Card], ident: str, owner: int, t
     multiple = rnd.random() < 0.4
     shapes = ([rnd.choice([1, 1, 2, 3]) for _ in range(rnd.choice([2, 2, 3]))] if multiple
               else [rnd.choice([2, 2, 3])])
-    groups = []
+    groups: list[tuple[Card, ...]] = []
     for parts in shapes:
         split = _random_parts(rnd, value, parts, top) if parts > 1 else [value]
-        if split is None:
-            return None
-        group = []
-        for rank in split:
-            found = _take(pool, rank)
-            if found is None:
-                pool.extend(c for g in groups for c in g)
-                pool.extend(group)
-                return None
-            group.append(found)
+        group = [found for rank in split or () if (found := _take(pool, rank)) is not None]
         groups.append(tuple(group))
+        if split is None or len(group) < len(split):  # no such build here: put the cards back
+            pool.extend(c for g in groups for c in g)
+            return None
     return Build(ident, value, tuple(groups), owner)
 
 
@@ -330,7 +324,6 @@ def random_position(seed: int, overrides: dict | None) -> Position:
             hand.append(wanted)
     rnd.shuffle(rest)
     while len(hand) < hand_size:
-        # often a card that makes a sum with the table, so captures are on
         hand.append(rest.pop())
     other = tuple(rest.pop() for _ in range(4))
     hands = (tuple(hand), other) if seat == 0 else (other, tuple(hand))
