@@ -1,0 +1,264 @@
+"""How fast the rules engine is: whole games, folding, and crowded tables.
+
+Run from the repository root::
+
+    python bench/domain.py            # about twenty seconds
+    python bench/domain.py --seed 7   # other random games and tables
+
+It prints figures for people, and as its last line one JSON object for
+machines (CI keeps it; compare runs on the same machine only):
+
+- ``games_per_s``: random two-player games of ``cassino`` played end to end
+  (``legal_moves(...).first()``, a random move, ``decide``, ``evolve``);
+  the best of several rounds, since slower rounds measure the machine's
+  other work rather than the engine;
+- ``fold_events_per_s``: ``fold`` over recorded event lists (events already
+  decoded), best of several rounds;
+- ``validate_ms_N`` and ``legal_moves_ms_N`` for N = 10, 20, 30, 40 table
+  items: the *worst case* over crowded tables of low cards (a deck has only
+  40 cards from ace to ten, so 40 items is every one of them) of checking
+  one proposed move with ``is_legal``, and of ``legal_moves(state,
+  seat).first()``. Each is timed with the engine's memo caches emptied first
+  (a cold start is what a new position costs), taking the fastest of a few
+  repeats of the same call to drop scheduler noise, then the slowest call.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import json
+import os
+import platform
+import random
+import statistics
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+from domain import (Build, Card, CreateGame, Deal, Move, Play, decide, evolve, fold,  # noqa: E402
+                    full_deck, is_legal, legal_moves)
+from domain.options import resolve  # noqa: E402
+from domain.state import GameState, Seat  # noqa: E402
+
+SIZES = (10, 20, 30, 40)
+TARGETS = {  # what the engine should manage on a modest machine
+    "fold_events_per_s": (">", 200_000),
+    "validate_ms_30": ("<", 1.0),
+    "legal_moves_ms_30": ("<", 20.0),
+}
+REPEATS = 3  # timings of the same call; the fastest counts
+
+
+def clear_caches() -> None:
+    """Empty every memo cache in the engine (found by looking, so the bench
+    keeps working when the engine's private helpers change)."""
+    for module in list(sys.modules.values()):
+        if getattr(module, "__name__", "").startswith("domain"):
+            for value in vars(module).values():
+                clear = getattr(value, "cache_clear", None)
+                if callable(clear):
+                    clear()
+
+
+def timed(fn, cold: bool = True) -> float:
+    """Seconds for the fastest of REPEATS calls of ``fn``."""
+    best = float("inf")
+    for _ in range(REPEATS):
+        if cold:
+            clear_caches()
+        start = time.perf_counter()
+        fn()
+        best = min(best, time.perf_counter() - start)
+    return best
+
+
+# -- whole games --------------------------------------------------------------
+
+
+def play_game(rnd: random.Random) -> list:
+    """One random two-player game of cassino to its end; returns its events."""
+    events = decide(None, CreateGame("cassino", ("Ann", "Bob"), rnd.randrange(2)))
+    state = fold(events)
+    deck = list(full_deck())
+    while not state.is_over:
+        if state.status == "in_progress":
+            move = rnd.choice(legal_moves(state, state.turn).first().moves)
+            new = decide(state, Play(state.turn, move))
+        else:
+            rnd.shuffle(deck)
+            new = decide(state, Deal(tuple(deck)))
+        for event in new:
+            state = evolve(state, event)
+        events += new
+    return events
+
+
+def bench_games(rnd: random.Random, rounds: int, per_round: int) -> tuple[float, list[list]]:
+    rates, logs = [], []
+    for _ in range(rounds):
+        start = time.perf_counter()
+        for _ in range(per_round):
+            logs.append(play_game(rnd))
+        rates.append(per_round / (time.perf_counter() - start))
+    print(f"games: {rounds} rounds of {per_round} two-player games; games/s per round: "
+          + ", ".join(f"{r:.1f}" for r in rates))
+    lengths = [len(log) for log in logs]
+    print(f"  events per game: median {statistics.median(lengths):.0f}, max {max(lengths)}")
+    return max(rates), logs
+
+
+def bench_fold(logs: list[list], rounds: int) -> float:
+    total = sum(len(log) for log in logs)
+    rates = []
+    for _ in range(rounds):
+        gc.collect()
+        start = time.perf_counter()
+        for log in logs:
+            fold(log)
+        rates.append(total / (time.perf_counter() - start))
+    print(f"fold: {len(logs)} games, {total} events, {rounds} rounds; events/s per round: "
+          + ", ".join(f"{r:,.0f}" for r in rates))
+    return max(rates)
+
+
+# -- crowded tables -------------------------------------------------------------
+
+
+LOW = [c for c in full_deck() if c.rank <= 10]
+
+
+def crowded_table(rnd: random.Random, size: int, with_builds: bool) -> GameState:
+    """``size`` table items of low cards (a few of them the opponent's builds
+    when cards allow), four random cards in the hand of seat 0 to play."""
+    pool = LOW[:]
+    rnd.shuffle(pool)
+    items: list = []
+    spare = len(pool) - size  # cards that can go into builds beyond one per item
+    builds = min(3, spare) if with_builds else 0
+    for k in range(builds):  # a single build of two cards, worth at most 10
+        a, b = next((a, b) for i, a in enumerate(pool) for b in pool[i + 1:] if a.rank + b.rank <= 10)
+        pool.remove(a)
+        pool.remove(b)
+        items.append(Build(f"B{k + 1}", a.rank + b.rank, ((a, b),), owner=1))
+    while len(items) < size:
+        items.append(pool.pop())
+    rnd.shuffle(items)
+    rest = pool + [c for c in full_deck() if c.rank > 10]
+    rnd.shuffle(rest)
+    hand, other = tuple(rest[:4]), tuple(rest[4:8])
+    return GameState(
+        variant="cassino", options=resolve("cassino", {}, players=2),
+        seats=(Seat("Ann", 0), Seat("Bob", 1)), status="in_progress", version=3, hand_number=1,
+        dealer=1, turn=0, round=1, stock=tuple(rest[8:]), hands=(hand, other), table=tuple(items),
+        captured=((), ()), sweeps=(0, 0), next_build=builds + 1, scores=(0, 0))
+
+
+def value(card: Card) -> int:
+    return card.rank if card.rank <= 10 else 0
+
+
+def candidates(rnd: random.Random, state: GameState, listed: tuple[Move, ...], plain: int) -> list[Move]:
+    """Moves to validate on one table, legal and illegal: what legal_moves
+    lists, the biggest captures (every loose card a card could take, which
+    makes the split into groups work hardest), random subsets that add up
+    to a multiple of the card (the hard refusals), plain random moves, and
+    big multiple builds."""
+    hand = state.hands[0]
+    items = list(state.table)
+    loose = [it for it in items if isinstance(it, Card)]
+    out = list(listed)
+    for card in hand:
+        v = value(card)
+        if not v:
+            out.append(Move(card, "capture", tuple(c.id for c in loose if c.rank == card.rank)[:1]))
+            continue
+        small = [c.id for c in loose if value(c) <= v]
+        builds = [b.id for b in items if isinstance(b, Build) and b.value == v]
+        out.append(Move(card, "capture", tuple(small) + tuple(builds)))
+        out.append(Move(card, "capture", tuple(c.id for c in loose)))
+        found = tries = 0
+        while found < 25 and tries < 5000:
+            tries += 1
+            sub = [c for c in loose if value(c) <= v and rnd.random() < 0.6]
+            if sub and sum(value(c) for c in sub) % v == 0:
+                out.append(Move(card, "capture", tuple(c.id for c in sub)))
+                found += 1
+        for target in range(max(v, 2), 11):  # builds of many groups, the card in one
+            sub = [c for c in loose if value(c) <= target and rnd.random() < 0.7]
+            out.append(Move(card, "build", tuple(c.id for c in sub), target))
+    ids = [it.id for it in items]
+    for _ in range(plain):
+        card = rnd.choice(hand)
+        action = rnd.choice(["trail", "capture", "build"])
+        sub = tuple(rnd.sample(ids, rnd.randint(0, len(ids))))
+        out.append(Move(card, action, () if action == "trail" else sub,
+                        rnd.randint(2, 10) if action == "build" else None))
+    return list(dict.fromkeys(out))
+
+
+def bench_tables(rnd: random.Random, tables: int, plain: int) -> dict:
+    results = {}
+    print(f"crowded tables: {tables} per size, seat 0 to play with four cards; "
+          f"times are the fastest of {REPEATS} cold-cache calls")
+    for size in SIZES:
+        validate_worst, validate_all, legal_worst, legal_all = (0.0, None), [], (0.0, None), []
+        legal_count = truncated = checked = 0
+        for k in range(tables):
+            state = crowded_table(rnd, size, with_builds=k % 2 == 1)
+            listed = legal_moves(state, 0).first()
+            truncated += listed.truncated
+            t = timed(lambda: legal_moves(state, 0).first())
+            legal_all.append(t)
+            if t > legal_worst[0]:
+                legal_worst = (t, " ".join(str(it) for it in state.table))
+            for move in candidates(rnd, state, listed.moves, plain):
+                t = timed(lambda: is_legal(state, 0, move))
+                checked += 1
+                legal_count += is_legal(state, 0, move)
+                validate_all.append(t)
+                if t > validate_worst[0]:
+                    validate_worst = (t, move.text)
+        results[f"validate_ms_{size}"] = round(validate_worst[0] * 1000, 3)
+        results[f"legal_moves_ms_{size}"] = round(legal_worst[0] * 1000, 3)
+        print(f"  {size} items: validate {checked} moves ({legal_count} legal): "
+              f"median {statistics.median(validate_all) * 1e6:.0f} us, "
+              f"worst {validate_worst[0] * 1000:.3f} ms ({validate_worst[1]})")
+        print(f"  {size} items: legal_moves().first(): median {statistics.median(legal_all) * 1000:.2f} ms, "
+              f"worst {legal_worst[0] * 1000:.2f} ms; {truncated} of {tables} lists cut")
+    return results
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--rounds", type=int, default=5, help="rounds of games and of folds")
+    parser.add_argument("--games", type=int, default=20, help="games per round")
+    parser.add_argument("--tables", type=int, default=20, help="crowded tables per size")
+    parser.add_argument("--plain", type=int, default=150, help="plain random moves per table")
+    args = parser.parse_args(argv)
+    rnd = random.Random(args.seed)
+    print(f"casino domain bench: Python {platform.python_version()} on {platform.machine()}, "
+          f"seed {args.seed}")
+    started = time.perf_counter()
+    games_per_s, logs = bench_games(rnd, args.rounds, args.games)
+    fold_per_s = bench_fold(logs, args.rounds)
+    results = {"games_per_s": round(games_per_s, 2), "fold_events_per_s": round(fold_per_s)}
+    results.update(bench_tables(rnd, args.tables, args.plain))
+    print("targets:")
+    met = {}
+    for key, (sense, goal) in TARGETS.items():
+        got = results[key]
+        ok = got > goal if sense == ">" else got < goal
+        met[key] = ok
+        print(f"  {key}: {got:,} (target {sense} {goal:,}) {'met' if ok else 'MISSED'}")
+    print(f"took {time.perf_counter() - started:.1f} s")
+    results["targets_met"] = met
+    results["seed"] = args.seed
+    print(json.dumps(results))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
