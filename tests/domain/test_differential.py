@@ -553,10 +553,6 @@ def test_legal_moves_lists_only_legal_moves_and_first_agrees_with_the_full_view(
     assert not problems, f"{len(problems)} problems, e.g.\n" + "\n".join(problems[:3])
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "domain bug: legal._Generator._unions reuses the parent's group index `floor` on the child's "
-    "shorter list of groups, so some unions of two or more groups are never listed (captures, "
-    "and builds with extra groups)"))
 def test_legal_moves_lists_every_legal_move():
     def check(pos, view, listed, want, got):
         if want - got:
@@ -567,8 +563,6 @@ def test_legal_moves_lists_every_legal_move():
     assert not problems, f"{len(problems)} positions lack legal moves, e.g.\n" + "\n".join(problems[:3])
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "domain bug: legal_moves misses the capture 9C of 5H+4C and AH+2C+6C (see _unions)"))
 def test_legal_moves_lists_a_capture_of_two_groups_when_a_third_group_overlaps_one():
     # Groups of 9 on this table: 8D+AH, 6C+2C+AH, 5H+4C. Taking 6C+2C+AH leaves
     # 5H+4C still free, so the union of those two groups is a legal capture.
@@ -580,9 +574,6 @@ def test_legal_moves_lists_a_capture_of_two_groups_when_a_third_group_overlaps_o
     assert move in listed.moves
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "domain bug: with partial_capture false, legal_moves lists two maximal captures but not the "
-    "third, 10H of AS+4C+5C and 3H+3C+4H (see _unions)"))
 def test_legal_moves_lists_every_maximal_capture_when_partial_capture_is_off():
     state = _hand_position(list(cards("4C 3C AS 5C 4H 9S 3H")), "10H", {"partial_capture": False})
     move = Move.parse("10H capture AS 3H 4H 3C 4C 5C")  # leaves only the 9S
@@ -592,8 +583,6 @@ def test_legal_moves_lists_every_maximal_capture_when_partial_capture_is_off():
     assert move in listed.moves
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "domain bug: legal_moves misses the multiple build 3S+6C, AS+AD+7D, 4S+5S (value 9; see _unions)"))
 def test_legal_moves_lists_a_multiple_build_of_three_groups():
     state = _hand_position(list(cards("6C 4S AD AS 5S 7D 8C")), "3S 9S")
     move = Move.parse("3S build 9 AS 4S 5S AD 7D 6C")

@@ -170,7 +170,6 @@ class Game:
     counted_out: bool = False
     style: str = "even"  # how this game's moves are picked; see choose()
     first_dealer: int = 0
-    lost: tuple[Card, ...] = ()  # see TOLERATE_LOST_RESIDUE
 
 
 def cards_in_play(state) -> Counter:
@@ -184,16 +183,8 @@ def cards_in_play(state) -> Counter:
     return where
 
 
-#: Known domain bug (see test_a_hand_without_any_capture_keeps_every_card):
-#: when nobody captured in a hand, the cards left on the table leave the state
-#: altogether. The random games accept exactly that loss, and nothing else,
-#: until the bug is fixed; then delete this and its use in check_hand_end().
-TOLERATE_LOST_RESIDUE = True
-
-
-def check_cards_conserved(state, lost: tuple[Card, ...] = ()) -> None:
+def check_cards_conserved(state) -> None:
     where = cards_in_play(state)
-    where.update(lost)
     assert set(where) == set(DECK) and all(n == 1 for n in where.values()), (
         f"cards lost or doubled: missing {sorted(c.code for c in set(DECK) - set(where))}, "
         f"doubled {sorted(c.code for c, n in where.items() if n > 1)}")
@@ -347,7 +338,7 @@ def apply(game: Game, events: list) -> None:
         assert game.state.version == len(game.events)
     assert fold(game.events) == game.state, "fold of the log differs from the state built step by step"
     if game.state.hand_number:
-        check_cards_conserved(game.state, game.lost)
+        check_cards_conserved(game.state)
     check_table(game.state)
 
 
@@ -355,7 +346,7 @@ def check_event(game: Game, before, event) -> None:
     state = game.state
     n = state.players
     if isinstance(event, HandDealt):
-        game.last_capturer, game.sweeps, game.claims, game.lost = None, [0] * n, [], ()
+        game.last_capturer, game.sweeps, game.claims = None, [0] * n, []
         game.hands += 1
         dealer = game.first_dealer if event.hand_number == 1 else (before.dealer + 1) % n
         assert event.dealer == dealer, "the deal passes to the left"
@@ -409,14 +400,11 @@ def check_hand_end(game: Game, before, event: HandEnded) -> None:
     assert not before.stock and not any(before.hands), "the hand ended with cards still to play"
     residue = [c for it in before.table for c in (it.cards if isinstance(it, Build) else (it,))]
     assert sorted(event.residue) == sorted(residue)
-    assert event.last_capturer == game.last_capturer
+    assert event.last_capturer == (game.last_capturer if game.last_capturer is not None else before.dealer)
     piles = [list(p) for p in before.captured]
-    if game.last_capturer is not None:
-        piles[game.last_capturer] += residue
-    else:  # nobody captured: the sources do not say who gets the table
-        piles = [list(p) for p in game.state.captured]
-        if TOLERATE_LOST_RESIDUE and not cards_in_play(game.state) & Counter(residue):
-            game.lost = tuple(residue)
+    # The last capturer takes the residue; in a hand without captures, the dealer.
+    taker = game.last_capturer if game.last_capturer is not None else before.dealer
+    piles[taker] += residue
     team_of = [before.team_of(s) for s in range(before.players)]
     expected = expected_awards(opts, team_of, piles, game.sweeps)
     teams = before.teams
@@ -544,9 +532,6 @@ def test_random_games_keep_every_invariant_with_each_option_value(name, value, d
     run_games(rnd, variant, players, overrides)
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "domain bug: when nobody captured in a hand, HandEnded has last_capturer None and evolve "
-    "clears the table without putting its cards anywhere, so they leave the game's state"))
 def test_a_hand_without_any_capture_keeps_every_card():
     """Everyone trails every card (always legal: nobody ever owns a build)."""
     events = decide(None, CreateGame("cassino", ("Ann", "Bob"), 1))
@@ -558,7 +543,7 @@ def test_a_hand_without_any_capture_keeps_every_card():
         events += decide(state, Play(state.turn, trail))
         state = fold(events)
     ended = next(e for e in events if isinstance(e, HandEnded))
-    assert ended.last_capturer is None and len(ended.residue) == 52
+    assert ended.last_capturer == state.dealer and len(ended.residue) == 52
     check_cards_conserved(state)
 
 
