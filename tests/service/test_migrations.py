@@ -6,13 +6,15 @@ import secrets
 import uuid
 
 import psycopg
+import psycopg_pool
 import pytest
 from alembic import command
 from psycopg import sql
 
 import migrations
+from service.chain import first_break
 from service.database import create_database
-from service.store import VERSION_CONFLICT_SQLSTATE
+from service.store import VERSION_CONFLICT_SQLSTATE, EventStore
 
 TABLES = {"events", "idempotency", "games", "seat_tokens", "snapshots"}
 
@@ -62,6 +64,28 @@ def test_migrations_apply_to_an_empty_database_and_downgrade_cleanly(scratch_url
     assert revision(scratch_url) == migrations.head()
 
 
+def test_events_stored_before_the_hash_chain_get_their_hashes_in_order(scratch_url):
+    migrations.upgrade(scratch_url, "0001")
+    games = [uuid.uuid4(), uuid.uuid4()]
+    with psycopg.connect(scratch_url, autocommit=True) as conn:
+        for game in games:
+            conn.execute(
+                "INSERT INTO events (game_id, version, type, schema_version, data)"
+                " SELECT %s, v, 'E', 1, jsonb_build_object('n', v, 'name', 'Zoë')"
+                " FROM generate_series(1, 3) AS v",
+                (game,),
+            )
+
+    migrations.upgrade(scratch_url)
+
+    with psycopg_pool.ConnectionPool(scratch_url, kwargs={"autocommit": True}, min_size=1) as pool:
+        for game in games:
+            stored = EventStore(pool).load(game)
+            assert len(stored) == 3 and first_break(game, stored) is None
+        with pool.connection() as conn, pytest.raises(psycopg.errors.RestrictViolation):
+            conn.execute("UPDATE events SET type = 'F'")  # append-only again
+
+
 @pytest.mark.parametrize(
     "statement",
     [
@@ -75,8 +99,8 @@ def test_events_cannot_be_changed_or_removed(database_url, statement):
     game = uuid.uuid4()
     with psycopg.connect(database_url, autocommit=True) as conn:
         conn.execute(
-            "INSERT INTO events (game_id, version, type, schema_version, data)"
-            " VALUES (%s, 1, 'GameCreated', 1, '{}')",
+            "INSERT INTO events (game_id, version, type, schema_version, data, hash)"
+            " VALUES (%s, 1, 'GameCreated', 1, '{}', repeat('0', 64))",
             (game,),
         )
         with pytest.raises(psycopg.errors.RestrictViolation, match="append-only"):
@@ -90,8 +114,8 @@ def test_events_cannot_be_changed_or_removed(database_url, statement):
 def test_a_games_versions_must_follow_one_another(database_url, versions):
     game = uuid.uuid4()
     insert = (
-        "INSERT INTO events (game_id, version, type, schema_version, data)"
-        " VALUES (%s, %s, 'E', 1, '{}')"
+        "INSERT INTO events (game_id, version, type, schema_version, data, hash)"
+        " VALUES (%s, %s, 'E', 1, '{}', repeat('0', 64))"
     )
     with psycopg.connect(database_url, autocommit=True) as conn:
         *accepted, refused = versions
@@ -106,8 +130,8 @@ def test_one_insert_may_append_several_versions(database_url):
     game = uuid.uuid4()
     with psycopg.connect(database_url, autocommit=True) as conn:
         conn.execute(
-            "INSERT INTO events (game_id, version, type, schema_version, data)"
-            " SELECT %s, v, 'E', 1, '{}' FROM generate_series(1, 3) AS v",
+            "INSERT INTO events (game_id, version, type, schema_version, data, hash)"
+            " SELECT %s, v, 'E', 1, '{}', repeat('0', 64) FROM generate_series(1, 3) AS v",
             (game,),
         )
         assert conn.execute(
