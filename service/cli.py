@@ -55,6 +55,9 @@ def serve(args: argparse.Namespace) -> int:
     }
     if not os.environ.get("CASINO_DB_POOL_MAX_SIZE"):
         app_config["DB_POOL_MAX_SIZE"] = options["threads"]
+    if not os.environ.get("CASINO_STREAM_MAX_OPEN"):
+        # Live streams may take half of a worker's threads; requests keep the rest.
+        app_config["STREAM_MAX_OPEN"] = max(1, options["threads"] // 2)
 
     with tempfile.TemporaryDirectory(prefix="casino-metrics-") as metrics_dir:
         # Must be set before prometheus_client is first imported (by the

@@ -140,7 +140,7 @@ GAME_COLUMNS = {
     "winner": "jsonb",
 }
 
-_EVENT_COLUMNS = "position, game_id, version, type, schema_version, data, metadata, recorded_at, hash"
+EVENT_COLUMNS = "position, game_id, version, type, schema_version, data, metadata, recorded_at, hash"
 
 _INSERT_EVENTS = f"""
     INSERT INTO events (game_id, version, type, schema_version, data, metadata, hash)
@@ -150,7 +150,7 @@ _INSERT_EVENTS = f"""
                 %(metadata)s::jsonb[], %(hashes)s::text[])
          WITH ORDINALITY AS e(type, schema_version, data, metadata, hash, n)
     ORDER BY e.n
-    RETURNING {_EVENT_COLUMNS}
+    RETURNING {EVENT_COLUMNS}
 """
 
 
@@ -240,7 +240,7 @@ class EventStore:
         """The game's events after ``after_version`` (up to ``until_version``), in version order."""
         with self._pool.connection() as conn:
             rows = conn.execute(
-                f"SELECT {_EVENT_COLUMNS} FROM events"
+                f"SELECT {EVENT_COLUMNS} FROM events"
                 " WHERE game_id = %s AND version > %s AND (%s::integer IS NULL OR version <= %s)"
                 " ORDER BY version",
                 (game_id, after_version, until_version, until_version),
@@ -253,7 +253,7 @@ class EventStore:
             raise ValueError("limit must be at least 1")
         with self._pool.connection() as conn:
             rows = conn.execute(
-                f"SELECT {_EVENT_COLUMNS} FROM events"
+                f"SELECT {EVENT_COLUMNS} FROM events"
                 " WHERE position > %s ORDER BY position LIMIT %s",
                 (after_position, limit),
             ).fetchall()

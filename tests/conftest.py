@@ -72,11 +72,14 @@ def database_url() -> Iterator[str]:
             embedded.stop()
 
 
+#: Settings of the test apps. Live streams end within a fraction of a
+#: second, so that a test (or the fuzzer) reading one to its end is quick.
+TEST_SETTINGS = {"TESTING": True, "OPERATOR_TOKEN": OPERATOR_TOKEN, "STREAM_MAX_SECONDS": 0.3}
+
+
 @pytest.fixture
 def app(database_url):
-    app = create_app(
-        {"TESTING": True, "DATABASE_URL": database_url, "OPERATOR_TOKEN": OPERATOR_TOKEN}
-    )
+    app = create_app({**TEST_SETTINGS, "DATABASE_URL": database_url})
     yield app
     close_pool(app)
 
