@@ -13,9 +13,17 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from domain import Event, GameState, fold, from_json
+from domain import Event, GameState, evolve, fold, from_json
 
 from service.store import NOW, StoredEvent
+
+
+class Unfoldable(ValueError):
+    """Stored events that do not fold into a game: ``version`` is the first that does not apply."""
+
+    def __init__(self, version: int, cause: Exception):
+        super().__init__(f"Version {version} does not apply: {type(cause).__name__}: {cause}")
+        self.version = version
 
 
 def decode(stored: StoredEvent) -> Event:
@@ -26,6 +34,18 @@ def decode(stored: StoredEvent) -> Event:
 def refold(events: Iterable[StoredEvent], state: GameState | None = None) -> GameState | None:
     """The state after the stored ``events``."""
     return fold((decode(e) for e in events), state)
+
+
+def refold_checked(events: Iterable[StoredEvent], state: GameState | None = None) -> GameState | None:
+    """``refold`` for events that may have been altered: raises ``Unfoldable``."""
+    for event in events:
+        try:
+            state = evolve(state, decode(event))
+        # Altered data can fail anywhere in decoding or applying an event;
+        # whatever it raises, the history does not hold together there.
+        except Exception as error:
+            raise Unfoldable(event.version, error) from error
+    return state
 
 
 def row_changes(state: GameState, *, created: bool) -> dict[str, Any]:

@@ -259,6 +259,12 @@ class EventStore:
             ).fetchall()
         return [StoredEvent(*row) for row in rows]
 
+    def game_ids(self) -> list[UUID]:
+        """Every game that has events, in id order."""
+        with self._pool.connection() as conn:
+            rows = conn.execute("SELECT DISTINCT game_id FROM events ORDER BY game_id").fetchall()
+        return [game_id for (game_id,) in rows]
+
     def game_version(self, game_id: UUID | str) -> int:
         """The version of the game's last event; 0 when it has none."""
         with self._pool.connection() as conn:

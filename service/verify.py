@@ -15,10 +15,8 @@ from datetime import datetime
 from typing import Any
 from uuid import UUID
 
-from domain import GameState
-
 from service.chain import first_break
-from service.projection import expected_row, refold
+from service.projection import Unfoldable, expected_row, refold_checked
 from service.store import StoredEvent
 
 
@@ -66,10 +64,10 @@ def check_projection(evidence: Evidence) -> Finding:
     if not events:
         return Finding("projection", False, "The read model has a row for a game without events.")
     try:
-        state = _fold_each(events)
-    except _Unfoldable as error:
-        return Finding("projection", False, f"The events do not fold into a game at version "
-                                            f"{error.version}: {error.cause}", error.version)
+        state = refold_checked(events)
+    except Unfoldable as error:
+        return Finding("projection", False, f"The events do not fold into a game. {error}",
+                       first_bad_version=error.version)
     if row is None:
         return Finding("projection", False, "The game has no row in the read model.")
     expected = expected_row(events, state)
@@ -118,25 +116,6 @@ def verify(evidence: Evidence, checks: Sequence[Check] = CHECKS) -> Report:
     events = evidence.events
     return Report(evidence.game_id, events[-1].version if events else 0,
                   events[-1].hash if events else None, tuple(check(evidence) for check in checks))
-
-
-class _Unfoldable(Exception):
-    def __init__(self, version: int, cause: Exception):
-        super().__init__(version, cause)
-        self.version = version
-        self.cause = cause
-
-
-def _fold_each(events: Sequence[StoredEvent]) -> GameState:
-    state = None
-    for event in events:
-        try:
-            state = refold([event], state)
-        # Altered data can fail anywhere in decoding or applying an event;
-        # whatever it raises, the history does not hold together there.
-        except Exception as error:
-            raise _Unfoldable(event.version, error) from error
-    return state
 
 
 def _plain(value: Any) -> Any:

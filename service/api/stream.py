@@ -13,7 +13,7 @@ import math
 import re
 import threading
 import time
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 from flask import Blueprint, Flask, Response, current_app, request, url_for
 
@@ -39,7 +39,7 @@ def new_ticket(game_id):
     games().load(game_id)  # 404 for no such game
     ticket, expires = tickets.issue(_ticket_key(), game_id, caller, time.time())
     return {"ticket": ticket,
-            "expires_at": datetime.fromtimestamp(expires, timezone.utc).isoformat(),
+            "expires_at": datetime.fromtimestamp(expires, UTC).isoformat(),
             "stream": url_for("stream.stream", game_id=game_id, ticket=ticket)}
 
 

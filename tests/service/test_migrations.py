@@ -2,18 +2,15 @@
 
 from __future__ import annotations
 
-import secrets
 import uuid
 
 import psycopg
 import psycopg_pool
 import pytest
 from alembic import command
-from psycopg import sql
 
 import migrations
 from service.chain import first_break
-from service.database import create_database
 from service.store import VERSION_CONFLICT_SQLSTATE, EventStore
 
 TABLES = {"events", "idempotency", "games", "seat_tokens", "snapshots"}
@@ -30,16 +27,6 @@ def tables(url: str) -> set[str]:
             "SELECT tablename FROM pg_tables WHERE schemaname = 'public'"
         ).fetchall()
     return {name for (name,) in rows}
-
-
-@pytest.fixture
-def scratch_url(database_url):
-    """An empty database of its own, for tests that move the schema around."""
-    name = f"casino_scratch_{secrets.token_hex(4)}"
-    url = create_database(database_url, name)
-    yield url
-    with psycopg.connect(database_url, autocommit=True) as conn:
-        conn.execute(sql.SQL("DROP DATABASE {} WITH (FORCE)").format(sql.Identifier(name)))
 
 
 def test_the_session_database_is_at_the_head_revision(database_url):
