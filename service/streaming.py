@@ -114,9 +114,9 @@ def events(service: GameService, game_id: UUID, caller: Caller, after: int, timi
 
 
 class Body:
-    """A streamed response body that runs ``on_close`` once when the server
-    closes it, even if it was never iterated (a generator's ``finally``
-    would not run then)."""
+    """A streamed response body that runs ``on_close`` once: when it has been
+    read to its end, or when the server closes it, even unread (a
+    generator's ``finally`` would not run then)."""
 
     def __init__(self, chunks: Generator[str, None, None], on_close: Callable[[], None]):
         self._chunks = chunks
@@ -124,7 +124,10 @@ class Body:
         self._closed = False
 
     def __iter__(self) -> Iterator[str]:
-        return self._chunks
+        try:
+            yield from self._chunks
+        finally:
+            self.close()
 
     def close(self) -> None:
         if not self._closed:
