@@ -116,16 +116,17 @@ def last_position(database_url):
     return last
 
 
+def tamper_with(url: str, statement: str, params=()) -> None:
+    """Run SQL on the events behind the service's back, as the tables' owner
+    could: the append-only trigger is lifted for that one transaction (ALTER
+    TABLE holds off every other session meanwhile)."""
+    with psycopg.connect(url) as conn:
+        conn.execute("ALTER TABLE events DISABLE TRIGGER events_append_only")
+        conn.execute(statement, params)
+        conn.execute("ALTER TABLE events ENABLE TRIGGER events_append_only")
+
+
 @pytest.fixture
 def tamper(database_url):
-    """A function that runs SQL on the events behind the service's back, as
-    the tables' owner could: the append-only trigger is lifted for that one
-    transaction (ALTER TABLE holds off every other session meanwhile)."""
-
-    def run(statement: str, params=()) -> None:
-        with psycopg.connect(database_url) as conn:
-            conn.execute("ALTER TABLE events DISABLE TRIGGER events_append_only")
-            conn.execute(statement, params)
-            conn.execute("ALTER TABLE events ENABLE TRIGGER events_append_only")
-
-    return run
+    """``tamper_with`` the session's database."""
+    return lambda statement, params=(): tamper_with(database_url, statement, params)
