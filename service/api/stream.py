@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 import re
+import secrets
 import threading
 import time
 from datetime import UTC, datetime
@@ -24,12 +25,17 @@ from service.problems import ApiProblem
 
 bp = Blueprint("stream", __name__, url_prefix="/v1/games/<uuid:game_id>")
 
-_EXTENSION = "casino.stream_slots"
+_SLOTS = "casino.stream_slots"
+_TICKET_KEY = "casino.ticket_key"
 _VERSION = re.compile(r"\s*([0-9]{1,10})\s*")
 
 
 def init_app(app: Flask) -> None:
-    app.extensions[_EXTENSION] = threading.BoundedSemaphore(app.config["STREAM_MAX_OPEN"])
+    app.extensions[_SLOTS] = threading.BoundedSemaphore(app.config["STREAM_MAX_OPEN"])
+    token = app.config.get("OPERATOR_TOKEN")
+    # Without an operator token (never so under `casino serve`), a random
+    # key: tickets then hold within this process only.
+    app.extensions[_TICKET_KEY] = tickets.key_from(token) if token else secrets.token_bytes(32)
 
 
 @bp.post("/stream-tickets")
@@ -37,7 +43,7 @@ def new_ticket(game_id):
     """A short-lived ticket for the caller (seat, operator, or public) to open this game's stream."""
     caller = caller_for(game_id)
     games().load(game_id)  # 404 for no such game
-    ticket, expires = tickets.issue(_ticket_key(), game_id, caller, time.time())
+    ticket, expires = tickets.issue(current_app.extensions[_TICKET_KEY], game_id, caller, time.time())
     return {"ticket": ticket,
             "expires_at": datetime.fromtimestamp(expires, UTC).isoformat(),
             "stream": url_for("stream.stream", game_id=game_id, ticket=ticket)}
@@ -52,7 +58,7 @@ def stream(game_id):
     if state.status == FINISHED and after >= state.version:
         # Nothing more will come: 204 tells EventSource to stop reconnecting.
         return Response(status=204)
-    slots = current_app.extensions[_EXTENSION]
+    slots = current_app.extensions[_SLOTS]
     if not slots.acquire(blocking=False):
         raise ApiProblem(503, "unavailable", "Too many live streams are open right now. Try again shortly.",
                          headers={"Retry-After": "5"})
@@ -65,16 +71,12 @@ def stream(game_id):
                     headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
 
 
-def _ticket_key() -> bytes:
-    return tickets.key_from(current_app.config["OPERATOR_TOKEN"])
-
-
 def _stream_caller(game_id):
     """The ticket's caller when there is one; else the ``Authorization`` header's."""
     ticket = request.args.get("ticket")
     if ticket is None:
         return caller_for(game_id)
-    caller = tickets.redeem(_ticket_key(), game_id, ticket, time.time())
+    caller = tickets.redeem(current_app.extensions[_TICKET_KEY], game_id, ticket, time.time())
     if caller is None:
         raise ApiProblem(401, "unauthenticated",
                          "This stream ticket is not valid for this game or has expired; ask for a new one.",

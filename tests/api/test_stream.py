@@ -168,6 +168,16 @@ def test_a_ticket_is_good_for_its_own_games_stream_only(api, finished, dealt):
     assert api.get(finished.url, token=ticket).status_code == 401  # not a bearer token
 
 
+def test_an_app_without_an_operator_token_still_gives_working_tickets(database_url, dealt):
+    app = create_app({**TEST_SETTINGS, "DATABASE_URL": database_url, "OPERATOR_TOKEN": None})
+    try:
+        api = Api(app, app.test_client())
+        issued = api.post(f"{dealt.url}/stream-tickets", token=dealt.tokens[0]).get_json()
+        assert [e["version"] for e in events_in(api.get(issued["stream"] + "&timeout=0.01"))] == [1, 2]
+    finally:
+        close_pool(app)
+
+
 def test_a_ticket_needs_a_game_and_a_valid_token(api, dealt):
     assert api.post("/v1/games/00000000-0000-0000-0000-000000000002/stream-tickets").status_code == 404
     assert api.post(f"{dealt.url}/stream-tickets", token="not-a-token").status_code == 401

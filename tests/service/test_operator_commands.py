@@ -183,7 +183,7 @@ def test_an_append_waits_for_a_rebuild_of_its_game_so_the_row_never_goes_back(ap
     rebuild.join()
     play.join()
 
-    listed = api.get(f"/v1/games?player=P0&status=in_progress&limit=200", token=operator).get_json()
+    listed = api.get("/v1/games?player=P0&status=in_progress&limit=200", token=operator).get_json()
     [row] = [g for g in listed["games"] if g["id"] == game.id]
     assert row["version"] == 3 == api.view(game)["version"]
 
