@@ -166,7 +166,7 @@ def test_an_append_waits_for_a_rebuild_of_its_game_so_the_row_never_goes_back(ap
     append (which updates the row first) waits, then writes the newer row."""
     name = f"Rebuilt-{uuid.uuid4().hex[:8]}"
     game = api.create(first_dealer=1, first_name=name)
-    api.deal(game, ORDERED_DECK)
+    dealt = api.deal(game, ORDERED_DECK).get_json()["version"]
     read, release = threading.Event(), threading.Event()
 
     def project(events):
@@ -187,7 +187,7 @@ def test_an_append_waits_for_a_rebuild_of_its_game_so_the_row_never_goes_back(ap
     play.join()
 
     [row] = api.get(f"/v1/games?player={name}", token=operator).get_json()["games"]
-    assert row["version"] == 3 == api.view(game)["version"]
+    assert row["version"] == api.view(game)["version"] > dealt
 
 
 # -- export and replay ------------------------------------------------------
