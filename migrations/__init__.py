@@ -9,7 +9,9 @@ from pathlib import Path
 
 from alembic import command
 from alembic.config import Config
+from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
+from sqlalchemy import create_engine, pool
 
 HERE = Path(__file__).resolve().parent
 
@@ -39,3 +41,13 @@ def upgrade(database_url: str, revision: str = "head") -> None:
 def head() -> str:
     """The newest revision this code knows."""
     return ScriptDirectory(str(HERE)).get_current_head()
+
+
+def current(database_url: str) -> str | None:
+    """The revision the database is at; None before the first migration."""
+    engine = create_engine(sqlalchemy_url(database_url), poolclass=pool.NullPool)
+    try:
+        with engine.connect() as connection:
+            return MigrationContext.configure(connection).get_current_revision()
+    finally:
+        engine.dispose()

@@ -21,6 +21,12 @@ DEFAULTS: dict[str, Any] = {
     "READY_TIMEOUT": 2.0,
     # Every request body is small JSON; refuse big ones before parsing.
     "MAX_CONTENT_LENGTH": 64 * 1024,
+    # Live event streams (service.streaming): each holds a server thread
+    # while open, so a worker keeps at most STREAM_MAX_OPEN of them.
+    "STREAM_MAX_SECONDS": 300.0,
+    "STREAM_KEEPALIVE_SECONDS": 15.0,
+    "STREAM_POLL_SECONDS": 2.0,
+    "STREAM_MAX_OPEN": 2,
 }
 
 # Configuration key: (environment variable, type).
@@ -30,6 +36,8 @@ ENVIRONMENT = {
     "DB_POOL_MIN_SIZE": ("CASINO_DB_POOL_MIN_SIZE", int),
     "DB_POOL_MAX_SIZE": ("CASINO_DB_POOL_MAX_SIZE", int),
     "DB_POOL_TIMEOUT": ("CASINO_DB_POOL_TIMEOUT", float),
+    "STREAM_MAX_SECONDS": ("CASINO_STREAM_MAX_SECONDS", float),
+    "STREAM_MAX_OPEN": ("CASINO_STREAM_MAX_OPEN", int),
 }
 
 

@@ -29,7 +29,8 @@ def code_version() -> str:
 
 
 class StateCache:
-    """A bounded least-recently-used map of game id to folded state."""
+    """A bounded least-recently-used map of game id to a folded state (or
+    anything else with a ``version``: the service keeps the chain's head with it)."""
 
     def __init__(self, size: int = 2048):
         self._size = size

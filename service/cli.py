@@ -3,6 +3,9 @@
 Storage is the same for every subcommand: ``DATABASE_URL``, else the
 embedded PostgreSQL in ``CASINO_DATA_DIR`` (default ``./.casino-data``),
 started on demand and stopped when the last ``casino`` process using it ends.
+``serve`` and ``migrate`` bring the schema up to date; the operator commands
+(``verify``, ``export``, ``replay``, ``rebuild-projections``, in
+``service.ops``) only use it, and say so when it is behind.
 """
 
 from __future__ import annotations
@@ -11,12 +14,19 @@ import argparse
 import os
 import sys
 import tempfile
+import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
 
 import psycopg
 import sqlalchemy.exc
+from psycopg_pool import ConnectionPool
 
 import migrations
-from service import database, gunicorn_conf, tokens
+from service import database, gunicorn_conf, ops, tokens
+from service.readmodel import ReadModel
+from service.store import EventStore
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -31,11 +41,36 @@ def main(argv: list[str] | None = None) -> int:
     migrate_parser = commands.add_parser("migrate", help="bring the database schema up to date")
     migrate_parser.set_defaults(run=migrate)
 
+    verify_parser = commands.add_parser(
+        "verify", help="check games' hash chains and read model; exit 1 if anything is wrong")
+    verify_parser.add_argument("game", nargs="?", type=uuid.UUID, metavar="GAME",
+                               help="the game's id (default: every game)")
+    verify_parser.set_defaults(run=verify)
+
+    export_parser = commands.add_parser("export", help="write a game's transcript (JSON)")
+    export_parser.add_argument("game", type=uuid.UUID, metavar="GAME", help="the game's id")
+    export_parser.add_argument("-o", "--output", type=Path, metavar="FILE", help="write here, not to stdout")
+    export_parser.set_defaults(run=export)
+
+    replay_parser = commands.add_parser(
+        "replay", help="check a transcript and replay it into the database as a game")
+    replay_parser.add_argument("file", type=Path, metavar="FILE", help="a transcript from casino export")
+    replay_parser.add_argument("--print", action="store_true", dest="print_only",
+                               help="print each step instead; write nothing")
+    replay_parser.set_defaults(run=replay)
+
+    rebuild_parser = commands.add_parser(
+        "rebuild-projections", help="recompute the games read model from the events alone")
+    rebuild_parser.set_defaults(run=rebuild_projections)
+
     args = parser.parse_args(argv)
     try:
         return args.run(args)
     except (psycopg.OperationalError, sqlalchemy.exc.OperationalError) as error:
         print(f"casino: cannot use the database: {error}", file=sys.stderr)
+        return 1
+    except SchemaBehind as error:
+        print(f"casino: {error}", file=sys.stderr)
         return 1
 
 
@@ -43,6 +78,49 @@ def migrate(args: argparse.Namespace) -> int:
     migrations.upgrade(_database_url())
     print(f"Database schema is at revision {migrations.head()}.")
     return 0
+
+
+def verify(args: argparse.Namespace) -> int:
+    with _pool() as pool:
+        return ops.verify_games(ReadModel(pool), args.game, sys.stdout)
+
+
+def export(args: argparse.Namespace) -> int:
+    with _pool() as pool:
+        return ops.export_game(EventStore(pool), args.game, args.output)
+
+
+def replay(args: argparse.Namespace) -> int:
+    try:
+        text = args.file.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        print(f"casino: cannot read {args.file}: {error}", file=sys.stderr)
+        return 1
+    if args.print_only:
+        return ops.replay_transcript(None, text, sys.stdout)
+    with _pool() as pool:
+        return ops.replay_transcript(EventStore(pool), text, sys.stdout)
+
+
+def rebuild_projections(args: argparse.Namespace) -> int:
+    with _pool() as pool:
+        return ops.rebuild_projections(EventStore(pool), ReadModel(pool), sys.stdout)
+
+
+class SchemaBehind(Exception):
+    pass
+
+
+@contextmanager
+def _pool() -> Iterator[ConnectionPool]:
+    """A small pool on the configured database, whose schema must be current."""
+    url = _database_url(sys.stderr)
+    at = migrations.current(url)
+    if at != migrations.head():
+        raise SchemaBehind(f"The database schema is at revision {at or 'none'}, not {migrations.head()}:"
+                           " run `casino migrate` first.")
+    with database.open_pool(url) as pool:
+        yield pool
 
 
 def serve(args: argparse.Namespace) -> int:
@@ -55,6 +133,9 @@ def serve(args: argparse.Namespace) -> int:
     }
     if not os.environ.get("CASINO_DB_POOL_MAX_SIZE"):
         app_config["DB_POOL_MAX_SIZE"] = options["threads"]
+    if not os.environ.get("CASINO_STREAM_MAX_OPEN"):
+        # Live streams may take half of a worker's threads; requests keep the rest.
+        app_config["STREAM_MAX_OPEN"] = max(1, options["threads"] // 2)
 
     with tempfile.TemporaryDirectory(prefix="casino-metrics-") as metrics_dir:
         # Must be set before prometheus_client is first imported (by the
@@ -71,11 +152,12 @@ def serve(args: argparse.Namespace) -> int:
     return 0
 
 
-def _database_url() -> str:
+def _database_url(out=None) -> str:
+    out = out or sys.stdout
     if os.environ.get("DATABASE_URL"):
-        print("Database: DATABASE_URL", flush=True)
+        print("Database: DATABASE_URL", file=out, flush=True)
     else:
-        print(f"Database: embedded PostgreSQL in {database.data_dir() / 'pgdata'}", flush=True)
+        print(f"Database: embedded PostgreSQL in {database.data_dir() / 'pgdata'}", file=out, flush=True)
     return database.resolve_database_url()
 
 

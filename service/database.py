@@ -97,17 +97,16 @@ def init_app(app: Flask) -> None:
             "DATABASE_URL is not configured; `casino serve` provides one "
             "(an embedded PostgreSQL when the variable is unset)"
         )
-    pool = ConnectionPool(
-        url,
-        min_size=app.config["DB_POOL_MIN_SIZE"],
-        max_size=app.config["DB_POOL_MAX_SIZE"],
-        timeout=app.config["DB_POOL_TIMEOUT"],
-        kwargs={"autocommit": True},
-        name="casino",
-        open=True,
-    )
+    pool = open_pool(url, min_size=app.config["DB_POOL_MIN_SIZE"], max_size=app.config["DB_POOL_MAX_SIZE"],
+                     timeout=app.config["DB_POOL_TIMEOUT"])
     app.extensions[_EXTENSION] = pool
     atexit.register(pool.close)
+
+
+def open_pool(url: str, *, min_size: int = 1, max_size: int = 2, timeout: float = 10.0) -> ConnectionPool:
+    """A pool of autocommit connections to ``url``, as ``service.store`` expects."""
+    return ConnectionPool(url, min_size=min_size, max_size=max_size, timeout=timeout,
+                          kwargs={"autocommit": True}, name="casino", open=True)
 
 
 def get_pool(app: Flask | None = None) -> ConnectionPool:

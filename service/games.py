@@ -15,15 +15,15 @@ import pickle
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import datetime, timezone
-from typing import Any
+from typing import Any, NamedTuple
 
 import domain
-from domain import GameState, decide, fold, from_json, to_json
+from domain import GameState, decide, fold, to_json
 
 from service.cache import StateCache, code_version
 from service.caller import Caller
 from service.metrics import COMMANDS_APPENDED
+from service.projection import refold, row_changes
 from service.redaction import redact
 from service.store import (CREATION_SCOPE, ConcurrencyError, EventStore, IdempotencyRecord, NewEvent,
                            Snapshot, StoredEvent)
@@ -73,6 +73,7 @@ def event_json(stored: StoredEvent, caller: Caller, reveal: bool = False) -> dic
     if caller.is_operator:
         out["position"] = stored.position
         out["metadata"] = stored.metadata
+        out["hash"] = stored.hash
     return out
 
 
@@ -86,15 +87,15 @@ def request_hash(caller: Caller, action: str, body: Any) -> str:
     return hashlib.sha256(canonical.encode()).hexdigest()
 
 
-def _game_row(state: GameState, now: datetime, created: bool) -> dict[str, Any]:
-    row: dict[str, Any] = {"status": state.status, "version": state.version, "updated_at": now}
-    if created:
-        row |= {"variant": state.variant, "player_names": [s.name for s in state.seats],
-                "created_at": now}
-    if state.outcome is not None:
-        row |= {"finished_at": now,
-                "winner": {"team": state.outcome.winner, "reason": state.outcome.reason}}
-    return row
+class Loaded(NamedTuple):
+    """A folded state and the hash of its last event, which the next append chains to."""
+
+    state: GameState
+    hash: str
+
+    @property
+    def version(self) -> int:
+        return self.state.version
 
 
 class GameService:
@@ -116,19 +117,26 @@ class GameService:
 
     def load(self, game_id: uuid.UUID) -> GameState:
         """The game's current state; raises GameNotFound."""
-        state = self.cache.get(game_id)
+        return self._load(game_id).state
+
+    def _load(self, game_id: uuid.UUID) -> Loaded:
+        loaded = self.cache.get(game_id)
+        state = loaded.state if loaded is not None else None
         after = state.version if state is not None else 0
-        if state is None:
+        if loaded is None:
             snapshot = self.store.load_snapshot(game_id, code_version())
             if snapshot is not None:
-                state, after = pickle.loads(snapshot.state), snapshot.version
+                # A snapshot holds no hash: read its last event again for the
+                # link the chain continues from (one more row, same round trip).
+                state, after = pickle.loads(snapshot.state), snapshot.version - 1
         events = self.store.load(game_id, after)
-        if events:
-            state = fold((from_json(_stored_form(e)) for e in events), state)
-        if state is None:
+        if not events and loaded is None:
             raise GameNotFound(game_id)
-        self.cache.put(game_id, state)
-        return state
+        if events:
+            state = refold((e for e in events if state is None or e.version > state.version), state)
+            loaded = Loaded(state, events[-1].hash)
+        self.cache.put(game_id, loaded)
+        return loaded
 
     # -- commands -----------------------------------------------------------
 
@@ -151,15 +159,15 @@ class GameService:
             record = IdempotencyRecord(idempotency_key, fingerprint,
                                        {"status": first.status, "body": first.body}, scope=CREATION_SCOPE)
         try:
-            self.store.append(game_id, 0, [_new(e) for e in events], meta, idempotency=record,
-                              game_row=_game_row(state, _now(), created=True),
-                              seat_token_hashes={i: hash_token(t) for i, t in enumerate(tokens)})
+            stored = self.store.append(game_id, 0, [_new(e) for e in events], meta, idempotency=record,
+                                       game_row=row_changes(state, created=True),
+                                       seat_token_hashes={i: hash_token(t) for i, t in enumerate(tokens)})
         except ConcurrencyError:  # the same key, sent twice at once: the other one won
             replay = self._replay(CREATION_SCOPE, idempotency_key, fingerprint) if idempotency_key else None
             if replay is None:
                 raise
             return replay
-        self.cache.put(game_id, state)
+        self.cache.put(game_id, Loaded(state, stored[-1].hash))
         COMMANDS_APPENDED.inc()
         return first
 
@@ -177,13 +185,15 @@ class GameService:
             replay = self._replay(game_id, idempotency_key, fingerprint)
             if replay is not None:
                 return replay
-        state = self.load(game_id)
+        loaded = self._load(game_id)
+        state = loaded.state
         if if_match is not None and if_match != state.version:
             raise PreconditionFailed(state.version)
         events = decide(state, make_command(state))
         after = fold(events, state)
         try:
-            answer = self._append(game_id, state, after, events, meta, idempotency_key, fingerprint, caller)
+            answer, head = self._append(game_id, loaded, after, events, meta, idempotency_key, fingerprint,
+                                        caller)
         except ConcurrencyError:
             if idempotency_key is not None:
                 replay = self._replay(game_id, idempotency_key, fingerprint)
@@ -192,12 +202,14 @@ class GameService:
             if if_match is not None:
                 raise PreconditionFailed(self.load(game_id).version) from None
             raise VersionConflict() from None
-        self.cache.put(game_id, after)
+        self.cache.put(game_id, Loaded(after, head))
         COMMANDS_APPENDED.inc()
         return answer
 
-    def _append(self, game_id, state, after, events, meta, key, fingerprint, caller) -> Answer:
-        now = _now()
+    def _append(self, game_id, loaded: Loaded, after, events, meta, key, fingerprint,
+                caller) -> tuple[Answer, str]:
+        """Append; the answer, and the hash of the new last event."""
+        state = loaded.state
         reveal = log_revealed(after)
         shown = [new_event_json(state.version + 1 + i, e, caller, reveal) for i, e in enumerate(events)]
         answer = Answer(200, {"version": after.version, "events": shown, "game": game_view(after, caller)})
@@ -205,10 +217,10 @@ class GameService:
         snapshot = None
         if after.version // SNAPSHOT_EVERY > state.version // SNAPSHOT_EVERY:
             snapshot = Snapshot(after.version, code_version(), pickle.dumps(after))
-        self.store.append(game_id, state.version, [_new(e) for e in events], meta,
-                          idempotency=record, game_row=_game_row(after, now, created=False),
-                          snapshot=snapshot)
-        return answer
+        stored = self.store.append(game_id, state.version, [_new(e) for e in events], meta,
+                                   previous_hash=loaded.hash, idempotency=record,
+                                   game_row=row_changes(after, created=False), snapshot=snapshot)
+        return answer, stored[-1].hash
 
     def _replay(self, game_id, key: str, fingerprint: str) -> Answer | None:
         found = self.store.find_idempotent(game_id, key)
@@ -227,7 +239,3 @@ def _new(event) -> NewEvent:
 
 def _stored_form(e: StoredEvent) -> dict[str, Any]:
     return {"type": e.type, "schema_version": e.schema_version, "data": e.data}
-
-
-def _now() -> datetime:
-    return datetime.now(timezone.utc)

@@ -25,6 +25,12 @@ Global order
     trip. Nothing in it waits for the client: the expected-version check is
     the ``events`` insert trigger (migration 0001), which refuses an event
     whose version does not follow the game's last.
+
+Hash chain
+    Each event is stored with its hash (see ``service.chain``), chained to
+    the hash of the game's event before it. The caller passes that previous
+    hash (the service keeps it next to its cached state), so computing the
+    chain costs no extra round trip.
 """
 
 from __future__ import annotations
@@ -41,6 +47,7 @@ from psycopg.pq import TransactionStatus
 from psycopg.types.json import Jsonb
 from psycopg_pool import ConnectionPool
 
+from service.chain import ZERO_HASH, event_hash
 from service.database import get_pool
 
 # Any constant shared by every writer works; this one spells "casino-e".
@@ -64,11 +71,16 @@ class ConcurrencyError(Exception):
 
 @dataclass(frozen=True)
 class NewEvent:
-    """An event to append; the store gives it its version and position."""
+    """An event to append; the store gives it its version, position and hash.
+
+    ``metadata``, when given, replaces the append's for this event (a replayed
+    transcript keeps each event's own).
+    """
 
     type: str
     schema_version: int
     data: Any
+    metadata: Mapping[str, Any] | None = None
 
 
 @dataclass(frozen=True)
@@ -83,6 +95,7 @@ class StoredEvent:
     data: Any
     metadata: dict[str, Any]
     recorded_at: datetime
+    hash: str
 
 
 @dataclass(frozen=True)
@@ -108,6 +121,12 @@ class Snapshot:
     state: bytes
 
 
+#: A ``game_row`` value meaning the append's transaction time: the same
+#: instant as its events' ``recorded_at``, so the read model's times can be
+#: rebuilt from the events alone. ``created_at`` and ``updated_at`` get it
+#: without asking.
+NOW = sql.SQL("now()")
+
 # Columns of the games read model that append(game_row=...) may set, with
 # their SQL types; `id` is always the game's.
 GAME_COLUMNS = {
@@ -121,16 +140,17 @@ GAME_COLUMNS = {
     "winner": "jsonb",
 }
 
-_EVENT_COLUMNS = "position, game_id, version, type, schema_version, data, metadata, recorded_at"
+EVENT_COLUMNS = "position, game_id, version, type, schema_version, data, metadata, recorded_at, hash"
 
 _INSERT_EVENTS = f"""
-    INSERT INTO events (game_id, version, type, schema_version, data, metadata)
+    INSERT INTO events (game_id, version, type, schema_version, data, metadata, hash)
     SELECT %(game_id)s::uuid, %(expected)s::integer + e.n::integer,
-           e.type, e.schema_version, e.data, %(metadata)s::jsonb
-    FROM unnest(%(types)s::text[], %(schema_versions)s::integer[], %(data)s::jsonb[])
-         WITH ORDINALITY AS e(type, schema_version, data, n)
+           e.type, e.schema_version, e.data, e.metadata, e.hash
+    FROM unnest(%(types)s::text[], %(schema_versions)s::integer[], %(data)s::jsonb[],
+                %(metadata)s::jsonb[], %(hashes)s::text[])
+         WITH ORDINALITY AS e(type, schema_version, data, metadata, hash, n)
     ORDER BY e.n
-    RETURNING {_EVENT_COLUMNS}
+    RETURNING {EVENT_COLUMNS}
 """
 
 
@@ -152,6 +172,7 @@ class EventStore:
         events: Sequence[NewEvent],
         metadata: Mapping[str, Any],
         *,
+        previous_hash: str | None = None,
         idempotency: IdempotencyRecord | None = None,
         game_row: Mapping[str, Any] | None = None,
         seat_token_hashes: Mapping[int, str] | None = None,
@@ -159,8 +180,10 @@ class EventStore:
     ) -> list[StoredEvent]:
         """Append ``events`` as versions ``expected_version + 1``, ... of the game.
 
-        ``expected_version`` is 0 for a new game. ``metadata`` (actor,
-        command id, request id, ...) is stored with each event. In the same
+        ``expected_version`` is 0 for a new game; otherwise
+        ``previous_hash`` is the hash of the game's event at that version,
+        which the new events' hashes chain to. ``metadata`` (actor, command
+        id, request id, ...) is stored with each event. In the same
         transaction: ``idempotency`` is recorded for the game; ``game_row``
         (columns of ``GAME_COLUMNS``) is the game's new ``games`` row when
         ``expected_version`` is 0, else the columns to change in it;
@@ -173,6 +196,8 @@ class EventStore:
         """
         if not events:
             raise ValueError("append needs at least one event")
+        if (previous_hash is None) != (expected_version == 0):
+            raise ValueError("previous_hash is the hash of version expected_version, and only then")
         if game_row is not None:
             _check_game_columns(game_row)
         params = {
@@ -181,7 +206,8 @@ class EventStore:
             "types": [event.type for event in events],
             "schema_versions": [event.schema_version for event in events],
             "data": [Jsonb(event.data) for event in events],
-            "metadata": Jsonb(dict(metadata)),
+            "metadata": [Jsonb(dict(metadata if e.metadata is None else e.metadata)) for e in events],
+            "hashes": _hashes(game_id, expected_version, events, previous_hash or ZERO_HASH),
         }
         with self._pool.connection() as conn:
             try:
@@ -209,13 +235,15 @@ class EventStore:
                 raise
             return [StoredEvent(*row) for row in inserted.fetchall()]
 
-    def load(self, game_id: UUID | str, after_version: int = 0) -> list[StoredEvent]:
-        """The game's events after ``after_version``, in version order."""
+    def load(self, game_id: UUID | str, after_version: int = 0,
+             until_version: int | None = None) -> list[StoredEvent]:
+        """The game's events after ``after_version`` (up to ``until_version``), in version order."""
         with self._pool.connection() as conn:
             rows = conn.execute(
-                f"SELECT {_EVENT_COLUMNS} FROM events"
-                " WHERE game_id = %s AND version > %s ORDER BY version",
-                (game_id, after_version),
+                f"SELECT {EVENT_COLUMNS} FROM events"
+                " WHERE game_id = %s AND version > %s AND (%s::integer IS NULL OR version <= %s)"
+                " ORDER BY version",
+                (game_id, after_version, until_version, until_version),
             ).fetchall()
         return [StoredEvent(*row) for row in rows]
 
@@ -225,11 +253,17 @@ class EventStore:
             raise ValueError("limit must be at least 1")
         with self._pool.connection() as conn:
             rows = conn.execute(
-                f"SELECT {_EVENT_COLUMNS} FROM events"
+                f"SELECT {EVENT_COLUMNS} FROM events"
                 " WHERE position > %s ORDER BY position LIMIT %s",
                 (after_position, limit),
             ).fetchall()
         return [StoredEvent(*row) for row in rows]
+
+    def game_ids(self) -> list[UUID]:
+        """Every game that has events, in id order."""
+        with self._pool.connection() as conn:
+            rows = conn.execute("SELECT DISTINCT game_id FROM events ORDER BY game_id").fetchall()
+        return [game_id for (game_id,) in rows]
 
     def game_version(self, game_id: UUID | str) -> int:
         """The version of the game's last event; 0 when it has none."""
@@ -280,6 +314,14 @@ def _insert_idempotency(conn: psycopg.Connection, game_id, record: IdempotencyRe
     )
 
 
+def _hashes(game_id, expected_version: int, events: Sequence[NewEvent], previous: str) -> list[str]:
+    hashes = []
+    for version, event in enumerate(events, start=expected_version + 1):
+        previous = event_hash(game_id, version, event.type, event.schema_version, event.data, previous)
+        hashes.append(previous)
+    return hashes
+
+
 def _is_conflict(error: BaseException) -> bool:
     return isinstance(error, psycopg.errors.UniqueViolation) or (
         isinstance(error, psycopg.Error) and error.sqlstate == VERSION_CONFLICT_SQLSTATE
@@ -296,9 +338,9 @@ def _write_game(conn: psycopg.Connection, game_id, row: Mapping[str, Any], *, ne
     columns = list(row)
     values = [
         Jsonb(row[c]) if GAME_COLUMNS[c] == "jsonb" and row[c] is not None else row[c]
-        for c in columns
+        for c in columns if row[c] is not NOW
     ]
-    placeholders = [sql.SQL("%s::" + GAME_COLUMNS[c]) for c in columns]
+    placeholders = [NOW if row[c] is NOW else sql.SQL("%s::" + GAME_COLUMNS[c]) for c in columns]
     if new:
         statement = sql.SQL("INSERT INTO games (id, {}) VALUES (%s::uuid, {})").format(
             sql.SQL(", ").join(map(sql.Identifier, columns)), sql.SQL(", ").join(placeholders)

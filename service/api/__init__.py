@@ -11,14 +11,18 @@ from service.database import get_pool
 from service.games import GameNotFound, GameService, KeyReused, PreconditionFailed, VersionConflict
 from service.metrics import VERSION_CONFLICTS
 from service.problems import problem
+from service.readmodel import ReadModel
 from service.store import EventStore
 
 
 def init_app(app: Flask) -> None:
-    from service.api import commands, events, games, spec, variants
+    from service.api import audit, commands, events, games, listing, log, spec, stream, variants
 
     app.extensions["casino.games"] = GameService(EventStore(get_pool(app)), StateCache())
-    for bp in (games.bp, commands.bp, events.bp, variants.bp, spec.bp):
+    app.extensions["casino.readmodel"] = ReadModel(get_pool(app))
+    stream.init_app(app)
+    for bp in (games.bp, listing.bp, commands.bp, events.bp, stream.bp, audit.bp, log.bp, variants.bp,
+               spec.bp):
         app.register_blueprint(bp)
     app.register_error_handler(RuleViolation, _rule_violation)
     app.register_error_handler(OptionError, _option_error)

@@ -2,33 +2,22 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, request
+from flask import Blueprint
 
-from service.api.helpers import caller_for, etag, games
+from service.api.helpers import caller_for, etag, games, int_arg
 from service.games import event_json, log_revealed
-from service.problems import ApiProblem
 
 bp = Blueprint("events", __name__, url_prefix="/v1/games/<uuid:game_id>")
 
 MAX_PAGE = 500
 
 
-def _int_arg(name: str, default: int, low: int, high: int) -> int:
-    raw = request.args.get(name)
-    if raw is None:
-        return default
-    if not raw.isdigit() or not low <= int(raw) <= high:
-        raise ApiProblem(400, "malformed", f"'{name}' is a whole number from {low} to {high}.",
-                         errors=[{"field": name, "message": f"Expected a whole number from {low} to {high}."}])
-    return int(raw)
-
-
 @bp.get("/events")
 def log(game_id):
     """Events after version ``after`` (a cursor), at most ``limit`` of them."""
     caller = caller_for(game_id)
-    after = _int_arg("after", 0, 0, 10**9)
-    limit = _int_arg("limit", 100, 1, MAX_PAGE)
+    after = int_arg("after", 0, 0, 10**9)
+    limit = int_arg("limit", 100, 1, MAX_PAGE)
     state = games().load(game_id)
     page = games().store.load(game_id, after)[:limit]
     last = page[-1].version if page else after

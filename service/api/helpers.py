@@ -15,12 +15,14 @@ from marshmallow import Schema, ValidationError
 from service.caller import OPERATOR, PUBLIC, Caller, seat
 from service.games import GameService
 from service.problems import ApiProblem
+from service.readmodel import ReadModel
 from service.schemas import errors_list
 from service.tokens import hash_token
 
 _BEARER = re.compile(r"Bearer ([A-Za-z0-9._~+/=-]{1,256})")
 _IF_MATCH = re.compile(r'\s*(?:W/)?"?(\d{1,10})"?\s*')
 _IDEMPOTENCY_KEY = re.compile(r"[\x21-\x7e]{1,200}")
+_WHOLE_NUMBER = re.compile(r"[0-9]{1,18}")
 
 
 SEED_BYTES = 32
@@ -33,6 +35,10 @@ def fresh_seed() -> bytes:
 
 def games() -> GameService:
     return current_app.extensions["casino.games"]
+
+
+def read_model() -> ReadModel:
+    return current_app.extensions["casino.readmodel"]
 
 
 def caller_for(game_id: uuid.UUID | None) -> Caller:
@@ -53,8 +59,40 @@ def caller_for(game_id: uuid.UUID | None) -> Caller:
         found = games().seat_for_token(game_id, hash_token(token))
         if found is not None:
             return seat(found)
-    raise ApiProblem(401, "unauthenticated", "This token is not valid for this game.",
+    raise ApiProblem(401, "unauthenticated",
+                     "This token is not valid for this game." if game_id else "This is not the operator's token.",
                      headers={"WWW-Authenticate": 'Bearer realm="casino", error="invalid_token"'})
+
+
+def require_operator(game_id: uuid.UUID | None, action: str) -> Caller:
+    """The operator, or a 401 (no token) or 403 (a seat's token) problem."""
+    caller = caller_for(game_id)
+    if caller.is_operator:
+        return caller
+    raise refused(caller, action)
+
+
+def refused(caller: Caller, action: str) -> ApiProblem:
+    """The problem for a caller who is not the operator and may not ``action``."""
+    if caller.is_seat:
+        return ApiProblem(403, "forbidden", f"Only the operator may {action}.")
+    return ApiProblem(401, "unauthenticated", f"Send the operator's token to {action}.",
+                      headers={"WWW-Authenticate": 'Bearer realm="casino"'})
+
+
+def int_arg(name: str, default: int | None, low: int, high: int) -> int:
+    """Query argument ``name``, a whole number from ``low`` to ``high``; a
+    ``default`` of None makes it required."""
+    raw = request.args.get(name)
+    if raw is None:
+        if default is None:
+            raise ApiProblem(400, "malformed", f"Give '{name}', a whole number from {low} to {high}.",
+                             errors=[{"field": name, "message": "Missing."}])
+        return default
+    if not _WHOLE_NUMBER.fullmatch(raw) or not low <= int(raw) <= high:
+        raise ApiProblem(400, "malformed", f"'{name}' is a whole number from {low} to {high}.",
+                         errors=[{"field": name, "message": f"Expected a whole number from {low} to {high}."}])
+    return int(raw)
 
 
 def body(schema: Schema, *, optional: bool = False) -> dict[str, Any]:

@@ -3,17 +3,22 @@ and helpers that act as a seat, the public or the operator."""
 
 from __future__ import annotations
 
+import itertools
+import random
+import uuid
 from dataclasses import dataclass
 
 import pytest
 from werkzeug.exceptions import MethodNotAllowed, NotFound
 
-from domain import full_deck
+from domain import full_deck, legal_moves
 from tests.conftest import OPERATOR_TOKEN
 from tests.service.spec_check import check
 
 #: A fixed deck: new-deck order (AS 2S ... KS AH ... KC), top card first.
 ORDERED_DECK = [c.code for c in full_deck()]
+#: Options of a game that is over after one hand.
+ONE_HAND = {"target": None, "count_out": False}
 
 
 @dataclass
@@ -60,8 +65,9 @@ class Api:
 
     # -- helpers ------------------------------------------------------------
 
-    def create(self, players=2, variant="cassino", options=None, first_dealer=1) -> Game:
-        body = {"variant": variant, "seats": [{"name": f"P{i}"} for i in range(players)],
+    def create(self, players=2, variant="cassino", options=None, first_dealer=1, first_name="P0") -> Game:
+        names = [first_name] + [f"P{i}" for i in range(1, players)]
+        body = {"variant": variant, "seats": [{"name": n} for n in names],
                 "options": options or {}, "first_dealer": first_dealer}
         response = self.post("/v1/games", json=body)
         assert response.status_code == 201, response.get_json()
@@ -76,6 +82,23 @@ class Api:
         response = self.get(game.url, token=token)
         assert response.status_code == 200
         return response.get_json()
+
+    def play(self, game: Game, steps: int | None = None, seed: int = 0) -> None:
+        """Deal and play seeded legal moves, ``steps`` commands or until the
+        game is over: over HTTP, with the moves picked from the service's own
+        state (quicker than asking /moves each turn)."""
+        rng = random.Random(seed)
+        service = self.app.extensions["casino.games"]
+        for _ in itertools.count() if steps is None else range(steps):
+            state = service.load(uuid.UUID(game.id))
+            if state.status == "finished":
+                return
+            if state.status in ("waiting", "hand_over"):
+                answer = self.post(f"{game.url}/deal", json={}, token=game.tokens[state.next_dealer])
+            else:
+                move = rng.choice(legal_moves(state, state.turn).first().moves)
+                answer = self.post(f"{game.url}/play", json=move.to_dict(), token=game.tokens[state.turn])
+            assert answer.status_code == 200, answer.get_json()
 
     def events(self, game: Game, token=OPERATOR_TOKEN) -> list[dict]:
         out, after = [], 0

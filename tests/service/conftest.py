@@ -26,14 +26,3 @@ def wait_for_lock_wait(database_url):
         raise AssertionError("no session waited on a lock")
 
     return wait
-
-
-@pytest.fixture
-def last_position(database_url):
-    """A function giving the newest position in the global log."""
-
-    def last() -> int:
-        with psycopg.connect(database_url, autocommit=True) as conn:
-            return conn.execute("SELECT coalesce(max(position), 0) FROM events").fetchone()[0]
-
-    return last

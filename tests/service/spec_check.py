@@ -74,9 +74,34 @@ def check(method: str, rule: str, status: int, headers, body: bytes) -> None:
     ctype = headers.get("Content-Type", "").split(";")[0].strip()
     assert ctype in content, f"{method} {path} {status} answered {ctype}, documented {list(content)}"
     schema = content[ctype].get("schema")
-    if schema is None or not ctype.endswith("json"):
+    if schema is None:
         return
+    if ctype == "text/event-stream":
+        for message in sse_messages(body.decode()):
+            _validate(f"{method} {path} {status} message", schema, message)
+            _validate(f"{method} {path} {status} message data", schema["properties"]["data"]["contentSchema"],
+                      json.loads(message["data"]))
+    elif ctype.endswith("json"):
+        _validate(f"{method} {path} {status}", schema, json.loads(body))
+
+
+def _validate(where: str, schema: dict, value) -> None:
     validator = Draft202012Validator(_rebase(schema), registry=_registry())
-    errors = sorted(validator.iter_errors(json.loads(body)), key=lambda e: list(e.path))
-    assert not errors, f"{method} {path} {status}: " + "; ".join(
+    errors = sorted(validator.iter_errors(value), key=lambda e: list(e.path))
+    assert not errors, f"{where}: " + "; ".join(
         f"{'/'.join(map(str, e.path))}: {e.message}" for e in errors[:5])
+
+
+def sse_messages(text: str) -> list[dict[str, str]]:
+    """The messages of a Server-Sent Events stream, each as its fields;
+    comment lines (``: ...``) are skipped, as EventSource skips them."""
+    messages = []
+    for block in text.split("\n\n"):
+        fields: dict[str, str] = {}
+        for line in block.splitlines():
+            if line and not line.startswith(":"):
+                name, _, value = line.partition(":")
+                fields[name] = value.removeprefix(" ")
+        if fields:
+            messages.append(fields)
+    return messages

@@ -26,8 +26,8 @@ def test_a_reader_never_sees_position_n_plus_2_before_n_plus_1(
     with psycopg.connect(database_url) as in_flight:
         in_flight.execute("SELECT pg_advisory_xact_lock(%s)", (APPEND_LOCK_KEY,))
         (held,) = in_flight.execute(
-            "INSERT INTO events (game_id, version, type, schema_version, data)"
-            " VALUES (%s, 1, 'InFlight', 1, '{}') RETURNING position",
+            "INSERT INTO events (game_id, version, type, schema_version, data, hash)"
+            " VALUES (%s, 1, 'InFlight', 1, '{}', repeat('0', 64)) RETURNING position",
             (uuid.uuid4(),),
         ).fetchone()
         later = threading.Thread(
@@ -54,9 +54,11 @@ def test_a_tailing_reader_sees_every_event_of_concurrent_appends(store, last_pos
     tailed: list[int] = []
 
     def write() -> None:
-        game = uuid.uuid4()
+        game, head = uuid.uuid4(), None
         for i in range(appends_each):
-            store.append(game, 2 * i, [NewEvent("E", 1, {}), NewEvent("F", 1, {})], META)
+            stored = store.append(game, 2 * i, [NewEvent("E", 1, {}), NewEvent("F", 1, {})], META,
+                                  previous_hash=head)
+            head = stored[-1].hash
 
     def tail() -> None:
         cursor = start

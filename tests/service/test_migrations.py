@@ -2,17 +2,16 @@
 
 from __future__ import annotations
 
-import secrets
 import uuid
 
 import psycopg
+import psycopg_pool
 import pytest
 from alembic import command
-from psycopg import sql
 
 import migrations
-from service.database import create_database
-from service.store import VERSION_CONFLICT_SQLSTATE
+from service.chain import first_break
+from service.store import VERSION_CONFLICT_SQLSTATE, EventStore
 
 TABLES = {"events", "idempotency", "games", "seat_tokens", "snapshots"}
 
@@ -28,16 +27,6 @@ def tables(url: str) -> set[str]:
             "SELECT tablename FROM pg_tables WHERE schemaname = 'public'"
         ).fetchall()
     return {name for (name,) in rows}
-
-
-@pytest.fixture
-def scratch_url(database_url):
-    """An empty database of its own, for tests that move the schema around."""
-    name = f"casino_scratch_{secrets.token_hex(4)}"
-    url = create_database(database_url, name)
-    yield url
-    with psycopg.connect(database_url, autocommit=True) as conn:
-        conn.execute(sql.SQL("DROP DATABASE {} WITH (FORCE)").format(sql.Identifier(name)))
 
 
 def test_the_session_database_is_at_the_head_revision(database_url):
@@ -62,6 +51,28 @@ def test_migrations_apply_to_an_empty_database_and_downgrade_cleanly(scratch_url
     assert revision(scratch_url) == migrations.head()
 
 
+def test_events_stored_before_the_hash_chain_get_their_hashes_in_order(scratch_url):
+    migrations.upgrade(scratch_url, "0001")
+    games = [uuid.uuid4(), uuid.uuid4()]
+    with psycopg.connect(scratch_url, autocommit=True) as conn:
+        for game in games:
+            conn.execute(
+                "INSERT INTO events (game_id, version, type, schema_version, data)"
+                " SELECT %s, v, 'E', 1, jsonb_build_object('n', v, 'name', 'Zoë')"
+                " FROM generate_series(1, 3) AS v",
+                (game,),
+            )
+
+    migrations.upgrade(scratch_url)
+
+    with psycopg_pool.ConnectionPool(scratch_url, kwargs={"autocommit": True}, min_size=1) as pool:
+        for game in games:
+            stored = EventStore(pool).load(game)
+            assert len(stored) == 3 and first_break(game, stored) is None
+        with pool.connection() as conn, pytest.raises(psycopg.errors.RestrictViolation):
+            conn.execute("UPDATE events SET type = 'F'")  # append-only again
+
+
 @pytest.mark.parametrize(
     "statement",
     [
@@ -75,8 +86,8 @@ def test_events_cannot_be_changed_or_removed(database_url, statement):
     game = uuid.uuid4()
     with psycopg.connect(database_url, autocommit=True) as conn:
         conn.execute(
-            "INSERT INTO events (game_id, version, type, schema_version, data)"
-            " VALUES (%s, 1, 'GameCreated', 1, '{}')",
+            "INSERT INTO events (game_id, version, type, schema_version, data, hash)"
+            " VALUES (%s, 1, 'GameCreated', 1, '{}', repeat('0', 64))",
             (game,),
         )
         with pytest.raises(psycopg.errors.RestrictViolation, match="append-only"):
@@ -90,8 +101,8 @@ def test_events_cannot_be_changed_or_removed(database_url, statement):
 def test_a_games_versions_must_follow_one_another(database_url, versions):
     game = uuid.uuid4()
     insert = (
-        "INSERT INTO events (game_id, version, type, schema_version, data)"
-        " VALUES (%s, %s, 'E', 1, '{}')"
+        "INSERT INTO events (game_id, version, type, schema_version, data, hash)"
+        " VALUES (%s, %s, 'E', 1, '{}', repeat('0', 64))"
     )
     with psycopg.connect(database_url, autocommit=True) as conn:
         *accepted, refused = versions
@@ -106,8 +117,8 @@ def test_one_insert_may_append_several_versions(database_url):
     game = uuid.uuid4()
     with psycopg.connect(database_url, autocommit=True) as conn:
         conn.execute(
-            "INSERT INTO events (game_id, version, type, schema_version, data)"
-            " SELECT %s, v, 'E', 1, '{}' FROM generate_series(1, 3) AS v",
+            "INSERT INTO events (game_id, version, type, schema_version, data, hash)"
+            " SELECT %s, v, 'E', 1, '{}', repeat('0', 64) FROM generate_series(1, 3) AS v",
             (game,),
         )
         assert conn.execute(

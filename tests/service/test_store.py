@@ -8,6 +8,7 @@ import uuid
 import psycopg
 import pytest
 
+from service.chain import chain, first_break
 from service.store import (
     ConcurrencyError,
     IdempotencyRecord,
@@ -17,6 +18,8 @@ from service.store import (
 from service.tokens import hash_token
 
 META = {"actor": "seat:0", "command_id": "c-1", "request_id": "r-1"}
+#: A previous hash for appends that are meant to fail before it matters.
+SOME_HASH = "a" * 64
 
 
 def events(*types: str) -> list[NewEvent]:
@@ -30,7 +33,7 @@ def new_game() -> uuid.UUID:
 def test_appended_events_load_back_in_version_order(store):
     game = new_game()
     stored = store.append(game, 0, events("GameCreated", "HandDealt"), META)
-    stored += store.append(game, 2, events("CardTrailed"), META)
+    stored += store.append(game, 2, events("CardTrailed"), META, previous_hash=stored[-1].hash)
 
     loaded = store.load(game)
 
@@ -49,6 +52,35 @@ def test_load_after_a_version_returns_only_later_events(store):
 
     assert [e.version for e in store.load(game, after_version=2)] == [3]
     assert store.load(game, after_version=3) == []
+    assert [e.version for e in store.load(game, after_version=1, until_version=2)] == [2]
+
+
+def test_appends_chain_each_events_hash_to_the_one_before(store):
+    game = new_game()
+    first = store.append(game, 0, events("A", "B"), META)
+    second = store.append(game, 2, events("C"), META, previous_hash=first[-1].hash)
+
+    loaded = store.load(game)
+    assert [e.hash for e in loaded] == [e.hash for e in first + second] == chain(game, loaded)
+    assert first_break(game, loaded) is None
+
+
+def test_an_append_after_the_first_needs_the_previous_hash_and_the_first_takes_none(store):
+    game = new_game()
+    with pytest.raises(ValueError, match="previous_hash"):
+        store.append(game, 0, events("A"), META, previous_hash=SOME_HASH)
+    store.append(game, 0, events("A"), META)
+    with pytest.raises(ValueError, match="previous_hash"):
+        store.append(game, 1, events("B"), META)
+    assert store.game_version(game) == 1
+
+
+def test_an_event_may_carry_metadata_of_its_own(store):
+    game = new_game()
+    own = {"actor": "seat:1", "command_id": "c-9"}
+    store.append(game, 0, [NewEvent("A", 1, {}), NewEvent("B", 1, {}, metadata=own)], META)
+
+    assert [e.metadata for e in store.load(game)] == [META, own]
 
 
 def test_an_unknown_game_has_version_zero_and_no_events(store):
@@ -59,7 +91,7 @@ def test_an_unknown_game_has_version_zero_and_no_events(store):
 
 def test_a_stale_expected_version_raises_and_writes_nothing(store, database_url):
     game = new_game()
-    store.append(game, 0, events("A", "B"), META, game_row=_row(version=2))
+    stored = store.append(game, 0, events("A", "B"), META, game_row=_row(version=2))
 
     with pytest.raises(ConcurrencyError) as raised:
         store.append(
@@ -67,6 +99,7 @@ def test_a_stale_expected_version_raises_and_writes_nothing(store, database_url)
             1,
             events("C"),
             META,
+            previous_hash=stored[0].hash,
             idempotency=IdempotencyRecord("key-1", "hash", {"status": 200}),
             game_row=_row(version=99, status="finished"),
             seat_token_hashes={0: hash_token("t0")},
@@ -88,22 +121,22 @@ def test_an_expected_version_ahead_of_the_game_raises(store):
     store.append(game, 0, events("A"), META)
 
     with pytest.raises(ConcurrencyError):
-        store.append(game, 5, events("B"), META)
+        store.append(game, 5, events("B"), META, previous_hash=SOME_HASH)
     assert store.game_version(game) == 1
 
 
 def test_of_two_threads_appending_the_same_version_exactly_one_wins(store):
     for _ in range(10):
         game = new_game()
-        store.append(game, 0, events("GameCreated"), META)
+        [created] = store.append(game, 0, events("GameCreated"), META)
 
-        outcomes = race(store, game, expected_version=1, contenders=2)
+        outcomes = race(store, game, expected_version=1, previous_hash=created.hash, contenders=2)
 
         assert sorted(outcomes) == ["lost", "won"]
         assert [e.version for e in store.load(game)] == [1, 2]
 
 
-def race(store, game, expected_version: int, contenders: int) -> list[str]:
+def race(store, game, expected_version: int, previous_hash: str, contenders: int) -> list[str]:
     """Start ``contenders`` appends of the same version at once; who won?"""
     start = threading.Barrier(contenders)
     outcomes: list[str] = []
@@ -111,7 +144,7 @@ def race(store, game, expected_version: int, contenders: int) -> list[str]:
     def append() -> None:
         start.wait()
         try:
-            store.append(game, expected_version, events("Move"), META)
+            store.append(game, expected_version, events("Move"), META, previous_hash=previous_hash)
             outcomes.append("won")
         except ConcurrencyError:
             outcomes.append("lost")
@@ -134,8 +167,8 @@ def test_a_writer_committing_the_same_version_meanwhile_makes_the_append_fail(
 
     with psycopg.connect(database_url) as other:
         other.execute(
-            "INSERT INTO events (game_id, version, type, schema_version, data)"
-            " VALUES (%s, 2, 'Other', 1, '{}')",
+            "INSERT INTO events (game_id, version, type, schema_version, data, hash)"
+            " VALUES (%s, 2, 'Other', 1, '{}', repeat('0', 64))",
             (game,),
         )
         appending = threading.Thread(target=lambda: outcome.append(_try_append(store, game, 1)))
@@ -161,10 +194,11 @@ def test_the_idempotency_record_is_stored_with_the_events(store):
 
 def test_a_reused_idempotency_key_raises_and_appends_nothing(store):
     game = new_game()
-    store.append(game, 0, events("A"), META, idempotency=IdempotencyRecord("k", "h1", {}))
+    [first] = store.append(game, 0, events("A"), META, idempotency=IdempotencyRecord("k", "h1", {}))
 
     with pytest.raises(ConcurrencyError):
-        store.append(game, 1, events("B"), META, idempotency=IdempotencyRecord("k", "h2", {}))
+        store.append(game, 1, events("B"), META, previous_hash=first.hash,
+                     idempotency=IdempotencyRecord("k", "h2", {}))
 
     assert store.game_version(game) == 1
     assert store.find_idempotent(game, "k") == ("h1", {})
@@ -187,8 +221,8 @@ def test_seat_tokens_are_found_by_hash(store, database_url):
 
 def test_the_games_row_is_inserted_then_updated(store, database_url):
     game = new_game()
-    store.append(game, 0, events("A"), META, game_row=_row(version=1))
-    store.append(game, 1, events("B"), META,
+    [first] = store.append(game, 0, events("A"), META, game_row=_row(version=1))
+    store.append(game, 1, events("B"), META, previous_hash=first.hash,
                  game_row={"status": "finished", "version": 2, "winner": {"seat": 1}})
 
     with psycopg.connect(database_url) as conn:
@@ -206,8 +240,9 @@ def test_an_unknown_games_column_is_refused(store):
 
 def test_snapshots_are_only_returned_to_the_code_version_that_wrote_them(store):
     game = new_game()
-    store.append(game, 0, events("A"), META, snapshot=Snapshot(1, "code-1", b"\x00state"))
-    store.append(game, 1, events("B"), META, snapshot=Snapshot(2, "code-1", b"\x00later"))
+    [first] = store.append(game, 0, events("A"), META, snapshot=Snapshot(1, "code-1", b"\x00state"))
+    store.append(game, 1, events("B"), META, previous_hash=first.hash,
+                 snapshot=Snapshot(2, "code-1", b"\x00later"))
 
     assert store.load_snapshot(game, "code-1") == Snapshot(2, "code-1", b"\x00later")
     assert store.load_snapshot(game, "code-2") is None
@@ -216,9 +251,9 @@ def test_snapshots_are_only_returned_to_the_code_version_that_wrote_them(store):
 def test_read_all_pages_through_every_game_in_global_order(store, last_position):
     start = last_position()
     first, second = new_game(), new_game()
-    store.append(first, 0, events("A1", "A2"), META)
+    appended = store.append(first, 0, events("A1", "A2"), META)
     store.append(second, 0, events("B1"), META)
-    store.append(first, 2, events("A3"), META)
+    store.append(first, 2, events("A3"), META, previous_hash=appended[-1].hash)
 
     page = store.read_all(start, limit=3)
     rest = store.read_all(page[-1].position, limit=3)
@@ -239,6 +274,6 @@ def _row(**changes):
 
 def _try_append(store, game, expected):
     try:
-        return store.append(game, expected, events("Mine"), META)
+        return store.append(game, expected, events("Mine"), META, previous_hash=SOME_HASH)
     except ConcurrencyError as error:
         return error

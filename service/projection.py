@@ -1,0 +1,79 @@
+"""The ``games`` read model: what its row for a game holds, from the game alone.
+
+The service writes a row with each append (``row_changes``); ``casino
+rebuild-projections`` and ``verify`` compute the whole row from the stored
+events (``expected_row``). Both come from the same functions here, so a
+rebuilt row equals the one the service kept. The row's times are those of
+the events: the service stamps them with the append's transaction time
+(``store.NOW``), which is also its events' ``recorded_at``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from domain import Event, GameState, evolve, fold, from_json
+
+from service.store import NOW, StoredEvent
+
+
+class Unfoldable(ValueError):
+    """Stored events that do not fold into a game: ``version`` is the first that does not apply."""
+
+    def __init__(self, version: int, cause: Exception):
+        super().__init__(f"Version {version} does not apply: {type(cause).__name__}: {cause}")
+        self.version = version
+
+
+def decode(stored: StoredEvent) -> Event:
+    """A stored event as the domain's event (upcast to the current schema)."""
+    return from_json({"type": stored.type, "schema_version": stored.schema_version, "data": stored.data})
+
+
+def refold(events: Iterable[StoredEvent], state: GameState | None = None) -> GameState | None:
+    """The state after the stored ``events``."""
+    return fold((decode(e) for e in events), state)
+
+
+def refold_checked(events: Iterable[StoredEvent], state: GameState | None = None) -> GameState | None:
+    """``refold`` for events that may have been altered: raises ``Unfoldable``."""
+    for event in events:
+        try:
+            state = evolve(state, decode(event))
+        # Altered data can fail anywhere in decoding or applying an event;
+        # whatever it raises, the history does not hold together there.
+        except Exception as error:
+            raise Unfoldable(event.version, error) from error
+    return state
+
+
+def row_changes(state: GameState, *, created: bool) -> dict[str, Any]:
+    """The columns an append that leaves the game at ``state`` writes
+    (``created_at`` and ``updated_at`` are the store's)."""
+    row: dict[str, Any] = {"status": state.status, "version": state.version}
+    if created:
+        row |= {"variant": state.variant, "player_names": [s.name for s in state.seats]}
+    if state.outcome is not None:
+        row |= {"finished_at": NOW, "winner": winner(state)}
+    return row
+
+
+def expected_row(events: Sequence[StoredEvent], state: GameState) -> dict[str, Any]:
+    """The whole row (but ``id``) for a game whose stored ``events`` fold to ``state``."""
+    return {
+        "variant": state.variant,
+        "status": state.status,
+        "player_names": [s.name for s in state.seats],
+        "version": state.version,
+        "created_at": events[0].recorded_at,
+        "updated_at": events[-1].recorded_at,
+        "finished_at": events[-1].recorded_at if state.outcome is not None else None,
+        "winner": winner(state),
+    }
+
+
+def winner(state: GameState) -> dict[str, Any] | None:
+    """The ``winner`` column: the winning team (None for a draw) and why, once the game is over."""
+    outcome = state.outcome
+    return None if outcome is None else {"team": outcome.winner, "reason": outcome.reason}

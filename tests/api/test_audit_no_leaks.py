@@ -1,0 +1,58 @@
+"""The operator's endpoints show no hidden card to anyone else, and the live
+stream shows each caller what its event log shows, no more.
+
+As in test_no_leaks: at several moments of real games, every new endpoint's
+answer (body and headers) is searched, for each seat and for the public, for
+the codes of the cards hidden from that caller.
+"""
+
+import random
+
+import pytest
+
+from .conftest import ORDERED_DECK
+from .test_no_leaks import hidden_from, shown
+
+
+def answers(api, game, token):
+    """Every new endpoint, as this caller would call it."""
+    ticket = api.post(f"{game.url}/stream-tickets", token=token)
+    return [
+        ticket,
+        api.get(ticket.get_json()["stream"] + "&timeout=0.01"),
+        api.get(f"{game.url}/events/stream?timeout=0.01", token=token),
+        api.get(f"{game.url}/events/stream?after=1&timeout=0.01", token=token),
+        api.get(f"{game.url}/replay?version={game.created['version']}", token=token),
+        api.get(f"{game.url}/verify", token=token),
+        api.get("/v1/games", token=token),
+        api.get("/v1/events", token=token),
+    ]
+
+
+@pytest.mark.parametrize("variant,players", [("cassino", 3), ("partnership", 4)])
+def test_no_new_endpoint_shows_another_hand_or_the_stock(api, operator, variant, players):
+    game = api.create(players=players, variant=variant)
+    deck = list(ORDERED_DECK)
+    random.Random(players).shuffle(deck)
+    api.deal(game, deck)
+    for step in range(3):
+        everything = api.view(game, operator)
+        for seat in [None, *range(players)]:
+            token = None if seat is None else game.tokens[seat]
+            secret = hidden_from(everything, seat)
+            for response in answers(api, game, token):
+                leaked = shown(response) & secret
+                assert not leaked, f"{response.request.full_path} shows {leaked} to seat {seat}"
+        api.play(game, steps=4, seed=step)
+
+
+def test_the_detector_sees_what_the_operator_may_see_on_the_new_endpoints(api, operator, last_position):
+    """The search above would catch a leak: the operator's stream, replay and
+    global log do show the cards hidden from the others."""
+    start = last_position()
+    game = api.create()
+    dealt = api.deal(game, ORDERED_DECK).get_json()["version"]
+    secret = hidden_from(api.view(game, operator), None)
+    for path in [f"{game.url}/events/stream?timeout=0.01", f"{game.url}/replay?version={dealt}",
+                 f"/v1/events?after={start}"]:
+        assert shown(api.get(path, token=operator)) & secret, path

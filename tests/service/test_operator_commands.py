@@ -1,0 +1,291 @@
+"""``casino verify``, ``export``, ``replay`` and ``rebuild-projections`` on real games.
+
+Games are made through the API. Commands that look at every game run on a
+database of their own (``scratch``), so that the shared one's odd test games
+do not count.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import threading
+import uuid
+
+import psycopg
+import pytest
+
+import migrations
+from service.app import create_app
+from service.cache import StateCache
+from service.caller import OPERATOR
+from service.chain import first_break
+from service.cli import main
+from service.database import close_pool, get_pool, open_pool
+from service.games import GameService
+from service.projection import expected_row, refold_checked
+from service.readmodel import ReadModel
+from service.store import EventStore
+from service.views import game_view
+from tests.api.conftest import ONE_HAND, ORDERED_DECK, Api
+from tests.conftest import OPERATOR_TOKEN, TEST_SETTINGS, tamper_with
+
+
+@pytest.fixture
+def api(app, client) -> Api:
+    return Api(app, client)
+
+
+@pytest.fixture
+def operator() -> str:
+    return OPERATOR_TOKEN
+
+
+@pytest.fixture
+def scratch(scratch_url, monkeypatch):
+    """An API over an empty database of its own, which the commands use."""
+    migrations.upgrade(scratch_url)
+    app = create_app({**TEST_SETTINGS, "DATABASE_URL": scratch_url})
+    monkeypatch.setenv("DATABASE_URL", scratch_url)
+    yield Api(app, app.test_client())
+    close_pool(app)
+
+
+@pytest.fixture
+def on_session_database(database_url, monkeypatch):
+    monkeypatch.setenv("DATABASE_URL", database_url)
+
+
+def finished_game(api, seed=0):
+    game = api.create(first_dealer=1, options=ONE_HAND)
+    api.deal(game, ORDERED_DECK)
+    api.play(game, seed=seed)
+    return game
+
+
+def stored(url: str, game_id) -> list:
+    with open_pool(url) as pool:
+        return EventStore(pool).load(game_id)
+
+
+def content(events) -> list[tuple]:
+    return [(e.version, e.type, e.schema_version, e.data, e.metadata, e.hash) for e in events]
+
+
+def games_table(url: str) -> list[tuple]:
+    with psycopg.connect(url) as conn:
+        return conn.execute("SELECT * FROM games ORDER BY id").fetchall()
+
+
+# -- verify -----------------------------------------------------------------
+
+def test_verify_reports_every_check_of_one_game(api, tamper, on_session_database, capsys):
+    game = api.create(first_dealer=1)
+    api.deal(game, ORDERED_DECK)
+    api.play(game, steps=4)
+    last = api.view(game)["version"]
+
+    assert main(["verify", game.id]) == 0
+    out = capsys.readouterr().out
+    assert f"game {game.id}: sound (version {last}," in out
+    assert "hash_chain: ok" in out and "projection: ok" in out
+
+    tamper("UPDATE events SET data = data || '{\"forged\": true}' WHERE game_id = %s AND version = %s",
+           (game.id, last - 1))
+    assert main(["verify", game.id]) == 1
+    assert f"hash_chain: FAILED: Version {last - 1} does not match its hash" in capsys.readouterr().out
+
+
+def test_verify_says_so_when_there_is_no_such_game(on_session_database, capsys):
+    assert main(["verify", str(uuid.uuid4())]) == 1
+    assert "There is no game" in capsys.readouterr().out
+
+
+def test_verify_checks_every_game_and_names_the_broken_ones(scratch, scratch_url, capsys):
+    games = [scratch.create() for _ in range(3)]
+    for game in games:
+        scratch.deal(game, ORDERED_DECK)
+
+    assert main(["verify"]) == 0
+    assert capsys.readouterr().out.strip() == "3 games checked: all sound."
+
+    tamper_with(scratch_url, "DELETE FROM events WHERE game_id = %s AND version = 1", (games[1].id,))
+    assert main(["verify"]) == 1
+    out = capsys.readouterr().out
+    assert f"game {games[1].id}: PROBLEMS" in out and "Version 1 is missing" in out
+    assert games[0].id not in out and out.strip().endswith("3 games checked: 1 with problems.")
+
+
+def test_operator_commands_refuse_a_database_behind_the_code(scratch_url, monkeypatch, capsys):
+    migrations.upgrade(scratch_url, "0001")
+    monkeypatch.setenv("DATABASE_URL", scratch_url)
+    assert main(["verify"]) == 1
+    assert "run `casino migrate` first" in capsys.readouterr().err
+
+
+# -- rebuild-projections ----------------------------------------------------
+
+def test_rebuilding_the_read_model_from_the_events_gives_back_what_the_service_kept(scratch, scratch_url,
+                                                                                    capsys):
+    finished = finished_game(scratch)
+    playing = scratch.create(players=3)
+    scratch.deal(playing, ORDERED_DECK)
+    scratch.play(playing, steps=5)
+    waiting = scratch.create(variant="partnership", players=4)
+    kept = games_table(scratch_url)
+    with psycopg.connect(scratch_url) as conn:
+        conn.execute("DELETE FROM games WHERE id = %s", (finished.id,))
+        conn.execute("UPDATE games SET status = 'finished', version = 1, created_at = now(),"
+                     " player_names = '{Mallory}' WHERE id = %s", (playing.id,))
+        conn.execute("INSERT INTO games (id, variant, status, version) VALUES (%s, 'cassino', 'waiting', 1)",
+                     (uuid.uuid4(),))
+    assert games_table(scratch_url) != kept
+
+    assert main(["rebuild-projections"]) == 0
+
+    assert games_table(scratch_url) == kept
+    assert "3 of 3 games rebuilt; 1 rows without events removed." in capsys.readouterr().out
+    assert {row[0] for row in kept} == {uuid.UUID(g.id) for g in (finished, playing, waiting)}
+
+
+def test_a_game_whose_events_do_not_fold_keeps_its_row_and_is_reported(scratch, scratch_url, capsys):
+    game = scratch.create()
+    scratch.deal(game, ORDERED_DECK)
+    before = games_table(scratch_url)
+    tamper_with(scratch_url, "UPDATE events SET type = 'Nonsense' WHERE game_id = %s AND version = 2",
+                (game.id,))
+
+    assert main(["rebuild-projections"]) == 1
+
+    assert f"game {game.id}: not rebuilt: Version 2 does not apply" in capsys.readouterr().out
+    assert games_table(scratch_url) == before
+
+
+def test_an_append_waits_for_a_rebuild_of_its_game_so_the_row_never_goes_back(api, app, operator):
+    """The rebuild locks the game's row before it reads the events; an
+    append (which updates the row first) waits, then writes the newer row."""
+    name = f"Rebuilt-{uuid.uuid4().hex[:8]}"
+    game = api.create(first_dealer=1, first_name=name)
+    dealt = api.deal(game, ORDERED_DECK).get_json()["version"]
+    read, release = threading.Event(), threading.Event()
+
+    def project(events):
+        read.set()
+        release.wait(5)
+        return expected_row(events, refold_checked(events))
+
+    rebuild = threading.Thread(target=ReadModel(get_pool(app)).rebuild, args=(uuid.UUID(game.id), project))
+    rebuild.start()
+    read.wait(5)
+    play = threading.Thread(target=api.play, args=(game, 1))
+    play.start()
+    play.join(0.3)
+    assert play.is_alive()  # waiting for the game's row
+
+    release.set()
+    rebuild.join()
+    play.join()
+
+    [row] = api.get(f"/v1/games?player={name}", token=operator).get_json()["games"]
+    assert row["version"] == api.view(game)["version"] > dealt
+
+
+# -- export and replay ------------------------------------------------------
+
+def test_replaying_an_export_into_an_empty_database_reproduces_the_game_exactly(
+        api, operator, database_url, scratch_url, tmp_path, monkeypatch, capsys):
+    game = finished_game(api, seed=5)
+    path = tmp_path / "game.json"
+    monkeypatch.setenv("DATABASE_URL", database_url)
+    assert main(["export", game.id, "--output", str(path)]) == 0
+    migrations.upgrade(scratch_url)
+    monkeypatch.setenv("DATABASE_URL", scratch_url)
+
+    assert main(["replay", str(path)]) == 0
+
+    assert f"as game {game.id}, under its own id" in capsys.readouterr().out
+    original, replayed = stored(database_url, game.id), stored(scratch_url, game.id)
+    assert content(replayed) == content(original) and len(original) > 50
+    with open_pool(scratch_url) as pool:
+        state = GameService(EventStore(pool), StateCache()).load(uuid.UUID(game.id))
+    assert game_view(state, OPERATOR) == api.view(game, operator)
+    assert main(["verify", game.id]) == 0  # its read model row came with it
+
+
+def test_the_transcript_holds_the_options_and_every_event_as_stored(api, on_session_database, capsys):
+    game = finished_game(api)
+    assert main(["export", game.id]) == 0
+    transcript = json.loads(capsys.readouterr().out)
+    assert transcript["game_id"] == game.id and transcript["variant"] == "cassino"
+    assert transcript["options"]["target"] is None and [s["name"] for s in transcript["seats"]] == ["P0", "P1"]
+    events = stored(api.app.config["DATABASE_URL"], game.id)
+    assert [e["hash"] for e in transcript["events"]] == [e.hash for e in events]
+    assert transcript["head"] == events[-1].hash
+    dealt = next(e for e in events if e.type == "HandDealt")
+    assert transcript["events"][dealt.version - 1] == {
+        "version": dealt.version, "type": "HandDealt", "schema_version": dealt.schema_version, "data": dealt.data,
+        "metadata": dealt.metadata, "recorded_at": dealt.recorded_at.isoformat(), "hash": dealt.hash}
+
+
+def test_replaying_into_the_database_it_came_from_makes_a_new_game_with_new_tokens(
+        api, operator, database_url, on_session_database, tmp_path, capsys):
+    game = api.create(first_dealer=1)
+    api.deal(game, ORDERED_DECK)
+    api.play(game, steps=3)
+    path = tmp_path / "game.json"
+    main(["export", game.id, "-o", str(path)])
+    capsys.readouterr()
+
+    assert main(["replay", str(path)]) == 0
+
+    out = capsys.readouterr().out
+    new_id = re.search(r"as game ([0-9a-f-]{36}), under a new id", out).group(1)
+    tokens = re.findall(r"seat \d: (\S+)", out)
+    replayed = stored(database_url, new_id)
+    assert first_break(new_id, replayed) is None
+    assert [c[:5] for c in content(replayed)] == [c[:5] for c in content(stored(database_url, game.id))]
+    copy = api.get(f"/v1/games/{new_id}", token=operator).get_json()
+    assert copy == api.view(game, operator)
+    seat_view = api.get(f"/v1/games/{new_id}", token=tokens[0]).get_json()
+    assert seat_view["you"] == 0 and seat_view["hand"] == api.view(game, game.tokens[0])["hand"]
+
+
+def test_replay_print_shows_each_step_and_needs_no_database(api, on_session_database, tmp_path,
+                                                             monkeypatch, capsys):
+    game = finished_game(api)
+    path = tmp_path / "game.json"
+    main(["export", game.id, "-o", str(path)])
+    capsys.readouterr()
+    monkeypatch.setenv("DATABASE_URL", "postgresql://nobody@127.0.0.1:1/none?connect_timeout=1")
+
+    assert main(["replay", str(path), "--print"]) == 0
+
+    lines = capsys.readouterr().out.splitlines()
+    count = len(json.loads(path.read_text())["events"])
+    assert len(lines) == count + 1
+    assert re.fullmatch(r"\s+1  GameCreated +cassino for P0, P1; seat 1 deals first", lines[0])
+    [dealt] = [line for line in lines if line.split()[1] == "HandDealt"]
+    assert dealt.endswith("hand 1 dealt by seat 1; table 3S 4S 9S 10S (deck fixed by the operator)")
+    assert lines[-2].split()[1] == "GameFinished"
+    assert lines[-1] == f"{count} events replayed: the game is finished."
+
+
+@pytest.mark.parametrize("change,message", [
+    (lambda t: t["events"][4]["data"].update(forged=True), "breaks at version 5"),
+    (lambda t: t["events"].pop(2), "breaks at version 3: Version 3 is missing"),
+    (lambda t: t.update(head="0" * 64), "head"),
+    (lambda t: t.pop("events"), "not a readable transcript"),
+])
+def test_a_transcript_that_was_changed_is_refused(api, on_session_database, tmp_path, capsys, change,
+                                                   message):
+    game = api.create(first_dealer=1)
+    api.deal(game, ORDERED_DECK)
+    api.play(game, steps=4)
+    path = tmp_path / "game.json"
+    main(["export", game.id, "-o", str(path)])
+    transcript = json.loads(path.read_text())
+    change(transcript)
+    path.write_text(json.dumps(transcript))
+
+    assert main(["replay", str(path), "--print"]) == 1
+    assert message in capsys.readouterr().err
