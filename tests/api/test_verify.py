@@ -36,7 +36,7 @@ def check(body: dict, name: str) -> dict:
 def test_an_untouched_game_is_sound(api, operator, game, last):
     body = report(api, game, operator)
     assert body["ok"] is True and body["version"] == last
-    assert [c["name"] for c in body["checks"]] == ["hash_chain", "projection"]
+    assert [c["name"] for c in body["checks"]] == ["hash_chain", "projection", "shuffles"]
     assert all(c["ok"] and c["first_bad_version"] is None for c in body["checks"])
     assert body["head"] == api.events(game, operator)[-1]["hash"]
 
@@ -107,3 +107,13 @@ def test_only_the_operator_may_verify(api, game):
 def test_verifying_an_unknown_game_is_404(api, operator):
     response = api.get("/v1/games/00000000-0000-0000-0000-000000000001/verify", token=operator)
     assert response.status_code == 404 and response.get_json()["code"] == "not_found"
+
+
+def test_a_deck_that_is_not_the_one_its_seed_gives_is_caught(api, operator, tamper):
+    game = api.create(first_dealer=1)
+    api.post(f"{game.url}/deal", json={}, token=game.tokens[1])  # dealt from the committed seed
+    assert check(report(api, game, operator), "shuffles")["ok"] is True
+    tamper("UPDATE events SET data = jsonb_set(data, '{deck,0}', data->'deck'->51)"
+           " WHERE game_id = %s AND type = 'HandDealt'", (game.id,))
+    found = check(report(api, game, operator), "shuffles")
+    assert found["ok"] is False and "not the one its seed gives" in found["detail"]
