@@ -20,8 +20,16 @@ Global order
 
     The price is that appends are serialised across all games. The lock is
     taken as late as possible (after the idempotency, read-model and token
-    writes, which hold row locks of their own) and an append is pipelined,
-    so it is held for about one round trip plus the commit.
+    writes, which hold row locks of their own), and the whole transaction,
+    BEGIN to COMMIT, is sent as one pipeline: the lock is held only while
+    the server inserts the events and flushes the commit, never while the
+    client process gets round to sending the COMMIT (a busy worker can take
+    milliseconds, and every other append would wait that long).
+
+    Sending the COMMIT up front means a refused append must fail with an
+    error, not just insert nothing, so that the server skips the COMMIT:
+    the version check makes the new rows' version NULL, which the NOT NULL
+    constraint refuses, and ``append`` reports that as ``ConcurrencyError``.
 """
 
 from __future__ import annotations
@@ -108,17 +116,20 @@ GAME_COLUMNS = {
 
 _EVENT_COLUMNS = "position, game_id, version, type, schema_version, data, metadata, recorded_at"
 
-# The WHERE clause is the optimistic check: it inserts nothing unless the
-# game is still at the expected version. Under the append lock, that read
-# sees every append committed before this one.
+# The CASE is the optimistic check: unless the game is still at the expected
+# version, the new rows' version is NULL and the NOT NULL constraint refuses
+# the INSERT (an error, so that the COMMIT pipelined after it is skipped).
+# Under the append lock, the subquery sees every append committed before
+# this one.
 _INSERT_EVENTS = f"""
     INSERT INTO events (game_id, version, type, schema_version, data, metadata)
-    SELECT %(game_id)s::uuid, %(expected)s::integer + e.n::integer,
+    SELECT %(game_id)s::uuid,
+           CASE WHEN (SELECT coalesce(max(version), 0) FROM events
+                      WHERE game_id = %(game_id)s::uuid) = %(expected)s::integer
+                THEN %(expected)s::integer + e.n::integer END,
            e.type, e.schema_version, e.data, %(metadata)s::jsonb
     FROM unnest(%(types)s::text[], %(schema_versions)s::integer[], %(data)s::jsonb[])
          WITH ORDINALITY AS e(type, schema_version, data, n)
-    WHERE (SELECT coalesce(max(version), 0) FROM events WHERE game_id = %(game_id)s::uuid)
-          = %(expected)s::integer
     ORDER BY e.n
     RETURNING {_EVENT_COLUMNS}
 """
@@ -172,23 +183,38 @@ class EventStore:
             "metadata": Jsonb(dict(metadata)),
         }
         try:
-            with self._pool.connection() as conn, conn.transaction():
-                with conn.pipeline():
-                    if idempotency is not None:
-                        _insert_idempotency(conn, game_id, idempotency)
-                    if game_row is not None:
-                        _write_game(conn, game_id, game_row, new=expected_version == 0)
-                    if seat_token_hashes:
-                        _insert_seat_tokens(conn, game_id, seat_token_hashes)
-                    if snapshot is not None:
-                        _upsert_snapshot(conn, game_id, snapshot)
-                    conn.execute("SELECT pg_advisory_xact_lock(%s)", (APPEND_LOCK_KEY,))
-                    inserted = conn.execute(_INSERT_EVENTS, params)
+            with self._pool.connection() as conn:
+                try:
+                    # One round trip, BEGIN to COMMIT (see the module's docstring).
+                    with conn.pipeline():
+                        conn.execute("BEGIN", prepare=False)
+                        if idempotency is not None:
+                            _insert_idempotency(conn, game_id, idempotency)
+                        if game_row is not None:
+                            _write_game(conn, game_id, game_row, new=expected_version == 0)
+                        if seat_token_hashes:
+                            _insert_seat_tokens(conn, game_id, seat_token_hashes)
+                        if snapshot is not None:
+                            _upsert_snapshot(conn, game_id, snapshot)
+                        conn.execute("SELECT pg_advisory_xact_lock(%s)", (APPEND_LOCK_KEY,))
+                        inserted = conn.execute(_INSERT_EVENTS, params)
+                        conn.execute("COMMIT", prepare=False)
+                except BaseException:
+                    # After an error the server skipped the rest, COMMIT
+                    # included, and the transaction is still open, aborted.
+                    if not conn.broken:
+                        try:
+                            conn.rollback()
+                        except psycopg.Error:
+                            pass  # the pool checks the connection as it takes it back
+                    raise
                 rows = inserted.fetchall()
-                if len(rows) != len(events):
-                    raise ConcurrencyError(game_id, expected_version)
         except psycopg.errors.UniqueViolation as error:
             raise ConcurrencyError(game_id, expected_version) from error
+        except psycopg.errors.NotNullViolation as error:
+            if error.diag.table_name == "events" and error.diag.column_name == "version":
+                raise ConcurrencyError(game_id, expected_version) from error
+            raise
         return [StoredEvent(*row) for row in rows]
 
     def load(self, game_id: UUID | str, after_version: int = 0) -> list[StoredEvent]:
