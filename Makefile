@@ -4,7 +4,7 @@ VENV   ?= .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test bench clean
+.PHONY: run test bench bench-service clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -20,6 +20,9 @@ test: $(STAMP)
 
 bench: $(STAMP)
 	$(PY) bench/domain.py
+
+bench-service: $(STAMP)
+	$(PY) bench/service.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis
