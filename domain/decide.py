@@ -26,7 +26,7 @@ from .options import resolve
 from .play import resolve_play
 from .scoring import hand_points, instant_points, secured_points, settle
 from .shuffle import commitment, deck_from_seed
-from .state import FINISHED, HAND_OVER, IN_PROGRESS, WAITING, GameState, Seat
+from .state import FINISHED, IN_PROGRESS, GameState, Seat
 
 
 def decide(state: GameState | None, command) -> list[Event]:

@@ -28,7 +28,7 @@ from itertools import combinations, product
 
 from .cards import Card
 from .errors import RuleViolation
-from .groups import Counts, _can, _sub_multisets
+from .groups import Counts, _sub_multisets
 from .moves import Move
 from .play import assignments, resolve_play, values_of
 from .state import IN_PROGRESS, GameState

@@ -15,7 +15,7 @@ the option at fault.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, fields, replace
+from dataclasses import asdict, dataclass, replace
 from typing import Any
 
 from .errors import OptionError

@@ -69,10 +69,6 @@ class Play:
         return (*out, self.move.card)
 
 
-def _name(value: int) -> str:
-    return str(value)
-
-
 def _targets(state: GameState, move: Move) -> tuple[TableItem, ...]:
     items = []
     seen = set()
@@ -321,7 +317,7 @@ def _check_raise(state: GameState, seat: int, move: Move, build: Build, group, h
         raise RuleViolation("multiple_build_fixed",
                             f"{build.id} is a multiple build of {build.value}s; its value cannot change.")
     if move.card not in group:
-        raise RuleViolation("illegal_build", f"A build is raised with a card from your hand.")
+        raise RuleViolation("illegal_build", "A build is raised with a card from your hand.")
     if len(group) > 2 and not opts.raise_with_table_cards:
         raise RuleViolation("raise_with_table_cards",
                             "A build's value changes only by the card you play, not by cards from the table.")

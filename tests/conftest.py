@@ -130,3 +130,16 @@ def tamper_with(url: str, statement: str, params=()) -> None:
 def tamper(database_url):
     """``tamper_with`` the session's database."""
     return lambda statement, params=(): tamper_with(database_url, statement, params)
+
+
+@pytest.fixture
+def api(app, client):
+    """The client, acting by token and checking every answer against openapi.yaml."""
+    from tests.api.conftest import Api
+
+    return Api(app, client)
+
+
+@pytest.fixture
+def operator() -> str:
+    return OPERATOR_TOKEN

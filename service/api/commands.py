@@ -30,23 +30,22 @@ def _run(game_id, caller, name: str, data: dict, make_command):
     return answer.body, answer.status, etag(answer.body["version"])
 
 
-def _unauthenticated(what: str) -> ApiProblem:
-    return ApiProblem(401, "unauthenticated", f"Send {what} token.",
-                      headers={"WWW-Authenticate": 'Bearer realm="casino"'})
+def _unauthenticated(detail: str) -> ApiProblem:
+    return ApiProblem(401, "unauthenticated", detail, headers={"WWW-Authenticate": 'Bearer realm="casino"'})
 
 
 def _seat_required(caller, action: str):
     if caller.is_operator:
         raise ApiProblem(403, "forbidden", f"The operator cannot {action}: that is a seat's move.")
     if not caller.is_seat:
-        raise _unauthenticated(f"your seat's token to {action}: your seat's")
+        raise _unauthenticated(f"Send your seat's token to {action}.")
 
 
 def _operator_required(caller, action: str):
     if caller.is_seat:
         raise ApiProblem(403, "forbidden", f"Only the operator may {action}.")
     if not caller.is_operator:
-        raise _unauthenticated("the operator's")
+        raise _unauthenticated("Send the operator's token.")
 
 
 @bp.post("/deal")
@@ -54,7 +53,7 @@ def deal(game_id):
     caller = caller_for(game_id)
     data = body(DealSchema(), optional=True)
     if not (caller.is_seat or caller.is_operator):
-        raise _unauthenticated("the dealer's (or the operator's)")
+        raise _unauthenticated("Send the dealer's token (or the operator's) to deal.")
     if data["deck"] is not None and not caller.is_operator:
         raise ApiProblem(403, "forbidden", "Only the operator may fix the order of the deck.")
     deck = tuple(Card.parse(c) for c in data["deck"]) if data["deck"] is not None else None
@@ -86,7 +85,7 @@ def undo(game_id):
     caller = caller_for(game_id)
     data = body(EmptySchema(), optional=True)
     if not (caller.is_seat or caller.is_operator):
-        raise _unauthenticated("your seat's (or the operator's)")
+        raise _unauthenticated("Send your seat's token (or the operator's) to undo.")
     return _run(game_id, caller, "Undo", data, lambda state: Undo(caller.seat))
 
 

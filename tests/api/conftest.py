@@ -8,7 +8,6 @@ import random
 import uuid
 from dataclasses import dataclass
 
-import pytest
 from werkzeug.exceptions import MethodNotAllowed, NotFound
 
 from domain import full_deck, legal_moves
@@ -107,13 +106,3 @@ class Api:
             out += page["events"]
             after = page["next"]
         return out
-
-
-@pytest.fixture
-def api(app, client) -> Api:
-    return Api(app, client)
-
-
-@pytest.fixture
-def operator() -> str:
-    return OPERATOR_TOKEN

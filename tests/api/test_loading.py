@@ -11,7 +11,6 @@ from domain import fold, from_json
 from service import games as games_module
 from service.cache import StateCache, code_version
 from service.games import GameService
-from service.store import EventStore
 
 from .conftest import ORDERED_DECK
 

@@ -7,7 +7,7 @@ players, dealing round the table), API.md (seat numbering and deck order).
 
 import pytest
 
-from domain import (CountOut, CreateGame, Deal, Move, Play, RuleViolation, cards, decide,
+from domain import (CountOut, CreateGame, Deal, Move, Play, RuleViolation, decide,
                     fold, full_deck, legal_moves)
 from domain.events import HandDealt, HandEnded, RoundDealt
 

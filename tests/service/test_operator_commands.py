@@ -28,17 +28,7 @@ from service.readmodel import ReadModel
 from service.store import EventStore
 from service.views import game_view
 from tests.api.conftest import ONE_HAND, ORDERED_DECK, Api
-from tests.conftest import OPERATOR_TOKEN, TEST_SETTINGS, tamper_with
-
-
-@pytest.fixture
-def api(app, client) -> Api:
-    return Api(app, client)
-
-
-@pytest.fixture
-def operator() -> str:
-    return OPERATOR_TOKEN
+from tests.conftest import TEST_SETTINGS, tamper_with
 
 
 @pytest.fixture
