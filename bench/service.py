@@ -59,8 +59,13 @@ ROOT = Path(__file__).resolve().parent.parent
 HERE = str(Path(__file__).resolve().parent)
 sys.path[:] = [str(ROOT)] + [p for p in sys.path if p not in (str(ROOT), HERE, "")]
 
+import domain  # noqa: E402 - the bots' own copy of the rules, after the path fix above
+
 TARGETS = {"ratio": 0.6, "p99_ms": 50.0, "long_game_slowdown": 1.2}
 OPERATOR_TOKEN = "bench-operator-token"
+# The bots' copies draw no decks from seeds; any seed makes their events the
+# service's (which commits to a secret seed of its own), one for one.
+MIRROR_SEED = bytes(32)
 ENDLESS = {"target": 10000, "count_out": False}  # a game that never ends
 
 
@@ -203,7 +208,12 @@ class CommandFailed(Exception):
 class Player:
     """Plays one game over HTTP for both seats, one command at a time.
 
-    ``clients`` is one connection for every seat, or one per seat.
+    ``clients`` is one connection for every seat, or one per seat. The
+    player is a bot that knows the deck: the operator deals each hand from a
+    deck the bot shuffled (as in duplicate play), and the bot keeps its own
+    copy of the game with the domain library, from which it picks its moves.
+    So every request it sends is a command, and the figures are the command
+    path's alone (reading ``/moves`` is a separate, cheaper path).
     """
 
     def __init__(self, clients: Client | list[Client], rng: random.Random, tally: Tally, *,
@@ -215,57 +225,62 @@ class Player:
         self.idempotency = idempotency
         self.game_id: str | None = None
         self.tokens: list[str] = []
-        self.view: dict = {}
+        self.mirror = None  # the bot's own domain.GameState of the game
         self.commands = 0
 
     def create(self) -> None:
+        first_dealer = self.rng.randrange(2)
         body = {"variant": "cassino", "seats": [{"name": "Ann"}, {"name": "Bob"}],
-                "options": self.options, "first_dealer": self.rng.randrange(2)}
+                "options": self.options, "first_dealer": first_dealer}
         status, out, _ = self.clients[0].request("POST", "/v1/games", body)
         if status != 201:
             self.tally.error(f"create {status}")
             raise CommandFailed(f"create answered {status}: {out}")
         self.game_id = out["id"]
         self.tokens = [s["token"] for s in out["seats"]]
-        self.view = out["game"]
+        self.mirror = domain.fold(domain.decide(None, domain.CreateGame(
+            "cassino", ("Ann", "Bob"), first_dealer, dict(self.options), seed=MIRROR_SEED)))
         self.tally.games_created += 1
 
     @property
     def version(self) -> int:
-        return self.view["version"]
+        return self.mirror.version
 
     @property
     def status(self) -> str:
-        return self.view["status"]
+        return self.mirror.status
 
     def step(self, timed: list[float] | None = None) -> str:
         """One command (a deal or a play); its latency goes to ``timed``
         (default: the tally). Returns the command's name."""
         if self.status in ("waiting", "hand_over"):
-            name, seat = "deal", self.view["next_dealer"]
-            path, body = f"/v1/games/{self.game_id}/deal", None
+            deck = list(domain.full_deck())
+            self.rng.shuffle(deck)
+            name, token = "deal", OPERATOR_TOKEN
+            command = domain.Deal(tuple(deck))
+            path, body = f"/v1/games/{self.game_id}/deal", {"deck": [str(c) for c in deck]}
+            client = self.clients[0]
         elif self.status == "in_progress":
-            name, seat = "play", self.view["turn"]
-            code, out, _ = self.clients[seat].request(
-                "GET", f"/v1/games/{self.game_id}/moves", token=self.tokens[seat])
-            if code != 200:
-                self.tally.error(f"moves {code}")
-                raise CommandFailed(f"/moves answered {code}: {out}")
-            body = self.rng.choice(out["moves"])
-            path = f"/v1/games/{self.game_id}/play"
+            seat = self.mirror.turn
+            move = self.rng.choice(domain.legal_moves(self.mirror, seat).first(limit=20).moves)
+            name, token = "play", self.tokens[seat]
+            command = domain.Play(seat, move, next_seed=MIRROR_SEED)
+            path, body = f"/v1/games/{self.game_id}/play", move.to_dict()
+            client = self.clients[seat]
         else:
             raise CommandFailed(f"no command in status {self.status}")
         headers = {}
         if self.idempotency:
             self.commands += 1
             headers["Idempotency-Key"] = f"{name}-{self.version}-{self.commands}"
-        code, out, seconds = self.clients[seat].request("POST", path, body, token=self.tokens[seat],
-                                                        headers=headers)
+        code, out, seconds = client.request("POST", path, body, token=token, headers=headers)
         if code != 200:
             self.tally.error(f"{name} {code}")
             raise CommandFailed(f"{name} answered {code}: {out}")
         (self.tally.latencies if timed is None else timed).append(seconds)
-        self.view = out["game"]
+        self.mirror = domain.fold(domain.decide(self.mirror, command), self.mirror)
+        if out["version"] != self.version:
+            raise CommandFailed(f"the bot's copy is at version {self.version}, the game at {out['version']}")
         if self.status == "finished":
             self.tally.games_finished += 1
         return name
@@ -377,7 +392,10 @@ class PgActivity:
                                 AND wait_event <> 'advisory'),
                count(*) FILTER (WHERE state LIKE 'idle in transaction%%'),
                (SELECT count(*) FROM pg_locks l JOIN pg_database d ON d.oid = l.database
-                WHERE l.locktype = 'advisory' AND l.granted AND d.datname = current_database())
+                WHERE l.locktype = 'advisory' AND l.granted AND d.datname = current_database()),
+               (SELECT coalesce(h.wait_event_type || ' ' || h.wait_event, 'on CPU')
+                FROM pg_locks l JOIN pg_database d ON d.oid = l.database JOIN pg_stat_activity h USING (pid)
+                WHERE l.locktype = 'advisory' AND l.granted AND d.datname = current_database() LIMIT 1)
         FROM pg_stat_activity
         WHERE datname = current_database() AND pid <> pg_backend_pid()
     """
@@ -410,12 +428,19 @@ class PgActivity:
         n = max(1, len(self.samples))
         return {name: sum(s[i] for s in self.samples) / n for i, name in enumerate(self.NAMES)}
 
+    def holder_doing(self) -> str:
+        """What the append lock's holder was doing when sampled, most often first."""
+        doing = [s[-1] for s in self.samples if s[-1] is not None]
+        counts = sorted(((doing.count(d), d) for d in set(doing)), reverse=True)
+        return ", ".join(f"{d} {100 * c / len(doing):.0f}%" for c, d in counts[:4])
+
     def describe(self) -> str:
         m = self.means()
         return (f"PostgreSQL sessions (mean of {len(self.samples)} samples): {m['active']:.2f} running a "
                 f"statement, {m['advisory_wait']:.2f} of them waiting for the append lock, "
                 f"{m['other_lock_wait']:.2f} for another lock; {m['idle_in_transaction']:.2f} idle in a "
-                f"transaction; the append lock held {m['append_lock_held'] * 100:.0f}% of the time")
+                f"transaction; the append lock held {m['append_lock_held'] * 100:.0f}% of the time"
+                + (f" (its holder: {self.holder_doing()})" if m["append_lock_held"] else ""))
 
 
 def connections_per_worker(server_pid: int, port: int) -> list[int]:
@@ -678,7 +703,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--keep-logs", action="store_true", help="keep the servers' logs and say where")
     parser.add_argument("--py-spy", metavar="SVG", type=Path,
                         help="profile the service's workers with py-spy (pip install py-spy), samples "
-                             "taken while they hold the GIL, into this flame graph (the figures then "
+                             "taken while they hold the GIL, into this flame graph (collapsed stacks "
+                             "if it ends in .txt; the figures then "
                              "include py-spy's own cost)")
     args = parser.parse_args(argv)
 
@@ -751,7 +777,8 @@ def main(argv: list[str] | None = None) -> int:
         if args.py_spy:
             profiler = subprocess.Popen(
                 [str(Path(sys.executable).with_name("py-spy")), "record", "--pid", str(service_server.pid),
-                 "--subprocesses", "--gil", "--nonblocking", "--rate", "200", "--output", str(args.py_spy.resolve())],
+                 "--subprocesses", "--gil", "--nonblocking", "--rate", "200", "--output", str(args.py_spy.resolve()),
+                 "--format", "raw" if args.py_spy.suffix == ".txt" else "flamegraph"],
                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         for r in range(args.rounds):
             spread: dict[str, list[int]] = {}

@@ -6,25 +6,28 @@ read-model row, new seat tokens and a state snapshot. Either all of it is
 committed or none.
 
 Global order
-    ``events.position`` comes from an identity sequence, and sequences hand
-    out numbers in call order, not in commit order: left alone, an append
-    could commit position 12 while position 11 is still in flight, and a
-    catch-up reader that saw 12 would never come back for 11. So every append
-    takes one transaction-scoped advisory lock (``APPEND_LOCK_KEY``) just
-    before its events get their positions, and keeps it until it commits.
-    Appends are then committed one at a time, in position order, and a reader
-    paging with ``position > N`` never misses an event. Positions may still
-    skip a number (an append that failed after taking one), but a number
-    never shows up below one a reader has already seen. Anything else that
-    writes events must take the same lock.
+    ``events.position`` orders every game's events, and a catch-up reader
+    paging with ``position > N`` must never miss one: no position may commit
+    below one a reader has already seen. Positions come from the id of the
+    appending transaction (``xid * 65536 + n``, assigned by the insert
+    trigger of migration 0003), so they follow transaction ids, and
+    ``read_all`` takes only the positions below the oldest transaction still
+    running: those have all committed or never will, and anything committed
+    later lies above them. Positions skip numbers freely; order is what
+    counts. Appends never wait for one another (their commits share disk
+    flushes), and a reader waits at most for the oldest running transaction.
 
-    The price is that appends are serialised across all games, so the lock
-    is held briefly: it is taken after the idempotency, read-model, token and
-    snapshot writes (which may wait on row locks of their own), and the whole
-    transaction, COMMIT included, goes to the server in one pipelined round
-    trip. Nothing in it waits for the client: the expected-version check is
-    the ``events`` insert trigger (migration 0001), which refuses an event
-    whose version does not follow the game's last.
+One message per append
+    The transaction goes to the server as one simple-protocol query:
+    ``BEGIN``, its statements with their parameters bound on the client,
+    ``COMMIT``. Nothing in it waits for the client, so no row lock (the
+    game's read-model row) is held while a busy client process gets round to
+    its next statement. The expected-version check is the ``events`` insert
+    trigger (migration 0001), which refuses an event whose version does not
+    follow the game's last. After the ``COMMIT``, in the same message but
+    outside the transaction, the game's channel is notified for live
+    streams: a notification inside the transaction would make PostgreSQL
+    serialise the commits of every append.
 
 Hash chain
     Each event is stored with its hash (see ``service.chain``), chained to
@@ -35,6 +38,7 @@ Hash chain
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -43,17 +47,23 @@ from uuid import UUID
 
 import psycopg
 from psycopg import sql
-from psycopg.pq import TransactionStatus
 from psycopg.types.json import Jsonb
 from psycopg_pool import ConnectionPool
 
 from service.chain import ZERO_HASH, event_hash
 from service.database import get_pool
 
-# Any constant shared by every writer works; this one spells "casino-e".
-APPEND_LOCK_KEY = 0x636173696E6F2D65
 # Raised by the events insert trigger when a version does not follow the last.
 VERSION_CONFLICT_SQLSTATE = "CV409"
+
+
+#: Positions are ``xid * PER_TRANSACTION + n`` (migration 0003).
+PER_TRANSACTION = 65536
+
+
+def channel(game_id: UUID | str) -> str:
+    """The channel notified, with the game's new version, after each append to the game."""
+    return f"casino_events_{UUID(str(game_id)).hex}"
 
 
 #: Where the idempotency keys of game creations are filed: no game has this id.
@@ -209,31 +219,35 @@ class EventStore:
             "metadata": [Jsonb(dict(metadata if e.metadata is None else e.metadata)) for e in events],
             "hashes": _hashes(game_id, expected_version, events, previous_hash or ZERO_HASH),
         }
+        statements = [("BEGIN", None)]
+        if idempotency is not None:
+            statements.append(_insert_idempotency(game_id, idempotency))
+        if game_row is not None:
+            statements.append(_write_game(game_id, game_row, new=expected_version == 0))
+        if seat_token_hashes:
+            statements.append(_insert_seat_tokens(game_id, seat_token_hashes))
+        if snapshot is not None:
+            statements.append(_upsert_snapshot(game_id, snapshot))
+        inserting = len(statements)
+        statements.append((_INSERT_EVENTS, params))
+        statements.append(("COMMIT", None))
+        statements.append(("SELECT pg_notify(%s, %s)", (channel(game_id), str(expected_version + len(events)))))
         with self._pool.connection() as conn:
+            cursor = psycopg.ClientCursor(conn)
+            script = "; ".join(cursor.mogrify(query, args) for query, args in statements)
             try:
-                with conn.pipeline():
-                    conn.execute("BEGIN")
-                    if idempotency is not None:
-                        _insert_idempotency(conn, game_id, idempotency)
-                    if game_row is not None:
-                        _write_game(conn, game_id, game_row, new=expected_version == 0)
-                    if seat_token_hashes:
-                        _insert_seat_tokens(conn, game_id, seat_token_hashes)
-                    if snapshot is not None:
-                        _upsert_snapshot(conn, game_id, snapshot)
-                    conn.execute("SELECT pg_advisory_xact_lock(%s)", (APPEND_LOCK_KEY,))
-                    inserted = conn.execute(_INSERT_EVENTS, params)
-                    conn.execute("COMMIT")
-            except BaseException as error:
-                # A failed statement leaves the transaction open (aborted);
-                # end it before the connection goes back to the pool.
-                if conn.info.transaction_status in (TransactionStatus.INTRANS,
-                                                    TransactionStatus.INERROR):
-                    conn.rollback()
+                cursor.execute(script)
+            except psycopg.Error as error:
+                # The statements after the one that failed were skipped: the
+                # transaction is open, aborted. End it before the connection
+                # goes back to the pool.
+                conn.rollback()
                 if _is_conflict(error):
                     raise ConcurrencyError(game_id, expected_version) from error
                 raise
-            return [StoredEvent(*row) for row in inserted.fetchall()]
+            for _ in range(inserting):
+                cursor.nextset()
+            return [StoredEvent(*row) for row in cursor.fetchall()]
 
     def load(self, game_id: UUID | str, after_version: int = 0,
              until_version: int | None = None) -> list[StoredEvent]:
@@ -248,14 +262,18 @@ class EventStore:
         return [StoredEvent(*row) for row in rows]
 
     def read_all(self, after_position: int = 0, limit: int = 100) -> list[StoredEvent]:
-        """Up to ``limit`` events of every game after ``after_position``, in global order."""
+        """Up to ``limit`` events of every game after ``after_position``, in
+        global order: only those below the oldest transaction still running
+        (see "Global order" above)."""
         if limit < 1:
             raise ValueError("limit must be at least 1")
         with self._pool.connection() as conn:
             rows = conn.execute(
                 f"SELECT {EVENT_COLUMNS} FROM events"
-                " WHERE position > %s ORDER BY position LIMIT %s",
-                (after_position, limit),
+                " WHERE position > %s"
+                " AND position < pg_snapshot_xmin(pg_current_snapshot())::text::bigint * %s"
+                " ORDER BY position LIMIT %s",
+                (after_position, PER_TRANSACTION, limit),
             ).fetchall()
         return [StoredEvent(*row) for row in rows]
 
@@ -307,11 +325,13 @@ def get_store() -> EventStore:
     return EventStore(get_pool())
 
 
-def _insert_idempotency(conn: psycopg.Connection, game_id, record: IdempotencyRecord) -> None:
-    conn.execute(
-        "INSERT INTO idempotency (game_id, key, request_hash, response) VALUES (%s, %s, %s, %s)",
-        (record.scope or game_id, record.key, record.request_hash, Jsonb(dict(record.response))),
-    )
+# Each of these is one statement of an append: (query, parameters).
+Statement = tuple[Any, Sequence[Any] | Mapping[str, Any]]
+
+
+def _insert_idempotency(game_id, record: IdempotencyRecord) -> Statement:
+    return ("INSERT INTO idempotency (game_id, key, request_hash, response) VALUES (%s, %s, %s, %s)",
+            (record.scope or game_id, record.key, record.request_hash, Jsonb(dict(record.response))))
 
 
 def _hashes(game_id, expected_version: int, events: Sequence[NewEvent], previous: str) -> list[str]:
@@ -334,34 +354,44 @@ def _check_game_columns(row: Mapping[str, Any]) -> None:
         raise ValueError(f"not columns of games: {sorted(unknown)}")
 
 
-def _write_game(conn: psycopg.Connection, game_id, row: Mapping[str, Any], *, new: bool) -> None:
-    columns = list(row)
+def _write_game(game_id, row: Mapping[str, Any], *, new: bool) -> Statement:
+    columns = tuple(row)
     values = [
         Jsonb(row[c]) if GAME_COLUMNS[c] == "jsonb" and row[c] is not None else row[c]
         for c in columns if row[c] is not NOW
     ]
-    placeholders = [NOW if row[c] is NOW else sql.SQL("%s::" + GAME_COLUMNS[c]) for c in columns]
+    now = tuple(row[c] is NOW for c in columns)
     if new:
-        statement = sql.SQL("INSERT INTO games (id, {}) VALUES (%s::uuid, {})").format(
-            sql.SQL(", ").join(map(sql.Identifier, columns)), sql.SQL(", ").join(placeholders)
-        )
-        conn.execute(statement, [game_id, *values])
-        return
+        return _game_insert(columns, now), [game_id, *values]
+    return _game_update(columns, now), [*values, game_id]
+
+
+def _placeholders(columns: tuple[str, ...], now: tuple[bool, ...]) -> list[sql.Composable]:
+    return [NOW if is_now else sql.SQL("%s::" + GAME_COLUMNS[c]) for c, is_now in zip(columns, now, strict=True)]
+
+
+# A handful of column sets occur (a creation, a move, the last move): compose each once.
+@functools.cache
+def _game_insert(columns: tuple[str, ...], now: tuple[bool, ...]) -> str:
+    return sql.SQL("INSERT INTO games (id, {}) VALUES (%s::uuid, {})").format(
+        sql.SQL(", ").join(map(sql.Identifier, columns)), sql.SQL(", ").join(_placeholders(columns, now))
+    ).as_string()
+
+
+@functools.cache
+def _game_update(columns: tuple[str, ...], now: tuple[bool, ...]) -> str:
     assignments = [
         sql.SQL("{} = {}").format(sql.Identifier(column), placeholder)
-        for column, placeholder in zip(columns, placeholders, strict=True)
+        for column, placeholder in zip(columns, _placeholders(columns, now), strict=True)
     ]
-    if "updated_at" not in row:
+    if "updated_at" not in columns:
         assignments.append(sql.SQL("updated_at = now()"))
-    statement = sql.SQL("UPDATE games SET {} WHERE id = %s::uuid").format(
-        sql.SQL(", ").join(assignments)
-    )
-    conn.execute(statement, [*values, game_id])
+    return sql.SQL("UPDATE games SET {} WHERE id = %s::uuid").format(sql.SQL(", ").join(assignments)).as_string()
 
 
-def _insert_seat_tokens(conn: psycopg.Connection, game_id, hashes: Mapping[int, str]) -> None:
+def _insert_seat_tokens(game_id, hashes: Mapping[int, str]) -> Statement:
     seats = list(hashes)
-    conn.execute(
+    return (
         "INSERT INTO seat_tokens (game_id, seat, token_hash)"
         " SELECT %s::uuid, seat, token_hash"
         " FROM unnest(%s::integer[], %s::text[]) AS t(seat, token_hash)",
@@ -369,8 +399,8 @@ def _insert_seat_tokens(conn: psycopg.Connection, game_id, hashes: Mapping[int, 
     )
 
 
-def _upsert_snapshot(conn: psycopg.Connection, game_id, snapshot: Snapshot) -> None:
-    conn.execute(
+def _upsert_snapshot(game_id, snapshot: Snapshot) -> Statement:
+    return (
         "INSERT INTO snapshots (game_id, version, code_version, state) VALUES (%s, %s, %s, %s)"
         " ON CONFLICT (game_id) DO UPDATE SET version = EXCLUDED.version,"
         " code_version = EXCLUDED.code_version, state = EXCLUDED.state",

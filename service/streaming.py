@@ -1,7 +1,7 @@
 """A game's events, live, as Server-Sent Events.
 
 A stream sends the events after the client's cursor, then waits for more.
-Appending to ``events`` notifies the game's channel (migration 0002), and a
+Each append notifies the game's channel (see ``service.store``), and a
 stream ``LISTEN``s there on a connection of its own, opened when the stream
 starts and closed when it ends: a pooled connection is never held by a
 waiting stream. Every ``poll`` seconds it looks anyway, so a lost
@@ -30,7 +30,7 @@ from domain.state import FINISHED
 
 from service.caller import Caller
 from service.games import GameService, event_json, log_revealed
-from service.store import StoredEvent
+from service.store import StoredEvent, channel
 
 KEEPALIVE = ": keep-alive\n\n"
 
@@ -42,11 +42,6 @@ class Timing:
     seconds: float  # how long the stream lasts at most
     keepalive: float
     poll: float
-
-
-def channel(game_id: UUID) -> str:
-    """The channel that appends to the game notify (see migration 0002)."""
-    return f"casino_events_{game_id.hex}"
 
 
 def frame(stored: StoredEvent, caller: Caller, reveal: bool = False) -> str:

@@ -54,6 +54,19 @@ def postgres_dir() -> Iterator[Path]:
         yield path
 
 
+@contextmanager
+def migrated_database(server_url: str, prefix: str) -> Iterator[str]:
+    """A new database on the server, migrated, dropped afterwards."""
+    name = f"{prefix}_{secrets.token_hex(4)}"
+    url = create_database(server_url, name)
+    try:
+        migrations.upgrade(url)
+        yield url
+    finally:
+        with psycopg.connect(server_url, autocommit=True) as conn:
+            conn.execute(sql.SQL("DROP DATABASE {} WITH (FORCE)").format(sql.Identifier(name)))
+
+
 @pytest.fixture(scope="session")
 def database_url() -> Iterator[str]:
     with directory_for_postgres() as directory:
@@ -62,14 +75,20 @@ def database_url() -> Iterator[str]:
         if not server_url:
             embedded = EmbeddedPostgres(directory, temporary=True)
             server_url = embedded.admin_url
-        name = f"casino_test_{secrets.token_hex(4)}"
-        url = create_database(server_url, name)
-        migrations.upgrade(url)
+        try:
+            with migrated_database(server_url, "casino_test") as url:
+                yield url
+        finally:
+            if embedded is not None:
+                embedded.stop()
+
+
+@pytest.fixture(scope="module")
+def own_database_url(database_url) -> Iterator[str]:
+    """A migrated database for one test module alone, for tests that read
+    every game or the whole global log and so must not see other tests'."""
+    with migrated_database(database_url, "casino_own") as url:
         yield url
-        with psycopg.connect(server_url, autocommit=True) as conn:
-            conn.execute(sql.SQL("DROP DATABASE {} WITH (FORCE)").format(sql.Identifier(name)))
-        if embedded is not None:
-            embedded.stop()
 
 
 #: Settings of the test apps. Live streams end within a fraction of a

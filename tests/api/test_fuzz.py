@@ -15,13 +15,26 @@ from schemathesis.checks import not_a_server_error
 from schemathesis.specs.openapi.checks import (content_type_conformance, response_headers_conformance,
                                                response_schema_conformance, status_code_conformance)
 
+from service.app import create_app
+from service.database import close_pool
 from tests.service.spec_check import SPEC_PATH
+
+from tests.conftest import TEST_SETTINGS
 
 from .conftest import ORDERED_DECK
 
 EXAMPLES = 300 if os.environ.get("CASINO_LONG_TESTS") else 20
 CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance,
           response_schema_conformance, response_headers_conformance]
+
+
+@pytest.fixture
+def app(own_database_url):
+    """The app over a database of its own: the fuzzer reads every game and
+    the whole global log, which other tests fill with made-up events."""
+    app = create_app({**TEST_SETTINGS, "DATABASE_URL": own_database_url})
+    yield app
+    close_pool(app)
 
 
 @pytest.fixture

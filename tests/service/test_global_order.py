@@ -1,6 +1,7 @@
 """Readers of the global log never skip an event that commits later.
 
-See the docstring of service.store for why appends take APPEND_LOCK_KEY.
+See "Global order" in the docstring of service.store: positions follow
+transaction ids, and readers read below the oldest running transaction.
 """
 
 from __future__ import annotations
@@ -10,41 +11,42 @@ import uuid
 
 import psycopg
 
-from service.store import APPEND_LOCK_KEY, NewEvent
+from service.store import NewEvent
 
 META = {"actor": "test"}
+INSERT_IN_FLIGHT = (
+    "INSERT INTO events (game_id, version, type, schema_version, data, hash)"
+    " VALUES (%s, 1, 'InFlight', 1, '{}', repeat('0', 64)) RETURNING position"
+)
 
 
-def test_a_reader_never_sees_position_n_plus_2_before_n_plus_1(
-    store, database_url, wait_for_lock_wait, last_position
-):
+def test_an_event_that_commits_later_below_a_seen_one_cannot_happen(store, database_url, last_position):
     n = last_position()
-    appended = []
-
-    # An append in flight: it holds the lock and has taken position N+1,
-    # but has not committed.
-    with psycopg.connect(database_url) as in_flight:
-        in_flight.execute("SELECT pg_advisory_xact_lock(%s)", (APPEND_LOCK_KEY,))
-        (held,) = in_flight.execute(
-            "INSERT INTO events (game_id, version, type, schema_version, data, hash)"
-            " VALUES (%s, 1, 'InFlight', 1, '{}', repeat('0', 64)) RETURNING position",
-            (uuid.uuid4(),),
-        ).fetchone()
-        later = threading.Thread(
-            target=lambda: appended.extend(
-                store.append(uuid.uuid4(), 0, [NewEvent("Later", 1, {})], META)
-            )
-        )
-        later.start()
-        wait_for_lock_wait("advisory")
-
+    with psycopg.connect(database_url) as older:
+        # A transaction that has begun to write (it has its id), held open.
+        older.execute("SELECT pg_current_xact_id()")
+        # A younger append commits first...
+        [later] = store.append(uuid.uuid4(), 0, [NewEvent("Later", 1, {})], META)
+        # ...but is held back while the older one may still append below it.
         assert store.read_all(n) == []
-        in_flight.commit()
-    later.join()
-
+        (held,) = older.execute(INSERT_IN_FLIGHT, (uuid.uuid4(),)).fetchone()
+        assert n < held < later.position
+        assert store.read_all(n) == []
+    # The older transaction committed on leaving the block: both are read, in order.
     seen = store.read_all(n)
-    assert [e.type for e in seen] == ["InFlight", "Later"]
-    assert seen[0].position == held < seen[1].position == appended[0].position
+    assert [(e.type, e.position) for e in seen] == [("InFlight", held), ("Later", later.position)]
+
+
+def test_an_append_does_not_wait_for_another_in_flight(store, database_url, last_position):
+    n = last_position()
+    with psycopg.connect(database_url) as in_flight:
+        in_flight.execute(INSERT_IN_FLIGHT, (uuid.uuid4(),))
+        # Appends are not serialised: this one commits while the other is open.
+        [later] = store.append(uuid.uuid4(), 0, [NewEvent("Later", 1, {})], META)
+        assert store.read_all(n) == []
+        in_flight.rollback()
+    # The one in flight never committed; the reader goes on past its position.
+    assert [e.position for e in store.read_all(n)] == [later.position]
 
 
 def test_a_tailing_reader_sees_every_event_of_concurrent_appends(store, last_position):

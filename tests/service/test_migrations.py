@@ -73,6 +73,23 @@ def test_events_stored_before_the_hash_chain_get_their_hashes_in_order(scratch_u
             conn.execute("UPDATE events SET type = 'F'")  # append-only again
 
 
+def test_events_stored_before_0003_keep_their_positions_and_new_ones_come_after(scratch_url):
+    migrations.upgrade(scratch_url, "0002")
+    insert = ("INSERT INTO events (game_id, version, type, schema_version, data, hash)"
+              " SELECT %s, v, 'E', 1, '{}', repeat('0', 64) FROM generate_series(1, %s) AS v"
+              " RETURNING position")
+    with psycopg.connect(scratch_url, autocommit=True) as conn:
+        old = [p for (p,) in conn.execute(insert, (uuid.uuid4(), 3)).fetchall()]
+    migrations.upgrade(scratch_url)
+    with psycopg.connect(scratch_url, autocommit=True) as conn:
+        assert [p for (p,) in conn.execute("SELECT position FROM events ORDER BY position")] == old
+        first = [p for (p,) in conn.execute(insert, (uuid.uuid4(), 2)).fetchall()]
+        second = [p for (p,) in conn.execute(insert, (uuid.uuid4(), 2)).fetchall()]
+    # Each transaction numbers its events from 1 above its id's base.
+    assert old[-1] < first[0] and first[1] == first[0] + 1 and first[0] % 65536 == 1
+    assert first[1] < second[0] and second[0] % 65536 == 1
+
+
 @pytest.mark.parametrize(
     "statement",
     [

@@ -223,14 +223,14 @@ def test_the_games_row_is_inserted_then_updated(store, database_url):
     game = new_game()
     [first] = store.append(game, 0, events("A"), META, game_row=_row(version=1))
     store.append(game, 1, events("B"), META, previous_hash=first.hash,
-                 game_row={"status": "finished", "version": 2, "winner": {"seat": 1}})
+                 game_row={"status": "finished", "version": 2, "winner": {"team": 1, "reason": "target"}})
 
     with psycopg.connect(database_url) as conn:
         row = conn.execute(
             "SELECT variant, status, player_names, version, winner, updated_at >= created_at"
             " FROM games WHERE id = %s", (game,)
         ).fetchone()
-    assert row == ("classic", "finished", ["Ann", "Bob"], 2, {"seat": 1}, True)
+    assert row == ("cassino", "finished", ["Ann", "Bob"], 2, {"team": 1, "reason": "target"}, True)
 
 
 def test_an_unknown_games_column_is_refused(store):
@@ -268,7 +268,7 @@ def test_append_needs_events(store):
 
 
 def _row(**changes):
-    return {"variant": "classic", "status": "waiting", "player_names": ["Ann", "Bob"], "version": 1,
+    return {"variant": "cassino", "status": "waiting", "player_names": ["Ann", "Bob"], "version": 1,
             **changes}
 
 
