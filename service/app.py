@@ -9,6 +9,7 @@ from typing import Any
 from flask import Blueprint, Flask
 
 from service import api, database, health, metrics, observability, problems
+from service.jsonio import OrjsonProvider
 
 DEFAULTS: dict[str, Any] = {
     "DATABASE_URL": None,
@@ -44,6 +45,7 @@ ENVIRONMENT = {
 def create_app(overrides: Mapping[str, Any] | None = None) -> Flask:
     """Build the app: defaults, then the environment, then ``overrides``."""
     app = Flask(__name__)
+    app.json = OrjsonProvider(app)
     app.config.from_mapping(DEFAULTS)
     app.config.from_mapping(settings_from_environment(os.environ))
     app.config.from_mapping(overrides or {})

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 import domain
-from domain import GameState, decide, fold, to_json
+from domain import GameState, RuleViolation, decide, fold, to_json
 
 from service.cache import StateCache, code_version
 from service.caller import Caller
@@ -144,11 +144,11 @@ class GameService:
                answer: Callable[[uuid.UUID, GameState, list[str]], Answer], *,
                idempotency_key: str | None = None, fingerprint: str = "") -> Answer:
         """Start a game and answer with ``answer(id, state, tokens)``; the
-        seats' tokens are made here and only their hashes are kept."""
-        if idempotency_key is not None:
-            replay = self._replay(CREATION_SCOPE, idempotency_key, fingerprint)
-            if replay is not None:
-                return replay
+        seats' tokens are made here and only their hashes are kept.
+
+        A retry with an idempotency key used before is found when the append
+        files the key a second time; the first answer is then given again.
+        """
         events = decide(None, command)
         game_id = uuid.uuid4()
         tokens = [new_token() for _ in command.players]
@@ -162,7 +162,7 @@ class GameService:
             stored = self.store.append(game_id, 0, [_new(e) for e in events], meta, idempotency=record,
                                        game_row=row_changes(state, created=True),
                                        seat_token_hashes={i: hash_token(t) for i, t in enumerate(tokens)})
-        except ConcurrencyError:  # the same key, sent twice at once: the other one won
+        except ConcurrencyError:  # a new game's only conflict: the key was filed before
             replay = self._replay(CREATION_SCOPE, idempotency_key, fingerprint) if idempotency_key else None
             if replay is None:
                 raise
@@ -178,27 +178,30 @@ class GameService:
         events the caller may see, and the caller's view.
 
         ``make_command`` builds the command from the current state (a deal
-        needs to know whose turn it is to deal, say). With an idempotency key
-        a retry of the same request gets the first answer again.
+        needs to know whose turn it is to deal, say).
+
+        With an idempotency key, a retry of the same request gets the first
+        answer again. The key is not looked up first: the append files it in
+        the same transaction as the events, and a key filed before makes the
+        append fail. Only then, or when the command is refused (a retry
+        usually is: the game has moved on), is the first answer looked for,
+        so a first attempt costs no extra round trip.
         """
-        if idempotency_key is not None:
-            replay = self._replay(game_id, idempotency_key, fingerprint)
-            if replay is not None:
-                return replay
         loaded = self._load(game_id)
         state = loaded.state
-        if if_match is not None and if_match != state.version:
-            raise PreconditionFailed(state.version)
-        events = decide(state, make_command(state))
-        after = fold(events, state)
         try:
+            if if_match is not None and if_match != state.version:
+                raise PreconditionFailed(state.version)
+            events = decide(state, make_command(state))
+            after = fold(events, state)
             answer, head = self._append(game_id, loaded, after, events, meta, idempotency_key, fingerprint,
                                         caller)
-        except ConcurrencyError:
-            if idempotency_key is not None:
-                replay = self._replay(game_id, idempotency_key, fingerprint)
-                if replay is not None:
-                    return replay
+        except (RuleViolation, PreconditionFailed, ConcurrencyError) as refusal:
+            replay = self._replay(game_id, idempotency_key, fingerprint) if idempotency_key else None
+            if replay is not None:
+                return replay
+            if not isinstance(refusal, ConcurrencyError):
+                raise
             if if_match is not None:
                 raise PreconditionFailed(self.load(game_id).version) from None
             raise VersionConflict() from None

@@ -51,6 +51,7 @@ from psycopg.types.json import Jsonb
 from psycopg_pool import ConnectionPool
 
 from service.chain import ZERO_HASH, event_hash
+from service import jsonio
 from service.database import get_pool
 
 # Raised by the events insert trigger when a version does not follow the last.
@@ -152,13 +153,15 @@ GAME_COLUMNS = {
 
 EVENT_COLUMNS = "position, game_id, version, type, schema_version, data, metadata, recorded_at, hash"
 
+# The events' data and metadata come as two JSON arrays, element n - 1
+# for the n-th event: one literal each, whatever the number of events.
 _INSERT_EVENTS = f"""
     INSERT INTO events (game_id, version, type, schema_version, data, metadata, hash)
     SELECT %(game_id)s::uuid, %(expected)s::integer + e.n::integer,
-           e.type, e.schema_version, e.data, e.metadata, e.hash
-    FROM unnest(%(types)s::text[], %(schema_versions)s::integer[], %(data)s::jsonb[],
-                %(metadata)s::jsonb[], %(hashes)s::text[])
-         WITH ORDINALITY AS e(type, schema_version, data, metadata, hash, n)
+           e.type, e.schema_version, j.data -> (e.n::integer - 1), j.metadata -> (e.n::integer - 1), e.hash
+    FROM unnest(%(types)s::text[], %(schema_versions)s::integer[], %(hashes)s::text[])
+         WITH ORDINALITY AS e(type, schema_version, hash, n),
+         (SELECT %(data)s::jsonb AS data, %(metadata)s::jsonb AS metadata) AS j
     ORDER BY e.n
     RETURNING {EVENT_COLUMNS}
 """
@@ -215,8 +218,8 @@ class EventStore:
             "expected": expected_version,
             "types": [event.type for event in events],
             "schema_versions": [event.schema_version for event in events],
-            "data": [Jsonb(event.data) for event in events],
-            "metadata": [Jsonb(dict(metadata if e.metadata is None else e.metadata)) for e in events],
+            "data": _json([event.data for event in events]),
+            "metadata": _json([dict(metadata if e.metadata is None else e.metadata) for e in events]),
             "hashes": _hashes(game_id, expected_version, events, previous_hash or ZERO_HASH),
         }
         statements = [("BEGIN", None)]
@@ -331,7 +334,11 @@ Statement = tuple[Any, Sequence[Any] | Mapping[str, Any]]
 
 def _insert_idempotency(game_id, record: IdempotencyRecord) -> Statement:
     return ("INSERT INTO idempotency (game_id, key, request_hash, response) VALUES (%s, %s, %s, %s)",
-            (record.scope or game_id, record.key, record.request_hash, Jsonb(dict(record.response))))
+            (record.scope or game_id, record.key, record.request_hash, _json(dict(record.response))))
+
+
+def _json(value: Any) -> Jsonb:
+    return Jsonb(value, dumps=jsonio.dumps)
 
 
 def _hashes(game_id, expected_version: int, events: Sequence[NewEvent], previous: str) -> list[str]:
@@ -357,7 +364,7 @@ def _check_game_columns(row: Mapping[str, Any]) -> None:
 def _write_game(game_id, row: Mapping[str, Any], *, new: bool) -> Statement:
     columns = tuple(row)
     values = [
-        Jsonb(row[c]) if GAME_COLUMNS[c] == "jsonb" and row[c] is not None else row[c]
+        _json(row[c]) if GAME_COLUMNS[c] == "jsonb" and row[c] is not None else row[c]
         for c in columns if row[c] is not NOW
     ]
     now = tuple(row[c] is NOW for c in columns)

@@ -51,7 +51,7 @@ def _operator_required(caller, action: str):
 @bp.post("/deal")
 def deal(game_id):
     caller = caller_for(game_id)
-    data = body(DealSchema(), optional=True)
+    data = body(DealSchema, optional=True)
     if not (caller.is_seat or caller.is_operator):
         raise _unauthenticated("Send the dealer's token (or the operator's) to deal.")
     if data["deck"] is not None and not caller.is_operator:
@@ -64,7 +64,7 @@ def deal(game_id):
 @bp.post("/play")
 def play(game_id):
     caller = caller_for(game_id)
-    data = body(MoveSchema())
+    data = body(MoveSchema)
     _seat_required(caller, "play")
     move = Move.from_dict(data)
     return _run(game_id, caller, "Play", move.to_dict(), lambda state: Play(caller.seat, move, fresh_seed()))
@@ -73,7 +73,7 @@ def play(game_id):
 @bp.post("/count-out")
 def count_out(game_id):
     caller = caller_for(game_id)
-    data = body(EmptySchema(), optional=True)
+    data = body(EmptySchema, optional=True)
     _seat_required(caller, "count out")
     return _run(game_id, caller, "CountOut", data, lambda state: CountOut(caller.seat))
 
@@ -83,7 +83,7 @@ def undo(game_id):
     """The seat that made the last play asks to take it back (or takes it
     back, where the game's ``undo`` is ``free``); the operator takes it back."""
     caller = caller_for(game_id)
-    data = body(EmptySchema(), optional=True)
+    data = body(EmptySchema, optional=True)
     if not (caller.is_seat or caller.is_operator):
         raise _unauthenticated("Send your seat's token (or the operator's) to undo.")
     return _run(game_id, caller, "Undo", data, lambda state: Undo(caller.seat))
@@ -92,7 +92,7 @@ def undo(game_id):
 @bp.post("/undo/answer")
 def answer_undo(game_id):
     caller = caller_for(game_id)
-    data = body(AnswerUndoSchema())
+    data = body(AnswerUndoSchema)
     _seat_required(caller, "answer an undo request")
     return _run(game_id, caller, "AnswerUndo", data, lambda state: AnswerUndo(caller.seat, data["accept"]))
 
@@ -100,7 +100,7 @@ def answer_undo(game_id):
 @bp.post("/void")
 def void(game_id):
     caller = caller_for(game_id)
-    data = body(VoidSchema())
+    data = body(VoidSchema)
     _operator_required(caller, "void a hand")
     return _run(game_id, caller, "VoidHand", data, lambda state: VoidHand(data["reason"], fresh_seed()))
 
@@ -108,6 +108,6 @@ def void(game_id):
 @bp.post("/client-seed")
 def client_seed(game_id):
     caller = caller_for(game_id)
-    data = body(ClientSeedSchema())
+    data = body(ClientSeedSchema)
     _seat_required(caller, "set a client seed")
     return _run(game_id, caller, "SetClientSeed", data, lambda state: SetClientSeed(caller.seat, data["seed"]))

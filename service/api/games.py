@@ -25,7 +25,7 @@ def metadata(caller, command: str) -> dict:
 
 @bp.post("")
 def create():
-    data = body(CreateGameSchema())
+    data = body(CreateGameSchema)
     names = tuple(data["seats"])
     first = data["first_dealer"]
     if first is None:

@@ -3,6 +3,7 @@ the headers that carry versions."""
 
 from __future__ import annotations
 
+import functools
 import hmac
 import re
 import secrets
@@ -95,8 +96,15 @@ def int_arg(name: str, default: int | None, low: int, high: int) -> int:
     return int(raw)
 
 
-def body(schema: Schema, *, optional: bool = False) -> dict[str, Any]:
-    """The JSON body loaded through ``schema``; a 400 problem listing each bad field."""
+@functools.cache
+def _schema(kind: type[Schema]) -> Schema:
+    # One instance per schema class, reused: making one costs more than loading a body.
+    return kind()
+
+
+def body(kind: type[Schema], *, optional: bool = False) -> dict[str, Any]:
+    """The JSON body loaded through the schema ``kind``; a 400 problem listing each bad field."""
+    schema = _schema(kind)
     raw = request.get_data(cache=True)
     if not raw.strip():
         if optional:
