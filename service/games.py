@@ -23,7 +23,7 @@ from domain import GameState, RuleViolation, decide, fold, to_json
 from service.cache import StateCache, code_version
 from service.caller import Caller
 from service.metrics import COMMANDS_APPENDED
-from service.projection import refold, row_changes
+from service.projection import decode, refold, row_changes
 from service.redaction import redact
 from service.store import (CREATION_SCOPE, ConcurrencyError, EventStore, IdempotencyRecord, NewEvent,
                            Snapshot, StoredEvent)
@@ -197,7 +197,7 @@ class GameService:
             answer, head = self._append(game_id, loaded, after, events, meta, idempotency_key, fingerprint,
                                         caller)
         except (RuleViolation, PreconditionFailed, ConcurrencyError) as refusal:
-            replay = self._replay(game_id, idempotency_key, fingerprint) if idempotency_key else None
+            replay = self._replay(game_id, idempotency_key, fingerprint, caller) if idempotency_key else None
             if replay is not None:
                 return replay
             if not isinstance(refusal, ConcurrencyError):
@@ -213,10 +213,14 @@ class GameService:
                 caller) -> tuple[Answer, str]:
         """Append; the answer, and the hash of the new last event."""
         state = loaded.state
-        reveal = log_revealed(after)
-        shown = [new_event_json(state.version + 1 + i, e, caller, reveal) for i, e in enumerate(events)]
-        answer = Answer(200, {"version": after.version, "events": shown, "game": game_view(after, caller)})
-        record = IdempotencyRecord(key, fingerprint, {"status": answer.status, "body": answer.body}) if key else None
+        answer = command_answer(state.version, after, events, caller)
+        # The answer itself is not filed: the versions it covers are enough
+        # to give it again (see _replay), and a few bytes are cheaper to
+        # write with every command than the caller's whole view.
+        record = None
+        if key is not None:
+            record = IdempotencyRecord(key, fingerprint,
+                                       {"status": answer.status, "versions": [state.version + 1, after.version]})
         snapshot = None
         if after.version // SNAPSHOT_EVERY > state.version // SNAPSHOT_EVERY:
             snapshot = Snapshot(after.version, code_version(), pickle.dumps(after))
@@ -225,14 +229,35 @@ class GameService:
                                    game_row=row_changes(after, created=False), snapshot=snapshot)
         return answer, stored[-1].hash
 
-    def _replay(self, game_id, key: str, fingerprint: str) -> Answer | None:
+    def _replay(self, game_id, key: str, fingerprint: str, caller: Caller | None = None) -> Answer | None:
+        """The first answer to the request filed under ``key``, or None.
+
+        A creation's record holds its answer (with the seats' tokens, which
+        are kept nowhere else); a command's holds the versions it appended,
+        and its answer is made again from the events, as it was first made.
+        """
         found = self.store.find_idempotent(game_id, key)
         if found is None:
             return None
         first_hash, response = found
         if first_hash != fingerprint:
             raise KeyReused()
-        return Answer(response["status"], response["body"])
+        if "body" in response:
+            return Answer(response["status"], response["body"])
+        first, last = response["versions"]
+        stored = self.store.load(game_id, until_version=last)
+        before = refold(e for e in stored if e.version < first)
+        return command_answer(first - 1, refold(stored[first - 1:], before),
+                              [decode(e) for e in stored[first - 1:]], caller)
+
+
+def command_answer(version: int, after: GameState, events, caller: Caller) -> Answer:
+    """The answer to a command that took the game from ``version`` to
+    ``after`` by appending ``events``: the new version, the events as the
+    caller may see them, and the caller's view."""
+    reveal = log_revealed(after)
+    shown = [new_event_json(version + 1 + i, e, caller, reveal) for i, e in enumerate(events)]
+    return Answer(200, {"version": after.version, "events": shown, "game": game_view(after, caller)})
 
 
 def _new(event) -> NewEvent:

@@ -111,7 +111,8 @@ class StoredEvent:
 
 @dataclass(frozen=True)
 class IdempotencyRecord:
-    """The first answer to a command sent with an ``Idempotency-Key``.
+    """What it takes to give the first answer to a request sent with an
+    ``Idempotency-Key`` again (``response``: the answer, or where to find it).
 
     Keys are filed per game; ``scope`` files one elsewhere (the creation of
     a game, which has no id before it, files under ``CREATION_SCOPE``).

@@ -46,3 +46,27 @@ def test_creating_a_game_twice_with_one_key_makes_one_game(api):
     assert first.get_json() == again.get_json()
     other = api.post("/v1/games", json={"seats": 3}, headers={"Idempotency-Key": "create-1"})
     assert other.status_code == 422 and other.get_json()["code"] == "idempotency_key_reused"
+
+
+def test_a_retry_after_the_game_moved_on_gets_the_first_answer_as_the_caller_saw_it(api, operator):
+    game = api.create(first_dealer=1)
+    key = {"Idempotency-Key": "deal-1"}
+    first = api.post(f"{game.url}/deal", json={"deck": ORDERED_DECK}, token=operator, headers=key)
+    api.post(f"{game.url}/play", json={"card": "AS", "action": "trail"}, token=game.tokens[0])
+    before = len(api.events(game, operator))
+    again = api.post(f"{game.url}/deal", json={"deck": ORDERED_DECK}, token=operator, headers=key)
+    assert first.status_code == again.status_code == 200
+    # The deal's events and the view at its version, not the game as it is now.
+    assert again.get_json() == first.get_json() and again.get_json()["version"] < before
+    assert len(api.events(game, operator)) == before
+
+
+def test_a_retry_that_the_rules_would_accept_again_still_appends_nothing(api, operator):
+    game = api.create(first_dealer=1)
+    key = {"Idempotency-Key": "seed-1"}
+    first = api.post(f"{game.url}/client-seed", json={"seed": "abc"}, token=game.tokens[0], headers=key)
+    before = len(api.events(game, operator))
+    again = api.post(f"{game.url}/client-seed", json={"seed": "abc"}, token=game.tokens[0], headers=key)
+    assert first.status_code == again.status_code == 200
+    assert again.get_json() == first.get_json()
+    assert len(api.events(game, operator)) == before
