@@ -16,10 +16,12 @@ the end), and four measurements against it:
    endpoint does one INSERT and COMMIT per request.
 3. ``commands_per_s``, ``p50_ms``, ``p99_ms``: ``casino serve`` itself, as
    production runs it (same environment overrides), on the same database.
-   Each client creates games, deals, reads ``/moves`` with its seat tokens
-   and plays one of the listed moves, over one keep-alive connection. Only
-   the command POSTs (deal, play) count and are timed; creating a game and
-   reading moves are not counted, but their cost is in the figures.
+   Each client replays games recorded beforehand with the domain library
+   (see ``Script``) over one keep-alive connection: it creates a game, the
+   operator deals each hand a recorded deck, and the seats play their
+   recorded moves with their own tokens. Only the command POSTs (deal, play)
+   count and are timed; creating games is not counted, but its cost is in
+   the figures.
 4. ``long_game_slowdown``: the p50 of a play on a game ~400 events long over
    the p50 of a play on games ~10 events long, measured alternately on the
    idle service, one connection per seat as two players would have.
@@ -29,7 +31,7 @@ Both servers run side by side and the floor and service runs alternate in
 both alike: ``ratio`` is measured within one run. Next to each figure the
 bench prints the CPU each party used per request (clients, server,
 PostgreSQL), what PostgreSQL's sessions were doing (sampled from
-pg_stat_activity: running, waiting on the append lock, idle in a
+pg_stat_activity: running and on what, waiting for a lock, idle in a
 transaction) and how gunicorn spread the clients' connections over its
 workers. The last line is one JSON object.
 """
@@ -38,6 +40,7 @@ from __future__ import annotations
 
 import argparse
 import http.client
+import itertools
 import json
 import os
 import random
@@ -51,6 +54,7 @@ import tempfile
 import threading
 import time
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -63,8 +67,7 @@ import domain  # noqa: E402 - the bots' own copy of the rules, after the path fi
 
 TARGETS = {"ratio": 0.6, "p99_ms": 50.0, "long_game_slowdown": 1.2}
 OPERATOR_TOKEN = "bench-operator-token"
-# The bots' copies draw no decks from seeds; any seed makes their events the
-# service's (which commits to a secret seed of its own), one for one.
+# The seed of recorded games (see record).
 MIRROR_SEED = bytes(32)
 ENDLESS = {"target": 10000, "count_out": False}  # a game that never ends
 
@@ -205,85 +208,110 @@ class CommandFailed(Exception):
     pass
 
 
-class Player:
-    """Plays one game over HTTP for both seats, one command at a time.
+@dataclass(frozen=True)
+class Step:
+    """One recorded command, and the game's version after it."""
 
-    ``clients`` is one connection for every seat, or one per seat. The
-    player is a bot that knows the deck: the operator deals each hand from a
-    deck the bot shuffled (as in duplicate play), and the bot keeps its own
-    copy of the game with the domain library, from which it picks its moves.
-    So every request it sends is a command, and the figures are the command
-    path's alone (reading ``/moves`` is a separate, cheaper path).
+    name: str  # "deal" or "play"
+    seat: int | None  # the seat that plays; None for the operator's deal
+    body: dict
+    version: int
+
+
+@dataclass(frozen=True)
+class Script:
+    """A game recorded beforehand with the domain library: the operator
+    deals decks shuffled here (as in duplicate play) and the seats play
+    moves picked at random from ``legal_moves``. Replayed over HTTP, it
+    makes every request a command whose answer is known, and leaves the
+    clients the work a floor client does: sending requests, reading answers.
     """
 
-    def __init__(self, clients: Client | list[Client], rng: random.Random, tally: Tally, *,
-                 options: dict | None = None, idempotency: bool = True):
+    first_dealer: int
+    options: dict
+    steps: tuple[Step, ...]
+
+
+def record(rng: random.Random, options: dict | None = None, until_version: int | None = None) -> Script:
+    """A whole game, or its first ``until_version`` events or so."""
+    first_dealer = rng.randrange(2)
+    options = options or {}
+    state = domain.fold(domain.decide(None, domain.CreateGame(
+        "cassino", ("Ann", "Bob"), first_dealer, dict(options), seed=MIRROR_SEED)))
+    steps = []
+    while state.status != "finished" and (until_version is None or state.version < until_version):
+        if state.status in ("waiting", "hand_over"):
+            deck = list(domain.full_deck())
+            rng.shuffle(deck)
+            command = domain.Deal(tuple(deck))
+            step = ("deal", None, {"deck": [str(c) for c in deck]})
+        else:
+            seat = state.turn
+            move = rng.choice(domain.legal_moves(state, seat).first(limit=20).moves)
+            command = domain.Play(seat, move, next_seed=MIRROR_SEED)
+            step = ("play", seat, move.to_dict())
+        state = domain.fold(domain.decide(state, command), state)
+        steps.append(Step(*step, version=state.version))
+    return Script(first_dealer, options, tuple(steps))
+
+
+class Player:
+    """Replays one recorded game over HTTP, one command at a time.
+
+    ``clients`` is one connection for every seat, or one per seat.
+    """
+
+    def __init__(self, clients: Client | list[Client], script: Script, tally: Tally, *,
+                 idempotency: bool = True):
         self.clients = clients if isinstance(clients, list) else [clients, clients]
-        self.rng = rng
+        self.script = script
         self.tally = tally
-        self.options = options or {}
         self.idempotency = idempotency
         self.game_id: str | None = None
         self.tokens: list[str] = []
-        self.mirror = None  # the bot's own domain.GameState of the game
-        self.commands = 0
+        self.version = 0
+        self.done = 0  # steps sent
 
     def create(self) -> None:
-        first_dealer = self.rng.randrange(2)
         body = {"variant": "cassino", "seats": [{"name": "Ann"}, {"name": "Bob"}],
-                "options": self.options, "first_dealer": first_dealer}
+                "options": self.script.options, "first_dealer": self.script.first_dealer}
         status, out, _ = self.clients[0].request("POST", "/v1/games", body)
         if status != 201:
             self.tally.error(f"create {status}")
             raise CommandFailed(f"create answered {status}: {out}")
         self.game_id = out["id"]
         self.tokens = [s["token"] for s in out["seats"]]
-        self.mirror = domain.fold(domain.decide(None, domain.CreateGame(
-            "cassino", ("Ann", "Bob"), first_dealer, dict(self.options), seed=MIRROR_SEED)))
+        self.version = out["game"]["version"]
         self.tally.games_created += 1
 
     @property
-    def version(self) -> int:
-        return self.mirror.version
+    def finished(self) -> bool:
+        return self.done == len(self.script.steps)
 
     @property
-    def status(self) -> str:
-        return self.mirror.status
+    def next_name(self) -> str:
+        return self.script.steps[self.done].name
 
     def step(self, timed: list[float] | None = None) -> str:
-        """One command (a deal or a play); its latency goes to ``timed``
-        (default: the tally). Returns the command's name."""
-        if self.status in ("waiting", "hand_over"):
-            deck = list(domain.full_deck())
-            self.rng.shuffle(deck)
-            name, token = "deal", OPERATOR_TOKEN
-            command = domain.Deal(tuple(deck))
-            path, body = f"/v1/games/{self.game_id}/deal", {"deck": [str(c) for c in deck]}
-            client = self.clients[0]
-        elif self.status == "in_progress":
-            seat = self.mirror.turn
-            move = self.rng.choice(domain.legal_moves(self.mirror, seat).first(limit=20).moves)
-            name, token = "play", self.tokens[seat]
-            command = domain.Play(seat, move, next_seed=MIRROR_SEED)
-            path, body = f"/v1/games/{self.game_id}/play", move.to_dict()
-            client = self.clients[seat]
-        else:
-            raise CommandFailed(f"no command in status {self.status}")
-        headers = {}
-        if self.idempotency:
-            self.commands += 1
-            headers["Idempotency-Key"] = f"{name}-{self.version}-{self.commands}"
-        code, out, seconds = client.request("POST", path, body, token=token, headers=headers)
+        """The next command; its latency goes to ``timed`` (default: the
+        tally). Returns the command's name."""
+        step = self.script.steps[self.done]
+        client = self.clients[step.seat or 0]
+        token = OPERATOR_TOKEN if step.seat is None else self.tokens[step.seat]
+        headers = {"Idempotency-Key": f"{step.name}-{self.version}"} if self.idempotency else {}
+        code, out, seconds = client.request("POST", f"/v1/games/{self.game_id}/{step.name}", step.body,
+                                            token=token, headers=headers)
         if code != 200:
-            self.tally.error(f"{name} {code}")
-            raise CommandFailed(f"{name} answered {code}: {out}")
+            self.tally.error(f"{step.name} {code}")
+            raise CommandFailed(f"{step.name} answered {code}: {out}")
+        if out["version"] != step.version:
+            raise CommandFailed(f"the game is at version {out['version']}, not {step.version} as recorded")
         (self.tally.latencies if timed is None else timed).append(seconds)
-        self.mirror = domain.fold(domain.decide(self.mirror, command), self.mirror)
-        if out["version"] != self.version:
-            raise CommandFailed(f"the bot's copy is at version {self.version}, the game at {out['version']}")
-        if self.status == "finished":
+        self.version = step.version
+        self.done += 1
+        if self.finished and out["game"]["status"] == "finished":
             self.tally.games_finished += 1
-        return name
+        return step.name
 
 
 def run_clients(clients: int, seconds: float, work, during=None) -> tuple[list[Tally], float]:
@@ -381,30 +409,24 @@ class CpuMeter:
 class PgActivity:
     """Samples pg_stat_activity every ``interval`` seconds over the spans
     measured: how many of the database's sessions are running a statement,
-    how many of those wait for the append (advisory) lock or another lock,
-    how many sit idle in a transaction, waiting for their client, and
-    whether a session holds the append lock."""
+    how many of those wait for a lock, how many sit idle in a transaction
+    (waiting for their client), and what the running ones wait on."""
 
     QUERY = """
         SELECT count(*) FILTER (WHERE state = 'active'),
-               count(*) FILTER (WHERE state = 'active' AND wait_event = 'advisory'),
-               count(*) FILTER (WHERE state = 'active' AND wait_event_type = 'Lock'
-                                AND wait_event <> 'advisory'),
+               count(*) FILTER (WHERE state = 'active' AND wait_event_type = 'Lock'),
                count(*) FILTER (WHERE state LIKE 'idle in transaction%%'),
-               (SELECT count(*) FROM pg_locks l JOIN pg_database d ON d.oid = l.database
-                WHERE l.locktype = 'advisory' AND l.granted AND d.datname = current_database()),
-               (SELECT coalesce(h.wait_event_type || ' ' || h.wait_event, 'on CPU')
-                FROM pg_locks l JOIN pg_database d ON d.oid = l.database JOIN pg_stat_activity h USING (pid)
-                WHERE l.locktype = 'advisory' AND l.granted AND d.datname = current_database() LIMIT 1)
+               array_agg(coalesce(wait_event_type || ' ' || wait_event, 'CPU'))
+                   FILTER (WHERE state = 'active')
         FROM pg_stat_activity
         WHERE datname = current_database() AND pid <> pg_backend_pid()
     """
-    NAMES = ("active", "advisory_wait", "other_lock_wait", "idle_in_transaction", "append_lock_held")
+    NAMES = ("active", "lock_wait", "idle_in_transaction")
 
     def __init__(self, database_url: str, interval: float = 0.02):
         self.url = database_url
         self.interval = interval
-        self.samples: list[tuple[int, ...]] = []
+        self.samples: list[tuple] = []
 
     @contextmanager
     def measure(self):
@@ -428,19 +450,17 @@ class PgActivity:
         n = max(1, len(self.samples))
         return {name: sum(s[i] for s in self.samples) / n for i, name in enumerate(self.NAMES)}
 
-    def holder_doing(self) -> str:
-        """What the append lock's holder was doing when sampled, most often first."""
-        doing = [s[-1] for s in self.samples if s[-1] is not None]
+    def waits(self) -> str:
+        """What running statements were doing, most often first."""
+        doing = [w for s in self.samples for w in (s[-1] or [])]
         counts = sorted(((doing.count(d), d) for d in set(doing)), reverse=True)
         return ", ".join(f"{d} {100 * c / len(doing):.0f}%" for c, d in counts[:4])
 
     def describe(self) -> str:
         m = self.means()
         return (f"PostgreSQL sessions (mean of {len(self.samples)} samples): {m['active']:.2f} running a "
-                f"statement, {m['advisory_wait']:.2f} of them waiting for the append lock, "
-                f"{m['other_lock_wait']:.2f} for another lock; {m['idle_in_transaction']:.2f} idle in a "
-                f"transaction; the append lock held {m['append_lock_held'] * 100:.0f}% of the time"
-                + (f" (its holder: {self.holder_doing()})" if m["append_lock_held"] else ""))
+                f"statement ({self.waits()}), {m['lock_wait']:.2f} of them waiting for a lock; "
+                f"{m['idle_in_transaction']:.2f} idle in a transaction")
 
 
 def connections_per_worker(server_pid: int, port: int) -> list[int]:
@@ -622,16 +642,18 @@ def floor_load(port: int, clients: int, seconds: float, during=None) -> tuple[li
     return run_clients(clients, seconds, work, during)
 
 
-def service_load(port: int, clients: int, seconds: float, seed: int, idempotency: bool,
+def service_load(port: int, clients: int, seconds: float, scripts: list[Script], idempotency: bool,
                  during=None) -> tuple[list[Tally], float]:
     def work(i: int, tally: Tally, stop: threading.Event) -> None:
-        client, rng = Client(port), random.Random(seed * 1000 + i)
+        client = Client(port)
         try:
-            while not stop.is_set():
-                player = Player(client, rng, tally, idempotency=idempotency)
+            for n in itertools.count(i):
+                if stop.is_set():
+                    break
+                player = Player(client, scripts[n % len(scripts)], tally, idempotency=idempotency)
                 try:
                     player.create()
-                    while player.status != "finished" and not stop.is_set():
+                    while not player.finished and not stop.is_set():
                         player.step()
                 except CommandFailed:
                     continue  # counted in the tally; start another game
@@ -650,7 +672,7 @@ def long_game(port: int, seed: int, idempotency: bool, *, long_events: int = 400
     clients = [Client(port), Client(port)]
     tally = Tally()
     try:
-        long = Player(clients, rng, tally, options=ENDLESS, idempotency=idempotency)
+        long = Player(clients, record(rng, ENDLESS, long_events + 10 * samples), tally, idempotency=idempotency)
         long.create()
         built = time.perf_counter()
         while long.version < long_events:
@@ -659,9 +681,9 @@ def long_game(port: int, seed: int, idempotency: bool, *, long_events: int = 400
         first_version = long.version
 
         def short_game() -> Player:
-            p = Player(clients, rng, tally, options=ENDLESS, idempotency=idempotency)
+            p = Player(clients, record(rng, ENDLESS, short_events + 10), tally, idempotency=idempotency)
             p.create()
-            while p.version < short_events - 3 or p.status != "in_progress":
+            while p.version < short_events - 3 or p.next_name != "play":
                 p.step(timed=[])
             return p
 
@@ -670,10 +692,10 @@ def long_game(port: int, seed: int, idempotency: bool, *, long_events: int = 400
         short_times: list[float] = []
         while len(long_times) < samples:
             # A play on each in turn; a deal between two hands is not timed.
-            if short.version > short_events + 3 or short.status != "in_progress":
+            if short.version > short_events + 3 or short.finished or short.next_name != "play":
                 short = short_game()
             short.step(timed=short_times)
-            while long.status != "in_progress":
+            while long.next_name != "play":
                 long.step(timed=[])
             long.step(timed=long_times)
     finally:
@@ -745,11 +767,9 @@ def main(argv: list[str] | None = None) -> int:
             pg = summarise(*pg_load(url, args.clients, args.pg_seconds))
         print(fmt_run("pg", pg))
         print("            " + pg_cpu.describe(pg["count"], "INSERT"), flush=True)
-        # The service commits its appends one at a time (under its append
-        # lock), so one connection's commit latency bounds its appends/s.
         serial = summarise(*pg_load(url, 1, 1.0))
-        print(f"  one connection alone: {serial['per_s']:.0f} commits/s, p50 {serial['p50_ms']:.2f} ms: at most "
-              f"~{1000 / serial['p50_ms']:.0f} appends/s under a lock held through the commit", flush=True)
+        print(f"  one connection alone: {serial['per_s']:.0f} commits/s, p50 {serial['p50_ms']:.2f} ms",
+              flush=True)
 
         # -- 2 and 3. the floor and the service, alternately ------------------
         env = server_env(url, workdir)
@@ -761,9 +781,14 @@ def main(argv: list[str] | None = None) -> int:
         service_server = Server([sys.executable, "-c", "import sys; from service.cli import main; sys.exit(main())",
                                  "serve", "--port", str(port)], env, workdir / "service.log", "/readyz")
         servers.append(service_server)
+        recording = time.perf_counter()
+        rng = random.Random(args.seed)
+        scripts = [record(rng) for _ in range(2 * args.clients)]
+        print(f"  {len(scripts)} games recorded to replay, {sum(len(s.steps) for s in scripts)} commands, "
+              f"in {time.perf_counter() - recording:.1f} s", flush=True)
         # Warm up: connections, pools, imports, the database's caches.
         floor_load(floor_server.port, args.clients, 1.0)
-        service_load(service_server.port, args.clients, 2.0, args.seed + 100, args.idempotency)
+        service_load(service_server.port, args.clients, 2.0, scripts, args.idempotency)
 
         print(f"\n[2/4] floor: bare Flask, one INSERT + COMMIT per request, same gunicorn settings and pool\n"
               f"[3/4] service: `casino serve`, clients playing whole games (Idempotency-Key: "
@@ -788,7 +813,8 @@ def main(argv: list[str] | None = None) -> int:
                     during=lambda: spread.update(floor=connections_per_worker(floor_server.pid, floor_server.port))))
             with service_cpu.measure(), service_pg.measure():
                 s = service_all.add(*service_load(
-                    service_server.port, args.clients, args.seconds / args.rounds, args.seed + r, args.idempotency,
+                    service_server.port, args.clients, args.seconds / args.rounds, scripts[r:] + scripts[:r],
+                    args.idempotency,
                     during=lambda: spread.update(service=connections_per_worker(service_server.pid, service_server.port))))
             print(f"  round {r + 1}: floor {f['per_s']:7.1f}/s (connections per worker {spread.get('floor')}), "
                   f"commands {s['per_s']:6.1f}/s (connections per worker {spread.get('service')}): "
@@ -802,7 +828,7 @@ def main(argv: list[str] | None = None) -> int:
         print("            " + floor_cpu.describe(floor["count"], "request"))
         print("            " + floor_pg.describe())
         print(fmt_run("commands", svc))
-        print("            " + service_cpu.describe(svc["count"], "command (with its /moves read)"))
+        print("            " + service_cpu.describe(svc["count"], "command"))
         print("            " + service_pg.describe())
         print(f"            games: {svc['games_created']} created, {svc['games_finished']} finished", flush=True)
 
@@ -837,8 +863,7 @@ def main(argv: list[str] | None = None) -> int:
             "short_p50_ms": round(long["short_p50_ms"], 2),
             "server_cpu_ms_per_command": round(service_cpu.per(svc["count"]).get("server", 0.0), 2),
             "server_cpu_ms_per_floor_request": round(floor_cpu.per(floor["count"]).get("server", 0.0), 2),
-            "append_lock_busy": round(service_pg.means()["append_lock_held"], 3),
-            "append_lock_waiters": round(service_pg.means()["advisory_wait"], 2),
+            "lock_waiters": round(service_pg.means()["lock_wait"], 2),
             "errors": sum(svc["errors"].values()) + sum(floor["errors"].values()),
             "clients": args.clients,
             "workers": options["workers"],

@@ -8,10 +8,10 @@ served carries that request's id.
 
 from __future__ import annotations
 
-import json
 import logging
 from datetime import UTC, datetime
 
+import orjson
 from flask import g, has_app_context
 
 
@@ -28,4 +28,4 @@ class JsonFormatter(logging.Formatter):
         line.update(getattr(record, "fields", {}))
         if record.exc_info:
             line["exception"] = self.formatException(record.exc_info)
-        return json.dumps(line, default=str)
+        return orjson.dumps(line, default=str, option=orjson.OPT_NON_STR_KEYS).decode()
