@@ -154,15 +154,14 @@ GAME_COLUMNS = {
 
 EVENT_COLUMNS = "position, game_id, version, type, schema_version, data, metadata, recorded_at, hash"
 
-# The events' data and metadata come as two JSON arrays, element n - 1
-# for the n-th event: one literal each, whatever the number of events.
+# The events come as one JSON array (one literal to quote, whatever their
+# number), the n-th element for version expected + n.
 _INSERT_EVENTS = f"""
     INSERT INTO events (game_id, version, type, schema_version, data, metadata, hash)
-    SELECT %(game_id)s::uuid, %(expected)s::integer + e.n::integer,
-           e.type, e.schema_version, j.data -> (e.n::integer - 1), j.metadata -> (e.n::integer - 1), e.hash
-    FROM unnest(%(types)s::text[], %(schema_versions)s::integer[], %(hashes)s::text[])
-         WITH ORDINALITY AS e(type, schema_version, hash, n),
-         (SELECT %(data)s::jsonb AS data, %(metadata)s::jsonb AS metadata) AS j
+    SELECT %s::uuid, %s::integer + e.n::integer, e.event ->> 'type',
+           (e.event ->> 'schema_version')::integer, e.event -> 'data', e.event -> 'metadata',
+           e.event ->> 'hash'
+    FROM jsonb_array_elements(%s::jsonb) WITH ORDINALITY AS e(event, n)
     ORDER BY e.n
     RETURNING {EVENT_COLUMNS}
 """
@@ -214,16 +213,13 @@ class EventStore:
             raise ValueError("previous_hash is the hash of version expected_version, and only then")
         if game_row is not None:
             _check_game_columns(game_row)
-        params = {
-            "game_id": game_id,
-            "expected": expected_version,
-            "types": [event.type for event in events],
-            "schema_versions": [event.schema_version for event in events],
-            "data": _json([event.data for event in events]),
-            "metadata": _json([dict(metadata if e.metadata is None else e.metadata) for e in events]),
-            "hashes": _hashes(game_id, expected_version, events, previous_hash or ZERO_HASH),
-        }
-        statements = [("BEGIN", None)]
+        hashes = _hashes(game_id, expected_version, events, previous_hash or ZERO_HASH)
+        rows = [
+            {"type": e.type, "schema_version": e.schema_version, "data": e.data, "hash": h,
+             "metadata": dict(metadata if e.metadata is None else e.metadata)}
+            for e, h in zip(events, hashes, strict=True)
+        ]
+        statements: list[Statement] = [("BEGIN", None)]
         if idempotency is not None:
             statements.append(_insert_idempotency(game_id, idempotency))
         if game_row is not None:
@@ -233,12 +229,13 @@ class EventStore:
         if snapshot is not None:
             statements.append(_upsert_snapshot(game_id, snapshot))
         inserting = len(statements)
-        statements.append((_INSERT_EVENTS, params))
+        statements.append((_INSERT_EVENTS, (game_id, expected_version, _json(rows))))
         statements.append(("COMMIT", None))
         statements.append(("SELECT pg_notify(%s, %s)", (channel(game_id), str(expected_version + len(events)))))
         with self._pool.connection() as conn:
             cursor = psycopg.ClientCursor(conn)
-            script = "; ".join(cursor.mogrify(query, args) for query, args in statements)
+            script = "; ".join(query if args is None else cursor.mogrify(query, args)
+                               for query, args in statements)
             try:
                 cursor.execute(script)
             except psycopg.Error as error:
@@ -329,8 +326,8 @@ def get_store() -> EventStore:
     return EventStore(get_pool())
 
 
-# Each of these is one statement of an append: (query, parameters).
-Statement = tuple[Any, Sequence[Any] | Mapping[str, Any]]
+# Each of these is one statement of an append: (query, parameters or None).
+Statement = tuple[Any, Sequence[Any] | Mapping[str, Any] | None]
 
 
 def _insert_idempotency(game_id, record: IdempotencyRecord) -> Statement:
