@@ -12,6 +12,8 @@ import os
 from collections.abc import Mapping
 from typing import Any
 
+from gunicorn import glogging
+
 
 def options(host: str, port: int, environ: Mapping[str, str] = os.environ) -> dict[str, Any]:
     """gunicorn settings (names as in gunicorn's documentation) for serving on host:port."""
@@ -29,6 +31,7 @@ def options(host: str, port: int, environ: Mapping[str, str] = os.environ) -> di
         # control socket under $HOME.
         "control_socket_disable": True,
         "logconfig_dict": LOGGING,
+        "logger_class": "service.gunicorn_conf.Logger",
     }
 
 
@@ -39,6 +42,15 @@ def _positive(environ: Mapping[str, str], variable: str, default: int) -> int:
     if not raw.isdigit() or int(raw) < 1:
         raise ValueError(f"{variable} must be a positive integer, not {raw!r}")
     return int(raw)
+
+
+class Logger(glogging.Logger):
+    """gunicorn's logger without its access log: the app writes one line per
+    request itself, with the request id (``service.observability``), and
+    gunicorn would format every request's line only to drop it."""
+
+    def access(self, resp, req, environ, request_time) -> None:
+        return None
 
 
 # gunicorn merges this over its own defaults, key by key, so its loggers and

@@ -7,13 +7,21 @@ size shows, but the cards of the latest capture were seen by everyone.
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
-from domain import GameState
+from domain import GameState, Options
 from domain.cards import codes
 from domain.table import item_to_dict
 
 from service.caller import Caller
+
+
+@functools.lru_cache(maxsize=1024)
+def _options_dict(options: Options) -> dict[str, Any]:
+    # A game's options never change, and every view shows them: convert once.
+    # The dict is shared: callers only serialise it.
+    return options.to_dict()
 
 
 def game_view(state: GameState, caller: Caller) -> dict[str, Any]:
@@ -22,7 +30,7 @@ def game_view(state: GameState, caller: Caller) -> dict[str, Any]:
     view: dict[str, Any] = {
         "status": state.status,
         "variant": state.variant,
-        "options": opts.to_dict(),
+        "options": _options_dict(opts),
         "version": state.version,
         "hand_number": state.hand_number,
         "round": state.round,
