@@ -207,7 +207,7 @@ def _check_maximal(state: GameState, v: int, items) -> None:
     loose = [c for c in rest if isinstance(c, Card) and values_of(c, state.options)]
     for values in assignments(loose, state.options):
         counts = counts_of([x for x in values if x <= v], v)
-        if counts and _sub_multisets(counts, v, v):
+        if counts is not None and _sub_multisets(counts, v, v):
             raise RuleViolation("capture_not_maximal", "You must take every group your card can take.")
 
 
