@@ -70,13 +70,14 @@ class Play:
 
 
 def _targets(state: GameState, move: Move) -> tuple[TableItem, ...]:
+    on_table = {it.id: it for it in state.table}  # one pass, not one per target
     items = []
     seen = set()
     for ident in move.targets:
         if ident in seen:
             raise RuleViolation("duplicate_target", f"You named {ident} twice.")
         seen.add(ident)
-        it = state.item(ident)
+        it = on_table.get(ident)
         if it is None:
             raise RuleViolation("target_not_on_table", f"{ident} is not on the table.")
         items.append(it)
