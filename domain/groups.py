@@ -69,7 +69,7 @@ def fitting(groups: Iterable[Counts], counts: Counts) -> tuple[Counts, ...]:
     bit of a field where it has more than ``counts``.
     """
     room = counts | _GUARD
-    return tuple(g for g in groups if (room - g) & _GUARD == _GUARD)
+    return tuple([g for g in groups if (room - g) & _GUARD == _GUARD])
 
 
 def can_split(values: Sequence[int], v: int) -> bool:
