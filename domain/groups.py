@@ -28,7 +28,7 @@ from functools import lru_cache
 Counts = int  # packed value counts, see the module docstring
 
 BITS = 8
-_FIELD = (1 << BITS - 1) - 1  # a count; the top bit of each field stays clear
+_FIELD = (1 << BITS - 1) - 1  # a count, far above the five cards a value can have; the top bit stays clear
 _HIGHEST = 14  # no card is worth more than a Royal ace
 _GUARD = sum(1 << BITS * x + BITS - 1 for x in range(_HIGHEST + 1))  # every field's top bit
 
