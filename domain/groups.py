@@ -13,24 +13,63 @@ are few of them.
     True
     >>> can_split([1, 2, 3, 5, 6, 8], 8)  # the sum is 25, not a multiple of 8
     False
+
+Value counts are *packed* into one int, a field of :data:`BITS` bits per
+value (the count of ``x`` is ``counts >> BITS * x & 127``), so that adding
+and taking away multisets is adding and subtracting ints, and whether one
+multiset lies inside another is a single subtraction (see :func:`fitting`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from functools import lru_cache
 
-Counts = tuple[int, ...]
+Counts = int  # packed value counts, see the module docstring
+
+BITS = 8
+_FIELD = (1 << BITS - 1) - 1  # a count, far above the five cards a value can have; the top bit stays clear
+_HIGHEST = 14  # no card is worth more than a Royal ace
+_GUARD = sum(1 << BITS * x + BITS - 1 for x in range(_HIGHEST + 1))  # every field's top bit
+
+
+def one(x: int) -> Counts:
+    """The multiset holding a single ``x``."""
+    return 1 << BITS * x
+
+
+def value_counts(counts: Counts) -> list[tuple[int, int]]:
+    """The values in ``counts`` with how many there are, smallest first."""
+    out = []
+    x = 0
+    while counts:
+        k = counts & _FIELD
+        if k:
+            out.append((x, k))
+        counts >>= BITS
+        x += 1
+    return out
 
 
 def counts_of(values: Sequence[int], v: int) -> Counts | None:
-    """The count vector of ``values`` (index = value), or None if one exceeds ``v``."""
-    counts = [0] * (v + 1)
+    """The packed counts of ``values``, or None if one exceeds ``v``."""
+    counts = 0
     for x in values:
         if x > v or x < 1:
             return None
-        counts[x] += 1
-    return tuple(counts)
+        counts += 1 << BITS * x
+    return counts
+
+
+def fitting(groups: Iterable[Counts], counts: Counts) -> tuple[Counts, ...]:
+    """The multisets among ``groups`` that lie inside ``counts``, in order.
+
+    With every field's top bit set in ``counts``, taking away a multiset that
+    lies inside leaves those bits set; one that does not borrows from the top
+    bit of a field where it has more than ``counts``.
+    """
+    room = counts | _GUARD
+    return tuple([g for g in groups if (room - g) & _GUARD == _GUARD])
 
 
 def can_split(values: Sequence[int], v: int) -> bool:
@@ -69,77 +108,67 @@ def splits_with(values: Sequence[int], v: int, need: int) -> list[int] | None:
     if counts is None or need < 0 or (sum(values) - need) % v:
         return None
     for sub in _sub_multisets(counts, need, v):
-        rest = _minus(counts, sub)
-        if _can(rest, v):
+        if _can(counts - sub, v):
             where: dict[int, list[int]] = {}
             for i, x in enumerate(values):
                 where.setdefault(x, []).append(i)
-            return [where[x].pop() for x in range(1, v + 1) for _ in range(sub[x])]
+            return [where[x].pop() for x, k in value_counts(sub) for _ in range(k)]
     return None
 
 
-def _minus(a: Counts, b: Counts) -> Counts:
-    return tuple(x - y for x, y in zip(a, b))
+def _partitions(highest: int) -> list[tuple[Counts, ...]]:
+    """For each ``n`` up to ``highest``, every multiset of values adding up to
+    ``n``, packed, in decreasing order: those with more of the larger values
+    first. Each is some copies of its largest value and a partition of the
+    rest into smaller values, so the lists are built from the shorter ones."""
+    table = [(0,)]
+    for n in range(1, highest + 1):
+        table.append(tuple(k * one(x) + rest for x in range(n, 0, -1) for k in range(n // x, 0, -1)
+                           for rest in table[n - k * x] if rest < one(x)))
+    return table
+
+
+#: ``_PARTITIONS[n][top]``: the partitions of ``n`` into values up to ``top``
+#: (a tail of the list for ``top = n``, as smaller values make smaller ints).
+_PARTITIONS = tuple(tuple(tuple(p for p in every if p < one(top + 1)) for top in range(n + 1))
+                    for n, every in enumerate(_partitions(_HIGHEST)))
 
 
 @lru_cache(maxsize=1 << 16)
 def _sub_multisets(counts: Counts, need: int, top: int) -> tuple[Counts, ...]:
     """Every sub-multiset of ``counts`` using values <= ``top`` that adds up to
-    ``need``, as count vectors, those using larger values first."""
-    found: list[Counts] = []
-    chosen = [0] * len(counts)
-
-    def walk(value: int, left: int) -> None:
-        if left == 0:
-            found.append(tuple(chosen))
-            return
-        if value == 0:
-            return
-        most = min(counts[value], left // value)
-        for k in range(most, -1, -1):
-            chosen[value] = k
-            walk(value - 1, left - k * value)
-        chosen[value] = 0
-
-    walk(min(top, need, len(counts) - 1), need)
-    return tuple(found)
+    ``need``, those using larger values first."""
+    return fitting(_PARTITIONS[need][min(top, need)], counts)
 
 
 def _largest(counts: Counts) -> int:
-    for value in range(len(counts) - 1, 0, -1):
-        if counts[value]:
-            return value
-    return 0
+    return (counts.bit_length() - 1) // BITS
 
 
 @lru_cache(maxsize=1 << 18)
 def _can(counts: Counts, v: int) -> bool:
-    top = _largest(counts)
-    if top == 0:
+    if not counts:
         return True
-    rest = list(counts)
-    rest[top] -= 1
-    rest_t = tuple(rest)
+    top = _largest(counts)
+    rest = counts - one(top)
     if top == v:
-        return _can(rest_t, v)
-    return any(_can(_minus(rest_t, sub), v) for sub in _sub_multisets(rest_t, v - top, top))
+        return _can(rest, v)
+    return any(_can(rest - sub, v) for sub in _sub_multisets(rest, v - top, top))
 
 
 def _witness(counts: Counts, v: int) -> list[list[int]]:
-    """The groups (as lists of values) that :func:`_can` found."""
+    """The groups (as lists of values, largest first) that :func:`_can` found."""
     groups: list[list[int]] = []
-    while (top := _largest(counts)) :
-        rest = list(counts)
-        rest[top] -= 1
-        rest_t = tuple(rest)
+    while counts:
+        top = _largest(counts)
+        rest = counts - one(top)
         if top == v:
             groups.append([v])
-            counts = rest_t
+            counts = rest
             continue
-        for sub in _sub_multisets(rest_t, v - top, top):
-            left = _minus(rest_t, sub)
-            if _can(left, v):
-                groups.append([top] + [x for x in range(top, 0, -1) for _ in range(sub[x])])
-                counts = left
+        for sub in _sub_multisets(rest, v - top, top):
+            if _can(rest - sub, v):
+                groups.append([top] + [x for x, k in reversed(value_counts(sub)) for _ in range(k)])
+                counts = rest - sub
                 break
     return groups

@@ -28,7 +28,7 @@ from itertools import combinations, product
 
 from .cards import Card
 from .errors import RuleViolation
-from .groups import Counts, _sub_multisets
+from .groups import Counts, _sub_multisets, fitting, one, value_counts
 from .moves import Move
 from .play import assignments, resolve_play, values_of
 from .state import IN_PROGRESS, GameState
@@ -134,23 +134,13 @@ class _Generator:
         self._spend()
         return is_legal(self.state, self.seat, move)
 
-    def _counts(self, v: int, without: Counts | None = None) -> Counts:
-        counts = [0] * (v + 1)
-        for x, cs in self.by_value.items():
-            if x <= v:
-                counts[x] = len(cs)
-        if without is not None:
-            counts = [a - b for a, b in zip(counts, without)]
-        return tuple(counts)
+    def _counts(self, v: int) -> Counts:
+        """The loose cards of values up to ``v``."""
+        return sum(len(cs) * one(x) for x, cs in self.by_value.items() if x <= v)
 
     def _spell(self, vectors: list[Counts]) -> Iterator[tuple[str, ...]]:
         """Concrete card codes for loose-card count vectors (added together)."""
-        total: dict[int, int] = {}
-        for vec in vectors:
-            for x, k in enumerate(vec):
-                if k:
-                    total[x] = total.get(x, 0) + k
-        choices = [combinations(self.by_value[x], k) for x, k in sorted(total.items())]
+        choices = [combinations(self.by_value[x], k) for x, k in value_counts(sum(vectors))]
         for picked in product(*choices):
             yield tuple(c.code for group in picked for c in group)
 
@@ -219,14 +209,14 @@ class _Generator:
             if maximal:
                 if not is_max:
                     continue
-                if vec_total(vec) or builds:
+                if vec or builds:
                     yield from self._emit(Move(c, "capture"), [vec], tuple(b.id for b in builds))
                 continue
             for k in range(len(builds) + 1):
                 for chosen in combinations(builds, k):
                     if is_max and k == len(builds):
                         continue  # listed with the maximal captures
-                    if vec_total(vec) or chosen:
+                    if vec or chosen:
                         yield from self._emit(Move(c, "capture"), [vec], tuple(b.id for b in chosen))
 
     def _court_captures(self, c: Card) -> Iterator[Move]:
@@ -242,20 +232,21 @@ class _Generator:
         ``v`` (the empty one included), with whether nothing more could be
         added. Depth-first, one group at a time; a union is known by what it
         leaves behind, so each is visited once whatever order its groups were
-        found in."""
+        found in. The groups that fit in what is left are among those that
+        fitted before, so each step sifts its parent's few groups rather
+        than searching afresh."""
         visited: set[Counts] = set()
 
-        def walk(rest: Counts) -> Iterator[tuple[Counts, bool]]:
+        def walk(rest: Counts, groups: tuple[Counts, ...]) -> Iterator[tuple[Counts, bool]]:
             visited.add(rest)
             self._spend()
-            groups = _sub_multisets(rest, v, v)
-            yield tuple(a - b for a, b in zip(counts, rest)), not groups
+            yield counts - rest, not groups
             for g in groups:
-                smaller = tuple(a - b for a, b in zip(rest, g))
+                smaller = rest - g
                 if smaller not in visited:
-                    yield from walk(smaller)
+                    yield from walk(smaller, fitting(groups, smaller))
 
-        yield from walk(counts)
+        yield from walk(counts, _sub_multisets(counts, v, v))
 
     # -- builds -------------------------------------------------------------
 
@@ -282,14 +273,14 @@ class _Generator:
             for vec, ids in self._card_groups(c, cv, target):
                 whole = tuple(b.id for b in self.builds if b.value == target and b.id not in ids)
                 if not extras:
-                    if vec_total(vec) or ids:
+                    if vec or ids:
                         yield from self._emit(Move(c, "build", (), target), [vec], ids)
                     continue
-                rest = self._counts(target, without=vec)
+                rest = self._counts(target) - vec
                 for more, _ in self._unions(rest, target):
                     for k in range(len(whole) + 1):
                         for chosen in combinations(whole, k):
-                            if not vec_total(more) and not chosen:
+                            if not more and not chosen:
                                 continue  # no extra groups: listed in the first pass
                             yield from self._emit(Move(c, "build", (), target), [vec, more], ids + chosen)
 
@@ -297,10 +288,9 @@ class _Generator:
         """The ways the played card's own group can make ``target``: alone,
         with loose cards, or raising a single build (with loose cards too
         where the options allow)."""
-        zero = (0,) * (target + 1)
         counts = self._counts(target)
         if cv == target:
-            yield zero, ()
+            yield 0, ()
         elif cv < target:
             for sub in _sub_multisets(counts, target - cv, target):
                 yield sub, ()
@@ -309,11 +299,7 @@ class _Generator:
                 continue
             need = target - b.value - cv
             if need == 0:
-                yield zero, (b.id,)
+                yield 0, (b.id,)
             elif need > 0 and self.opts.raise_with_table_cards:
                 for sub in _sub_multisets(counts, need, target):
                     yield sub, (b.id,)
-
-
-def vec_total(vec: Counts) -> int:
-    return sum(vec)

@@ -25,18 +25,19 @@ def values_of(card: Card, options: Options) -> tuple[int, ...]:
     """The values a card may take in sums and builds, at its holder's choice:
     none for a court without Royal values, 1 or 14 for a Royal ace, 10 or 11
     for Buckeye's ten of diamonds."""
-    if card.rank == 1:
+    rank = card.rank
+    if rank == 1:
         return (1, 14) if options.ace_high else (1,)
-    if card.rank == 10 and options.big_ten_eleven and card.suit == "D":
+    if rank == 10 and options.big_ten_eleven and card.suit == "D":
         return (10, 11)
-    if card.rank <= 10 or options.courts_have_values:
-        return (card.rank,)
+    if rank <= 10 or options.courts_have_values:
+        return (rank,)
     return ()
 
 
-def assignments(cards, options: Options) -> Iterator[list[int]]:
+def assignments(cards, options: Options) -> Iterator[tuple[int, ...]]:
     """Every way to give each card one of its values (one way for plain cards)."""
-    return (list(choice) for choice in product(*(values_of(c, options) for c in cards)))
+    return product(*[values_of(c, options) for c in cards])
 
 
 def can_make(cards, total: int, options: Options) -> bool:
@@ -70,13 +71,14 @@ class Play:
 
 
 def _targets(state: GameState, move: Move) -> tuple[TableItem, ...]:
+    on_table = {it.id: it for it in state.table}  # one pass, not one per target
     items = []
     seen = set()
     for ident in move.targets:
         if ident in seen:
             raise RuleViolation("duplicate_target", f"You named {ident} twice.")
         seen.add(ident)
-        it = state.item(ident)
+        it = on_table.get(ident)
         if it is None:
             raise RuleViolation("target_not_on_table", f"{ident} is not on the table.")
         items.append(it)
@@ -207,7 +209,7 @@ def _check_maximal(state: GameState, v: int, items) -> None:
     loose = [c for c in rest if isinstance(c, Card) and values_of(c, state.options)]
     for values in assignments(loose, state.options):
         counts = counts_of([x for x in values if x <= v], v)
-        if counts and _sub_multisets(counts, v, v):
+        if counts is not None and _sub_multisets(counts, v, v):
             raise RuleViolation("capture_not_maximal", "You must take every group your card can take.")
 
 
