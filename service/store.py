@@ -39,6 +39,7 @@ Hash chain
 from __future__ import annotations
 
 import functools
+import itertools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -156,14 +157,14 @@ EVENT_COLUMNS = "position, game_id, version, type, schema_version, data, metadat
 
 # The events come as one JSON array (one literal to quote, whatever their
 # number), the n-th element for version expected + n.
-_INSERT_EVENTS = f"""
+_INSERT_EVENTS = """
     INSERT INTO events (game_id, version, type, schema_version, data, metadata, hash)
     SELECT %s::uuid, %s::integer + e.n::integer, e.event ->> 'type',
            (e.event ->> 'schema_version')::integer, e.event -> 'data', e.event -> 'metadata',
            e.event ->> 'hash'
     FROM jsonb_array_elements(%s::jsonb) WITH ORDINALITY AS e(event, n)
     ORDER BY e.n
-    RETURNING {EVENT_COLUMNS}
+    RETURNING position, recorded_at
 """
 
 
@@ -248,7 +249,12 @@ class EventStore:
                 raise
             for _ in range(inserting):
                 cursor.nextset()
-            return [StoredEvent(*row) for row in cursor.fetchall()]
+            # The rest of each event is what was sent: no need to read it back.
+            game = UUID(str(game_id))
+            return [StoredEvent(position, game, version, row["type"], row["schema_version"], row["data"],
+                                row["metadata"], recorded_at, row["hash"])
+                    for version, row, (position, recorded_at)
+                    in zip(itertools.count(expected_version + 1), rows, cursor.fetchall())]
 
     def load(self, game_id: UUID | str, after_version: int = 0,
              until_version: int | None = None) -> list[StoredEvent]:
