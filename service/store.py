@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import functools
 import itertools
+import logging
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -48,6 +49,7 @@ from uuid import UUID
 
 import psycopg
 from psycopg import sql
+from psycopg.pq import TransactionStatus
 from psycopg.types.json import Jsonb
 from psycopg_pool import ConnectionPool
 
@@ -58,6 +60,8 @@ from service.database import get_pool
 # Raised by the events insert trigger when a version does not follow the last.
 VERSION_CONFLICT_SQLSTATE = "CV409"
 
+
+_log = logging.getLogger("casino.store")
 
 #: Positions are ``xid * PER_TRANSACTION + n`` (migration 0003).
 PER_TRANSACTION = 65536
@@ -239,22 +243,30 @@ class EventStore:
                                for query, args in statements)
             try:
                 cursor.execute(script)
+                for _ in range(inserting):
+                    cursor.nextset()
+                written = cursor.fetchall()
             except psycopg.Error as error:
-                # The statements after the one that failed were skipped: the
-                # transaction is open, aborted. End it before the connection
-                # goes back to the pool.
-                conn.rollback()
-                if _is_conflict(error):
-                    raise ConcurrencyError(game_id, expected_version) from error
-                raise
-            for _ in range(inserting):
-                cursor.nextset()
-            # The rest of each event is what was sent: no need to read it back.
-            game = UUID(str(game_id))
-            return [StoredEvent(position, game, version, row["type"], row["schema_version"], row["data"],
-                                row["metadata"], recorded_at, row["hash"])
-                    for version, row, (position, recorded_at)
-                    in zip(itertools.count(expected_version + 1), rows, cursor.fetchall())]
+                if conn.info.transaction_status == TransactionStatus.IDLE:
+                    # Only the notification runs outside the transaction: the
+                    # events are committed. Streams poll too; go on without it.
+                    _log.warning("game %s: live streams not notified: %s", game_id, error)
+                    written = conn.execute(
+                        "SELECT position, recorded_at FROM events WHERE game_id = %s AND version > %s"
+                        " ORDER BY version", (game_id, expected_version)).fetchall()
+                else:
+                    # A statement in the transaction failed and the rest were
+                    # skipped: end the aborted transaction before the
+                    # connection goes back to the pool.
+                    conn.rollback()
+                    if _is_conflict(error):
+                        raise ConcurrencyError(game_id, expected_version) from error
+                    raise
+        # The rest of each event is what was sent: no need to read it back.
+        game = UUID(str(game_id))
+        return [StoredEvent(position, game, version, row["type"], row["schema_version"], row["data"],
+                            row["metadata"], recorded_at, row["hash"])
+                for version, row, (position, recorded_at) in zip(itertools.count(expected_version + 1), rows, written)]
 
     def load(self, game_id: UUID | str, after_version: int = 0,
              until_version: int | None = None) -> list[StoredEvent]:
