@@ -42,7 +42,13 @@ def test_an_append_does_not_wait_for_another_in_flight(store, database_url, last
     with psycopg.connect(database_url) as in_flight:
         in_flight.execute(INSERT_IN_FLIGHT, (uuid.uuid4(),))
         # Appends are not serialised: this one commits while the other is open.
-        [later] = store.append(uuid.uuid4(), 0, [NewEvent("Later", 1, {})], META)
+        appended: list = []
+        writer = threading.Thread(
+            target=lambda: appended.extend(store.append(uuid.uuid4(), 0, [NewEvent("Later", 1, {})], META)))
+        writer.start()
+        writer.join(10)
+        assert appended, "the append waited for the transaction in flight"
+        [later] = appended
         assert store.read_all(n) == []
         in_flight.rollback()
     # The one in flight never committed; the reader goes on past its position.
