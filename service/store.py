@@ -17,17 +17,15 @@ Global order
     counts. Appends never wait for one another (their commits share disk
     flushes), and a reader waits at most for the oldest running transaction.
 
-One message per append
-    The transaction goes to the server as one simple-protocol query:
-    ``BEGIN``, its statements with their parameters bound on the client,
-    ``COMMIT``. Nothing in it waits for the client, so no row lock (the
-    game's read-model row) is held while a busy client process gets round to
-    its next statement. The expected-version check is the ``events`` insert
-    trigger (migration 0001), which refuses an event whose version does not
-    follow the game's last. After the ``COMMIT``, in the same message but
-    outside the transaction, the game's channel is notified for live
-    streams: a notification inside the transaction would make PostgreSQL
-    serialise the commits of every append.
+One round trip per append
+    The transaction's statements (``BEGIN``, the writes, ``COMMIT``) go to the
+    server in one pipeline, as prepared statements, and the client waits
+    once, for all their results. The expected-version check is the
+    ``events`` insert trigger (migration 0001), which refuses an event whose
+    version does not follow the game's last. After the ``COMMIT``, in the
+    same pipeline but outside the transaction, the game's channel is
+    notified for live streams: a notification inside the transaction would
+    make PostgreSQL serialise the commits of every append.
 
 Hash chain
     Each event is stored with its hash (see ``service.chain``), chained to
@@ -224,7 +222,7 @@ class EventStore:
              "metadata": dict(metadata if e.metadata is None else e.metadata)}
             for e, h in zip(events, hashes, strict=True)
         ]
-        statements: list[Statement] = [("BEGIN", None)]
+        statements: list[Statement] = []
         if idempotency is not None:
             statements.append(_insert_idempotency(game_id, idempotency))
         if game_row is not None:
@@ -233,19 +231,17 @@ class EventStore:
             statements.append(_insert_seat_tokens(game_id, seat_token_hashes))
         if snapshot is not None:
             statements.append(_upsert_snapshot(game_id, snapshot))
-        inserting = len(statements)
-        statements.append((_INSERT_EVENTS, (game_id, expected_version, _json(rows))))
-        statements.append(("COMMIT", None))
-        statements.append(("SELECT pg_notify(%s, %s)", (channel(game_id), str(expected_version + len(events)))))
         with self._pool.connection() as conn:
-            cursor = psycopg.ClientCursor(conn)
-            script = "; ".join(query if args is None else cursor.mogrify(query, args)
-                               for query, args in statements)
             try:
-                cursor.execute(script)
-                for _ in range(inserting):
-                    cursor.nextset()
-                written = cursor.fetchall()
+                with conn.pipeline():
+                    conn.execute("BEGIN")
+                    for query, args in statements:
+                        conn.execute(query, args, prepare=True)
+                    inserted = conn.execute(_INSERT_EVENTS, (game_id, expected_version, _json(rows)), prepare=True)
+                    conn.execute("COMMIT")
+                    conn.execute("SELECT pg_notify(%s, %s)",
+                                 (channel(game_id), str(expected_version + len(events))), prepare=True)
+                written = inserted.fetchall()
             except psycopg.Error as error:
                 if conn.info.transaction_status == TransactionStatus.IDLE:
                     # Only the notification runs outside the transaction: the
@@ -344,8 +340,8 @@ def get_store() -> EventStore:
     return EventStore(get_pool())
 
 
-# Each of these is one statement of an append: (query, parameters or None).
-Statement = tuple[Any, Sequence[Any] | Mapping[str, Any] | None]
+# Each of these is one statement of an append: (query, parameters).
+Statement = tuple[str, Sequence[Any]]
 
 
 def _insert_idempotency(game_id, record: IdempotencyRecord) -> Statement:
