@@ -18,14 +18,17 @@ Global order
     flushes), and a reader waits at most for the oldest running transaction.
 
 One round trip per append
-    The transaction's statements (``BEGIN``, the writes, ``COMMIT``) go to the
-    server in one pipeline, as prepared statements, and the client waits
-    once, for all their results. The expected-version check is the
-    ``events`` insert trigger (migration 0001), which refuses an event whose
-    version does not follow the game's last. After the ``COMMIT``, in the
-    same pipeline but outside the transaction, the game's channel is
-    notified for live streams: a notification inside the transaction would
-    make PostgreSQL serialise the commits of every append.
+    The append is one prepared statement: the events' insert, with the
+    idempotency record, read-model row, tokens and snapshot written by
+    data-modifying CTEs before it. It goes to the server in one pipeline with
+    ``BEGIN`` and ``COMMIT`` around it and, after them, the notification of
+    the game's channel for live streams, and the client waits once for all
+    the results. The explicit transaction keeps the notification out of it:
+    a pipeline's statements would otherwise share one implicit transaction,
+    and a notification inside the transaction makes PostgreSQL serialise the
+    commits of every append. The expected-version check is the ``events``
+    insert trigger (migration 0001), which refuses an event whose version
+    does not follow the game's last.
 
 Hash chain
     Each event is stored with its hash (see ``service.chain``), chained to
@@ -235,9 +238,9 @@ class EventStore:
             try:
                 with conn.pipeline():
                     conn.execute("BEGIN")
-                    for query, args in statements:
-                        conn.execute(query, args, prepare=True)
-                    inserted = conn.execute(_INSERT_EVENTS, (game_id, expected_version, _json(rows)), prepare=True)
+                    inserted = conn.execute(_with_writes(tuple(query for query, _ in statements)),
+                                            [*(a for _, args in statements for a in args),
+                                             game_id, expected_version, _json(rows)], prepare=True)
                     conn.execute("COMMIT")
                     conn.execute("SELECT pg_notify(%s, %s)",
                                  (channel(game_id), str(expected_version + len(events))), prepare=True)
@@ -340,8 +343,18 @@ def get_store() -> EventStore:
     return EventStore(get_pool())
 
 
-# Each of these is one statement of an append: (query, parameters).
+# Each of these is one write of an append besides its events: (query, parameters).
 Statement = tuple[str, Sequence[Any]]
+
+
+@functools.cache
+def _with_writes(queries: tuple[str, ...]) -> str:
+    """The events' insert, with the append's other writes before it as
+    data-modifying CTEs: one statement for the whole append. (A handful of
+    combinations occur, each prepared once per connection.)"""
+    if not queries:
+        return _INSERT_EVENTS
+    return "WITH " + ", ".join(f"w{i} AS ({q})" for i, q in enumerate(queries)) + _INSERT_EVENTS
 
 
 def _insert_idempotency(game_id, record: IdempotencyRecord) -> Statement:
