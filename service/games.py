@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import json
 import pickle
+import time
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -31,6 +32,7 @@ from service.tokens import hash_token, new_token
 from service.views import game_view
 
 SNAPSHOT_EVERY = 100
+TOKEN_TRUST_SECONDS = 60.0
 
 
 class GameNotFound(LookupError):
@@ -99,18 +101,24 @@ class Loaded(NamedTuple):
 
 
 class GameService:
-    def __init__(self, store: EventStore, cache: StateCache):
+    def __init__(self, store: EventStore, cache: StateCache, clock: Callable[[], float] = time.monotonic):
         self.store = store
         self.cache = cache
-        self._seats: dict[tuple[uuid.UUID, str], int] = {}  # tokens never change: cache the hits
+        self._clock = clock
+        # Tokens found, per game: token hash -> (seat, until when to trust it).
+        self._seats: dict[uuid.UUID, dict[str, tuple[int, float]]] = {}
 
     def seat_for_token(self, game_id: uuid.UUID, token_hash: str) -> int | None:
-        key = (game_id, token_hash)
-        found = self._seats.get(key)
-        if found is None:
-            found = self.store.seat_for_token(game_id, token_hash)
-            if found is not None:
-                self._seats[key] = found
+        """The seat the token is for, or None. A hit is kept for
+        ``TOKEN_TRUST_SECONDS``: a game's tokens change only when a retried
+        creation issues new ones (see ``create``), and another worker learns
+        of that within this time."""
+        known = self._seats.get(game_id, {}).get(token_hash)
+        if known is not None and known[1] > self._clock():
+            return known[0]
+        found = self.store.seat_for_token(game_id, token_hash)
+        if found is not None:
+            self._seats.setdefault(game_id, {})[token_hash] = (found, self._clock() + TOKEN_TRUST_SECONDS)
         return found
 
     # -- reading ------------------------------------------------------------
@@ -147,7 +155,9 @@ class GameService:
         seats' tokens are made here and only their hashes are kept.
 
         A retry with an idempotency key used before is found when the append
-        files the key a second time; the first answer is then given again.
+        files the key a second time. It gets the same game, with new tokens:
+        tokens are shown once and kept nowhere in clear, so the first ones
+        cannot be shown again, and they stop working.
         """
         events = decide(None, command)
         game_id = uuid.uuid4()
@@ -157,19 +167,33 @@ class GameService:
         record = None
         if idempotency_key is not None:
             record = IdempotencyRecord(idempotency_key, fingerprint,
-                                       {"status": first.status, "body": first.body}, scope=CREATION_SCOPE)
+                                       {"status": first.status, "game": str(game_id), "versions": [1, state.version]},
+                                       scope=CREATION_SCOPE)
         try:
             stored = self.store.append(game_id, 0, [_new(e) for e in events], meta, idempotency=record,
                                        game_row=row_changes(state, created=True),
                                        seat_token_hashes={i: hash_token(t) for i, t in enumerate(tokens)})
         except ConcurrencyError:  # a new game's only conflict: the key was filed before
-            replay = self._replay(CREATION_SCOPE, idempotency_key, fingerprint) if idempotency_key else None
+            replay = self._replay_creation(idempotency_key, fingerprint, answer) if idempotency_key else None
             if replay is None:
                 raise
             return replay
         self.cache.put(game_id, Loaded(state, stored[-1].hash))
         COMMANDS_APPENDED.inc()
         return first
+
+    def _replay_creation(self, key: str, fingerprint: str,
+                         answer: Callable[[uuid.UUID, GameState, list[str]], Answer]) -> Answer | None:
+        """The game first created under ``key``, with new tokens for its seats; None if there is none."""
+        found = self._filed(CREATION_SCOPE, key, fingerprint)
+        if found is None:
+            return None
+        game_id = uuid.UUID(found["game"])
+        state = refold(self.store.load(game_id, until_version=found["versions"][1]))
+        tokens = [new_token() for _ in state.seats]
+        self.store.replace_seat_tokens(game_id, {i: hash_token(t) for i, t in enumerate(tokens)})
+        self._seats.pop(game_id, None)
+        return answer(game_id, state, tokens)
 
     def execute(self, game_id: uuid.UUID, caller: Caller, make_command: Callable[[GameState], Any], *,
                 if_match: int | None, idempotency_key: str | None, fingerprint: str,
@@ -219,8 +243,7 @@ class GameService:
         # write with every command than the caller's whole view.
         record = None
         if key is not None:
-            record = IdempotencyRecord(key, fingerprint,
-                                       {"status": answer.status, "versions": [state.version + 1, after.version]})
+            record = IdempotencyRecord(key, fingerprint, {"versions": [state.version + 1, after.version]})
         snapshot = None
         if after.version // SNAPSHOT_EVERY > state.version // SNAPSHOT_EVERY:
             snapshot = Snapshot(after.version, code_version(), pickle.dumps(after))
@@ -229,26 +252,27 @@ class GameService:
                                    game_row=row_changes(after, created=False), snapshot=snapshot)
         return answer, stored[-1].hash
 
-    def _replay(self, game_id, key: str, fingerprint: str, caller: Caller | None = None) -> Answer | None:
-        """The first answer to the request filed under ``key``, or None.
+    def _replay(self, game_id, key: str, fingerprint: str, caller: Caller) -> Answer | None:
+        """The first answer to the command filed under ``key``, or None: made
+        again from the events it appended, as it was first made."""
+        found = self._filed(game_id, key, fingerprint)
+        if found is None:
+            return None
+        first, last = found["versions"]
+        stored = self.store.load(game_id, until_version=last)
+        before = refold(e for e in stored if e.version < first)
+        return command_answer(first - 1, refold(stored[first - 1:], before),
+                              [decode(e) for e in stored[first - 1:]], caller)
 
-        A creation's record holds its answer (with the seats' tokens, which
-        are kept nowhere else); a command's holds the versions it appended,
-        and its answer is made again from the events, as it was first made.
-        """
-        found = self.store.find_idempotent(game_id, key)
+    def _filed(self, scope, key: str, fingerprint: str) -> dict[str, Any] | None:
+        """What was filed under ``key``; KeyReused if it was for another request."""
+        found = self.store.find_idempotent(scope, key)
         if found is None:
             return None
         first_hash, response = found
         if first_hash != fingerprint:
             raise KeyReused()
-        if "body" in response:
-            return Answer(response["status"], response["body"])
-        first, last = response["versions"]
-        stored = self.store.load(game_id, until_version=last)
-        before = refold(e for e in stored if e.version < first)
-        return command_answer(first - 1, refold(stored[first - 1:], before),
-                              [decode(e) for e in stored[first - 1:]], caller)
+        return response
 
 
 def command_answer(version: int, after: GameState, events, caller: Caller) -> Answer:

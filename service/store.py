@@ -117,8 +117,9 @@ class StoredEvent:
 
 @dataclass(frozen=True)
 class IdempotencyRecord:
-    """What it takes to give the first answer to a request sent with an
-    ``Idempotency-Key`` again (``response``: the answer, or where to find it).
+    """What it takes to answer a retry of a request sent with an
+    ``Idempotency-Key`` as the first attempt was answered (``response``:
+    which versions it appended, and for a creation which game it made).
 
     Keys are filed per game; ``scope`` files one elsewhere (the creation of
     a game, which has no id before it, files under ``CREATION_SCOPE``).
@@ -326,6 +327,17 @@ class EventStore:
                 (game_id, token_hash),
             ).fetchone()
         return row[0] if row else None
+
+    def replace_seat_tokens(self, game_id: UUID | str, token_hashes: Mapping[int, str]) -> None:
+        """Give the seats new tokens (seat to sha256 hex): the old ones stop working."""
+        seats = list(token_hashes)
+        with self._pool.connection() as conn:
+            conn.execute(
+                "UPDATE seat_tokens AS s SET token_hash = t.token_hash"
+                " FROM unnest(%s::integer[], %s::text[]) AS t(seat, token_hash)"
+                " WHERE s.game_id = %s AND s.seat = t.seat",
+                (seats, [token_hashes[seat] for seat in seats], game_id),
+            )
 
     def load_snapshot(self, game_id: UUID | str, code_version: str) -> Snapshot | None:
         """The game's snapshot if ``code_version`` wrote it; older code's state is ignored."""

@@ -1,5 +1,13 @@
 """Idempotency-Key: a retry gets the first answer and appends nothing."""
 
+import uuid
+
+import psycopg
+
+from service.cache import StateCache
+from service.games import TOKEN_TRUST_SECONDS, GameService
+from service.tokens import hash_token
+
 from .conftest import ORDERED_DECK
 
 
@@ -38,12 +46,25 @@ def test_a_key_is_per_game(api):
         assert answer.status_code == 200
 
 
-def test_creating_a_game_twice_with_one_key_makes_one_game(api):
+def test_creating_a_game_twice_with_one_key_makes_one_game_and_new_tokens(api, database_url):
     body = {"seats": [{"name": "Ann"}, {"name": "Bob"}]}
     first = api.post("/v1/games", json=body, headers={"Idempotency-Key": "create-1"})
+    old_tokens = [s["token"] for s in first.get_json()["seats"]]
+    url = first.headers["Location"]
+    assert api.get(url, token=old_tokens[0]).status_code == 200  # in use, and remembered
     again = api.post("/v1/games", json=body, headers={"Idempotency-Key": "create-1"})
     assert first.status_code == again.status_code == 201
-    assert first.get_json() == again.get_json()
+    new_tokens = [s["token"] for s in again.get_json()["seats"]]
+    # The same game as first answered, but for the tokens, shown once each.
+    strip = lambda answer: {**answer, "seats": [{**s, "token": None} for s in answer["seats"]]}  # noqa: E731
+    assert strip(again.get_json()) == strip(first.get_json())
+    assert set(new_tokens).isdisjoint(old_tokens)
+    for old, new in zip(old_tokens, new_tokens, strict=True):
+        assert api.get(url, token=old).status_code == 401
+        assert api.get(url, token=new).status_code == 200
+    with psycopg.connect(database_url) as conn:
+        filed = conn.execute("SELECT response::text FROM idempotency WHERE key = 'create-1'").fetchone()[0]
+    assert not any(token in filed for token in old_tokens + new_tokens)
     other = api.post("/v1/games", json={"seats": 3}, headers={"Idempotency-Key": "create-1"})
     assert other.status_code == 422 and other.get_json()["code"] == "idempotency_key_reused"
 
@@ -70,3 +91,18 @@ def test_a_retry_that_the_rules_would_accept_again_still_appends_nothing(api, op
     assert first.status_code == again.status_code == 200
     assert again.get_json() == first.get_json()
     assert len(api.events(game, operator)) == before
+
+
+def test_another_worker_stops_trusting_a_replaced_token_within_a_minute(api, store):
+    game = api.create(first_dealer=1)
+    game_id = uuid.UUID(game.id)
+    now = [0.0]
+    worker = GameService(store, StateCache(), clock=lambda: now[0])  # another process's service
+    old = hash_token(game.tokens[0])
+    assert worker.seat_for_token(game_id, old) == 0  # seen in use there
+    store.replace_seat_tokens(game_id, {0: hash_token("a-new-token"), 1: hash_token("another")})
+    now[0] = 1.0
+    assert worker.seat_for_token(game_id, old) == 0  # still trusted, briefly
+    now[0] = TOKEN_TRUST_SECONDS + 1
+    assert worker.seat_for_token(game_id, old) is None
+    assert worker.seat_for_token(game_id, hash_token("a-new-token")) == 0
