@@ -68,7 +68,7 @@ import domain  # noqa: E402 - the bots' own copy of the rules, after the path fi
 TARGETS = {"ratio": 0.6, "p99_ms": 50.0, "long_game_slowdown": 1.2}
 OPERATOR_TOKEN = "bench-operator-token"
 # The seed of recorded games (see record).
-MIRROR_SEED = bytes(32)
+RECORDING_SEED = bytes(32)
 ENDLESS = {"target": 10000, "count_out": False}  # a game that never ends
 
 
@@ -237,7 +237,7 @@ def record(rng: random.Random, options: dict | None = None, until_version: int |
     first_dealer = rng.randrange(2)
     options = options or {}
     state = domain.fold(domain.decide(None, domain.CreateGame(
-        "cassino", ("Ann", "Bob"), first_dealer, dict(options), seed=MIRROR_SEED)))
+        "cassino", ("Ann", "Bob"), first_dealer, dict(options), seed=RECORDING_SEED)))
     steps = []
     while state.status != "finished" and (until_version is None or state.version < until_version):
         if state.status in ("waiting", "hand_over"):
@@ -248,7 +248,7 @@ def record(rng: random.Random, options: dict | None = None, until_version: int |
         else:
             seat = state.turn
             move = rng.choice(domain.legal_moves(state, seat).first(limit=20).moves)
-            command = domain.Play(seat, move, next_seed=MIRROR_SEED)
+            command = domain.Play(seat, move, next_seed=RECORDING_SEED)
             step = ("play", seat, move.to_dict())
         state = domain.fold(domain.decide(state, command), state)
         steps.append(Step(*step, version=state.version))

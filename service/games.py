@@ -167,8 +167,7 @@ class GameService:
         record = None
         if idempotency_key is not None:
             record = IdempotencyRecord(idempotency_key, fingerprint,
-                                       {"status": first.status, "game": str(game_id), "versions": [1, state.version]},
-                                       scope=CREATION_SCOPE)
+                                       {"game": str(game_id), "version": state.version}, scope=CREATION_SCOPE)
         try:
             stored = self.store.append(game_id, 0, [_new(e) for e in events], meta, idempotency=record,
                                        game_row=row_changes(state, created=True),
@@ -189,7 +188,7 @@ class GameService:
         if found is None:
             return None
         game_id = uuid.UUID(found["game"])
-        state = refold(self.store.load(game_id, until_version=found["versions"][1]))
+        state = refold(self.store.load(game_id, until_version=found["version"]))
         tokens = [new_token() for _ in state.seats]
         self.store.replace_seat_tokens(game_id, {i: hash_token(t) for i, t in enumerate(tokens)})
         self._seats.pop(game_id, None)
@@ -260,9 +259,8 @@ class GameService:
             return None
         first, last = found["versions"]
         stored = self.store.load(game_id, until_version=last)
-        before = refold(e for e in stored if e.version < first)
-        return command_answer(first - 1, refold(stored[first - 1:], before),
-                              [decode(e) for e in stored[first - 1:]], caller)
+        events = [decode(e) for e in stored[first - 1:]]
+        return command_answer(first - 1, fold(events, refold(stored[:first - 1])), events, caller)
 
     def _filed(self, scope, key: str, fingerprint: str) -> dict[str, Any] | None:
         """What was filed under ``key``; KeyReused if it was for another request."""

@@ -1,14 +1,14 @@
 """JSON for the service, by orjson.
 
-Every answer is JSON, and a command's answer (its events and the caller's
-whole view) is written twice: to the client and, for idempotent retries, to
-the database. orjson does both several times faster than the standard
-library, and reads request bodies strictly (no ``NaN``, no integers past 64
-bits: such a body is malformed).
+Every answer, every event the store writes and every log line is JSON.
+orjson writes it several times faster than the standard library, and reads
+request bodies strictly (no ``NaN``, no integers past 64 bits: such a body
+is malformed).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import orjson
@@ -20,9 +20,9 @@ from flask.json.provider import JSONProvider
 _OPTIONS = orjson.OPT_NON_STR_KEYS
 
 
-def dumps(obj: Any) -> bytes:
-    """``obj`` as compact JSON, UTF-8."""
-    return orjson.dumps(obj, option=_OPTIONS)
+def dumps(obj: Any, default: Callable[[Any], Any] | None = None) -> bytes:
+    """``obj`` as compact JSON, UTF-8; ``default`` turns what JSON has no type for into what it has."""
+    return orjson.dumps(obj, default=default, option=_OPTIONS)
 
 
 class OrjsonProvider(JSONProvider):

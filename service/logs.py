@@ -11,8 +11,9 @@ from __future__ import annotations
 import logging
 from datetime import UTC, datetime
 
-import orjson
 from flask import g, has_app_context
+
+from service import jsonio
 
 
 class JsonFormatter(logging.Formatter):
@@ -28,4 +29,4 @@ class JsonFormatter(logging.Formatter):
         line.update(getattr(record, "fields", {}))
         if record.exc_info:
             line["exception"] = self.formatException(record.exc_info)
-        return orjson.dumps(line, default=str, option=orjson.OPT_NON_STR_KEYS).decode()
+        return jsonio.dumps(line, default=str).decode()

@@ -54,8 +54,8 @@ from psycopg.pq import TransactionStatus
 from psycopg.types.json import Jsonb
 from psycopg_pool import ConnectionPool
 
-from service.chain import ZERO_HASH, event_hash
 from service import jsonio
+from service.chain import ZERO_HASH, event_hash
 from service.database import get_pool
 
 # Raised by the events insert trigger when a version does not follow the last.
@@ -264,9 +264,10 @@ class EventStore:
                     raise
         # The rest of each event is what was sent: no need to read it back.
         game = UUID(str(game_id))
+        versions = itertools.count(expected_version + 1)
         return [StoredEvent(position, game, version, row["type"], row["schema_version"], row["data"],
                             row["metadata"], recorded_at, row["hash"])
-                for version, row, (position, recorded_at) in zip(itertools.count(expected_version + 1), rows, written)]
+                for version, row, (position, recorded_at) in zip(versions, rows, written)]
 
     def load(self, game_id: UUID | str, after_version: int = 0,
              until_version: int | None = None) -> list[StoredEvent]:
@@ -330,13 +331,12 @@ class EventStore:
 
     def replace_seat_tokens(self, game_id: UUID | str, token_hashes: Mapping[int, str]) -> None:
         """Give the seats new tokens (seat to sha256 hex): the old ones stop working."""
-        seats = list(token_hashes)
         with self._pool.connection() as conn:
             conn.execute(
                 "UPDATE seat_tokens AS s SET token_hash = t.token_hash"
                 " FROM unnest(%s::integer[], %s::text[]) AS t(seat, token_hash)"
                 " WHERE s.game_id = %s AND s.seat = t.seat",
-                (seats, [token_hashes[seat] for seat in seats], game_id),
+                (list(token_hashes), list(token_hashes.values()), game_id),
             )
 
     def load_snapshot(self, game_id: UUID | str, code_version: str) -> Snapshot | None:
@@ -434,12 +434,11 @@ def _game_update(columns: tuple[str, ...], now: tuple[bool, ...]) -> str:
 
 
 def _insert_seat_tokens(game_id, hashes: Mapping[int, str]) -> Statement:
-    seats = list(hashes)
     return (
         "INSERT INTO seat_tokens (game_id, seat, token_hash)"
         " SELECT %s::uuid, seat, token_hash"
         " FROM unnest(%s::integer[], %s::text[]) AS t(seat, token_hash)",
-        (game_id, seats, [hashes[seat] for seat in seats]),
+        (game_id, list(hashes), list(hashes.values())),
     )
 
 

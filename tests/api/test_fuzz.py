@@ -17,9 +17,8 @@ from schemathesis.specs.openapi.checks import (content_type_conformance, respons
 
 from service.app import create_app
 from service.database import close_pool
-from tests.service.spec_check import SPEC_PATH
-
 from tests.conftest import TEST_SETTINGS
+from tests.service.spec_check import SPEC_PATH
 
 from .conftest import ORDERED_DECK
 
