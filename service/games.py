@@ -1,6 +1,7 @@
 """The service layer: run a command against a game, end to end.
 
-Each command is: load the game (cache, then the events after it), check the
+Each command is: take the game from the cache (reading the events after it
+only when the cache is empty or turns out to be behind), check the
 preconditions (``If-Match``), let the domain decide, append the events with
 the read model and idempotency record in one transaction, and answer with
 what the caller may see. Flask stays out of this module; the blueprints turn
@@ -203,6 +204,14 @@ class GameService:
         ``make_command`` builds the command from the current state (a deal
         needs to know whose turn it is to deal, say).
 
+        The command is decided on the cached state without asking the
+        database whether the game moved on: the append's version check does
+        that anyway. If the command is refused or the append loses, the
+        cache may just have been behind (another worker appended), so the
+        events after it are read and, if there were any, the command is
+        decided again on the game as it is now, as if it had come a moment
+        later. A cache that is current costs no read at all.
+
         With an idempotency key, a retry of the same request gets the first
         answer again. The key is not looked up first: the append files it in
         the same transaction as the events, and a key filed before makes the
@@ -210,24 +219,33 @@ class GameService:
         usually is: the game has moved on), is the first answer looked for,
         so a first attempt costs no extra round trip.
         """
-        loaded = self._load(game_id)
-        state = loaded.state
-        try:
-            if if_match is not None and if_match != state.version:
-                raise PreconditionFailed(state.version)
-            events = decide(state, make_command(state))
-            after = fold(events, state)
-            answer, head = self._append(game_id, loaded, after, events, meta, idempotency_key, fingerprint,
-                                        caller)
-        except (RuleViolation, PreconditionFailed, ConcurrencyError) as refusal:
-            replay = self._replay(game_id, idempotency_key, fingerprint, caller) if idempotency_key else None
-            if replay is not None:
-                return replay
-            if not isinstance(refusal, ConcurrencyError):
-                raise
-            if if_match is not None:
-                raise PreconditionFailed(self.load(game_id).version) from None
-            raise VersionConflict() from None
+        loaded = self.cache.get(game_id)
+        read = loaded is None or (if_match is not None and if_match != loaded.version)
+        if read:
+            loaded = self._load(game_id)
+        while True:
+            try:
+                if if_match is not None and if_match != loaded.version:
+                    raise PreconditionFailed(loaded.version)
+                events = decide(loaded.state, make_command(loaded.state))
+                after = fold(events, loaded.state)
+                answer, head = self._append(game_id, loaded, after, events, meta, idempotency_key, fingerprint,
+                                            caller)
+                break
+            except (RuleViolation, PreconditionFailed, ConcurrencyError) as refusal:
+                if not read:
+                    read, cached = True, loaded
+                    loaded = self._load(game_id)
+                    if loaded.version != cached.version:
+                        continue
+                replay = self._replay(game_id, idempotency_key, fingerprint, caller) if idempotency_key else None
+                if replay is not None:
+                    return replay
+                if not isinstance(refusal, ConcurrencyError):
+                    raise
+                if if_match is not None:
+                    raise PreconditionFailed(self.load(game_id).version) from None
+                raise VersionConflict() from None
         self.cache.put(game_id, Loaded(after, head))
         COMMANDS_APPENDED.inc()
         return answer

@@ -77,3 +77,100 @@ def test_a_snapshot_written_by_other_code_is_ignored(database_url, store, played
                      " code_version = EXCLUDED.code_version, state = EXCLUDED.state",
                      (game_id, bogus.version, "older-code", pickle.dumps(bogus)))
     assert cold_service(store).load(game_id) == true_state
+
+
+# -- a command trusts the cache, and reads only when it turns out behind ------
+
+@pytest.fixture
+def other_worker(database_url):
+    """A second app on the same database, with a cache of its own: another
+    gunicorn worker, as far as the first app can tell."""
+    from service.app import create_app
+    from service.database import close_pool
+    from tests.conftest import TEST_SETTINGS
+
+    from .conftest import Api
+
+    app = create_app({**TEST_SETTINGS, "DATABASE_URL": database_url})
+    yield Api(app, app.test_client())
+    close_pool(app)
+
+
+def reads_of(api, monkeypatch) -> list:
+    """Every read of a game's events by the app's service from now on."""
+    service = api.app.extensions["casino.games"]
+    reads = []
+    load = service.store.load
+
+    def counted(*args, **kwargs):
+        reads.append(args)
+        return load(*args, **kwargs)
+
+    monkeypatch.setattr(service.store, "load", counted)
+    return reads
+
+
+def play_next(api, game, rng, **headers):
+    """The next legal move of the seat to play, sent through ``api``."""
+    view = api.view(game)
+    token = game.tokens[view["turn"]]
+    moves = api.get(f"{game.url}/moves", token=token).get_json()["moves"]
+    return api.post(f"{game.url}/play", json=rng.choice(moves), token=token, headers=headers)
+
+
+def test_a_command_on_a_current_cache_reads_no_events(api, monkeypatch):
+    game = api.create(first_dealer=1)
+    api.deal(game, ORDERED_DECK)
+    rng = random.Random(5)
+    reads = reads_of(api, monkeypatch)
+    for _ in range(4):
+        token = game.tokens[api.app.extensions["casino.games"].load(uuid.UUID(game.id)).turn]
+        move = rng.choice(api.get(f"{game.url}/moves", token=token).get_json()["moves"])
+        reads.clear()  # the view and /moves read; the command itself must not
+        assert api.post(f"{game.url}/play", json=move, token=token).status_code == 200
+        assert reads == []
+
+
+def behind(api, other_worker, plays: int):
+    """A game whose version the first worker has cached, ``plays`` commands
+    behind the database: the other worker made them."""
+    game = api.create(first_dealer=1)
+    api.deal(game, ORDERED_DECK)
+    rng = random.Random(plays)
+    assert play_next(api, game, rng).status_code == 200  # the first worker caches the game
+    for _ in range(plays):
+        assert play_next(other_worker, game, rng).status_code == 200
+    return game, rng
+
+
+def next_move(worker, game, rng):
+    """The token and a legal move of the seat to play, as ``worker`` sees the game."""
+    token = game.tokens[worker.view(game)["turn"]]
+    return token, rng.choice(worker.get(f"{game.url}/moves", token=token).get_json()["moves"])
+
+
+@pytest.mark.parametrize("plays", [1, 2, 3])
+def test_a_worker_whose_cache_is_behind_plays_on_the_game_as_it_is(api, other_worker, monkeypatch, plays):
+    """Behind by an odd number of plays, the cached game has the other seat
+    to play (the rules refuse the move); by an even number, the move may
+    pass on the cached game and its append loses. Either way the worker
+    reads the events it missed, once, and the move lands."""
+    game, rng = behind(api, other_worker, plays)
+    now = other_worker.view(game)["version"]
+    token, move = next_move(other_worker, game, rng)
+    reads = reads_of(api, monkeypatch)
+    answer = api.post(f"{game.url}/play", json=move, token=token)
+    assert answer.status_code == 200, answer.get_json()
+    assert answer.get_json()["version"] == now + 1
+    assert len(reads) == 1
+    assert [e["version"] for e in api.events(game)] == list(range(1, now + 2))
+
+
+def test_if_match_is_checked_against_the_game_not_a_cache_behind_it(api, other_worker):
+    game, rng = behind(api, other_worker, 2)
+    now = other_worker.view(game)["version"]
+    token, move = next_move(other_worker, game, rng)
+    stale = api.post(f"{game.url}/play", json=move, token=token, headers={"If-Match": f'"{now - 2}"'})
+    assert stale.status_code == 412 and stale.get_json()["code"] == "precondition_failed"
+    current = api.post(f"{game.url}/play", json=move, token=token, headers={"If-Match": f'"{now}"'})
+    assert current.status_code == 200 and current.get_json()["version"] == now + 1
