@@ -20,15 +20,16 @@ Global order
 One round trip per append
     The append is one prepared statement: the events' insert, with the
     idempotency record, read-model row, tokens and snapshot written by
-    data-modifying CTEs before it. It goes to the server in one pipeline with
-    ``BEGIN`` and ``COMMIT`` around it and, after them, the notification of
-    the game's channel for live streams, and the client waits once for all
-    the results. The explicit transaction keeps the notification out of it:
-    a pipeline's statements would otherwise share one implicit transaction,
-    and a notification inside the transaction makes PostgreSQL serialise the
-    commits of every append. The expected-version check is the ``events``
-    insert trigger (migration 0001), which refuses an event whose version
-    does not follow the game's last.
+    data-modifying CTEs before it. It is prepared once per connection (SQL
+    ``PREPARE``) and run by one simple query, its arguments bound by the
+    client: ``BEGIN``, ``EXECUTE``, ``COMMIT``, then the notification of the
+    game's channel for live streams. One message, one answer, and none of the
+    per-statement work of sending four statements. The explicit transaction
+    keeps the notification out of it: a notification inside the transaction
+    makes PostgreSQL serialise the commits of every append. The
+    expected-version check is the ``events`` insert trigger (migration
+    0001), which refuses an event whose version does not follow the game's
+    last.
 
 Hash chain
     Each event is stored with its hash (see ``service.chain``), chained to
@@ -40,8 +41,11 @@ Hash chain
 from __future__ import annotations
 
 import functools
+import hashlib
 import itertools
 import logging
+import re
+import weakref
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -235,33 +239,14 @@ class EventStore:
             statements.append(_insert_seat_tokens(game_id, seat_token_hashes))
         if snapshot is not None:
             statements.append(_upsert_snapshot(game_id, snapshot))
+        args = [*(a for _, args in statements for a in args), game_id, expected_version, _json(rows)]
         with self._pool.connection() as conn:
-            try:
-                with conn.pipeline():
-                    conn.execute("BEGIN")
-                    inserted = conn.execute(_with_writes(tuple(query for query, _ in statements)),
-                                            [*(a for _, args in statements for a in args),
-                                             game_id, expected_version, _json(rows)], prepare=True)
-                    conn.execute("COMMIT")
-                    conn.execute("SELECT pg_notify(%s, %s)",
-                                 (channel(game_id), str(expected_version + len(events))), prepare=True)
-                written = inserted.fetchall()
-            except psycopg.Error as error:
-                if conn.info.transaction_status == TransactionStatus.IDLE:
-                    # Only the notification runs outside the transaction: the
-                    # events are committed. Streams poll too; go on without it.
-                    _log.warning("game %s: live streams not notified: %s", game_id, error)
-                    written = conn.execute(
-                        "SELECT position, recorded_at FROM events WHERE game_id = %s AND version > %s"
-                        " ORDER BY version", (game_id, expected_version)).fetchall()
-                else:
-                    # A statement in the transaction failed and the rest were
-                    # skipped: end the aborted transaction before the
-                    # connection goes back to the pool.
-                    conn.rollback()
-                    if _is_conflict(error):
-                        raise ConcurrencyError(game_id, expected_version) from error
-                    raise
+            written = _write(conn, _with_writes(tuple(query for query, _ in statements)), args,
+                             game_id, expected_version, expected_version + len(events))
+            if written is None:  # committed; only the notification failed
+                written = conn.execute(
+                    "SELECT position, recorded_at FROM events WHERE game_id = %s AND version > %s"
+                    " ORDER BY version", (game_id, expected_version)).fetchall()
         # The rest of each event is what was sent: no need to read it back.
         game = UUID(str(game_id))
         versions = itertools.count(expected_version + 1)
@@ -367,6 +352,75 @@ def _with_writes(queries: tuple[str, ...]) -> str:
     if not queries:
         return _INSERT_EVENTS
     return "WITH " + ", ".join(f"w{i} AS ({q})" for i, q in enumerate(queries)) + _INSERT_EVENTS
+
+
+# Prepared statement names per connection: an append's statement is prepared
+# once on each connection (a rollback may deallocate them: see _write).
+_PREPARED: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def _prepare(conn: psycopg.Connection, statement: str) -> str:
+    """The name ``statement`` is prepared under on ``conn``, preparing it if needed."""
+    name, prepare = _preparation(statement)
+    prepared = _PREPARED.setdefault(conn, set())
+    if name not in prepared:
+        try:
+            conn.execute(prepare)
+        except psycopg.errors.DuplicatePreparedStatement:
+            pass  # prepared before a rollback made us forget it
+        prepared.add(name)
+    return name
+
+
+@functools.cache
+def _preparation(statement: str) -> tuple[str, sql.Composed]:
+    """A name for ``statement``, and the PREPARE that makes it (placeholders numbered)."""
+    name = "casino_append_" + hashlib.sha256(statement.encode()).hexdigest()[:16]
+    numbers = itertools.count(1)
+    text = re.sub("%s", lambda _: f"${next(numbers)}", statement)
+    return name, sql.SQL("PREPARE {} AS ").format(sql.Identifier(name)) + sql.SQL(text)
+
+
+@functools.cache
+def _append_script(name: str, count: int) -> str:
+    """The whole append as one simple query: the prepared statement's
+    ``count`` arguments and the notification's two are bound by the client.
+    The notification follows the COMMIT, in a transaction of its own: in the
+    append's, it would make PostgreSQL serialise every append's commit."""
+    arguments = ", ".join(["%s"] * count)
+    return f"BEGIN; EXECUTE {name}({arguments}); COMMIT; SELECT pg_notify(%s, %s)"
+
+
+def _write(conn: psycopg.Connection, statement: str, args: Sequence[Any], game_id, expected_version: int,
+       version: int, *, again: bool = True) -> list[tuple[int, datetime]] | None:
+    """Run an append's ``statement`` (prepared on ``conn`` as needed) in its
+    transaction, then notify the game's channel of its new ``version``: the
+    rows the insert returned, or None when only the notification failed.
+
+    Raises ConcurrencyError when the statement broke a version or key.
+    """
+    name = _prepare(conn, statement)
+    cursor = psycopg.ClientCursor(conn)
+    try:
+        cursor.execute(_append_script(name, len(args)), [*args, channel(game_id), str(version)])
+        cursor.nextset()  # past BEGIN's result, to the insert's rows
+        return cursor.fetchall()
+    except psycopg.Error as error:
+        if conn.info.transaction_status == TransactionStatus.IDLE:
+            # Only the notification runs outside the transaction: the
+            # events are committed. Streams poll too; go on without it.
+            _log.warning("game %s: live streams not notified: %s", game_id, error)
+            return None
+        # The statement failed and the rest of the script was skipped:
+        # end the aborted transaction before the connection goes back to
+        # the pool. A rollback may deallocate every prepared statement.
+        conn.rollback()
+        _PREPARED.pop(conn, None)
+        if isinstance(error, psycopg.errors.InvalidSqlStatementName) and again:
+            return _write(conn, statement, args, game_id, expected_version, version, again=False)
+        if _is_conflict(error):
+            raise ConcurrencyError(game_id, expected_version) from error
+        raise
 
 
 def _insert_idempotency(game_id, record: IdempotencyRecord) -> Statement:

@@ -289,3 +289,38 @@ def test_an_append_is_kept_when_only_the_notification_after_its_commit_fails(sto
     assert "not notified" in caplog.text
     # The connection went back to the pool in a usable state.
     assert store.append(game, 2, events("CardTrailed"), META, previous_hash=stored[-1].hash)
+
+
+@pytest.fixture
+def one_connection_store(database_url):
+    """A store over a pool of one connection: every append shares its prepared statements."""
+    from service.database import open_pool
+    from service.store import EventStore
+
+    pool = open_pool(database_url, max_size=1)
+    yield EventStore(pool), pool
+    pool.close()
+
+
+def test_appends_go_on_after_a_conflict_rolled_their_connection_back(one_connection_store):
+    store, _ = one_connection_store
+    game = new_game()
+    stored = store.append(game, 0, events("GameCreated"), META)
+    for _ in range(6):  # enough for psycopg to prepare statements of its own, which a rollback deallocates
+        store.load(game)
+    with pytest.raises(ConcurrencyError):
+        store.append(game, 0, events("GameCreated"), META)
+    stored += store.append(game, 1, events("HandDealt"), META, previous_hash=stored[-1].hash)
+    assert store.load(game) == stored
+    assert chain(game, stored) == [e.hash for e in stored]
+
+
+def test_appends_go_on_when_their_prepared_statement_is_gone(one_connection_store):
+    store, pool = one_connection_store
+    game = new_game()
+    stored = store.append(game, 0, events("GameCreated"), META)
+    stored += store.append(game, 1, events("HandDealt"), META, previous_hash=stored[-1].hash)
+    with pool.connection() as conn:
+        conn.execute("DEALLOCATE ALL")  # as a connection reset by a proxy might
+    stored += store.append(game, 2, events("CardTrailed"), META, previous_hash=stored[-1].hash)
+    assert store.load(game) == stored
