@@ -9,7 +9,6 @@ restarted. Logs, gunicorn's own included, are JSON lines on stderr.
 from __future__ import annotations
 
 import os
-import sys
 from collections.abc import Mapping
 from typing import Any
 
@@ -33,7 +32,6 @@ def options(host: str, port: int, environ: Mapping[str, str] = os.environ) -> di
         "control_socket_disable": True,
         "logconfig_dict": LOGGING,
         "logger_class": "service.gunicorn_conf.Logger",
-        "post_fork": _tune_worker,
     }
 
 
@@ -44,16 +42,6 @@ def _positive(environ: Mapping[str, str], variable: str, default: int) -> int:
     if not raw.isdigit() or int(raw) < 1:
         raise ValueError(f"{variable} must be a positive integer, not {raw!r}")
     return int(raw)
-
-
-#: Seconds a thread may hold the GIL while another waits for it (Python's
-#: default is 0.005). A request thread back from a database round trip waits
-#: up to this long for a busy sibling to let go, once per round trip.
-SWITCH_INTERVAL = 0.001
-
-
-def _tune_worker(server, worker) -> None:
-    sys.setswitchinterval(SWITCH_INTERVAL)
 
 
 class Logger(glogging.Logger):

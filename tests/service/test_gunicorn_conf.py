@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import pytest
 
-from service.gunicorn_conf import SWITCH_INTERVAL, Logger, options
+from service.gunicorn_conf import Logger, options
 
 
 def test_defaults_suit_a_small_machine():
@@ -25,13 +25,6 @@ def test_the_environment_sizes_the_server():
 def test_a_bad_size_is_refused_by_name(value):
     with pytest.raises(ValueError, match="CASINO_WORKERS"):
         options("127.0.0.1", 8000, {"CASINO_WORKERS": value})
-
-
-def test_a_forked_worker_hands_the_gil_over_sooner(monkeypatch):
-    set_to = []
-    monkeypatch.setattr("sys.setswitchinterval", set_to.append)
-    options("127.0.0.1", 8000, {})["post_fork"](None, None)
-    assert set_to == [SWITCH_INTERVAL] and SWITCH_INTERVAL < 0.005  # Python's default
 
 
 def test_gunicorn_formats_no_access_lines_the_app_writes_itself():
