@@ -73,3 +73,15 @@ def test_moves_need_a_seat_token(api, operator):
     game = api.create()
     assert api.get(f"{game.url}/moves").status_code == 403
     assert api.get(f"{game.url}/moves", token=operator).status_code == 403
+
+
+def test_names_with_quotes_backslashes_and_braces_are_kept_as_given(api, operator):
+    """Every write binds its arguments in the client (see service.store):
+    names that quoting gets wrong come back changed, or break the write."""
+    names = ["O'Brien \"Bo\"", "a\\b {c,d} é 😀"]
+    created = api.post("/v1/games", json={"seats": [{"name": n} for n in names], "first_dealer": 0})
+    assert created.status_code == 201
+    game_id = created.get_json()["id"]
+    assert [s["name"] for s in api.get(f"/v1/games/{game_id}").get_json()["seats"]] == names
+    listed = api.get("/v1/games?player=" + "O'Brien \"Bo\"", token=operator).get_json()
+    assert game_id in [g["id"] for g in listed["games"]]
