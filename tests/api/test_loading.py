@@ -110,12 +110,16 @@ def reads_of(api, monkeypatch) -> list:
     return reads
 
 
-def play_next(api, game, rng, **headers):
-    """The next legal move of the seat to play, sent through ``api``."""
-    view = api.view(game)
-    token = game.tokens[view["turn"]]
-    moves = api.get(f"{game.url}/moves", token=token).get_json()["moves"]
-    return api.post(f"{game.url}/play", json=rng.choice(moves), token=token, headers=headers)
+def next_move(worker, game, rng):
+    """The token and a legal move of the seat to play, as ``worker`` sees the game."""
+    token = game.tokens[worker.view(game)["turn"]]
+    return token, rng.choice(worker.get(f"{game.url}/moves", token=token).get_json()["moves"])
+
+
+def play_next(worker, game, rng):
+    """Send the next legal move of the seat to play through ``worker``."""
+    token, move = next_move(worker, game, rng)
+    return worker.post(f"{game.url}/play", json=move, token=token)
 
 
 def test_a_command_on_a_current_cache_reads_no_events(api, monkeypatch):
@@ -124,8 +128,7 @@ def test_a_command_on_a_current_cache_reads_no_events(api, monkeypatch):
     rng = random.Random(5)
     reads = reads_of(api, monkeypatch)
     for _ in range(4):
-        token = game.tokens[api.app.extensions["casino.games"].load(uuid.UUID(game.id)).turn]
-        move = rng.choice(api.get(f"{game.url}/moves", token=token).get_json()["moves"])
+        token, move = next_move(api, game, rng)
         reads.clear()  # the view and /moves read; the command itself must not
         assert api.post(f"{game.url}/play", json=move, token=token).status_code == 200
         assert reads == []
@@ -141,12 +144,6 @@ def behind(api, other_worker, plays: int):
     for _ in range(plays):
         assert play_next(other_worker, game, rng).status_code == 200
     return game, rng
-
-
-def next_move(worker, game, rng):
-    """The token and a legal move of the seat to play, as ``worker`` sees the game."""
-    token = game.tokens[worker.view(game)["turn"]]
-    return token, rng.choice(worker.get(f"{game.url}/moves", token=token).get_json()["moves"])
 
 
 @pytest.mark.parametrize("plays", [1, 2, 3])
