@@ -2,9 +2,11 @@
 
 Only ever a cache: a state is keyed by game and carries its version, and a
 load reads just the events after that version (none, usually: one round
-trip that returns nothing). Snapshots in the database play the same part
-across processes and restarts, tagged with ``CODE_VERSION`` so that a change
-to the rules code ignores them and refolds from the events.
+trip that returns nothing); a command does not even do that, and reads
+only if the rules or the append find the cache was behind (see ``GameService.execute``).
+Snapshots in the database play the same part across processes and
+restarts, tagged with ``CODE_VERSION`` so that a change to the rules code
+ignores them and refolds from the events.
 """
 
 from __future__ import annotations
