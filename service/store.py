@@ -356,7 +356,7 @@ def _with_writes(queries: tuple[str, ...]) -> str:
 
 # Prepared statement names per connection: an append's statement is prepared
 # once on each connection (a rollback may deallocate them: see _write).
-_PREPARED: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+_PREPARED: weakref.WeakKeyDictionary[psycopg.Connection, set[str]] = weakref.WeakKeyDictionary()
 
 
 def _prepare(conn: psycopg.Connection, statement: str) -> str:
