@@ -11,8 +11,6 @@ its results and errors into HTTP.
 from __future__ import annotations
 
 import hashlib
-import json
-import pickle
 import time
 import uuid
 from collections.abc import Callable
@@ -22,13 +20,14 @@ from typing import Any, NamedTuple
 import domain
 from domain import GameState, RuleViolation, decide, fold, to_json
 
+from service import jsonio, snapshots
 from service.cache import StateCache, code_version
 from service.caller import Caller
 from service.metrics import COMMANDS_APPENDED
 from service.projection import decode, refold, row_changes
 from service.redaction import redact
 from service.store import (CREATION_SCOPE, ConcurrencyError, EventStore, IdempotencyRecord, NewEvent,
-                           Snapshot, StoredEvent)
+                           StoredEvent)
 from service.tokens import hash_token, new_token
 from service.views import game_view
 
@@ -86,8 +85,8 @@ def new_event_json(version: int, event, caller: Caller, reveal: bool = False) ->
 
 
 def request_hash(caller: Caller, action: str, body: Any) -> str:
-    canonical = json.dumps([caller.actor, action, body], sort_keys=True, separators=(",", ":"))
-    return hashlib.sha256(canonical.encode()).hexdigest()
+    """What tells a retry (same caller, action and body) from another request under the same key."""
+    return hashlib.sha256(jsonio.dumps([caller.actor, action, body], sort_keys=True)).hexdigest()
 
 
 class Loaded(NamedTuple):
@@ -102,10 +101,14 @@ class Loaded(NamedTuple):
 
 
 class GameService:
-    def __init__(self, store: EventStore, cache: StateCache, clock: Callable[[], float] = time.monotonic):
+    def __init__(self, store: EventStore, cache: StateCache, clock: Callable[[], float] = time.monotonic, *,
+                 snapshot_key: bytes | None = None):
+        """``snapshot_key`` signs the snapshots written and is needed to read
+        them (see ``service.snapshots``); without it there are none."""
         self.store = store
         self.cache = cache
         self._clock = clock
+        self._snapshot_key = snapshot_key
         # Tokens found, per game: token hash -> (seat, until when to trust it).
         self._seats: dict[uuid.UUID, dict[str, tuple[int, float]]] = {}
 
@@ -132,12 +135,13 @@ class GameService:
         loaded = self.cache.get(game_id)
         state = loaded.state if loaded is not None else None
         after = state.version if state is not None else 0
-        if loaded is None:
+        if loaded is None and self._snapshot_key is not None:
             snapshot = self.store.load_snapshot(game_id, code_version())
-            if snapshot is not None:
+            state = snapshots.unseal(self._snapshot_key, game_id, snapshot) if snapshot is not None else None
+            if state is not None:
                 # A snapshot holds no hash: read its last event again for the
                 # link the chain continues from (one more row, same round trip).
-                state, after = pickle.loads(snapshot.state), snapshot.version - 1
+                after = state.version - 1
         events = self.store.load(game_id, after)
         if not events and loaded is None:
             raise GameNotFound(game_id)
@@ -262,8 +266,8 @@ class GameService:
         if key is not None:
             record = IdempotencyRecord(key, fingerprint, {"versions": [state.version + 1, after.version]})
         snapshot = None
-        if after.version // SNAPSHOT_EVERY > state.version // SNAPSHOT_EVERY:
-            snapshot = Snapshot(after.version, code_version(), pickle.dumps(after))
+        if self._snapshot_key is not None and after.version // SNAPSHOT_EVERY > state.version // SNAPSHOT_EVERY:
+            snapshot = snapshots.seal(self._snapshot_key, game_id, after, code_version())
         stored = self.store.append(game_id, state.version, [_new(e) for e in events], meta,
                                    previous_hash=loaded.hash, idempotency=record,
                                    game_row=row_changes(after, created=False), snapshot=snapshot)

@@ -30,3 +30,15 @@ class JsonFormatter(logging.Formatter):
         if record.exc_info:
             line["exception"] = self.formatException(record.exc_info)
         return jsonio.dumps(line, default=str).decode()
+
+
+def skip_unused_record_fields() -> None:
+    """Stop ``logging`` from working out, for every record, what
+    ``JsonFormatter`` never writes: the source line that logged it (a walk
+    up the stack) and the thread and process names. These are the switches
+    the logging HOWTO lists under "Optimization"; they are process-wide, so
+    the server sets them, not the app factory."""
+    logging._srcfile = None
+    logging.logThreads = False
+    logging.logProcesses = False
+    logging.logMultiprocessing = False

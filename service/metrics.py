@@ -9,6 +9,7 @@ counts in files there, and the scrape adds them up across workers.
 
 from __future__ import annotations
 
+import functools
 import os
 
 from flask import Blueprint, Flask, Response
@@ -56,9 +57,22 @@ def init_app(app: Flask) -> None:
     app.register_blueprint(bp)
 
 
+# Methods a client may send are any token: the rest are counted as one, so
+# that no client can make series without end.
+METHODS = frozenset({"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"})
+
+
 def observe_request(method: str, route: str, status: int, seconds: float) -> None:
-    REQUESTS.labels(method, route, str(status)).inc()
-    REQUEST_SECONDS.labels(method, route).observe(seconds)
+    count, duration = _series(method if method in METHODS else "OTHER", route, status)
+    count.inc()
+    duration.observe(seconds)
+
+
+@functools.lru_cache(maxsize=1024)
+def _series(method: str, route: str, status: int):
+    """A request's counter and histogram: looked up once per kind of request
+    (routes are templates, so there are few), not on every request."""
+    return REQUESTS.labels(method, route, str(status)), REQUEST_SECONDS.labels(method, route)
 
 
 @bp.get("/metrics")

@@ -41,24 +41,25 @@ def _finish(response: Response) -> Response:
     streamed body's own time is not in them.
     """
     seconds = time.perf_counter() - g.get("request_started", time.perf_counter())
+    # Each look at `request` goes through a context-local proxy: once each.
+    req = request._get_current_object()
+    method, path, status = req.method, req.path, response.status_code
     # Label by route template, not path: /v1/games/<id> is one series.
-    route = request.url_rule.rule if request.url_rule else UNMATCHED_ROUTE
-    if "request_id" in g:
-        response.headers[REQUEST_ID_HEADER] = g.request_id
-    metrics.observe_request(request.method, route, response.status_code, seconds)
+    route = req.url_rule.rule if req.url_rule else UNMATCHED_ROUTE
+    request_id = g.get("request_id")
+    if request_id is not None:
+        response.headers[REQUEST_ID_HEADER] = request_id
+    metrics.observe_request(method, route, status, seconds)
     access_log.info(
-        "%s %s %s",
-        request.method,
-        request.path,
-        response.status_code,
+        "%s %s %s", method, path, status,
         extra={
             "fields": {
-                "method": request.method,
-                "path": request.path,
+                "method": method,
+                "path": path,
                 "route": route,
-                "status": response.status_code,
+                "status": status,
                 "duration_ms": round(seconds * 1000, 3),
-                "request_id": g.get("request_id"),
+                "request_id": request_id,
             }
         },
     )

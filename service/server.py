@@ -8,6 +8,7 @@ from typing import Any
 from gunicorn.app.base import BaseApplication
 
 from service.app import create_app
+from service.logs import skip_unused_record_fields
 
 
 class Server(BaseApplication):
@@ -23,4 +24,5 @@ class Server(BaseApplication):
             self.cfg.set(key, value)
 
     def load(self):
+        skip_unused_record_fields()
         return create_app(self._app_config)

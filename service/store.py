@@ -21,10 +21,13 @@ One round trip per append
     The append is one prepared statement: the events' insert, with the
     idempotency record, read-model row, tokens and snapshot written by
     data-modifying CTEs before it. It is prepared once per connection (SQL
-    ``PREPARE``) and run by one simple query, its arguments bound by the
+    ``PREPARE``) and run by one simple query, its argument bound by the
     client: ``BEGIN``, ``EXECUTE``, ``COMMIT``, then the notification of the
     game's channel for live streams. One message, one answer, and none of the
-    per-statement work of sending four statements. The explicit transaction
+    per-statement work of sending four statements. The argument is one JSON
+    document holding everything the append writes (a snapshot's bytes, when
+    there is one, are a second): one literal for the client to quote, where
+    a parameter per value cost it more than the rest of the append. The explicit transaction
     keeps the notification out of it: a notification inside the transaction
     makes PostgreSQL serialise the commits of every append. The
     expected-version check is the ``events`` insert trigger (migration
@@ -44,7 +47,6 @@ import functools
 import hashlib
 import itertools
 import logging
-import re
 import weakref
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -165,16 +167,38 @@ GAME_COLUMNS = {
 
 EVENT_COLUMNS = "position, game_id, version, type, schema_version, data, metadata, recorded_at, hash"
 
-# The events come as one JSON array (one literal to quote, whatever their
-# number), the n-th element for version expected + n.
+# Every write of an append reads its values from the append's argument, $1:
+# one JSON document (see _document). The events are its array "events", the
+# n-th element for version "after" + n.
 _INSERT_EVENTS = """
     INSERT INTO events (game_id, version, type, schema_version, data, metadata, hash)
-    SELECT %s::uuid, %s::integer + e.n::integer, e.event ->> 'type',
+    SELECT ($1 ->> 'game')::uuid, ($1 ->> 'after')::integer + e.n::integer, e.event ->> 'type',
            (e.event ->> 'schema_version')::integer, e.event -> 'data', e.event -> 'metadata',
            e.event ->> 'hash'
-    FROM jsonb_array_elements(%s::jsonb) WITH ORDINALITY AS e(event, n)
+    FROM jsonb_array_elements($1 -> 'events') WITH ORDINALITY AS e(event, n)
     ORDER BY e.n
     RETURNING position, recorded_at
+"""
+
+_INSERT_IDEMPOTENCY = """
+    INSERT INTO idempotency (game_id, key, request_hash, response)
+    VALUES (($1 -> 'idempotency' ->> 'scope')::uuid, $1 -> 'idempotency' ->> 'key',
+            $1 -> 'idempotency' ->> 'request_hash', $1 -> 'idempotency' -> 'response')
+"""
+
+_INSERT_SEAT_TOKENS = """
+    INSERT INTO seat_tokens (game_id, seat, token_hash)
+    SELECT ($1 ->> 'game')::uuid, (t ->> 'seat')::integer, t ->> 'hash'
+    FROM jsonb_array_elements($1 -> 'tokens') AS t
+"""
+
+# The snapshot's state is the second argument, $2.
+_UPSERT_SNAPSHOT = """
+    INSERT INTO snapshots (game_id, version, code_version, state)
+    VALUES (($1 ->> 'game')::uuid, ($1 -> 'snapshot' ->> 'version')::integer,
+            $1 -> 'snapshot' ->> 'code_version', $2)
+    ON CONFLICT (game_id) DO UPDATE SET version = EXCLUDED.version,
+        code_version = EXCLUDED.code_version, state = EXCLUDED.state
 """
 
 
@@ -230,18 +254,26 @@ class EventStore:
              "metadata": dict(metadata if e.metadata is None else e.metadata)}
             for e, h in zip(events, hashes, strict=True)
         ]
-        statements: list[Statement] = []
+        document: dict[str, Any] = {"game": game_id, "after": expected_version, "events": rows}
+        writes: list[str] = []
         if idempotency is not None:
-            statements.append(_insert_idempotency(game_id, idempotency))
+            writes.append(_INSERT_IDEMPOTENCY)
+            document["idempotency"] = {"scope": idempotency.scope or game_id, "key": idempotency.key,
+                                       "request_hash": idempotency.request_hash,
+                                       "response": idempotency.response}
         if game_row is not None:
-            statements.append(_write_game(game_id, game_row, new=expected_version == 0))
+            writes.append(_write_game(game_row, new=expected_version == 0))
+            document["row"] = {c: v for c, v in game_row.items() if v is not NOW}
         if seat_token_hashes:
-            statements.append(_insert_seat_tokens(game_id, seat_token_hashes))
+            writes.append(_INSERT_SEAT_TOKENS)
+            document["tokens"] = [{"seat": seat, "hash": h} for seat, h in seat_token_hashes.items()]
+        args: list[Any] = [_json(document)]
         if snapshot is not None:
-            statements.append(_upsert_snapshot(game_id, snapshot))
-        args = [*(a for _, args in statements for a in args), game_id, expected_version, _json(rows)]
+            writes.append(_UPSERT_SNAPSHOT)
+            document["snapshot"] = {"version": snapshot.version, "code_version": snapshot.code_version}
+            args.append(snapshot.state)
         with self._pool.connection() as conn:
-            written = _write(conn, _with_writes(tuple(query for query, _ in statements)), args,
+            written = _write(conn, _with_writes(tuple(writes)), args,
                              game_id, expected_version, expected_version + len(events))
             if written is None:  # committed; only the notification failed
                 written = conn.execute(
@@ -340,10 +372,6 @@ def get_store() -> EventStore:
     return EventStore(get_pool())
 
 
-# Each of these is one write of an append besides its events: (query, parameters).
-Statement = tuple[str, Sequence[Any]]
-
-
 @functools.cache
 def _with_writes(queries: tuple[str, ...]) -> str:
     """The events' insert, with the append's other writes before it as
@@ -374,11 +402,12 @@ def _prepare(conn: psycopg.Connection, statement: str) -> str:
 
 @functools.cache
 def _preparation(statement: str) -> tuple[str, sql.Composed]:
-    """A name for ``statement``, and the PREPARE that makes it (placeholders numbered)."""
+    """A name for ``statement``, and the PREPARE that makes it: its first
+    parameter is the append's JSON document, its second (if it has one) a
+    snapshot's state."""
     name = "casino_append_" + hashlib.sha256(statement.encode()).hexdigest()[:16]
-    numbers = itertools.count(1)
-    text = re.sub("%s", lambda _: f"${next(numbers)}", statement)
-    return name, sql.SQL("PREPARE {} AS ").format(sql.Identifier(name)) + sql.SQL(text)
+    types = "jsonb, bytea" if "$2" in statement else "jsonb"
+    return name, sql.SQL("PREPARE {} ({}) AS ").format(sql.Identifier(name), sql.SQL(types)) + sql.SQL(statement)
 
 
 @functools.cache
@@ -423,11 +452,6 @@ def _write(conn: psycopg.Connection, statement: str, args: Sequence[Any], game_i
         raise
 
 
-def _insert_idempotency(game_id, record: IdempotencyRecord) -> Statement:
-    return ("INSERT INTO idempotency (game_id, key, request_hash, response) VALUES (%s, %s, %s, %s)",
-            (record.scope or game_id, record.key, record.request_hash, _json(dict(record.response))))
-
-
 def _json(value: Any) -> Jsonb:
     return Jsonb(value, dumps=jsonio.dumps)
 
@@ -452,54 +476,44 @@ def _check_game_columns(row: Mapping[str, Any]) -> None:
         raise ValueError(f"not columns of games: {sorted(unknown)}")
 
 
-def _write_game(game_id, row: Mapping[str, Any], *, new: bool) -> Statement:
+def _write_game(row: Mapping[str, Any], *, new: bool) -> str:
+    """The insert of a new game's row, or the update of its changed columns."""
     columns = tuple(row)
-    values = [
-        _json(row[c]) if GAME_COLUMNS[c] == "jsonb" and row[c] is not None else row[c]
-        for c in columns if row[c] is not NOW
-    ]
     now = tuple(row[c] is NOW for c in columns)
-    if new:
-        return _game_insert(columns, now), [game_id, *values]
-    return _game_update(columns, now), [*values, game_id]
+    return _game_insert(columns, now) if new else _game_update(columns, now)
 
 
-def _placeholders(columns: tuple[str, ...], now: tuple[bool, ...]) -> list[sql.Composable]:
-    return [NOW if is_now else sql.SQL("%s::" + GAME_COLUMNS[c]) for c, is_now in zip(columns, now, strict=True)]
+# How a games column's value is read from the document's "row".
+_FROM_ROW = {
+    "text": "$1 -> 'row' ->> {}",
+    "integer": "($1 -> 'row' ->> {})::integer",
+    "timestamptz": "($1 -> 'row' ->> {})::timestamptz",
+    "text[]": "ARRAY(SELECT jsonb_array_elements_text($1 -> 'row' -> {}))",
+    # JSON null is no winner: SQL NULL.
+    "jsonb": "nullif($1 -> 'row' -> {}, 'null')",
+}
+
+
+def _values(columns: tuple[str, ...], now: tuple[bool, ...]) -> list[sql.Composable]:
+    return [NOW if is_now else sql.SQL(_FROM_ROW[GAME_COLUMNS[c]]).format(sql.Literal(c))
+            for c, is_now in zip(columns, now, strict=True)]
 
 
 # A handful of column sets occur (a creation, a move, the last move): compose each once.
 @functools.cache
 def _game_insert(columns: tuple[str, ...], now: tuple[bool, ...]) -> str:
-    return sql.SQL("INSERT INTO games (id, {}) VALUES (%s::uuid, {})").format(
-        sql.SQL(", ").join(map(sql.Identifier, columns)), sql.SQL(", ").join(_placeholders(columns, now))
+    return sql.SQL("INSERT INTO games (id, {}) VALUES (($1 ->> 'game')::uuid, {})").format(
+        sql.SQL(", ").join(map(sql.Identifier, columns)), sql.SQL(", ").join(_values(columns, now))
     ).as_string()
 
 
 @functools.cache
 def _game_update(columns: tuple[str, ...], now: tuple[bool, ...]) -> str:
     assignments = [
-        sql.SQL("{} = {}").format(sql.Identifier(column), placeholder)
-        for column, placeholder in zip(columns, _placeholders(columns, now), strict=True)
+        sql.SQL("{} = {}").format(sql.Identifier(column), value)
+        for column, value in zip(columns, _values(columns, now), strict=True)
     ]
     if "updated_at" not in columns:
         assignments.append(sql.SQL("updated_at = now()"))
-    return sql.SQL("UPDATE games SET {} WHERE id = %s::uuid").format(sql.SQL(", ").join(assignments)).as_string()
-
-
-def _insert_seat_tokens(game_id, hashes: Mapping[int, str]) -> Statement:
-    return (
-        "INSERT INTO seat_tokens (game_id, seat, token_hash)"
-        " SELECT %s::uuid, seat, token_hash"
-        " FROM unnest(%s::integer[], %s::text[]) AS t(seat, token_hash)",
-        (game_id, list(hashes), list(hashes.values())),
-    )
-
-
-def _upsert_snapshot(game_id, snapshot: Snapshot) -> Statement:
-    return (
-        "INSERT INTO snapshots (game_id, version, code_version, state) VALUES (%s, %s, %s, %s)"
-        " ON CONFLICT (game_id) DO UPDATE SET version = EXCLUDED.version,"
-        " code_version = EXCLUDED.code_version, state = EXCLUDED.state",
-        (game_id, snapshot.version, snapshot.code_version, snapshot.state),
-    )
+    return sql.SQL("UPDATE games SET {} WHERE id = ($1 ->> 'game')::uuid").format(
+        sql.SQL(", ").join(assignments)).as_string()

@@ -6,6 +6,7 @@ from __future__ import annotations
 from flask import Flask
 
 from domain import NotationError, OptionError, RuleViolation
+from service import snapshots
 from service.cache import StateCache
 from service.database import get_pool
 from service.games import GameNotFound, GameService, KeyReused, PreconditionFailed, VersionConflict
@@ -18,7 +19,9 @@ from service.store import EventStore
 def init_app(app: Flask) -> None:
     from service.api import audit, commands, events, games, listing, log, spec, stream, variants
 
-    app.extensions["casino.games"] = GameService(EventStore(get_pool(app)), StateCache())
+    token = app.config.get("OPERATOR_TOKEN")
+    app.extensions["casino.games"] = GameService(EventStore(get_pool(app)), StateCache(),
+                                                 snapshot_key=snapshots.key_from(token) if token else None)
     app.extensions["casino.readmodel"] = ReadModel(get_pool(app))
     stream.init_app(app)
     for bp in (games.bp, listing.bp, commands.bp, events.bp, stream.bp, audit.bp, log.bp, variants.bp,

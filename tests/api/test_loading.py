@@ -7,10 +7,14 @@ import uuid
 import psycopg
 import pytest
 
-from domain import fold, from_json
+from domain import Deal, Play, fold, from_json, legal_moves
 from service import games as games_module
+from service import snapshots
 from service.cache import StateCache, code_version
+from service.caller import OPERATOR, seat
 from service.games import GameService
+from service.store import EventStore
+from tests.conftest import OPERATOR_TOKEN
 
 from .conftest import ORDERED_DECK
 
@@ -43,8 +47,21 @@ def refold(store, game_id):
                 for e in store.load(game_id))
 
 
+KEY = snapshots.key_from(OPERATOR_TOKEN)
+
+
 def cold_service(store) -> GameService:
-    return GameService(store, StateCache())
+    """Another worker, or this one after a restart: no cache, the same key."""
+    return GameService(store, StateCache(), snapshot_key=KEY)
+
+
+def put_snapshot(database_url, game_id, version: int, code: str, state: bytes) -> None:
+    """Write a game's snapshot behind the service's back."""
+    with psycopg.connect(database_url, autocommit=True) as conn:
+        conn.execute("INSERT INTO snapshots (game_id, version, code_version, state) VALUES (%s, %s, %s, %s)"
+                     " ON CONFLICT (game_id) DO UPDATE SET version = EXCLUDED.version,"
+                     " code_version = EXCLUDED.code_version, state = EXCLUDED.state",
+                     (game_id, version, code, state))
 
 
 def test_a_cold_service_loads_the_same_state_as_a_refold(store, played):
@@ -61,22 +78,83 @@ def test_snapshots_are_written_as_the_game_grows_and_used_by_a_cold_service(api,
         step(api, played, rng)
     snapshot = store.load_snapshot(game_id, code_version())
     assert snapshot is not None and snapshot.version > before
-    assert pickle.loads(snapshot.state) == fold(
+    assert snapshots.unseal(KEY, game_id, snapshot) == fold(
         from_json({"type": e.type, "schema_version": e.schema_version, "data": e.data})
         for e in store.load(game_id) if e.version <= snapshot.version)
-    assert cold_service(store).load(game_id) == refold(store, game_id)
+    reads = []
+    service = cold_service(store)
+    monkeypatch.setattr(store, "load", lambda *args, **kw: reads.append(args) or EventStore.load(store, *args, **kw))
+    assert service.load(game_id) == refold(store, game_id)
+    assert reads[0] == (game_id, snapshot.version - 1)  # from the snapshot on, not from the start
 
 
 def test_a_snapshot_written_by_other_code_is_ignored(database_url, store, played):
     game_id = uuid.UUID(played.id)
     true_state = refold(store, game_id)
-    bogus = true_state._replace(scores=(99, 99))
-    with psycopg.connect(database_url, autocommit=True) as conn:
-        conn.execute("INSERT INTO snapshots (game_id, version, code_version, state) VALUES (%s, %s, %s, %s)"
-                     " ON CONFLICT (game_id) DO UPDATE SET version = EXCLUDED.version,"
-                     " code_version = EXCLUDED.code_version, state = EXCLUDED.state",
-                     (game_id, bogus.version, "older-code", pickle.dumps(bogus)))
+    bogus = snapshots.seal(KEY, game_id, true_state._replace(scores=(99, 99)), "older-code")
+    put_snapshot(database_url, game_id, bogus.version, bogus.code_version, bogus.state)
     assert cold_service(store).load(game_id) == true_state
+
+
+UNPICKLED = []
+
+
+def run_code(what: str) -> None:
+    UNPICKLED.append(what)
+
+
+class Payload:
+    """What a forged snapshot might carry: unpickling it calls ``run_code``."""
+
+    def __reduce__(self):
+        return run_code, ("code ran",)
+
+
+def test_a_snapshot_the_service_did_not_sign_is_never_unpickled(database_url, store, played):
+    game_id = uuid.UUID(played.id)
+    true_state = refold(store, game_id)
+    forged = bytes(snapshots.MAC_BYTES) + pickle.dumps(Payload())
+    put_snapshot(database_url, game_id, true_state.version, code_version(), forged)
+    assert cold_service(store).load(game_id) == true_state
+    assert UNPICKLED == []
+    # The same bytes signed with the key would run: the MAC is all that stands in the way.
+    assert snapshots.unseal(KEY, game_id, snapshots.Snapshot(1, "c", forged)) is None
+    pickle.loads(forged[snapshots.MAC_BYTES:])
+    assert UNPICKLED == ["code ran"]
+    UNPICKLED.clear()
+
+
+def test_a_snapshot_signed_for_another_game_or_version_is_ignored(database_url, store, played):
+    game_id = uuid.UUID(played.id)
+    true_state = refold(store, game_id)
+    bogus = true_state._replace(scores=(99, 99))
+    theirs = snapshots.seal(KEY, uuid.uuid4(), bogus, code_version())  # another game's, copied over
+    put_snapshot(database_url, game_id, theirs.version, theirs.code_version, theirs.state)
+    assert cold_service(store).load(game_id) == true_state
+    ours = snapshots.seal(KEY, game_id, bogus, code_version())  # this game's, under another version
+    put_snapshot(database_url, game_id, ours.version - 1, ours.code_version, ours.state)
+    assert cold_service(store).load(game_id) == true_state
+
+
+def test_without_a_key_no_snapshot_is_written_or_read(store, monkeypatch, played):
+    monkeypatch.setattr(games_module, "SNAPSHOT_EVERY", 1)
+    game_id = uuid.UUID(played.id)
+    written = []
+    monkeypatch.setattr(store, "append",
+                        lambda *a, **kw: written.append(kw["snapshot"]) or EventStore.append(store, *a, **kw))
+    monkeypatch.setattr(store, "load_snapshot", lambda *a: pytest.fail("a service without a key read a snapshot"))
+    service = GameService(store, StateCache())
+    for _ in range(4):
+        state = service.load(game_id)
+        if state.status == "in_progress":
+            move = legal_moves(state, state.turn).first(limit=1).moves[0]
+            command = Play(state.turn, move, bytes(32))
+        else:
+            command = Deal(None)
+        service.execute(game_id, OPERATOR if command.__class__ is Deal else seat(state.turn),
+                        lambda _, c=command: c, if_match=None, idempotency_key=None, fingerprint="", meta={})
+    assert written == [None] * 4
+    assert service.load(game_id) == refold(store, game_id)
 
 
 # -- a command trusts the cache, and reads only when it turns out behind ------

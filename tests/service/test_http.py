@@ -71,6 +71,14 @@ def test_an_unknown_route_is_a_404_problem_counted_as_unmatched(client):
     assert 'route="<unmatched>",status="404"' in text
 
 
+def test_methods_outside_http_are_counted_as_one_series(client):
+    for method in ("BREW", "WHEN"):
+        client.open("/healthz", method=method)
+    text = client.get("/metrics").get_data(as_text=True)
+    assert 'method="OTHER",route="<unmatched>",status="405"' in text
+    assert "BREW" not in text and "WHEN" not in text
+
+
 def test_a_wrong_method_is_a_405_problem_that_names_the_allowed_ones(client):
     response = client.post("/healthz")
     assert_problem(response, 405, "method_not_allowed")
