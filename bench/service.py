@@ -550,11 +550,11 @@ class Server:
     """A server in its own process group, its output in a log file; ready
     once ``ready`` answers 200."""
 
-    def __init__(self, argv: list[str], env: dict[str, str], log: Path, ready: str):
+    def __init__(self, argv: list[str], env: dict[str, str], log: Path, ready: str, cwd: Path = ROOT):
         self.port = int(argv[argv.index("--port") + 1])
         self.log = log
         with log.open("wb") as out:
-            self.process = subprocess.Popen(argv, env=env, cwd=ROOT, stdout=out, stderr=subprocess.STDOUT,
+            self.process = subprocess.Popen(argv, env=env, cwd=cwd, stdout=out, stderr=subprocess.STDOUT,
                                             start_new_session=True)
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:

@@ -1,0 +1,119 @@
+"""Two checkouts of the service under the same load, in one run.
+
+Run from the repository root::
+
+    .venv/bin/python bench/service_ab.py BEFORE AFTER [--rounds 6] [--seconds 5]
+
+``BEFORE`` and ``AFTER`` are directories holding a checkout of this
+repository (``git worktree add /tmp/before main``, say), each optionally
+followed by ``:NAME=VALUE`` settings for its server's environment
+(``.:CASINO_THREADS=2`` is this checkout with two threads per worker). Both
+run as ``casino serve`` on one embedded PostgreSQL, and the clients of
+``bench/service.py`` play recorded games against one and then the other,
+round after round (the order flips every round), so whatever else the
+machine does weighs on both alike. For each it prints commands per second,
+p50 and p99, and the CPU per command of the clients, the server and
+PostgreSQL.
+
+This is how to tell whether a change to the command path pays: the
+machine's speed drifts by a fifth within the hour, so figures from two runs
+of ``bench/service.py`` cannot show a change of a few per cent; two
+servers in one run can.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import shutil
+import sys
+import tempfile
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path[:] = [str(HERE.parent)] + [p for p in sys.path if p not in (str(HERE.parent), str(HERE), "")]
+
+from bench import service as bench  # noqa: E402 - after the path fix above
+
+
+def parse_side(text: str) -> tuple[str, Path, dict[str, str]]:
+    """``DIR[:NAME=VALUE...]``: a label, the checkout, its environment settings."""
+    directory, *settings = text.split(":")
+    env = {}
+    for setting in settings:
+        name, equals, value = setting.partition("=")
+        if not equals:
+            raise SystemExit(f"{text!r}: settings are NAME=VALUE")
+        env[name] = value
+    checkout = Path(directory).resolve()
+    if not (checkout / "service" / "cli.py").is_file():
+        raise SystemExit(f"{checkout} is not a checkout of this repository")
+    return text, checkout, env
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("before", type=parse_side)
+    parser.add_argument("after", type=parse_side)
+    parser.add_argument("--rounds", type=int, default=6)
+    parser.add_argument("--seconds", type=float, default=5.0, help="per side and round")
+    parser.add_argument("--clients", type=int, default=16)
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args(argv)
+
+    import migrations
+
+    from service.database import EmbeddedPostgres
+
+    workdir = Path(tempfile.mkdtemp(prefix="casino-ab-"))
+    servers: list[bench.Server] = []
+    embedded = None
+    try:
+        embedded = EmbeddedPostgres(workdir / "postgres", temporary=True)
+        url = embedded.database_url("casino_bench")
+        migrations.upgrade(url)
+        pg_pid = int((workdir / "postgres" / "pgdata" / "postmaster.pid").read_text().split()[0])
+        sides = [args.before, args.after]
+        for i, (label, checkout, settings) in enumerate(sides):
+            env = {**bench.server_env(url, workdir), **settings, "PYTHONPATH": str(checkout),
+                   "CASINO_DATA_DIR": str(workdir / f"data-{i}")}
+            port = bench.free_port()
+            # `python -c` puts its working directory first on sys.path: the checkout's service.
+            servers.append(bench.Server(
+                [sys.executable, "-c", "import sys; from service.cli import main; sys.exit(main())",
+                 "serve", "--port", str(port)], env, workdir / f"service-{i}.log", "/readyz", cwd=checkout))
+            print(f"{label}: serving from {checkout}", flush=True)
+        rng = random.Random(args.seed)
+        scripts = [bench.record(rng) for _ in range(2 * args.clients)]
+        for server in servers:  # warm up
+            bench.service_load(server.port, args.clients, 2.0, scripts, True)
+
+        results = [bench.Results() for _ in servers]
+        meters = [bench.CpuMeter(pg_pid, server.pid) for server in servers]
+        for r in range(args.rounds):
+            order = [0, 1] if r % 2 == 0 else [1, 0]
+            line = []
+            for i in order:
+                with meters[i].measure():
+                    done = results[i].add(*bench.service_load(
+                        servers[i].port, args.clients, args.seconds, scripts[r:] + scripts[:r], True))
+                line.append(f"{sides[i][0]} {done['per_s']:.0f}/s")
+            print(f"round {r + 1}: " + ", ".join(line), flush=True)
+        summaries = [result.summary() for result in results]
+        for (label, _, _), summary, meter in zip(sides, summaries, meters, strict=True):
+            print(bench.fmt_run(label, summary))
+            print("            " + meter.describe(summary["count"], "command"))
+        before, after = summaries
+        if before["per_s"]:
+            print(f"after / before: {after['per_s'] / before['per_s']:.3f} commands per second")
+        return 0
+    finally:
+        for server in servers:
+            server.stop()
+        if embedded is not None:
+            embedded.stop()
+        shutil.rmtree(workdir, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
