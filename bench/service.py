@@ -717,7 +717,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seconds", type=float, default=24.0, help="service load, all rounds together")
     parser.add_argument("--floor-seconds", type=float, default=12.0, help="floor load, all rounds together")
     parser.add_argument("--pg-seconds", type=float, default=5.0, help="raw PostgreSQL load")
-    parser.add_argument("--rounds", type=int, default=3, help="floor and service runs alternate this many times")
+    parser.add_argument("--rounds", type=int, default=6, help="floor and service runs alternate this many times")
     parser.add_argument("--clients", type=int, default=16)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--no-idempotency", dest="idempotency", action="store_false",
