@@ -8,7 +8,8 @@ Run from the repository root::
 repository (``git worktree add /tmp/before main``, say), each optionally
 followed by ``:NAME=VALUE`` settings for its server's environment
 (``.:CASINO_THREADS=2`` is this checkout with two threads per worker). Both
-run as ``casino serve`` on one embedded PostgreSQL, and the clients of
+run as ``casino serve`` on one embedded PostgreSQL (a database each, at
+its checkout's schema), and the clients of
 ``bench/service.py`` play recorded games against one and then the other,
 round after round (the order flips every round), so whatever else the
 machine does weighs on both alike. For each it prints commands per second,
@@ -65,8 +66,6 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args(argv)
 
-    import migrations
-
     from service.database import EmbeddedPostgres
 
     workdir = Path(tempfile.mkdtemp(prefix="casino-ab-"))
@@ -74,11 +73,11 @@ def main(argv: list[str] | None = None) -> int:
     embedded = None
     try:
         embedded = EmbeddedPostgres(workdir / "postgres", temporary=True)
-        url = embedded.database_url("casino_bench")
-        migrations.upgrade(url)
         pg_pid = int((workdir / "postgres" / "pgdata" / "postmaster.pid").read_text().split()[0])
         sides = [args.before, args.after]
         for i, (label, checkout, settings) in enumerate(sides):
+            # A database each, which `casino serve` migrates to its checkout's schema.
+            url = embedded.database_url(f"casino_ab_{i}")
             env = {**bench.server_env(url, workdir), **settings, "PYTHONPATH": str(checkout),
                    "CASINO_DATA_DIR": str(workdir / f"data-{i}")}
             port = bench.free_port()
