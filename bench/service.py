@@ -540,6 +540,14 @@ def fmt_run(name: str, s: dict) -> str:
 # ---------------------------------------------------------------------------
 
 
+def stop(servers: list[Server], embedded) -> None:
+    """Stop the servers, then the embedded PostgreSQL (if it was started)."""
+    for server in servers:
+        server.stop()
+    if embedded is not None:
+        embedded.stop()
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -895,10 +903,7 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps(result), flush=True)
         return 0
     finally:
-        for server in servers:
-            server.stop()
-        if embedded is not None:
-            embedded.stop()
+        stop(servers, embedded)
         if args.keep_logs:
             shutil.rmtree(workdir / "postgres", ignore_errors=True)
         else:

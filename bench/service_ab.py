@@ -111,10 +111,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"after / before: {after['per_s'] / before['per_s']:.3f} commands per second")
         return 0
     finally:
-        for server in servers:
-            server.stop()
-        if embedded is not None:
-            embedded.stop()
+        bench.stop(servers, embedded)
         shutil.rmtree(workdir, ignore_errors=True)
 
 
