@@ -316,7 +316,7 @@ class Player:
 
 def run_clients(clients: int, seconds: float, work, during=None) -> tuple[list[Tally], float]:
     """Run ``work(index, tally, stop)`` in ``clients`` threads for ``seconds``;
-    ``during()``, if given, is called once, a second into the run.
+    ``during()``, if given, is called once, a second (at most half the run) in.
 
     Returns the tallies and the wall time from the start to the last
     thread's end (each thread finishes the request it is in).
@@ -337,8 +337,8 @@ def run_clients(clients: int, seconds: float, work, during=None) -> tuple[list[T
         t.start()
     start.wait()
     began = time.perf_counter()
-    if during is not None and seconds > 2:
-        time.sleep(1.0)
+    if during is not None:
+        time.sleep(min(1.0, seconds / 2))
         during()
     time.sleep(max(0.0, seconds - (time.perf_counter() - began)))
     stop.set()
