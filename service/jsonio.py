@@ -23,7 +23,8 @@ _OPTIONS = orjson.OPT_NON_STR_KEYS
 def dumps(obj: Any, default: Callable[[Any], Any] | None = None, *, sort_keys: bool = False) -> bytes:
     """``obj`` as compact JSON, UTF-8; ``default`` turns what JSON has no type for into what it has.
     With ``sort_keys``, equal values give equal bytes, whatever the order of their dicts."""
-    return orjson.dumps(obj, default=default, option=_OPTIONS | orjson.OPT_SORT_KEYS if sort_keys else _OPTIONS)
+    options = (_OPTIONS | orjson.OPT_SORT_KEYS) if sort_keys else _OPTIONS
+    return orjson.dumps(obj, default=default, option=options)
 
 
 class OrjsonProvider(JSONProvider):

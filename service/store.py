@@ -26,8 +26,8 @@ One round trip per append
     game's channel for live streams. One message, one answer, and none of the
     per-statement work of sending four statements. The argument is one JSON
     document holding everything the append writes (a snapshot's bytes, when
-    there is one, are a second): one literal for the client to quote, where
-    a parameter per value cost it more than the rest of the append. The explicit transaction
+    there is one, are a second): one literal for the client to quote rather
+    than a dozen, and the SQL of each write fixed. The explicit transaction
     keeps the notification out of it: a notification inside the transaction
     makes PostgreSQL serialise the commits of every append. The
     expected-version check is the ``events`` insert trigger (migration
@@ -168,8 +168,8 @@ GAME_COLUMNS = {
 EVENT_COLUMNS = "position, game_id, version, type, schema_version, data, metadata, recorded_at, hash"
 
 # Every write of an append reads its values from the append's argument, $1:
-# one JSON document (see _document). The events are its array "events", the
-# n-th element for version "after" + n.
+# one JSON document (built in EventStore.append). The events are its array
+# "events", the n-th element for version "after" + n.
 _INSERT_EVENTS = """
     INSERT INTO events (game_id, version, type, schema_version, data, metadata, hash)
     SELECT ($1 ->> 'game')::uuid, ($1 ->> 'after')::integer + e.n::integer, e.event ->> 'type',
@@ -260,7 +260,7 @@ class EventStore:
             writes.append(_INSERT_IDEMPOTENCY)
             document["idempotency"] = {"scope": idempotency.scope or game_id, "key": idempotency.key,
                                        "request_hash": idempotency.request_hash,
-                                       "response": idempotency.response}
+                                       "response": dict(idempotency.response)}
         if game_row is not None:
             writes.append(_write_game(game_row, new=expected_version == 0))
             document["row"] = {c: v for c, v in game_row.items() if v is not NOW}

@@ -106,3 +106,15 @@ def test_another_worker_stops_trusting_a_replaced_token_within_a_minute(api, sto
     now[0] = TOKEN_TRUST_SECONDS + 1
     assert worker.seat_for_token(game_id, old) is None
     assert worker.seat_for_token(game_id, hash_token("a-new-token")) == 0
+
+
+def test_a_retry_that_orders_the_bodys_keys_differently_is_still_a_retry(api):
+    first = api.post("/v1/games", json={"seats": 2, "options": {"target": 11, "count_out": False}},
+                     headers={"Idempotency-Key": "create-reordered"})
+    again = api.post("/v1/games", json={"options": {"count_out": False, "target": 11}, "seats": 2},
+                     headers={"Idempotency-Key": "create-reordered"})
+    assert first.status_code == again.status_code == 201
+    assert again.get_json()["id"] == first.get_json()["id"]
+    other = api.post("/v1/games", json={"options": {"count_out": False, "target": 12}, "seats": 2},
+                     headers={"Idempotency-Key": "create-reordered"})
+    assert other.status_code == 422 and other.get_json()["code"] == "idempotency_key_reused"
