@@ -5,8 +5,9 @@ load reads just the events after that version (none, usually: one round
 trip that returns nothing); a command does not even do that, and reads
 only if the rules or the append find the cache was behind (see ``GameService.execute``).
 Snapshots in the database play the same part across processes and
-restarts, tagged with ``CODE_VERSION`` so that a change to the rules code
-ignores them and refolds from the events.
+restarts, tagged with ``code_version()`` so that a change to the rules code
+ignores them and refolds from the events, and signed so that only the
+service's own are read (``service.snapshots``).
 """
 
 from __future__ import annotations

@@ -421,7 +421,7 @@ def _append_script(name: str, count: int) -> str:
 
 
 def _write(conn: psycopg.Connection, statement: str, args: Sequence[Any], game_id, expected_version: int,
-       version: int, *, again: bool = True) -> list[tuple[int, datetime]] | None:
+           version: int, *, again: bool = True) -> list[tuple[int, datetime]] | None:
     """Run an append's ``statement`` (prepared on ``conn`` as needed) in its
     transaction, then notify the game's channel of its new ``version``: the
     rows the insert returned, or None when only the notification failed.

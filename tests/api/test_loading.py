@@ -151,7 +151,7 @@ def test_without_a_key_no_snapshot_is_written_or_read(store, monkeypatch, played
             command = Play(state.turn, move, bytes(32))
         else:
             command = Deal(None)
-        service.execute(game_id, OPERATOR if command.__class__ is Deal else seat(state.turn),
+        service.execute(game_id, OPERATOR if isinstance(command, Deal) else seat(state.turn),
                         lambda _, c=command: c, if_match=None, idempotency_key=None, fingerprint="", meta={})
     assert written == [None] * 4
     assert service.load(game_id) == refold(store, game_id)
