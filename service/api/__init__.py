@@ -6,7 +6,7 @@ from __future__ import annotations
 from flask import Flask
 
 from domain import NotationError, OptionError, RuleViolation
-from service import snapshots
+from service import snapshots, tokens
 from service.cache import StateCache
 from service.database import get_pool
 from service.games import GameNotFound, GameService, KeyReused, PreconditionFailed, VersionConflict
@@ -21,7 +21,8 @@ def init_app(app: Flask) -> None:
 
     token = app.config.get("OPERATOR_TOKEN")
     app.extensions["casino.games"] = GameService(EventStore(get_pool(app)), StateCache(),
-                                                 snapshot_key=snapshots.key_from(token) if token else None)
+                                                 snapshot_key=snapshots.key_from(token) if token else None,
+                                                 seat_key=tokens.seat_key_from(token) if token else None)
     app.extensions["casino.readmodel"] = ReadModel(get_pool(app))
     stream.init_app(app)
     for bp in (games.bp, listing.bp, commands.bp, events.bp, stream.bp, audit.bp, log.bp, variants.bp,

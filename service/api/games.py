@@ -8,7 +8,7 @@ import uuid
 from flask import Blueprint, g, url_for
 
 from domain import CreateGame, legal_moves
-from service.api.helpers import body, caller_for, etag, fresh_seed, games, idempotency_key
+from service.api.helpers import body, caller_for, creation_key, etag, fresh_seed, games
 from service.caller import PUBLIC
 from service.games import Answer, request_hash
 from service.problems import ApiProblem
@@ -42,7 +42,7 @@ def create():
         })
 
     done = games().create(command, metadata(PUBLIC, "CreateGame"), answer,
-                          idempotency_key=idempotency_key(), fingerprint=request_hash(PUBLIC, "CreateGame", data))
+                          idempotency_key=creation_key(), fingerprint=request_hash(PUBLIC, "CreateGame", data))
     location = url_for("games.show", game_id=done.body["id"])
     return done.body, done.status, {"Location": location, **etag(done.body["version"])}
 
