@@ -45,7 +45,7 @@ def new_ticket(game_id):
     caller = caller_for(game_id)
     games().load(game_id)  # 404 for no such game
     ticket, expires = tickets.issue(current_app.extensions[_TICKET_KEY], game_id, caller, time.time(),
-                                    _token_hash(game_id)(caller))
+                                    _token_hash(game_id, caller))
     return {"ticket": ticket,
             "expires_at": datetime.fromtimestamp(expires, UTC).isoformat(),
             "stream": url_for("stream.stream", game_id=game_id, ticket=ticket)}
@@ -79,7 +79,7 @@ def _stream_caller(game_id):
     if ticket is None:
         return caller_for(game_id)
     caller = tickets.redeem(current_app.extensions[_TICKET_KEY], game_id, ticket, time.time(),
-                            _token_hash(game_id))
+                            lambda named: _token_hash(game_id, named))
     if caller is None or not tickets.use_once(get_pool(), ticket):
         raise ApiProblem(401, "unauthenticated",
                          "This stream ticket is not valid for this game, was used or has expired; "
@@ -88,12 +88,10 @@ def _stream_caller(game_id):
     return caller
 
 
-def _token_hash(game_id):
-    """The hash of the token a caller's seat has now ("" for the operator
+def _token_hash(game_id, caller) -> str | None:
+    """The hash of the token the caller's seat has now ("" for the operator
     and the public, whose tickets the signing key alone vouches for)."""
-    def token_hash(caller) -> str | None:
-        return games().store.seat_token_hashes(game_id).get(caller.seat) if caller.is_seat else ""
-    return token_hash
+    return games().store.seat_token_hashes(game_id).get(caller.seat) if caller.is_seat else ""
 
 
 def _resume_after() -> int:
