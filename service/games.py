@@ -56,6 +56,11 @@ class KeyReused(Exception):
     """The idempotency key was used before for a different request."""
 
 
+class TokensLost(Exception):
+    """A game's creation was retried, but its tokens cannot be made again:
+    the secret they were derived with has changed since (see ``create``)."""
+
+
 @dataclass(frozen=True)
 class Answer:
     """A command's result: the HTTP status and JSON body, as first answered."""
@@ -202,7 +207,10 @@ class GameService:
             return None
         game_id = uuid.UUID(found["game"])
         state = refold(self.store.load(game_id, until_version=found["version"]))
-        return answer(game_id, state, self._tokens(game_id, len(state.seats), key))
+        tokens = self._tokens(game_id, len(state.seats), key)
+        if self.store.seat_token_hashes(game_id) != {i: hash_token(t) for i, t in enumerate(tokens)}:
+            raise TokensLost()  # never answer with tokens that do not work
+        return answer(game_id, state, tokens)
 
     def _tokens(self, game_id: uuid.UUID, seats: int, key: str | None) -> list[str]:
         """The seats' tokens of a new game: random, or derived from its creation's idempotency key."""

@@ -9,7 +9,7 @@ from domain import NotationError, OptionError, RuleViolation
 from service import snapshots, tokens
 from service.cache import StateCache
 from service.database import get_pool
-from service.games import GameNotFound, GameService, KeyReused, PreconditionFailed, VersionConflict
+from service.games import GameNotFound, GameService, KeyReused, PreconditionFailed, TokensLost, VersionConflict
 from service.metrics import VERSION_CONFLICTS
 from service.problems import problem
 from service.readmodel import ReadModel
@@ -35,6 +35,7 @@ def init_app(app: Flask) -> None:
     app.register_error_handler(PreconditionFailed, _precondition_failed)
     app.register_error_handler(VersionConflict, _conflict)
     app.register_error_handler(KeyReused, _key_reused)
+    app.register_error_handler(TokensLost, _tokens_lost)
 
 
 def _rule_violation(error: RuleViolation):
@@ -69,3 +70,9 @@ def _conflict(error: VersionConflict):
 def _key_reused(error: KeyReused):
     return problem(422, "idempotency_key_reused",
                    "This Idempotency-Key was already used for a different request.")
+
+
+def _tokens_lost(error: TokensLost):
+    return problem(409, "idempotency_key_stale",
+                   "A game was created under this Idempotency-Key, but its seats' tokens can no longer be "
+                   "given again: the service's secret has been replaced since. Create a new game.")

@@ -11,11 +11,15 @@ from concurrent.futures import ThreadPoolExecutor
 import psycopg
 import pytest
 
+from service.app import create_app
 from service.cache import StateCache
+from service.database import close_pool
 from service.games import TOKEN_TRUST_SECONDS, GameService
 from service.tokens import hash_token
 
-from .conftest import ORDERED_DECK
+from tests.conftest import TEST_SETTINGS
+
+from .conftest import ORDERED_DECK, Api
 
 
 def test_a_retry_with_the_same_key_and_body_gets_the_first_answer(api, operator):
@@ -101,6 +105,18 @@ def test_concurrent_retries_of_a_creation_all_get_the_same_working_tokens(app):
     for seat in answers[0][1]["seats"]:
         mine = client.get(f"/v1/games/{answers[0][1]['id']}", headers={"Authorization": f"Bearer {seat['token']}"})
         assert mine.status_code == 200 and mine.get_json()["you"] == seat["seat"]
+
+
+def test_a_creation_retried_after_the_operator_token_was_replaced_gets_no_tokens_that_do_not_work(
+        api, database_url):
+    body, key = {"seats": 2}, {"Idempotency-Key": str(uuid.uuid4())}
+    assert api.post("/v1/games", json=body, headers=key).status_code == 201
+    app = create_app({**TEST_SETTINGS, "DATABASE_URL": database_url, "OPERATOR_TOKEN": "a replacement"})
+    try:
+        again = Api(app, app.test_client()).post("/v1/games", json=body, headers=key)
+    finally:
+        close_pool(app)
+    assert again.status_code == 409 and again.get_json()["code"] == "idempotency_key_stale"
 
 
 @pytest.mark.parametrize("key", ["create-1", "x" * 21, "a key with spaces in it!", "k" * 201])
