@@ -71,3 +71,19 @@ class Table:
 
     def of(self, kind) -> list:
         return [e for e in self.events if isinstance(e, kind)]
+
+
+def one_card_each(t: Table) -> list:
+    """Play a round the simple way: each seat with money bets its first
+    card, the first to have bet stops when the turn comes back, and the
+    bets are evened out. Returns the showdown's events."""
+    while True:
+        s = t.state
+        seat = s.turn
+        if s.stopped_by is None and s.bets[seat]:
+            events = t.stop(seat)
+        else:
+            owed = s.owes(seat) if s.stopped_by is not None else 1
+            events = t.bet(seat, " ".join(c.code for c in s.money[seat][:owed]))
+        if len(events) > 1:
+            return events[1:]
