@@ -26,12 +26,12 @@ from .betting import is_legal
 from .moves import Move
 from .rules import GAME_TYPE, MAX_PLAYERS, MIN_PLAYERS, Options, default_options, resolve
 from .state import MassCoolState, Outcome
-from .views import OPERATOR, SPECTATOR, Viewer, event_view, game_view, seat_viewer
+from .views import event_view, game_view
 
 __all__ = [
     "AnswerUndo", "Bet", "CreateGame", "Deal", "EVENT_TYPES", "Event", "GAME_TYPE", "LegalMoves", "MAX_PLAYERS",
-    "MIN_PLAYERS", "MassCoolState", "Move", "MoveList", "OPERATOR", "Options", "Outcome", "Reshuffle", "SPECTATOR",
-    "Stop", "UPCASTERS", "Undo", "Viewer", "audit_shuffles", "command_for", "decide", "default_options", "event_view",
-    "evolve", "fold", "follow_up", "from_json", "game_view", "is_legal", "legal_moves", "resolve", "seat_viewer",
+    "MIN_PLAYERS", "MassCoolState", "Move", "MoveList", "Options", "Outcome", "Reshuffle",
+    "Stop", "UPCASTERS", "Undo", "audit_shuffles", "command_for", "decide", "default_options", "event_view",
+    "evolve", "fold", "follow_up", "from_json", "game_view", "is_legal", "legal_moves", "resolve",
     "to_json",
 ]

@@ -170,7 +170,7 @@ def _undo(s: MassCoolState, c: cmd.Undo) -> list[Event]:
         raise RuleViolation("nothing_to_undo", "There is no bet or stop to take back since the cards were last "
                             "drawn or shown.")
     if c.seat is not None and c.seat != s.last_actor:
-        raise RuleViolation("not_your_move", "You can take back only your own move, and only the latest one.")
+        raise RuleViolation("not_your_play", "You can take back only your own move, and only the latest one.")
     if c.seat is None or policy == "free":
         return [BetTakenBack(s.last_actor, forced=c.seat is None)]
     if s.undo_request is not None:

@@ -8,14 +8,12 @@ one sees the order of the stock. So:
 - a spectator sees everything public;
 - the operator sees every hand and the stock's order as well.
 
-A caller is anything with ``is_operator``, ``is_seat``, ``seat`` and
-``sees_hand(seat)`` (the service's ``Caller`` fits; :class:`Viewer` is the
-domain's own).
+A caller is named by two keywords: ``seat`` (the seat asking, or None)
+and ``operator``; with neither, the view is a spectator's.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 from ..cards import codes
@@ -23,36 +21,11 @@ from .rules import GAME_TYPE, money_value
 from .state import MassCoolState
 
 
-@dataclass(frozen=True, slots=True)
-class Viewer:
-    kind: str  # "seat", "operator" or "public"
-    seat: int | None = None
-
-    @property
-    def is_operator(self) -> bool:
-        return self.kind == "operator"
-
-    @property
-    def is_seat(self) -> bool:
-        return self.kind == "seat"
-
-    def sees_hand(self, seat: int) -> bool:
-        return self.is_operator or (self.is_seat and self.seat == seat)
-
-
-SPECTATOR = Viewer("public")
-OPERATOR = Viewer("operator")
-
-
-def seat_viewer(seat: int) -> Viewer:
-    return Viewer("seat", seat)
-
-
 def _code(card) -> str | None:
     return card.code if card is not None else None
 
 
-def game_view(s: MassCoolState, caller) -> dict[str, Any]:
+def game_view(s: MassCoolState, seat: int | None = None, operator: bool = False) -> dict[str, Any]:
     outcome = s.outcome
     view: dict[str, Any] = {
         "game_type": GAME_TYPE,
@@ -88,20 +61,21 @@ def game_view(s: MassCoolState, caller) -> dict[str, Any]:
         "result": outcome.reason if outcome else None,
         "totals": list(outcome.totals) if outcome else None,
     }
-    if caller.is_seat:
-        view["you"] = caller.seat
-        view["hand"] = _code(s.hands[caller.seat])
-    if caller.is_operator:
+    if seat is not None:
+        view["you"] = seat
+        view["hand"] = _code(s.hands[seat])
+    if operator:
         view["hands"] = [_code(h) for h in s.hands]
         view["stock"] = codes(s.stock)
     return view
 
 
-def event_view(stored: dict[str, Any], caller, reveal: bool = False) -> dict[str, Any]:
-    """An event's JSON form (``to_json``) as ``caller`` may see it; ``reveal``
+def event_view(stored: dict[str, Any], seat: int | None = None, operator: bool = False,
+               reveal: bool = False) -> dict[str, Any]:
+    """An event's JSON form (``to_json``) as its caller may see it; ``reveal``
     shows everything (a finished game's public log). The event keeps its
     type and fields; what is hidden becomes null beside a count."""
-    if caller.is_operator or reveal:
+    if operator or reveal:
         return stored
     kind, data = stored["type"], stored["data"]
     if kind == "ShufflePromised":
@@ -109,7 +83,7 @@ def event_view(stored: dict[str, Any], caller, reveal: bool = False) -> dict[str
     elif kind in ("MoneyDealt", "DeckReshuffled"):
         data = {**data, "deck": None, "deck_count": len(data["deck"])}
     elif kind == "HandsDrawn":
-        data = {**data, "hands": [h if caller.sees_hand(i) else None for i, h in enumerate(data["hands"])],
+        data = {**data, "hands": [h if i == seat else None for i, h in enumerate(data["hands"])],
                 "drawn": [h is not None for h in data["hands"]]}
     else:
         return stored

@@ -6,7 +6,6 @@ from domain.cards import cards, full_deck
 from domain.errors import RuleViolation
 from domain.masscool import Bet, CreateGame, Deal, Stop, decide, fold, game_view
 from domain.masscool.events import HandsDrawn, PotWon
-from domain.masscool.views import SPECTATOR, seat_viewer
 
 from .table import Table, stacked_deck
 
@@ -26,7 +25,7 @@ def test_money_is_dealt_one_card_at_a_time_from_the_dealers_left_face_up():
     deck = full_deck()
     t = Table(3, dealer=1, deck=deck)
     assert t.state.money == (deck[1:24:3], deck[2:24:3], deck[0:24:3])  # seat 2 first, the dealer last
-    spectator = game_view(t.state, SPECTATOR)
+    spectator = game_view(t.state)
     assert [s["money"] for s in spectator["seats"]] == [[c.code for c in m] for m in t.state.money]
 
 
@@ -42,10 +41,10 @@ def test_every_player_draws_one_hidden_card_the_leader_first():
     deck = stacked_deck(3, 1, 8, stock="5D 6D 7D")
     t = Table(3, dealer=1, deck=deck)
     assert t.state.hands == cards("7D 5D 6D")  # seat 1 (the dealer, who leads) drew first
-    assert game_view(t.state, seat_viewer(0))["hand"] == "7D"
-    own = repr(game_view(t.state, seat_viewer(0)))
+    assert game_view(t.state, seat=0)["hand"] == "7D"
+    own = repr(game_view(t.state, seat=0))
     assert "'5D'" not in own and "'6D'" not in own
-    spectator = repr(game_view(t.state, SPECTATOR))
+    spectator = repr(game_view(t.state))
     assert all(f"'{code}'" not in spectator for code in ("5D", "6D", "7D"))
 
 

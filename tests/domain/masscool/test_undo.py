@@ -14,7 +14,7 @@ def test_with_consent_every_other_player_accepts_and_the_bet_is_taken_back():
     t = Table(3, deck=DECK)
     before = t.state
     t.bet(0, "2S 3S")
-    assert t.refused(Undo(1)) == "not_your_move"
+    assert t.refused(Undo(1)) == "not_your_play"
     assert t.do(Undo(0)) == [BetUndoAsked(0)]
     assert t.refused(Undo(0)) == "undo_pending"
     assert t.refused(AnswerUndo(0, True)) == "own_undo_request"
@@ -32,7 +32,7 @@ def test_one_refusal_drops_the_request_and_the_next_move_lets_it_lapse():
     assert t.state.undo_request is None and t.refused(AnswerUndo(2, True)) == "no_undo_request"
     t.do(Undo(0))
     t.bet(1, "2H")
-    assert t.state.undo_request is None and t.refused(Undo(0)) == "not_your_move"
+    assert t.state.undo_request is None and t.refused(Undo(0)) == "not_your_play"
 
 
 def test_a_stop_can_be_taken_back_but_nothing_across_a_showdown():

@@ -3,7 +3,6 @@ public, a hand is its owner's until the showdown, the stock's order the
 operator's alone."""
 
 from domain.masscool import event_view, game_view, to_json
-from domain.masscool.views import OPERATOR, SPECTATOR, seat_viewer
 
 from .table import Table, stacked_deck
 
@@ -26,16 +25,16 @@ def test_money_and_bets_are_public_and_hands_are_their_owners():
     t.bet(0, t.state.money[0][0].code)
     hands = {c.code for c in t.state.hands}
     stock = {c.code for c in t.state.stock}
-    for viewer in (SPECTATOR, seat_viewer(0), seat_viewer(1)):
-        view = game_view(t.state, viewer)
+    for seat in (None, 0, 1):
+        view = game_view(t.state, seat)
         assert [s["money"] for s in view["seats"]] == [[c.code for c in m] for m in t.state.money]
         assert view["seats"][0]["bet"] == [t.state.bets[0][0].code]
-        own = {t.state.hands[viewer.seat].code} if viewer.is_seat else set()
+        own = {t.state.hands[seat].code} if seat is not None else set()
         assert codes_in(view) & hands == own
         assert not codes_in(view) & stock
         assert view["deck_count"] == len(t.state.stock)
-    assert "hand" not in game_view(t.state, SPECTATOR)
-    operator = game_view(t.state, OPERATOR)
+    assert "hand" not in game_view(t.state)
+    operator = game_view(t.state, operator=True)
     assert operator["stock"] == [c.code for c in t.state.stock] and set(operator["hands"]) == hands
 
 
@@ -44,7 +43,7 @@ def test_the_showdown_shows_every_hand_to_everyone():
     for seat in (0, 1, 2):
         t.bet(seat, t.state.money[seat][0].code)
     t.stop(0)
-    view = game_view(t.state, SPECTATOR)
+    view = game_view(t.state)
     assert view["last_showdown"] == {"hands": ["KD", "2D", "3D"], "winner": 0}
     assert view["round"] == 2 and view["turn"] == 1
 
@@ -52,17 +51,17 @@ def test_the_showdown_shows_every_hand_to_everyone():
 def test_events_hide_the_deck_order_the_seeds_and_other_hands():
     t = table()
     secrets = {c.code for c in t.state.stock} | {t.state.next_seed}  # the fixed deal revealed the first seed
-    for viewer in (SPECTATOR, seat_viewer(1)):
+    for seat in (None, 1):
         seen = set()
         for event in t.events:
-            shown = event_view(to_json(event), viewer)
+            shown = event_view(to_json(event), seat)
             assert shown["type"] == type(event).__name__
             seen |= codes_in(shown["data"])
-        own = {t.state.hands[1].code} if viewer.is_seat else set()
+        own = {t.state.hands[1].code} if seat is not None else set()
         assert seen & (secrets | {c.code for c in t.state.hands}) == own
-    drawn = event_view(to_json(t.events[-1]), seat_viewer(1))["data"]
+    drawn = event_view(to_json(t.events[-1]), seat=1)["data"]
     assert drawn["hands"] == [None, "2D", None] and drawn["drawn"] == [True, True, True]
-    dealt = event_view(to_json(t.events[3]), SPECTATOR)["data"]
+    dealt = event_view(to_json(t.events[3]))["data"]
     assert dealt["deck"] is None and dealt["deck_count"] == 52
-    assert all(event_view(to_json(e), OPERATOR) == to_json(e) for e in t.events)
-    assert all(event_view(to_json(e), SPECTATOR, reveal=True) == to_json(e) for e in t.events)
+    assert all(event_view(to_json(e), operator=True) == to_json(e) for e in t.events)
+    assert all(event_view(to_json(e), reveal=True) == to_json(e) for e in t.events)
