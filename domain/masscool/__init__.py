@@ -17,12 +17,12 @@ Nothing here does I/O, reads the clock or draws random numbers.
 """
 
 from .audit import audit_shuffles
+from .betting import is_legal
 from .commands import AnswerUndo, Bet, CreateGame, Deal, Reshuffle, Stop, Undo, command_for
 from .decide import decide, follow_up
 from .events import EVENT_TYPES, UPCASTERS, Event, from_json, to_json
 from .evolve import evolve, fold
 from .legal import LegalMoves, MoveList, legal_moves
-from .betting import is_legal
 from .moves import Move
 from .rules import GAME_TYPE, MAX_PLAYERS, MIN_PLAYERS, Options, default_options, resolve
 from .state import MassCoolState, Outcome

@@ -182,7 +182,9 @@ def _answer_undo(s: MassCoolState, c: cmd.AnswerUndo) -> list[Event]:
     asker = s.undo_request
     if asker is None:
         raise RuleViolation("no_undo_request", "No one has asked to take a move back.")
-    if not 0 <= c.seat < s.players or s.out[c.seat]:
+    if not 0 <= c.seat < s.players:
+        raise RuleViolation("not_a_seat", f"There is no seat {c.seat}.")
+    if s.out[c.seat]:
         raise RuleViolation("out_of_game", "Only players still in the game answer.")
     if c.seat == asker:
         raise RuleViolation("own_undo_request", "The others answer your request, not you.")

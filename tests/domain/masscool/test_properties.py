@@ -1,8 +1,8 @@
 """Property tests: random games of 2 to 8 players played through the legal
 moves, with a committed seed for every shuffle. At every event each card is
 in exactly one place; the events fold to the state built step by step;
-listed moves are accepted; random candidate moves are either listed or
-refused with a rule; every game ends; the shuffles pass the audit.
+a sample of the listed moves at each turn is accepted; random candidate
+moves are either listed or refused with a rule; every game ends; the shuffles pass the audit.
 
 Bounded by default; ``CASINO_LONG_TESTS=1`` plays many more games.
 """

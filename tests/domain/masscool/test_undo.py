@@ -20,6 +20,7 @@ def test_with_consent_every_other_player_accepts_and_the_bet_is_taken_back():
     assert t.refused(AnswerUndo(0, True)) == "own_undo_request"
     assert t.do(AnswerUndo(1, True)) == [BetUndoAnswered(1, True)]
     assert t.refused(AnswerUndo(1, True)) == "already_answered"
+    assert t.refused(AnswerUndo(3, True)) == "not_a_seat"
     assert t.do(AnswerUndo(2, True)) == [BetUndoAnswered(2, True), BetTakenBack(0)]
     assert t.state._replace(version=0) == before._replace(version=0)
 
