@@ -24,12 +24,12 @@ from .events import EVENT_TYPES, UPCASTERS, Event, from_json, to_json
 from .evolve import evolve, fold
 from .legal import LegalMoves, MoveList, legal_moves
 from .moves import Move
-from .rules import GAME_TYPE, MAX_PLAYERS, MIN_PLAYERS, Options, default_options, resolve
+from .rules import DESCRIPTION, GAME_TYPE, MAX_PLAYERS, MIN_PLAYERS, Options, default_options, resolve
 from .state import MassCoolState, Outcome
 from .views import event_view, game_view
 
 __all__ = [
-    "AnswerUndo", "Bet", "CreateGame", "Deal", "EVENT_TYPES", "Event", "GAME_TYPE", "LegalMoves", "MAX_PLAYERS",
+    "AnswerUndo", "Bet", "CreateGame", "DESCRIPTION", "Deal", "EVENT_TYPES", "Event", "GAME_TYPE", "LegalMoves", "MAX_PLAYERS",
     "MIN_PLAYERS", "MassCoolState", "Move", "MoveList", "Options", "Outcome", "Reshuffle",
     "Stop", "UPCASTERS", "Undo", "audit_shuffles", "command_for", "decide", "default_options", "event_view",
     "evolve", "fold", "follow_up", "from_json", "game_view", "is_legal", "legal_moves", "resolve",

@@ -13,6 +13,8 @@ from ..cards import Card
 from ..errors import OptionError
 
 GAME_TYPE = "mass-cool-casino"
+DESCRIPTION = ("A betting game: money cards face up, one hidden card a round, bets until someone calls stop, "
+               "the highest card takes the pot.")
 MIN_PLAYERS, MAX_PLAYERS = 2, 8
 UNDO_POLICIES = ("consent", "free", "off")
 
