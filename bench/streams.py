@@ -11,9 +11,9 @@ One fresh embedded PostgreSQL and one ``casino serve`` with its defaults
    ``bench/service.py``) with no stream open, half before the streams open
    and half after they closed, so that the machine's drift weighs on both.
 2. ``--games`` games are created and both seats of each open the game's
-   stream (an asyncio client, one connection per stream, each reading as
-   EventSource would and reconnecting with ``Last-Event-ID`` if a stream
-   ends early). ``commands_per_s_with_streams``: the clients play those
+   stream (an asyncio client in a process of its own, one connection per
+   stream, each reading as EventSource would and reconnecting with
+   ``Last-Event-ID`` if a stream ends early). ``commands_per_s_with_streams``: the clients play those
    games meanwhile.
 3. Every event appended must reach every stream of its game, in order,
    once: ``events_expected`` against ``events_missed`` and
@@ -31,6 +31,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import multiprocessing
 import os
 import random
 import resource
@@ -57,17 +58,18 @@ class Stream:
         self.token = token
         self.received: list[tuple[int, float]] = []  # (version, monotonic time)
         self.open = False
+        self.finished = False  # answered 204: the game is over and read to its end
         self.refused = 0
         self.reconnects = 0
 
     async def run(self, port: int, stop: asyncio.Event) -> None:
-        while not stop.is_set():
+        while not stop.is_set() and not self.finished:
             after = self.received[-1][0] if self.received else 0
             try:
                 await self._read(port, after, stop)
             except (OSError, asyncio.IncompleteReadError):
                 pass
-            if not stop.is_set():
+            if not stop.is_set() and not self.finished:
                 self.reconnects += 1
                 await asyncio.sleep(0.5)
 
@@ -81,6 +83,9 @@ class Stream:
             status = int((await reader.readline()).split()[1])
             while (await reader.readline()) not in (b"\r\n", b""):
                 pass
+            if status == 204:
+                self.finished = True  # as EventSource: no reconnecting after that
+                return
             if status != 200:
                 self.refused += 1
                 await asyncio.sleep(5)
@@ -115,8 +120,15 @@ class Stream:
                     self.received.append((int(line[4:]), now))
 
 
-def stream_loop(port: int, streams: list[Stream], stop: threading.Event, ready: threading.Event) -> None:
-    """Run every stream in one asyncio loop until ``stop``."""
+def stream_process(port: int, seats: list[tuple[str, str]], stop, report) -> None:
+    """The streams' own process (so that reading them takes no interpreter
+    time from the command clients, nor theirs from it): every stream in one
+    asyncio loop until ``stop`` is set. Reports ``("open", count)`` every
+    half second, then ``("done", [(received, refused, reconnects), ...])``.
+    ``time.monotonic`` is the system's, the same clock in both processes."""
+    _, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))  # a socket per stream
+    streams = [Stream(game, token) for game, token in seats]
 
     async def main() -> None:
         halt = asyncio.Event()
@@ -125,13 +137,15 @@ def stream_loop(port: int, streams: list[Stream], stop: threading.Event, ready: 
             tasks.append(asyncio.ensure_future(stream.run(port, halt)))
             if i % 50 == 49:
                 await asyncio.sleep(0.05)  # open them at a few hundred a second
-        ready.set()
         while not stop.is_set():
-            await asyncio.sleep(0.1)
+            report.put(("open", sum(s.open for s in streams)))
+            await asyncio.sleep(0.5)
+        report.put(("open", sum(s.open for s in streams)))
         halt.set()
         await asyncio.gather(*tasks, return_exceptions=True)
 
     asyncio.run(main())
+    report.put(("done", [(s.received, s.refused, s.reconnects) for s in streams]))
 
 
 def server_rss_mb(pid: int) -> float:
@@ -164,6 +178,25 @@ class PeakConnections:
         self._stop.set()
         self._thread.join()
         return self.peak
+
+
+def stream_counters(port: int) -> dict[str, float]:
+    """The server's own stream counters, from /metrics."""
+    wanted = {"casino_streams_open": "server_streams_open",
+              "casino_streams_refused_total": "server_streams_refused",
+              "casino_streams_dropped_slow_readers_total": "server_streams_dropped_slow_readers"}
+    client = bench.Client(port)
+    try:
+        client.conn.request("GET", "/metrics")
+        text = client.conn.getresponse().read().decode()
+    finally:
+        client.close()
+    found = {}
+    for line in text.splitlines():
+        name, _, value = line.partition(" ")
+        if name in wanted:
+            found[wanted[name]] = float(value)
+    return found
 
 
 def play(port: int, clients: int, seconds: float, players: list[bench.Player], answers: dict) -> tuple:
@@ -241,63 +274,72 @@ def main(argv: list[str] | None = None) -> int:
         rng = random.Random(args.seed)
         scripts = [bench.record(rng) for _ in range(2 * args.clients)]
         peak = PeakConnections(url)
+        pg_pid = int((workdir / "postgres" / "pgdata" / "postmaster.pid").read_text().split()[0])
+        cpu_without, cpu_with = bench.CpuMeter(pg_pid, server.pid), bench.CpuMeter(pg_pid, server.pid)
         bench.run_clients(args.clients, 2.0, lambda i, t, s: None)  # threads warm
         play(port, args.clients, 2.0, new_players(port, scripts, args.clients, 0), {})  # warm up
 
         # -- without streams, first half --------------------------------------
         without = bench.Results()
-        without.add(*play(port, args.clients, args.seconds / 2, new_players(port, scripts, 4 * args.clients, 1), {}))
+        fresh = new_players(port, scripts, 4 * args.clients, 1)
+        with cpu_without.measure():
+            without.add(*play(port, args.clients, args.seconds / 2, fresh, {}))
         rss_idle = server_rss_mb(server.pid)
 
         # -- streams open, games played ---------------------------------------
         players = new_players(port, scripts, args.games, 2)
-        streams = [Stream(p.game_id, token) for p in players for token in p.tokens]
-        stop, ready = threading.Event(), threading.Event()
-        loop = threading.Thread(target=stream_loop, args=(port, streams, stop, ready), daemon=True)
+        seats = [(p.game_id, token) for p in players for token in p.tokens]
+        context = multiprocessing.get_context("spawn")
+        stop, report = context.Event(), context.Queue()
+        reader = context.Process(target=stream_process, args=(port, seats, stop, report), daemon=True)
         opening = time.perf_counter()
-        loop.start()
-        ready.wait()
-        deadline = time.monotonic() + 60
-        while sum(s.open for s in streams) < len(streams) and time.monotonic() < deadline:
-            time.sleep(0.2)
-        streams_open = sum(s.open for s in streams)
-        print(f"  {streams_open} of {len(streams)} streams open in {time.perf_counter() - opening:.1f} s "
-              f"({sum(s.refused for s in streams)} refused)", flush=True)
+        reader.start()
+        streams_open, deadline = 0, time.monotonic() + 90
+        while streams_open < len(seats) and time.monotonic() < deadline:
+            streams_open = report.get(timeout=30)[1]
+        print(f"  {streams_open} of {len(seats)} streams open in {time.perf_counter() - opening:.1f} s", flush=True)
         time.sleep(2)
         rss_streams = server_rss_mb(server.pid)
         answers: dict[tuple[str, int], float] = {}
         with_streams = bench.Results()
-        with_streams.add(*play(port, args.clients, args.seconds, players, answers))
+        with cpu_with.measure():
+            with_streams.add(*play(port, args.clients, args.seconds, players, answers))
         time.sleep(3)  # the last events reach their streams
-        held = sum(s.open for s in streams)
+        counters = stream_counters(port)
         stop.set()
-        loop.join(30)
+        held = streams_open
+        while (message := report.get(timeout=60))[0] != "done":
+            held = message[1]
+        outcomes = message[1]
+        reader.join(30)
 
         # -- without streams, second half -------------------------------------
-        without.add(*play(port, args.clients, args.seconds / 2,
-                          new_players(port, scripts, 4 * args.clients, 3), {}))
+        fresh = new_players(port, scripts, 4 * args.clients, 3)
+        with cpu_without.measure():
+            without.add(*play(port, args.clients, args.seconds / 2, fresh, {}))
         pg_connections = peak.stop()
 
         # -- every event, to every stream of its game, in order, once --------
         final = {p.game_id: p.version for p in players}
         expected = missed = duplicated = disordered = 0
         delays: list[float] = []
-        for stream in streams:
-            versions = [v for v, _ in stream.received]
-            expected += final[stream.game]
-            missed += len(set(range(1, final[stream.game] + 1)) - set(versions))
+        for (game, _), (received, _, _) in zip(seats, outcomes):
+            versions = [v for v, _ in received]
+            expected += final[game]
+            missed += len(set(range(1, final[game] + 1)) - set(versions))
             duplicated += len(versions) - len(set(versions))
             disordered += sum(1 for a, b in zip(versions, versions[1:]) if b <= a)
-            for version, at in stream.received:
-                answered = answers.get((stream.game, version))
+            for version, at in received:
+                answered = answers.get((game, version))
                 if answered is not None:
                     delays.append(max(0.0, at - answered))
         w, s = without.summary(), with_streams.summary()
         result = {
             "streams_open": streams_open,
             "streams_held_to_the_end": held,
-            "streams_refused": sum(st.refused for st in streams),
-            "stream_reconnects": sum(st.reconnects for st in streams),
+            "streams_refused": sum(refused for _, refused, _ in outcomes),
+            "stream_reconnects": sum(reconnects for _, _, reconnects in outcomes),
+            **counters,
             "events_expected": expected,
             "events_missed": missed,
             "events_duplicated": duplicated,
@@ -309,6 +351,10 @@ def main(argv: list[str] | None = None) -> int:
             "stream_cost_ratio": round(s["per_s"] / w["per_s"], 3) if w["per_s"] else float("nan"),
             "command_p99_ms_with_streams": round(s["p99_ms"], 2),
             "command_p99_ms": round(w["p99_ms"], 2),
+            "server_cpu_ms_per_command_with_streams": round(cpu_with.per(s["count"]).get("server", 0.0), 2),
+            "server_cpu_ms_per_command": round(cpu_without.per(w["count"]).get("server", 0.0), 2),
+            "postgres_cpu_ms_per_command_with_streams": round(cpu_with.per(s["count"]).get("postgres", 0.0), 2),
+            "postgres_cpu_ms_per_command": round(cpu_without.per(w["count"]).get("postgres", 0.0), 2),
             "server_rss_mb_idle": round(rss_idle, 1),
             "server_rss_mb_per_1000_streams": round((rss_streams - rss_idle) / max(1, streams_open) * 1000, 1),
             "pg_connections": pg_connections,
@@ -316,7 +362,9 @@ def main(argv: list[str] | None = None) -> int:
             "workers": options["workers"],
         }
         print(bench.fmt_run("without", w))
+        print("            " + cpu_without.describe(w["count"], "command"))
         print(bench.fmt_run("with", s))
+        print("            " + cpu_with.describe(s["count"], "command"))
         print(f"  bench time {time.perf_counter() - began:.1f} s; load average now {os.getloadavg()[0]:.1f}; "
               f"targets {TARGETS}")
         print(json.dumps(result), flush=True)

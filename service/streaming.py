@@ -17,7 +17,6 @@ client reconnects the same way).
 
 from __future__ import annotations
 
-import json
 import time
 from collections.abc import Callable, Generator, Iterator
 from dataclasses import dataclass
@@ -25,6 +24,7 @@ from uuid import UUID
 
 from domain.state import FINISHED, GameState
 
+from service import jsonio
 from service.caller import Caller
 from service.fanout import Hub
 from service.games import GameService, event_json, log_revealed
@@ -43,7 +43,7 @@ class Timing:
 def frame(stored: StoredEvent, caller: Caller, reveal: bool = False) -> str:
     """One event as an SSE message: ``id`` is its version, ``event`` its type;
     redacted exactly as the event log is (``reveal`` once a game's log is public)."""
-    data = json.dumps(event_json(stored, caller, reveal), separators=(",", ":"))
+    data = jsonio.dumps(event_json(stored, caller, reveal)).decode()
     return f"id: {stored.version}\nevent: {stored.type}\ndata: {data}\n\n"
 
 

@@ -6,7 +6,6 @@ this module's app's.
 
 from __future__ import annotations
 
-import threading
 import time
 
 import psycopg
@@ -84,16 +83,21 @@ def test_one_listener_serves_every_stream_and_a_waiting_stream_holds_no_connecti
 
 def test_the_streams_of_a_game_share_one_read_per_append(api, app, monkeypatch):
     game = dealt_game(api)
-    store = app.extensions["casino.games"].store
+    hub = app.extensions["casino.stream_hub"]
     reads = []
-    load = store.load
 
-    def counted(*args, **kwargs):
-        if threading.current_thread().name == "casino-feed":
+    class Counted:
+        """The hub's store, counting the hub's reads."""
+
+        def __init__(self, store):
+            self._store = store
+            self.closed = False
+
+        def load(self, *args):
             reads.append(args)
-        return load(*args, **kwargs)
+            return self._store.load(*args)
 
-    monkeypatch.setattr(store, "load", counted)
+    monkeypatch.setattr(hub, "_store", Counted(hub._store))
     readers = open_streams(api, game, 6)
     reads.clear()
 
