@@ -265,8 +265,18 @@ class Hub:
             finally:
                 self._listening.clear()
                 self._tried.set()
+                self._wake_all()
             if not self._stopped():
                 time.sleep(RECONNECT_SECONDS)
+
+    def _wake_all(self) -> None:
+        """Have every stream look at the hub again: it stopped listening,
+        and waiting streams only poll while it does not (they would
+        otherwise wake every few seconds each, thousands of them, for nothing)."""
+        with self._lock:
+            for feed in self._feeds.values():
+                for subscription in feed.subscriptions:
+                    subscription.wake.set()
 
     def _announce(self, payload: str) -> None:
         notice = parse_notification(payload)

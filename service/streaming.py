@@ -72,11 +72,13 @@ def events(service: GameService, hub: Hub, game_id: UUID, caller: Caller, after:
             if now >= keepalive_at:
                 yield KEEPALIVE
                 keepalive_at = now + timing.keepalive
-            if now >= poll_at:
-                if not hub.listening:
+            wake_at = min(deadline, keepalive_at)
+            if not hub.listening:  # the hub wakes every stream when it stops listening
+                if now >= poll_at:
                     hub.refresh(subscription)
-                poll_at = now + timing.poll
-            for batch in hub.take(subscription, min(deadline, keepalive_at, poll_at) - now):
+                    poll_at = now + timing.poll
+                wake_at = min(wake_at, poll_at)
+            for batch in hub.take(subscription, wake_at - now):
                 for stored in batch.events:
                     yield frame(stored, caller, log_revealed(batch.state))
                     sent = stored.version

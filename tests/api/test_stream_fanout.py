@@ -144,3 +144,15 @@ def test_a_reader_that_keeps_up_is_not_dropped_by_a_burst_it_reads(api):
         reader.wait_for(api.view(game)["version"])
     reader.join()
     assert reader.versions() == list(range(1, api.view(game)["version"] + 1))
+
+
+def test_streams_lose_nothing_when_the_listener_is_cut_off(api, own_database_url):
+    game = dealt_game(api)
+    (reader,) = open_streams(api, game, 1, timeout=8)
+    with psycopg.connect(own_database_url, autocommit=True) as conn:
+        conn.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+                     " WHERE datname = current_database() AND query LIKE 'LISTEN%%'")
+    api.play(game, steps=2)  # while the listener is away, or just back
+    reader.wait_for(api.view(game)["version"], timeout=6)  # not the 30-second poll
+    assert reader.versions() == list(range(1, api.view(game)["version"] + 1))
+    reader.join()
