@@ -65,7 +65,8 @@ sys.path[:] = [str(ROOT)] + [p for p in sys.path if p not in (str(ROOT), HERE, "
 
 import domain  # noqa: E402 - the bots' own copy of the rules, after the path fix above
 
-TARGETS = {"ratio": 0.6, "p99_ms": 50.0, "long_game_slowdown": 1.2}
+#: ``p99_ms`` is at most this many times the floor's p99 of the same run.
+TARGETS = {"ratio": 0.6, "p99_over_floor_p99": 1.5, "long_game_slowdown": 1.2}
 OPERATOR_TOKEN = "bench-operator-token"
 # The seed of recorded games (see record).
 RECORDING_SEED = bytes(32)
@@ -468,7 +469,10 @@ def connections_per_worker(server_pid: int, port: int) -> list[int]:
     import psutil
 
     counts = []
-    for worker in psutil.Process(server_pid).children():
+    # Under `casino serve` the server's process runs gunicorn's master, whose
+    # children are the workers: the workers are the processes without children.
+    workers = [p for p in psutil.Process(server_pid).children(recursive=True) if not p.children()]
+    for worker in workers:
         try:
             conns = worker.net_connections(kind="tcp")
         except psutil.Error:  # gone, or not ours to look at
@@ -745,8 +749,8 @@ def main(argv: list[str] | None = None) -> int:
     from service.database import EmbeddedPostgres
 
     options = gunicorn_conf.options("127.0.0.1", 0)
-    print(f"casino service bench: {args.clients} clients; gunicorn {options['workers']} workers x "
-          f"{options['threads']} threads ({options['worker_class']}); {os.cpu_count()} cores; "
+    print(f"casino service bench: {args.clients} clients; gunicorn {gunicorn_conf.describe(options)}; "
+          f"{os.cpu_count()} cores; "
           f"load average {os.getloadavg()[0]:.1f}", flush=True)
 
     began = time.perf_counter()
@@ -890,8 +894,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"  cpu_cost_ratio      {result['cpu_cost_ratio']:9.3f}   (CPU per floor request / CPU per command, "
               f"all processes: what the ratio comes to when CPU runs out)")
         print(f"  p50_ms              {result['p50_ms']:9.2f}")
-        print(f"  p99_ms              {result['p99_ms']:9.2f}   [< {TARGETS['p99_ms']:.0f}]   "
-              f"{verdict(svc['p99_ms'] < TARGETS['p99_ms'])}")
+        p99_limit = TARGETS["p99_over_floor_p99"] * floor["p99_ms"]
+        print(f"  p99_ms              {result['p99_ms']:9.2f}   [<= {p99_limit:.0f}, {TARGETS['p99_over_floor_p99']} x "
+              f"floor_p99_ms {floor['p99_ms']:.0f}]   {verdict(svc['p99_ms'] <= p99_limit)}")
         print(f"  long_game_slowdown  {result['long_game_slowdown']:9.3f}   [< {TARGETS['long_game_slowdown']}]  "
               f"{verdict(long['slowdown'] < TARGETS['long_game_slowdown'])}")
         print(f"  bench time          {time.perf_counter() - began:9.1f} s; load average now "

@@ -22,12 +22,16 @@ DEFAULTS: dict[str, Any] = {
     "READY_TIMEOUT": 2.0,
     # Every request body is small JSON; refuse big ones before parsing.
     "MAX_CONTENT_LENGTH": 64 * 1024,
-    # Live event streams (service.streaming): each holds a server thread
-    # while open, so a worker keeps at most STREAM_MAX_OPEN of them.
+    # Live event streams (service.streaming, service.fanout). A worker keeps
+    # at most STREAM_MAX_OPEN open (`casino serve` sets it from its worker
+    # class); each buffers at most STREAM_BUFFER_EVENTS events for a slow
+    # reader before it is closed; they look every STREAM_POLL_SECONDS while
+    # notifications are down.
     "STREAM_MAX_SECONDS": 300.0,
     "STREAM_KEEPALIVE_SECONDS": 15.0,
     "STREAM_POLL_SECONDS": 2.0,
     "STREAM_MAX_OPEN": 2,
+    "STREAM_BUFFER_EVENTS": 128,
 }
 
 # Configuration key: (environment variable, type).
@@ -39,6 +43,7 @@ ENVIRONMENT = {
     "DB_POOL_TIMEOUT": ("CASINO_DB_POOL_TIMEOUT", float),
     "STREAM_MAX_SECONDS": ("CASINO_STREAM_MAX_SECONDS", float),
     "STREAM_MAX_OPEN": ("CASINO_STREAM_MAX_OPEN", int),
+    "STREAM_BUFFER_EVENTS": ("CASINO_STREAM_BUFFER_EVENTS", int),
 }
 
 

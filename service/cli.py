@@ -24,7 +24,7 @@ import sqlalchemy.exc
 from psycopg_pool import ConnectionPool
 
 import migrations
-from service import database, gunicorn_conf, ops, tokens
+from service import database, gunicorn_conf, ops, server, tokens
 from service.readmodel import ReadModel
 from service.store import EventStore
 
@@ -134,22 +134,15 @@ def serve(args: argparse.Namespace) -> int:
     if not os.environ.get("CASINO_DB_POOL_MAX_SIZE"):
         app_config["DB_POOL_MAX_SIZE"] = options["threads"]
     if not os.environ.get("CASINO_STREAM_MAX_OPEN"):
-        # Live streams may take half of a worker's threads; requests keep the rest.
-        app_config["STREAM_MAX_OPEN"] = max(1, options["threads"] // 2)
+        app_config["STREAM_MAX_OPEN"] = gunicorn_conf.stream_capacity(options)
 
     with tempfile.TemporaryDirectory(prefix="casino-metrics-") as metrics_dir:
-        # Must be set before prometheus_client is first imported (by the
-        # app, below): it picks its storage at import time.
-        os.environ.setdefault("PROMETHEUS_MULTIPROC_DIR", metrics_dir)
-        from service.server import Server
-
-        print(
-            f"Serving the Cassino API on http://{options['bind']}/ "
-            f"({options['workers']} workers x {options['threads']} threads)",
-            flush=True,
-        )
-        Server(options, app_config).run()
-    return 0
+        # prometheus_client picks its storage when first imported (in the
+        # workers): they all count in this directory.
+        env = {"PROMETHEUS_MULTIPROC_DIR": metrics_dir, **os.environ}
+        print(f"Serving the Cassino API on http://{options['bind']}/ ({gunicorn_conf.describe(options)})",
+              flush=True)
+        return server.run(options, app_config, env)
 
 
 def _database_url(out=None) -> str:

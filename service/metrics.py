@@ -1,6 +1,7 @@
 """Prometheus metrics, served at ``GET /metrics``.
 
-The API increments ``COMMANDS_APPENDED`` and ``VERSION_CONFLICTS``; the
+The API increments ``COMMANDS_APPENDED`` and ``VERSION_CONFLICTS``, the live
+streams (``service.fanout``) keep the ``STREAMS_*`` and ``NOTIFICATION_LAG``; the
 request metrics are recorded for every request by ``service.observability``.
 Under ``casino serve`` several gunicorn workers each count their own
 requests: ``PROMETHEUS_MULTIPROC_DIR`` makes prometheus-client keep the
@@ -18,6 +19,7 @@ from prometheus_client import (
     REGISTRY,
     CollectorRegistry,
     Counter,
+    Gauge,
     Histogram,
     generate_latest,
     multiprocess,
@@ -43,6 +45,25 @@ COMMANDS_APPENDED = Counter(
 VERSION_CONFLICTS = Counter(
     "casino_version_conflicts",
     "Commands refused because another command was appended first.",
+)
+
+STREAMS_OPEN = Gauge(
+    "casino_streams_open",
+    "Live event streams open now.",
+    multiprocess_mode="livesum",
+)
+STREAMS_REFUSED = Counter(
+    "casino_streams_refused",
+    "Live event streams refused (503) because the worker held as many as it may.",
+)
+STREAMS_DROPPED = Counter(
+    "casino_streams_dropped_slow_readers",
+    "Live event streams closed because their reader fell behind their buffer.",
+)
+NOTIFICATION_LAG = Histogram(
+    "casino_stream_notification_lag_seconds",
+    "From an append's notification to its events being handed to a worker's streams.",
+    buckets=(0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0),
 )
 
 bp = Blueprint("metrics", __name__)

@@ -23,7 +23,7 @@ One round trip per append
     data-modifying CTEs before it. It is prepared once per connection (SQL
     ``PREPARE``) and run by one simple query, its argument bound by the
     client: ``BEGIN``, ``EXECUTE``, ``COMMIT``, then the notification of the
-    game's channel for live streams. One message, one answer, and none of the
+    channel of live streams (``CHANNEL``). One message, one answer, and none of the
     per-statement work of sending four statements. The argument is one JSON
     document holding everything the append writes (a snapshot's bytes, when
     there is one, are a second): one literal for the client to quote rather
@@ -47,11 +47,12 @@ import functools
 import hashlib
 import itertools
 import logging
+import time
 import weakref
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, NamedTuple
 from uuid import UUID
 
 import psycopg
@@ -75,9 +76,30 @@ _log = logging.getLogger("casino.store")
 PER_TRANSACTION = 65536
 
 
-def channel(game_id: UUID | str) -> str:
-    """The channel notified, with the game's new version, after each append to the game."""
-    return f"casino_events_{UUID(str(game_id)).hex}"
+#: The channel every append notifies: ``<game id, hex>:<version>:<unix time>``
+#: (see ``notification``). One channel, so that a worker listens once for
+#: every game it streams (``service.fanout``).
+CHANNEL = "casino_events"
+
+
+class Notice(NamedTuple):
+    game_id: UUID
+    version: int
+    sent_at: float
+
+
+def notification(game_id: UUID | str, version: int, now: float) -> str:
+    """The payload announcing that ``game_id`` reached ``version`` at ``now``."""
+    return f"{UUID(str(game_id)).hex}:{version}:{now:.6f}"
+
+
+def parse_notification(payload: str) -> Notice | None:
+    """A notification's payload read back; None if it is not one."""
+    try:
+        game, version, sent_at = payload.split(":")
+        return Notice(UUID(hex=game), int(version), float(sent_at))
+    except ValueError:
+        return None
 
 
 #: Where the idempotency keys of game creations are filed: no game has this id.
@@ -219,6 +241,11 @@ class EventStore:
 
     def __init__(self, pool: ConnectionPool):
         self._pool = pool
+
+    @property
+    def closed(self) -> bool:
+        """Whether its pool is closed (the app that made it has gone)."""
+        return self._pool.closed
 
     def append(
         self,
@@ -429,7 +456,7 @@ def _append_script(name: str, count: int) -> str:
 def _write(conn: psycopg.Connection, statement: str, args: Sequence[Any], game_id, expected_version: int,
            version: int, *, again: bool = True) -> list[tuple[int, datetime]] | None:
     """Run an append's ``statement`` (prepared on ``conn`` as needed) in its
-    transaction, then notify the game's channel of its new ``version``: the
+    transaction, then notify ``CHANNEL`` of the game's new ``version``: the
     rows the insert returned, or None when only the notification failed.
 
     Raises ConcurrencyError when the statement broke a version or key.
@@ -437,7 +464,8 @@ def _write(conn: psycopg.Connection, statement: str, args: Sequence[Any], game_i
     name = _prepare(conn, statement)
     cursor = psycopg.ClientCursor(conn)
     try:
-        cursor.execute(_append_script(name, len(args)), [*args, channel(game_id), str(version)])
+        cursor.execute(_append_script(name, len(args)),
+                       [*args, CHANNEL, notification(game_id, version, time.time())])
         cursor.nextset()  # past BEGIN's result, to the insert's rows
         return cursor.fetchall()
     except psycopg.Error as error:

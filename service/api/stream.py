@@ -2,9 +2,10 @@
 and ``/stream-tickets``, which lets a browser open it without a header.
 
 The stream's events are the event log's, redacted for the caller in the
-same way (``service.games.event_json``). Each open stream holds a server
-thread for its whole life, so a worker keeps at most ``STREAM_MAX_OPEN`` of
-them and answers 503 beyond that, leaving threads for everything else.
+same way (``service.games.event_json``). A worker keeps at most
+``STREAM_MAX_OPEN`` streams open (thousands under gevent, see
+``service.gunicorn_conf``) and answers 503 beyond that; they all wait on
+the worker's one ``Hub`` (``service.fanout``).
 """
 
 from __future__ import annotations
@@ -12,7 +13,6 @@ from __future__ import annotations
 import math
 import re
 import secrets
-import threading
 import time
 from datetime import UTC, datetime
 
@@ -22,17 +22,20 @@ from domain.state import FINISHED
 from service import streaming, tickets
 from service.api.helpers import caller_for, games, int_arg
 from service.database import get_pool
+from service.fanout import Hub
+from service.metrics import STREAMS_REFUSED
 from service.problems import ApiProblem
 
 bp = Blueprint("stream", __name__, url_prefix="/v1/games/<uuid:game_id>")
 
-_SLOTS = "casino.stream_slots"
+_HUB = "casino.stream_hub"
 _TICKET_KEY = "casino.ticket_key"
 _VERSION = re.compile(r"\s*([0-9]{1,10})\s*")
 
 
 def init_app(app: Flask) -> None:
-    app.extensions[_SLOTS] = threading.BoundedSemaphore(app.config["STREAM_MAX_OPEN"])
+    app.extensions[_HUB] = Hub(app.config["DATABASE_URL"], app.extensions["casino.games"].store,
+                               capacity=app.config["STREAM_BUFFER_EVENTS"])
     token = app.config.get("OPERATOR_TOKEN")
     # Without an operator token (never so under `casino serve`), a random
     # key: tickets then hold within this process only.
@@ -60,16 +63,15 @@ def stream(game_id):
     if state.status == FINISHED and after >= state.version:
         # Nothing more will come: 204 tells EventSource to stop reconnecting.
         return Response(status=204)
-    slots = current_app.extensions[_SLOTS]
-    if not slots.acquire(blocking=False):
+    config = current_app.config
+    hub = current_app.extensions[_HUB]
+    if not hub.admit(config["STREAM_MAX_OPEN"]):
+        STREAMS_REFUSED.inc()
         raise ApiProblem(503, "unavailable", "Too many live streams are open right now. Try again shortly.",
                          headers={"Retry-After": "5"})
-    config = current_app.config
     timing = streaming.Timing(seconds, config["STREAM_KEEPALIVE_SECONDS"], config["STREAM_POLL_SECONDS"])
-    url = config["DATABASE_URL"]
-    chunks = streaming.events(games(), game_id, caller, after, timing,
-                              listen=lambda: streaming.Listener(url, game_id))
-    return Response(streaming.Body(chunks, on_close=slots.release), mimetype="text/event-stream",
+    chunks = streaming.events(games(), hub, game_id, caller, after, state, timing)
+    return Response(streaming.Body(chunks, on_close=hub.release), mimetype="text/event-stream",
                     headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
 
 

@@ -1,16 +1,31 @@
 from __future__ import annotations
 
+import subprocess
+import sys
+
 import pytest
 
-from service.gunicorn_conf import Logger, options
+from service.gunicorn_conf import Logger, options, stream_capacity
 
 
 def test_defaults_suit_a_small_machine():
     settings = options("127.0.0.1", 8000, {})
     assert settings["bind"] == "127.0.0.1:8000"
     assert 1 <= settings["workers"] <= 4
-    assert settings["worker_class"] == "gthread" and settings["threads"] == 4
+    assert settings["worker_class"] == "gevent" and settings["threads"] == 4
     assert settings["timeout"] == 30 and settings["preload_app"] is False
+    # Thousands of live streams per worker, and room for requests besides.
+    assert 1000 <= stream_capacity(settings) < settings["worker_connections"]
+
+
+def test_gthread_workers_keep_half_their_threads_for_requests():
+    settings = options("127.0.0.1", 8000, {"CASINO_WORKER_CLASS": "gthread", "CASINO_THREADS": "8"})
+    assert settings["worker_class"] == "gthread" and stream_capacity(settings) == 4
+
+
+def test_an_unknown_worker_class_is_refused_by_name():
+    with pytest.raises(ValueError, match="CASINO_WORKER_CLASS"):
+        options("127.0.0.1", 8000, {"CASINO_WORKER_CLASS": "eventlet"})
 
 
 def test_the_environment_sizes_the_server():
@@ -30,3 +45,13 @@ def test_a_bad_size_is_refused_by_name(value):
 def test_gunicorn_formats_no_access_lines_the_app_writes_itself():
     assert options("127.0.0.1", 8000, {})["logger_class"] == "service.gunicorn_conf.Logger"
     assert Logger.access(object.__new__(Logger), None, None, {}, 0) is None
+
+
+def test_gunicorns_master_imports_neither_psycopg_nor_the_app():
+    # gevent patches each worker when it starts; psycopg and its pool take
+    # their wait function and locks when imported, so only after that.
+    code = ("import sys, service.server, service.gunicorn_conf; "
+            "print(sorted(m for m in sys.modules if m.split('.')[0] in ('psycopg', 'psycopg_pool', 'flask')"
+            " or m in ('service.app', 'service.database')))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]"

@@ -297,7 +297,7 @@ def _try_append(store, game, expected):
 
 def test_an_append_is_kept_when_only_the_notification_after_its_commit_fails(store, monkeypatch, caplog):
     # A channel name past PostgreSQL's 63 bytes makes pg_notify fail, after the COMMIT.
-    monkeypatch.setattr("service.store.channel", lambda game_id: "x" * 100)
+    monkeypatch.setattr("service.store.CHANNEL", "x" * 100)
     game = new_game()
     stored = store.append(game, 0, events("GameCreated", "HandDealt"), META)
     assert [e.version for e in stored] == [1, 2] and stored[0].position < stored[1].position

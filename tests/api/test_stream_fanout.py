@@ -1,0 +1,158 @@
+"""Live streams share their worker's one listener and reads (``service.fanout``).
+
+On a database of this module's own, so that the connections counted are
+this module's app's.
+"""
+
+from __future__ import annotations
+
+import time
+
+import psycopg
+import pytest
+
+from service.app import create_app
+from service.database import close_pool
+from tests.conftest import TEST_SETTINGS
+from tests.service.spec_check import sse_messages
+
+from .conftest import ORDERED_DECK, Api
+from .test_stream import Reader
+
+POOL_SIZE = 2
+
+
+@pytest.fixture
+def app(own_database_url):
+    app = create_app({**TEST_SETTINGS, "DATABASE_URL": own_database_url, "STREAM_MAX_SECONDS": 10.0,
+                      "STREAM_POLL_SECONDS": 30.0, "STREAM_KEEPALIVE_SECONDS": 30.0,
+                      "DB_POOL_MAX_SIZE": POOL_SIZE, "STREAM_BUFFER_EVENTS": 3, "STREAM_MAX_OPEN": 100})
+    yield app
+    close_pool(app)
+
+
+def dealt_game(api):
+    game = api.create(first_dealer=1)
+    api.deal(game, ORDERED_DECK)
+    return game
+
+
+def open_streams(api, game, count: int, timeout: float = 3) -> list[Reader]:
+    readers = [Reader(api.client, f"{game.url}/events/stream?timeout={timeout}") for _ in range(count)]
+    version = api.view(game)["version"]
+    for reader in readers:
+        reader.wait_for(version)
+        assert reader.versions() == list(range(1, version + 1))
+    return readers
+
+
+def sessions(url: str) -> tuple[int, int]:
+    """The database's client sessions (besides this one), and how many of them listen."""
+    with psycopg.connect(url, autocommit=True) as conn:
+        return conn.execute(
+            "SELECT count(*), count(*) FILTER (WHERE query LIKE 'LISTEN%%') FROM pg_stat_activity"
+            " WHERE datname = current_database() AND backend_type = 'client backend'"
+            " AND pid <> pg_backend_pid()").fetchone()
+
+
+def metric(api, name: str) -> float:
+    for line in api.get("/metrics").get_data(as_text=True).splitlines():
+        if line.startswith(name + " "):
+            return float(line.split()[1])
+    raise AssertionError(f"{name} not in /metrics")
+
+
+def test_one_listener_serves_every_stream_and_a_waiting_stream_holds_no_connection(api, own_database_url):
+    games = [dealt_game(api) for _ in range(3)]
+    readers = [r for game in games for r in open_streams(api, game, 4)]
+    total, listening = sessions(own_database_url)
+    assert listening == 1 and total <= POOL_SIZE + 1  # not one connection per stream
+    assert metric(api, "casino_streams_open") == len(readers)
+
+    for game in games:
+        api.play(game, steps=1)
+    for game, start in zip(games, range(0, len(readers), 4)):
+        version = api.view(game)["version"]
+        for reader in readers[start:start + 4]:
+            reader.wait_for(version)
+            assert reader.versions() == list(range(1, version + 1))  # each event once, in order
+    for reader in readers:
+        reader.join()
+    assert metric(api, "casino_streams_open") == 0
+
+
+def test_the_streams_of_a_game_share_one_read_per_append(api, app, monkeypatch):
+    game = dealt_game(api)
+    hub = app.extensions["casino.stream_hub"]
+    reads = []
+
+    class Counted:
+        """The hub's store, counting the hub's reads."""
+
+        def __init__(self, store):
+            self._store = store
+            self.closed = False
+
+        def load(self, *args):
+            reads.append(args)
+            return self._store.load(*args)
+
+    monkeypatch.setattr(hub, "_store", Counted(hub._store))
+    readers = open_streams(api, game, 6)
+    reads.clear()
+
+    api.play(game, steps=1)
+    version = api.view(game)["version"]
+    for reader in readers:
+        reader.wait_for(version)
+        assert reader.versions()[-1] == version
+    assert len(reads) == 1  # not one per stream
+    for reader in readers:
+        reader.join()
+
+
+def test_a_reader_that_falls_behind_its_buffer_is_closed_and_resumes_where_it_stopped(api, app):
+    game = dealt_game(api)
+    dropped = metric(api, "casino_streams_dropped_slow_readers_total")
+    slow = api.client.get(f"{game.url}/events/stream", headers={"Authorization": f"Bearer {game.tokens[0]}"})
+    chunks = iter(slow.response)
+    received = [m for _ in range(api.view(game)["version"]) for m in sse_messages(next(chunks).decode())]
+    api.play(game, steps=1)
+    received += sse_messages(next(chunks).decode())  # it waits for more now
+
+    api.play(game, steps=5)  # more than its buffer of 3, while it reads nothing
+    deadline = time.monotonic() + 5
+    while metric(api, "casino_streams_dropped_slow_readers_total") == dropped and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert metric(api, "casino_streams_dropped_slow_readers_total") == dropped + 1
+    started = time.monotonic()
+    received += [m for chunk in chunks for m in sse_messages(chunk.decode())]
+    assert time.monotonic() - started < 2  # it ended then, not at its time limit
+
+    resumed = api.client.get(f"{game.url}/events/stream?timeout=0.5",
+                             headers={"Authorization": f"Bearer {game.tokens[0]}",
+                                      "Last-Event-ID": received[-1]["id"]})
+    received += sse_messages(resumed.get_data(as_text=True))
+    assert [int(m["id"]) for m in received] == list(range(1, api.view(game)["version"] + 1))
+
+
+def test_a_reader_that_keeps_up_is_not_dropped_by_a_burst_it_reads(api):
+    game = dealt_game(api)
+    (reader,) = open_streams(api, game, 1)
+    for _ in range(4):
+        api.play(game, steps=2)
+        reader.wait_for(api.view(game)["version"])
+    reader.join()
+    assert reader.versions() == list(range(1, api.view(game)["version"] + 1))
+
+
+def test_streams_lose_nothing_when_the_listener_is_cut_off(api, own_database_url):
+    game = dealt_game(api)
+    (reader,) = open_streams(api, game, 1, timeout=8)
+    with psycopg.connect(own_database_url, autocommit=True) as conn:
+        conn.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+                     " WHERE datname = current_database() AND query LIKE 'LISTEN%%'")
+    api.play(game, steps=2)  # while the listener is away, or just back
+    reader.wait_for(api.view(game)["version"], timeout=6)  # not the 30-second poll
+    assert reader.versions() == list(range(1, api.view(game)["version"] + 1))
+    reader.join()
