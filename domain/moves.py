@@ -26,6 +26,7 @@ from .errors import NotationError
 
 ACTIONS = ("trail", "capture", "build", "pluck")
 _BUILD_ID = re.compile(r"^B([1-9][0-9]{0,3})$")
+_NUMBER = re.compile(r"^-?[0-9]+$")
 MAX_TARGETS = 52
 
 
@@ -62,10 +63,18 @@ class Move:
     def __post_init__(self):
         if self.action not in ACTIONS:
             raise NotationError(f"Unknown action {self.action!r}; the actions are {', '.join(ACTIONS)}.")
-        object.__setattr__(self, "targets", _sorted(self.targets))
         if self.groups is not None:
+            if not self.groups or not all(self.groups):
+                raise NotationError("'groups' is a list of non-empty lists of card codes and build ids.")
             groups = sorted((_sorted(g) for g in self.groups), key=lambda g: [_target_key(t) for t in g])
             object.__setattr__(self, "groups", tuple(groups))
+            if not self.targets:  # the groups name the targets
+                object.__setattr__(self, "targets", self._grouped_targets())
+        object.__setattr__(self, "targets", _sorted(self.targets))
+
+    def _grouped_targets(self) -> tuple[str, ...]:
+        """The table items the groups name: every member but the played card."""
+        return tuple(t for g in self.groups or () for t in g if t != self.card.code)
 
     # -- constructors -------------------------------------------------------
 
@@ -125,43 +134,43 @@ class Move:
     @classmethod
     def parse(cls, text: str) -> Move:
         """Read ``"5C trail"``, ``"8H capture 8S 3C 5D"``, ``"2H build 9 7S"``,
-        or a build with groups: ``"2H build 9 (2H 7S) (9C)"``."""
+        a stated value after any action (``"AC capture 14 KS AH"``), or
+        groups: ``"2H build 9 (2H 7S) (9C)"``, whose members other than the
+        played card are the targets unless targets are also written out."""
         words = text.replace("(", " ( ").replace(")", " ) ").split()
         if len(words) < 2:
             raise NotationError(f"{text!r} is not a move: write card, action, then its targets.")
         card_code, action, rest = words[0], words[1].lower(), words[2:]
         value = None
-        if action == "build":
-            if not rest or not rest[0].isdigit():
-                raise NotationError("A build states its value: '2H build 9 7S'.")
+        if rest and _NUMBER.match(rest[0]):
             value, rest = int(rest[0]), rest[1:]
-        groups, targets, current = [], [], None
+        groups: list[tuple[str, ...]] = []
+        targets: list[str] = []
+        current: list[str] | None = None
         for word in rest:
-            if word == "(":
+            if word == "(" and current is None:
                 current = []
-            elif word == ")":
-                if current is None:
-                    raise NotationError(f"Unbalanced ')' in {text!r}.")
+            elif word == ")" and current is not None:
                 groups.append(tuple(current))
                 current = None
-            elif current is not None:
-                current.append(_target(word))
+            elif word in "()":
+                raise NotationError(f"Unbalanced brackets in {text!r}.")
             else:
-                targets.append(_target(word))
-        if groups:
-            card_code_c = _card(card_code).code
-            targets += [t for g in groups for t in g if t != card_code_c]
+                (targets if current is None else current).append(_target(word))
+        if current is not None:
+            raise NotationError(f"Unbalanced brackets in {text!r}.")
         return cls(_card(card_code), action, tuple(targets), value, tuple(groups) or None)
 
     @property
     def text(self) -> str:
+        """The move in text; :meth:`parse` reads it back to an equal move."""
         parts = [self.card.code, self.action]
         if self.value is not None:
             parts.append(str(self.value))
+        if self.groups is None or self.targets != _sorted(self._grouped_targets()):
+            parts += self.targets
         if self.groups is not None:
             parts += ["(" + " ".join(g) + ")" for g in self.groups]
-        else:
-            parts += self.targets
         return " ".join(parts)
 
     def __str__(self) -> str:

@@ -96,10 +96,13 @@ class Options:
 
     @property
     def highest_value(self) -> int:
-        """The largest value a card, build or capture can have."""
+        """The largest number value a card, build or capture can have.
+
+        Courts built in multiples of their rank (``court_builds``) have no
+        number value, so they do not raise it."""
         if self.ace_high:
             return 14
-        if self.courts_have_values or self.court_builds:
+        if self.courts_have_values:
             return 13
         return 11 if self.big_ten_eleven else 10
 

@@ -229,8 +229,8 @@ def _build(state: GameState, seat: int, move: Move, items) -> Play:
         return _court_build(state, seat, move, items)
     if not values_of(card, opts):
         raise RuleViolation("illegal_build", f"The {card.name} has no number value and cannot be built with.")
-    if not 2 <= target <= opts.highest_value:
-        raise RuleViolation("illegal_build", f"A build is worth 2 to {opts.highest_value}, not {target}.")
+    if not 1 <= target <= opts.highest_value:
+        raise RuleViolation("illegal_build", f"A build is worth 1 to {opts.highest_value}, not {target}.")
     if not items:
         raise RuleViolation("illegal_build", "A build puts your card with cards or builds on the table.")
     hand_after = tuple(h for h in state.hands[seat] if h is not card)
@@ -408,11 +408,12 @@ def _owner_duty(state: GameState, seat: int, play: Play) -> None:
                             f"With your build{plural} of {shown} on the table you must take it, add to it, or build.")
     # Whatever else they do, an owner keeps a card to take each of their builds.
     hand_after = tuple(h for h in state.hands[seat] if h is not move.card)
+    stranded = next((b for b in builds_to_touch(state, seat, move.card) if b.id not in touched), None)
+    if stranded is not None:
+        raise RuleViolation("must_act_on_build", f"You cannot play away your last {stranded.value} while "
+                            f"your build of {stranded.value} is on the table.")
     kept = [b for b in owned if b.id not in touched]
     for b in kept:
-        if not holds_value(hand_after, b.value, opts):
-            raise RuleViolation("must_act_on_build",
-                                f"You cannot play away your last {b.value} while your build of {b.value} is on the table.")
         if duty == "strict" and play.build is not None and play.build.value == b.value:
             raise RuleViolation("one_build_per_value", f"You already have a build of {b.value}; add to it instead.")
     values = {b.value for b in kept} | ({play.build.value} if play.build is not None else set())
@@ -420,6 +421,17 @@ def _owner_duty(state: GameState, seat: int, play: Play) -> None:
         shown = " and ".join(map(str, sorted(values)))
         raise RuleViolation("must_act_on_build", f"You need a different card to take each of your builds "
                             f"({shown}), and your hand would not have them.")
+
+
+def builds_to_touch(state: GameState, seat: int, card: Card) -> tuple[Build, ...]:
+    """The seat's own builds that a move playing ``card`` must take or add to:
+    under every ``owner_duty`` but ``free``, those the rest of the hand could
+    no longer take. Known from the card alone, so :mod:`domain.legal` checks
+    it before working out any grouping."""
+    if state.options.owner_duty == "free":
+        return ()
+    hand_after = tuple(h for h in state.hands[seat] if h is not card)
+    return tuple(b for b in state.builds_of(seat) if not holds_value(hand_after, b.value, state.options))
 
 
 def covers(hand, values, options: Options) -> bool:

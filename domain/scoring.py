@@ -119,7 +119,11 @@ def _all_eleven(points: list[Award], opts: Options) -> list[Award]:
 
 
 def took_all_eleven(points: list[Award], team: int) -> bool:
-    return set(ELEVEN) <= {a.category for a in points if a.team == team}
+    """Whether ``team`` alone scored every one of the eleven standard points
+    (a share of a split tie for cards is not all of them)."""
+    mine = {a.category for a in points if a.team == team}
+    others = {a.category for a in points if a.team != team}
+    return set(ELEVEN) <= mine and not others & set(ELEVEN)
 
 
 def _most_cards(cards: list[int], spades: list[int], opts: Options) -> list[Award]:

@@ -82,7 +82,8 @@ class CreateGameSchema(Strict):
 
 
 class DealSchema(Strict):
-    deck = fields.List(CardCode(), validate=validate.Length(equal=52), load_default=None)
+    # The game's whole deck: 52 cards, or 49 in five-hand; the rules check the exact cards.
+    deck = fields.List(CardCode(), validate=validate.Length(min=1, max=52), load_default=None)
 
 
 class MoveSchema(Strict):

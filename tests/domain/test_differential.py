@@ -137,7 +137,7 @@ def brute_build_ok(state: GameState, seat: int, card: Card, items: list, value: 
     cv = number_value(card, opts)
     if cv is None or value is None:
         return False
-    if not 2 <= value <= (13 if opts.court_capture == "valued" else 10):
+    if not 1 <= value <= (13 if opts.court_capture == "valued" else 10):
         return False
     if not items:
         return False
@@ -473,7 +473,7 @@ def candidates_for(pos: Position, action: str):
                 if action == "capture":
                     yield Move(card, "capture", sub)
                 else:
-                    for value in range(2, top + 1):
+                    for value in range(1, top + 1):
                         yield Move(card, "build", sub, value)
 
 
@@ -624,6 +624,7 @@ def _c(code: str) -> Card:
     ("3H build 8 5D", True),  # 3+5, keeping an 8 to take it
     ("2D build 9 B1", False),  # the 2 alone does not make 9
     ("2D build 11 B1", False),  # no build is worth 11
+    ("2D build 1 2C", False),  # 2 + 2 do not make 1
     ("8H build 8 8S", True),  # pairing into a multiple build, keeping the 8D
     ("8D build 16 8S", False),
     ("3H build 5 2C", False),  # no 5 in hand to take it
@@ -679,3 +680,10 @@ def test_random_positions_are_varied():
             if m.action in ("capture", "build"):
                 seen[m.action] += 1
     assert all(seen.values()), seen
+
+
+def test_brute_force_knows_aces_build_as_ones():
+    """002: a build names "the number value (from 1 to 10)"."""
+    state = _hand_position([_c("AS"), _c("7C")], "AH AD")
+    assert brute_is_legal(state, 0, Move.parse("AH build 1 AS"))
+    assert not brute_is_legal(_hand_position([_c("AS")], "AH 9C"), 0, Move.parse("AH build 1 AS"))

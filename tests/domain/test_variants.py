@@ -206,6 +206,14 @@ class TestTrailingRoyals:
         taken = after(built._replace(turn=0), 0, "QC capture B1")
         assert len(taken.captured[0]) == 4
 
+    def test_number_builds_stop_at_ten_though_courts_build(self):
+        """004: courts keep no number value in Trailing-royals, so no number
+        build is worth 11-13 and a king cannot take one."""
+        state = position(table="2S 9C", hands=["2D KD", "3H"], variant="trailing-royals")
+        assert refusal(state, 0, "2D build 13 2S 9C") == "illegal_build"
+        assert not any(m.action == "build" and m.value > 10 and not m.card.is_court
+                       for m in legal_moves(state, 0))
+
     def test_a_court_build_needs_a_court_to_take_it(self):
         state = position(table="QS", hands=["QD 2C", "3H"], variant="trailing-royals")
         assert refusal(state, 0, "QD build 12 QS") == "build_needs_card"
@@ -275,6 +283,19 @@ class TestOptions:
         ended = next(e for e in events if isinstance(e, HandEnded))
         assert (("all_eleven", 0, 1) in [(a.category, a.team, a.points) for a in ended.points]) == (rule == "bonus")
         assert isinstance(events[-1], GameFinished) == finished
+
+    # The cards tie 26-26 and seat 0 takes every other point: ten of the eleven, not all eleven.
+    TIED = (" ".join(SPADES + ["10D", "AH", "AD", "AC"] + PLAIN[:8]), " ".join(PLAIN[8:]))
+
+    @pytest.mark.parametrize("rule", ["bonus", "win", "skunk"])
+    def test_a_split_tie_for_cards_is_not_all_eleven(self, rule):
+        state = position(table="", hands=["KC", ""], stock="", captured=self.TIED, last_capturer=0,
+                         options={"all_eleven": rule, "most_cards_tie": "split"})
+        events = decide(state, Play(0, Move.parse("KC trail")))
+        ended = next(e for e in events if isinstance(e, HandEnded))
+        assert ("most_cards", 1, 1) in [(a.category, a.team, a.points) for a in ended.points]
+        assert "all_eleven" not in {a.category for a in ended.points}
+        assert not isinstance(events[-1], GameFinished)
 
     def test_skunk_only_in_the_first_hand(self):
         piles = self.ALL_ELEVEN
