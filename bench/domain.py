@@ -44,8 +44,8 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from domain import (Build, Card, CreateGame, Deal, Move, Play, decide, evolve, fold,  # noqa: E402
                     full_deck, is_legal, legal_moves)
-from domain.options import resolve  # noqa: E402
-from domain.state import GameState, Seat  # noqa: E402
+from domain.cassino.options import resolve  # noqa: E402
+from domain.cassino.state import GameState, Seat  # noqa: E402
 
 SIZES = (10, 20, 30, 40)
 TARGETS = {  # what the engine should manage on a modest machine

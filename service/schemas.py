@@ -12,7 +12,7 @@ from typing import Any
 from marshmallow import RAISE, Schema, ValidationError, fields, validate, validates_schema
 
 from domain import Card, NotationError
-from domain.moves import ACTIONS, MAX_TARGETS
+from domain.cassino.moves import ACTIONS, MAX_TARGETS
 
 MAX_SEATS = 8
 NAME_LENGTH = validate.Length(min=1, max=40)

@@ -26,7 +26,7 @@ from uuid import UUID
 import psycopg
 from psycopg import sql
 
-from domain.state import FINISHED
+from domain.cassino.state import FINISHED
 
 from service.caller import Caller
 from service.games import GameService, event_json, log_revealed

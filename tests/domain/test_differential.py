@@ -2,11 +2,11 @@
 against the engine on random positions.
 
 The engine decides captures and builds with a dynamic programme over value
-counts (``domain.groups``) and lists moves from templates (``domain.legal``).
+counts (``domain.groups``) and lists moves from templates (``domain.cassino.legal``).
 The checker below does neither: it is written from ``RULES.md`` as plain
 recursion over subsets and partitions of the named table items, slow and
-obvious. It reads positions through ``domain.cards`` and ``domain.state``
-only; it must never import ``domain.groups`` or ``domain.play``, or the two
+obvious. It reads positions through ``domain.cards`` and ``domain.cassino.state``
+only; it must never import ``domain.groups`` or ``domain.cassino.play``, or the two
 sides could share a mistake.
 
 For every random position, every candidate move (each card in hand, each
@@ -30,9 +30,9 @@ import pytest
 
 from domain import Move, is_legal, legal_moves
 from domain.cards import Card, cards, full_deck
-from domain.options import resolve
-from domain.state import GameState, Seat
-from domain.table import Build
+from domain.cassino.options import resolve
+from domain.cassino.state import GameState, Seat
+from domain.cassino.table import Build
 
 LONG = os.environ.get("CASINO_LONG_TESTS") == "1"
 CHUNKS = 60 if LONG else 6  # pytest cases per option set; the default ones come first

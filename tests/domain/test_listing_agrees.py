@@ -21,7 +21,7 @@ from hypothesis import HealthCheck, given, note, settings
 from hypothesis import strategies as st
 
 from domain import VARIANTS, CreateGame, Deal, GameState, Move, Play, RuleViolation, decide, fold, legal_moves
-from domain.moves import ACTIONS
+from domain.cassino.moves import ACTIONS
 
 LONG = os.environ.get("CASINO_LONG_TESTS") == "1"
 EXAMPLES = 40 if LONG else 2  # hands per preset and seat count

@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from domain import Card, Move, NotationError, OptionError, Options, VARIANTS, card, full_deck, resolve
-from domain.moves import ACTIONS
+from domain.cassino.moves import ACTIONS
 
 NAMES = [c.code for c in full_deck()] + [f"B{k}" for k in (1, 2, 3, 9, 10, 137)]
 ITEMS = st.lists(st.sampled_from(NAMES), max_size=6)

@@ -7,8 +7,8 @@ import pytest
 
 from domain import (CreateGame, Deal, Move, OptionError, Play, RuleViolation, decide, fold, full_deck,
                     legal_moves, resolve)
-from domain.dealing import deck_for
-from domain.events import CardDrawn, GameFinished, HandEnded, InitialPairsTaken, PointsScored, RoundDealt
+from domain.cassino.dealing import deck_for
+from domain.cassino.events import CardDrawn, GameFinished, HandEnded, InitialPairsTaken, PointsScored, RoundDealt
 
 from .positions import after, position, refusal
 
@@ -184,8 +184,9 @@ class TestPluck:
         assert after(state, 0, "9C pluck").captured[0]
 
     def test_point_cards_the_last_card_and_the_last_round_are_off_limits(self):
-        assert refusal(position(table="AH 9C", hands=["5D", "3H"], variant="pluck"), 0, "AH pluck") == "pluck_point_card"
-        assert refusal(position(table="10D 9C", hands=["5D", "3H"], variant="pluck"), 0, "10D pluck") == "pluck_point_card"
+        point = position(table="AH 10D 9C", hands=["5D", "3H"], variant="pluck")
+        assert refusal(point, 0, "AH pluck") == "pluck_point_card"
+        assert refusal(point, 0, "10D pluck") == "pluck_point_card"
         assert refusal(position(table="9C", hands=["5D", "3H"], variant="pluck"), 0, "9C pluck") == "pluck_last_card"
         assert refusal(position(**self.TABLE, stock=""), 0, "7H pluck") == "pluck_after_stock"
 

@@ -22,11 +22,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, fields
 from typing import Any, ClassVar
 
-from .cards import Card
-from .errors import NotationError
+from ..cards import Card
+from ..errors import NotationError
 from .options import Options
 from .scoring import Award
-from .state import Seat
+from .state import EndReason, Seat
 from .table import Build
 
 
@@ -188,7 +188,7 @@ class CountedOut(Event):
 @dataclass(frozen=True, slots=True)
 class GameFinished(Event):
     winner: int | None  # a team; None for a draw
-    reason: str
+    reason: EndReason
     scores: tuple[int, ...]
 
 
@@ -245,6 +245,7 @@ _CODECS: dict[Any, _Codec] = {
     tuple[str, ...]: (list, tuple),
     tuple[int, ...]: (list, tuple),
     Options: (Options.to_dict, Options.from_dict),
+    EndReason: (str, EndReason),
     Build: (Build.to_dict, Build.from_dict),
     tuple[Seat, ...]: (
         lambda ss: [{"name": s.name, "team": s.team} for s in ss],

@@ -26,10 +26,10 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from itertools import combinations, product
 
-from .cards import Card
-from .errors import RuleViolation
-from .groups import Counts, _sub_multisets, fitting, one, value_counts
-from .moves import Move
+from ..cards import Card
+from ..errors import RuleViolation
+from ..groups import Counts, _sub_multisets, fitting, one, value_counts
+from .moves import Action, Move
 from .play import assignments, builds_to_touch, resolve_play, values_of
 from .state import IN_PROGRESS, GameState
 from .table import Build
@@ -203,7 +203,7 @@ class _Generator:
         if self.opts.pluck:
             for it in self.state.table:
                 if isinstance(it, Card):
-                    yield from self._checked(Move(it, "pluck"))
+                    yield from self._checked(Move(it, Action.PLUCK))
 
     # -- captures -----------------------------------------------------------
 
@@ -226,7 +226,7 @@ class _Generator:
                 if not is_max:
                     continue
                 if vec or builds:
-                    yield from self._emit(Move(c, "capture"), [vec], tuple(b.id for b in builds))
+                    yield from self._emit(Move(c, Action.CAPTURE), [vec], tuple(b.id for b in builds))
                 continue
             for k in range(len(builds) + 1):
                 for chosen in combinations(builds, k):
@@ -235,7 +235,7 @@ class _Generator:
                     if not must <= {b.id for b in chosen}:
                         continue
                     if vec or chosen:
-                        yield from self._emit(Move(c, "capture"), [vec], tuple(b.id for b in chosen))
+                        yield from self._emit(Move(c, Action.CAPTURE), [vec], tuple(b.id for b in chosen))
 
     def _court_captures(self, c: Card) -> Iterator[Move]:
         same = [it for it in self.state.table if isinstance(it, Card) and it.rank == c.rank]
@@ -246,7 +246,7 @@ class _Generator:
             for chosen in combinations(same, k):
                 ids = tuple(x.id for x in chosen)
                 if must <= set(ids):
-                    yield from self._checked(Move(c, "capture", ids))
+                    yield from self._checked(Move(c, Action.CAPTURE, ids))
 
     def _unions(self, counts: Counts, v: int) -> Iterator[tuple[Counts, bool]]:
         """Every distinct sub-multiset of ``counts`` that splits into groups of
@@ -280,7 +280,7 @@ class _Generator:
             for chosen in combinations(same, k):
                 ids = tuple(x.id for x in chosen)
                 if must <= set(ids):
-                    yield from self._checked(Move(c, "build", ids, c.rank))
+                    yield from self._checked(Move(c, Action.BUILD, ids, c.rank))
 
     def _builds(self, c: Card, extras: bool) -> Iterator[Move]:
         opts = self.opts
@@ -308,7 +308,7 @@ class _Generator:
                               if b.value == target and b.id not in ids and b.id not in added)
                 if not extras:
                     if vec or ids:
-                        yield from self._emit(Move(c, "build", (), target), [vec], ids)
+                        yield from self._emit(Move(c, Action.BUILD, (), target), [vec], ids)
                     continue
                 rest = self._counts(target) - vec
                 for more, _ in self._unions(rest, target):
@@ -316,7 +316,7 @@ class _Generator:
                         for chosen in combinations(whole, k):
                             if not more and not chosen and not added:
                                 continue  # no extra groups: listed in the first pass
-                            yield from self._emit(Move(c, "build", (), target), [vec, more],
+                            yield from self._emit(Move(c, Action.BUILD, (), target), [vec, more],
                                                   ids + added + chosen)
 
     def _card_groups(self, c: Card, cv: int, target: int) -> Iterator[tuple[Counts, tuple[str, ...]]]:

@@ -8,26 +8,45 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from .cards import Card
-from .events import (BuildMade, CardDrawn, CardPlucked, CardsCaptured, CardTrailed, ClientSeedSet,
-                     CountedOut, Event, GameCreated, GameFinished, HandDealt, HandEnded, HandVoided,
-                     InitialPairsTaken, PlayUndone, PointsScored, RoundDealt, SeedRevealed,
-                     ShuffleCommitted, UndoAnswered, UndoRequested)
+from ..cards import Card
+from .events import (
+    BuildMade,
+    CardDrawn,
+    CardPlucked,
+    CardsCaptured,
+    CardTrailed,
+    ClientSeedSet,
+    CountedOut,
+    Event,
+    GameCreated,
+    GameFinished,
+    HandDealt,
+    HandEnded,
+    HandVoided,
+    InitialPairsTaken,
+    PlayUndone,
+    PointsScored,
+    RoundDealt,
+    SeedRevealed,
+    ShuffleCommitted,
+    UndoAnswered,
+    UndoRequested,
+)
 from .state import FINISHED, HAND_OVER, IN_PROGRESS, GameState, Outcome, replace_state
 from .table import Build
-
 
 #: What a deal, a reveal or the end of a hand does to the undo point: an undo never crosses them.
 _NO_UNDO = {"before_play": None, "last_player": None, "undo_request": None, "undo_accepted": ()}
 
 
-def fold(events: Iterable[Event], state: GameState | None = None) -> GameState | None:
-    """The state after ``events`` (applied to ``state``, or to no game at all)."""
+def fold(events: Iterable[Event], state: GameState | None = None) -> GameState:
+    """The state after ``events`` (applied to ``state``, or to no game at
+    all); there is no game without events, so none is a ValueError."""
     events = iter(events)
     if state is None:
         first = next(events, None)
         if first is None:
-            return None
+            raise ValueError("A game starts with GameCreated; there are no events to fold.")
         state = evolve(None, first)
     apply = _APPLY  # evolve() without its check for a first event: this loop is every load
     for event in events:

@@ -14,19 +14,39 @@ from __future__ import annotations
 
 from collections import Counter
 
+from ..errors import OptionError, RuleViolation
+from ..shuffle import commitment, deck_from_seed
 from . import commands as cmd
 from .dealing import deal_round, deck_for
-from .errors import OptionError, RuleViolation
-from .events import (BuildMade, CardDrawn, CardPlucked, CardsCaptured, CardTrailed, ClientSeedSet,
-                     CountedOut, Event, GameCreated, GameFinished, HandDealt, HandEnded, HandVoided,
-                     InitialPairsTaken, PlayUndone, PointsScored, RoundDealt, SeedRevealed,
-                     ShuffleCommitted, UndoAnswered, UndoRequested)
+from .events import (
+    BuildMade,
+    CardDrawn,
+    CardPlucked,
+    CardsCaptured,
+    CardTrailed,
+    ClientSeedSet,
+    CountedOut,
+    Event,
+    GameCreated,
+    GameFinished,
+    HandDealt,
+    HandEnded,
+    HandVoided,
+    InitialPairsTaken,
+    PlayUndone,
+    PointsScored,
+    RoundDealt,
+    SeedRevealed,
+    ShuffleCommitted,
+    UndoAnswered,
+    UndoRequested,
+)
 from .evolve import evolve, fold
+from .moves import Action
 from .options import resolve
 from .play import resolve_play
 from .scoring import hand_points, instant_points, secured_points, settle
-from .shuffle import commitment, deck_from_seed
-from .state import FINISHED, IN_PROGRESS, GameState, Seat
+from .state import FINISHED, IN_PROGRESS, EndReason, GameState, Seat
 
 
 def decide(state: GameState | None, command) -> list[Event]:
@@ -120,24 +140,24 @@ def _score_now(state: GameState, seat: int, cards, sweep: bool) -> list[Event]:
     events: list[Event] = [PointsScored(awards, tuple(scores))]
     team = state.team_of(seat)
     if scores[team] >= state.options.target:
-        events += [*_reveal(state), GameFinished(team, "target", tuple(scores))]
+        events += [*_reveal(state), GameFinished(team, EndReason.TARGET, tuple(scores))]
     return events
 
 
 def _play(state: GameState, c: cmd.Play) -> list[Event]:
     play = resolve_play(state, c.seat, c.move)
     move = play.move
-    if move.action == "pluck":
+    if move.action == Action.PLUCK:
         return [CardPlucked(c.seat, move.card)]
-    if move.action == "trail":
+    if move.action == Action.TRAIL:
         event: Event = CardTrailed(c.seat, move.card)
-    elif move.action == "capture":
+    elif move.action == Action.CAPTURE:
         event = CardsCaptured(c.seat, move.card, move.targets, play.captured, play.sweep)
     else:
         event = BuildMade(c.seat, move.card, move.targets, play.build)
     events = [event]
     after = evolve(state, event)
-    if move.action == "capture":
+    if move.action == Action.CAPTURE:
         scored = _score_now(after, c.seat, play.captured, play.sweep)
         events += scored
         after = fold(scored, after)
@@ -190,7 +210,7 @@ def _count_out(state: GameState, c: cmd.CountOut) -> list[Event]:
         order = [state.team_of((c.seat + i) % state.players) for i in range(1, state.players)]
         winner = max((t for t in dict.fromkeys(order) if t != team), key=lambda t: totals[t])
     return [CountedOut(c.seat, team, totals[team], success), *_reveal(state),
-            GameFinished(winner, "count_out", state.scores)]
+            GameFinished(winner, EndReason.COUNT_OUT, state.scores)]
 
 
 def _set_client_seed(state: GameState, c: cmd.SetClientSeed) -> list[Event]:

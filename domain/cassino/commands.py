@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from .cards import Card
+from ..cards import Card
 from .moves import Move
 
 

@@ -5,6 +5,7 @@ value. It is kept as *groups*: each group adds up to the build's value. A
 build of one group is a *single* build, which may be raised to a new value;
 a build of two or more groups is a *multiple* build, whose value is fixed::
 
+    >>> from domain.cards import card
     >>> b = Build("B1", 9, ((card("6S"), card("3D")), (card("9C"),)), owner=0)
     >>> b.multiple, [c.code for c in b.cards]
     (True, ['6S', '3D', '9C'])
@@ -13,9 +14,8 @@ a build of two or more groups is a *multiple* build, whose value is fixed::
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Union
 
-from .cards import Card, codes
+from ..cards import Card, codes
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,7 +54,7 @@ class Build:
         return f"{self.id}[{kind} {self.value}: {' '.join(codes(self.cards))}]"
 
 
-TableItem = Union[Card, Build]
+TableItem = Card | Build
 
 
 def item_id(item: TableItem) -> str:

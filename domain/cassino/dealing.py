@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .cards import Card, full_deck
+from ..cards import Card, full_deck
 from .options import Options
 
 TABLE = -1

@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, replace
 from typing import Any
 
-from .errors import OptionError
+from ..errors import OptionError
 
 #: The allowed values of each option, default first. ``int`` means "a whole
 #: number in the range given in ``_INT_RANGES``".

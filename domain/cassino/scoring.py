@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .cards import Card
+from ..cards import Card
 from .dealing import deck_for
 from .options import Options
-from .state import GameState
+from .state import EndReason, GameState
 
 BIG_CASINO = Card.parse("10D")
 LITTLE_CASINO = Card.parse("2S")
@@ -152,7 +152,7 @@ def _sweep_points(state: GameState) -> list[Award]:
     return [Award("sweeps", t, n * opts.sweeps) for t, n in enumerate(per_team) if n]
 
 
-def settle(state: GameState, points: list[Award]) -> tuple[tuple[int, ...], int | None, str | None]:
+def settle(state: GameState, points: list[Award]) -> tuple[tuple[int, ...], int | None, EndReason | None]:
     """Add a hand's points; return the new scores, the winner (or None) and why.
 
     The reason is None while the game goes on.
@@ -165,7 +165,7 @@ def settle(state: GameState, points: list[Award]) -> tuple[tuple[int, ...], int 
         if sweeper is not None:
             for award in points:
                 scores[award.team] += award.points
-            return tuple(scores), sweeper, "all_eleven"
+            return tuple(scores), sweeper, EndReason.ALL_ELEVEN
     for award in points:
         scores[award.team] += award.points
         if opts.target is not None and opts.end_rule == "scoring_order" and winner is None \
@@ -175,16 +175,16 @@ def settle(state: GameState, points: list[Award]) -> tuple[tuple[int, ...], int 
         if state.hand_number < opts.deals_each * state.players:
             return tuple(scores), None, None
         top = _leader(scores)
-        return tuple(scores), top, "last_deal" if top is not None else "draw"
+        return tuple(scores), top, EndReason.LAST_DEAL if top is not None else EndReason.DRAW
     if opts.target is None:
         hand = [0] * state.teams
         for award in points:
             hand[award.team] += award.points
         top = _leader(hand)
-        return tuple(scores), top, "single_hand" if top is not None else "draw"
+        return tuple(scores), top, EndReason.SINGLE_HAND if top is not None else EndReason.DRAW
     if winner is None and any(s >= opts.target for s in scores):
         winner = _leader(scores)  # end_rule "highest"; a tie at the top plays on
-    return tuple(scores), winner, "target" if winner is not None else None
+    return tuple(scores), winner, EndReason.TARGET if winner is not None else None
 
 
 def secured_points(state: GameState, team: int) -> int:

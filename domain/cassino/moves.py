@@ -18,13 +18,25 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from enum import StrEnum
 from functools import lru_cache
 from typing import Any
 
-from .cards import Card
-from .errors import NotationError
+from ..cards import Card
+from ..errors import NotationError
 
-ACTIONS = ("trail", "capture", "build", "pluck")
+
+class Action(StrEnum):
+    """What a move does with its card. A ``StrEnum``: ``Action.TRAIL ==
+    "trail"``, and JSON shows the value."""
+
+    TRAIL = "trail"
+    CAPTURE = "capture"
+    BUILD = "build"
+    PLUCK = "pluck"
+
+
+ACTIONS = tuple(Action)
 _BUILD_ID = re.compile(r"^B([1-9][0-9]{0,3})$")
 _NUMBER = re.compile(r"^-?[0-9]+$")
 MAX_TARGETS = 52
@@ -55,7 +67,7 @@ def _sorted(targets) -> tuple[str, ...]:
 @dataclass(frozen=True, slots=True)
 class Move:
     card: Card
-    action: str
+    action: Action
     targets: tuple[str, ...] = ()
     value: int | None = None
     groups: tuple[tuple[str, ...], ...] | None = None
@@ -63,6 +75,7 @@ class Move:
     def __post_init__(self):
         if self.action not in ACTIONS:
             raise NotationError(f"Unknown action {self.action!r}; the actions are {', '.join(ACTIONS)}.")
+        object.__setattr__(self, "action", Action(self.action))
         if self.groups is not None:
             if not self.groups or not all(self.groups):
                 raise NotationError("'groups' is a list of non-empty lists of card codes and build ids.")
@@ -80,15 +93,15 @@ class Move:
 
     @classmethod
     def trail(cls, card: Card | str) -> Move:
-        return cls(_card(card), "trail")
+        return cls(_card(card), Action.TRAIL)
 
     @classmethod
     def capture(cls, card: Card | str, *targets: str) -> Move:
-        return cls(_card(card), "capture", tuple(_target(t) for t in targets))
+        return cls(_card(card), Action.CAPTURE, tuple(_target(t) for t in targets))
 
     @classmethod
     def build(cls, card: Card | str, value: int, *targets: str) -> Move:
-        return cls(_card(card), "build", tuple(_target(t) for t in targets), value)
+        return cls(_card(card), Action.BUILD, tuple(_target(t) for t in targets), value)
 
     @classmethod
     def from_dict(cls, data: Any) -> Move:
@@ -120,7 +133,7 @@ class Move:
                    tuple(_target(t) for t in targets), value, groups)
 
     def to_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"card": self.card.code, "action": self.action}
+        out: dict[str, Any] = {"card": self.card.code, "action": self.action.value}
         if self.targets:
             out["targets"] = list(self.targets)
         if self.value is not None:

@@ -7,13 +7,36 @@ A :class:`GameState` is never stored. It is the fold of the game's events
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import NamedTuple
 
-from .cards import Card
+from ..cards import Card
 from .options import Options
 from .table import Build, TableItem, item_id
 
-WAITING, IN_PROGRESS, HAND_OVER, FINISHED = "waiting", "in_progress", "hand_over", "finished"
+
+class Status(StrEnum):
+    """Where a game stands. A ``StrEnum``: it compares equal to, and is
+    written in JSON as, its value."""
+
+    WAITING = "waiting"  # created, not dealt yet
+    IN_PROGRESS = "in_progress"  # a hand is being played
+    HAND_OVER = "hand_over"  # between hands: the next dealer deals
+    FINISHED = "finished"
+
+
+class EndReason(StrEnum):
+    """Why a game ended (``GameFinished.reason``)."""
+
+    TARGET = "target"  # a side reached the target score
+    COUNT_OUT = "count_out"  # a side claimed to have reached it, rightly or not
+    SINGLE_HAND = "single_hand"  # a game of one hand (no target) was won
+    LAST_DEAL = "last_deal"  # a game of a fixed number of deals was won
+    ALL_ELEVEN = "all_eleven"  # a side took all eleven points (``all_eleven``)
+    DRAW = "draw"  # nobody won
+
+
+WAITING, IN_PROGRESS, HAND_OVER, FINISHED = Status
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,7 +50,7 @@ class Outcome:
     """How a game ended: the winning team (None for a draw) and why."""
 
     winner: int | None
-    reason: str  # "target", "count_out", "single_hand", "draw"
+    reason: EndReason
 
 
 class GameState(NamedTuple):
@@ -37,7 +60,7 @@ class GameState(NamedTuple):
     variant: str
     options: Options
     seats: tuple[Seat, ...]
-    status: str = WAITING
+    status: Status = WAITING
     version: int = 0
     hand_number: int = 0
     dealer: int = 0
