@@ -83,3 +83,7 @@ class VoidHand:
 
     reason: str
     next_seed: bytes | None = None
+
+
+#: Every command ``decide`` knows.
+Command = CreateGame | Deal | Play | CountOut | SetClientSeed | Undo | AnswerUndo | VoidHand

@@ -32,7 +32,7 @@ from ..groups import Counts, _sub_multisets, fitting, one, value_counts
 from .moves import Action, Move
 from .play import assignments, builds_to_touch, resolve_play, values_of
 from .state import IN_PROGRESS, GameState
-from .table import Build
+from .table import Build, TableItem
 
 DEFAULT_LIMIT = 200
 DEFAULT_WORK = 4000  # templates examined before first() gives up and marks the list cut
@@ -238,7 +238,7 @@ class _Generator:
                         yield from self._emit(Move(c, Action.CAPTURE), [vec], tuple(b.id for b in chosen))
 
     def _court_captures(self, c: Card) -> Iterator[Move]:
-        same = [it for it in self.state.table if isinstance(it, Card) and it.rank == c.rank]
+        same: list[TableItem] = [it for it in self.state.table if isinstance(it, Card) and it.rank == c.rank]
         if self.opts.court_builds:
             same += [b for b in self.builds if b.value == c.rank]
         must = self._must_touch(c)

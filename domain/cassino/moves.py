@@ -17,6 +17,7 @@ state its ``groups`` outright; written in text as ``(2H 7S) (9C)``.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import StrEnum
 from functools import lru_cache
@@ -60,7 +61,13 @@ def _target_key(target: str) -> tuple[int, int]:
     return (0, Card.parse(target).index)
 
 
-def _sorted(targets) -> tuple[str, ...]:
+def _action(text: str) -> Action:
+    if text not in ACTIONS:
+        raise NotationError(f"Unknown action {text!r}; the actions are {', '.join(ACTIONS)}.")
+    return Action(text)
+
+
+def _sorted(targets: Iterable[str]) -> tuple[str, ...]:
     return tuple(sorted(targets, key=_target_key))
 
 
@@ -72,10 +79,8 @@ class Move:
     value: int | None = None
     groups: tuple[tuple[str, ...], ...] | None = None
 
-    def __post_init__(self):
-        if self.action not in ACTIONS:
-            raise NotationError(f"Unknown action {self.action!r}; the actions are {', '.join(ACTIONS)}.")
-        object.__setattr__(self, "action", Action(self.action))
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "action", _action(self.action))
         if self.groups is not None:
             if not self.groups or not all(self.groups):
                 raise NotationError("'groups' is a list of non-empty lists of card codes and build ids.")
@@ -129,7 +134,7 @@ class Move:
             if sum(len(g) for g in groups) > MAX_TARGETS + 1:
                 raise NotationError("'groups' names more items than there are cards.")
             groups = tuple(tuple(_target(t) for t in g) for g in groups)
-        return cls(_card(data["card"]), action.strip().lower(),
+        return cls(_card(data["card"]), _action(action.strip().lower()),
                    tuple(_target(t) for t in targets), value, groups)
 
     def to_dict(self) -> dict[str, Any]:
@@ -172,7 +177,7 @@ class Move:
                 (targets if current is None else current).append(_target(word))
         if current is not None:
             raise NotationError(f"Unbalanced brackets in {text!r}.")
-        return cls(_card(card_code), action, tuple(targets), value, tuple(groups) or None)
+        return cls(_card(card_code), _action(action), tuple(targets), value, tuple(groups) or None)
 
     @property
     def text(self) -> str:

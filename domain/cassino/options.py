@@ -22,7 +22,7 @@ from ..errors import OptionError
 
 #: The allowed values of each option, default first. ``int`` means "a whole
 #: number in the range given in ``_INT_RANGES``".
-CHOICES: dict[str, tuple] = {
+CHOICES: dict[str, tuple[Any, ...]] = {
     "court_capture": ("one_or_three", "one", "any", "valued"),
     "court_builds": (False, True),
     "ace_high": (False, True),

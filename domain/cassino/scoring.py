@@ -9,6 +9,7 @@ the aces in the order spades, clubs, hearts, diamonds (1 each), then sweeps.
 
 from __future__ import annotations
 
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 
 from ..cards import Card
@@ -69,7 +70,7 @@ def hand_points(state: GameState) -> list[Award]:
     return out
 
 
-def _less(points: list[Award], scored) -> list[Award]:
+def _less(points: list[Award], scored: Iterable[Award]) -> list[Award]:
     """``points`` less what was already ``scored`` in each category by each team."""
     already: dict[tuple[str, int], int] = {}
     for a in scored:
@@ -82,7 +83,7 @@ def _less(points: list[Award], scored) -> list[Award]:
     return out
 
 
-def instant_points(state: GameState, seat: int, cards, sweep: bool) -> list[Award]:
+def instant_points(state: GameState, seat: int, cards: Collection[Card], sweep: bool) -> list[Award]:
     """With ``instant_scoring``, what a capture scores at once: its cards' own
     points and its sweep."""
     team = state.team_of(seat)
@@ -96,7 +97,7 @@ _ORDER = ("most_cards", "most_spades", "big_casino", "little_casino", "ace_S", "
           "spades")
 
 
-def card_points(cards, opts: Options) -> list[Award]:
+def card_points(cards: Collection[Card], opts: Options) -> list[Award]:
     """The points that cards score by themselves, for one team (team 0 here)."""
     out = []
     if BIG_CASINO in cards:

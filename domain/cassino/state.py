@@ -8,11 +8,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..cards import Card
 from .options import Options
 from .table import Build, TableItem, item_id
+
+if TYPE_CHECKING:
+    from .scoring import Award
 
 
 class Status(StrEnum):
@@ -87,7 +90,7 @@ class GameState(NamedTuple):
     undo_request: int | None = None
     undo_accepted: tuple[int, ...] = ()
     redeal: bool = False  # the hand was voided: the same dealer deals again
-    instant_awards: tuple = ()  # points already scored in this hand (instant scoring)
+    instant_awards: tuple[Award, ...] = ()  # points already scored in this hand (instant scoring)
     plucked: tuple[int, ...] = ()  # seats that have plucked since the last deal (Pluck)
     just_played: Card | None = None  # the card of the latest play, which may not be plucked
 
@@ -143,7 +146,7 @@ class GameState(NamedTuple):
 _FIELD_INDEX = {name: i for i, name in enumerate(GameState._fields)}
 
 
-def replace_state(state: GameState, **changes) -> GameState:
+def replace_state(state: GameState, **changes: Any) -> GameState:
     """``state._replace(**changes)``, faster: folding makes one state per
     event, so this sits on the hot path of every load."""
     values = list(state)

@@ -14,6 +14,7 @@ a build of two or more groups is a *multiple* build, whose value is fixed::
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from ..cards import Card, codes
 
@@ -33,7 +34,7 @@ class Build:
     def multiple(self) -> bool:
         return len(self.groups) > 1
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {
             "kind": "build",
             "id": self.id,
@@ -45,7 +46,7 @@ class Build:
         }
 
     @classmethod
-    def from_dict(cls, data: dict) -> Build:
+    def from_dict(cls, data: dict[str, Any]) -> Build:
         groups = tuple(tuple(Card.parse(c) for c in g) for g in data["groups"])
         return cls(data["id"], data["value"], groups, data["owner"])
 
@@ -62,7 +63,7 @@ def item_id(item: TableItem) -> str:
     return item.id
 
 
-def item_to_dict(item: TableItem) -> dict:
+def item_to_dict(item: TableItem) -> dict[str, Any]:
     if isinstance(item, Card):
         return {"kind": "card", "card": item.code}
     return item.to_dict()

@@ -3,6 +3,8 @@ courts gathered in multiples of their rank."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from ...cards import Card
 from ...errors import RuleViolation
 from ...groups import split, splits_with
@@ -13,13 +15,13 @@ from .turn import Play
 from .values import assignments, can_make, holds_value, is_court_build, values_of
 
 
-def resolve_build(state: GameState, seat: int, move: Move, items) -> Play:
+def resolve_build(state: GameState, seat: int, move: Move, items: tuple[TableItem, ...]) -> Play:
     opts = state.options
     card, target = move.card, move.value
     if target is None:
         raise RuleViolation("illegal_build", "Say what value you are building.")
     if opts.court_builds and card.is_court:
-        return _courtresolve_build(state, seat, move, items)
+        return _court_build(state, seat, move, items)
     if not values_of(card, opts):
         raise RuleViolation("illegal_build", f"The {card.name} has no number value and cannot be built with.")
     if not 1 <= target <= opts.highest_value:
@@ -33,8 +35,8 @@ def resolve_build(state: GameState, seat: int, move: Move, items) -> Play:
     for it in items:
         if isinstance(it, Card) and not values_of(it, opts):
             raise RuleViolation("illegal_build", f"The {it.name} has no number value and cannot be built on.")
-    groups = _named_groups(state, move) if move.groups is not None else _find_groups(state, move, items)
-    merged = _check_build_groups(state, seat, move, groups, hand_after)
+    groups = _named_groups(move, items) if move.groups is not None else _find_groups(state, move, target, items)
+    merged = _check_build_groups(state, seat, move, target, groups, hand_after)
     builds = [it for it in items if isinstance(it, Build)]
     raised = [b for b in builds if b.value != target]
     keep = (raised or [b for b in builds])
@@ -42,21 +44,24 @@ def resolve_build(state: GameState, seat: int, move: Move, items) -> Play:
     return Play(seat, move, items, build=Build(build_id, target, merged, seat))
 
 
-def _named_groups(state: GameState, move: Move) -> list[list[TableItem]]:
-    named = [t for g in move.groups for t in g]
+def _named_groups(move: Move, items: tuple[TableItem, ...]) -> list[list[TableItem]]:
+    stated = move.groups or ()
+    named = [t for g in stated for t in g]
     expected = sorted([move.card.code, *move.targets])
     if sorted(named) != expected:
         raise RuleViolation("invalid_groups", "The groups must hold your card and each target exactly once.")
-    return [[move.card if t == move.card.code else state.item(t) for t in g] for g in move.groups]
+    by_id: dict[str, TableItem] = {it.id: it for it in items}
+    by_id[move.card.code] = move.card
+    return [[by_id[t] for t in g] for g in stated]
 
 
-def _find_groups(state: GameState, move: Move, items) -> list[list[TableItem]]:
+def _find_groups(state: GameState, move: Move, target: int, items: tuple[TableItem, ...]) -> list[list[TableItem]]:
     """Find a grouping of the card and targets into groups of the build's value,
     trying each value the cards may take."""
-    opts, target, card = state.options, move.value, move.card
+    opts, card = state.options, move.card
     builds = [it for it in items if isinstance(it, Build)]
     loose = [it for it in items if isinstance(it, Card)]
-    whole = [[b] for b in builds if b.value == target]
+    whole: list[list[TableItem]] = [[b] for b in builds if b.value == target]
     raised = [b for b in builds if b.value != target]
     if len(raised) > 1:
         raise RuleViolation("illegal_build", "Only one build can be raised at a time.")
@@ -69,20 +74,26 @@ def _find_groups(state: GameState, move: Move, items) -> list[list[TableItem]]:
                 rest = [x for i, x in enumerate(loose) if i not in pick]
                 rest_values = [x for i, x in enumerate(values[1:]) if i not in pick]
                 rest_groups = split(rest_values, target) or []
-                return [[b, card, *(loose[i] for i in pick)], *whole, *([rest[i] for i in g] for g in rest_groups)]
+                raise_group: list[TableItem] = [b, card, *(loose[i] for i in pick)]
+                return [raise_group, *whole, *(_items(rest[i] for i in g) for g in rest_groups)]
         raise RuleViolation("illegal_build", f"Raising {b.id} with your {card.code} does not make {target}.")
     pool = [*loose, card]
     for values in assignments(pool, opts):
         found = split(values, target)
         if found is not None:
-            return [*whole, *([pool[i] for i in g] for g in found)]
+            return [*whole, *(_items(pool[i] for i in g) for g in found)]
     raise RuleViolation("illegal_build",
                         f"Your {card.code} and {' '.join(move.targets)} cannot be grouped to make {target}.")
 
 
-def _check_build_groups(state: GameState, seat: int, move: Move, groups, hand_after):
+def _items(cards: Iterable[Card]) -> list[TableItem]:
+    return list(cards)
+
+
+def _check_build_groups(state: GameState, seat: int, move: Move, target: int, groups: list[list[TableItem]],
+                        hand_after: tuple[Card, ...]) -> tuple[tuple[Card, ...], ...]:
     """Check each group of a build; return the new build's groups of cards."""
-    opts, target, card = state.options, move.value, move.card
+    opts, card = state.options, move.card
     place = {it.id: i for i, it in enumerate(state.table)}  # a group's cards in table order
     out: list[tuple[Card, ...]] = []
     for group in groups:
@@ -107,7 +118,8 @@ def _check_build_groups(state: GameState, seat: int, move: Move, groups, hand_af
     return tuple(out)
 
 
-def _check_raise(state: GameState, seat: int, move: Move, build: Build, group, hand_after) -> None:
+def _check_raise(state: GameState, seat: int, move: Move, build: Build, group: list[TableItem],
+                 hand_after: tuple[Card, ...]) -> None:
     opts = state.options
     if build.multiple:
         raise RuleViolation("multiple_build_fixed",
@@ -126,7 +138,7 @@ def _check_raise(state: GameState, seat: int, move: Move, build: Build, group, h
                                 "as well.")
 
 
-def _courtresolve_build(state: GameState, seat: int, move: Move, items) -> Play:
+def _court_build(state: GameState, seat: int, move: Move, items: tuple[TableItem, ...]) -> Play:
     """``court_builds`` (Trailing-royals): a court laid on courts of its rank
     (loose, or already built) makes a multiple build of that rank, to be taken
     by a further court of the rank, which the builder must hold."""

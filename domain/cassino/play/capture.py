@@ -3,17 +3,18 @@ that each make it; a court without a value takes courts of its rank."""
 
 from __future__ import annotations
 
+
 from ...cards import Card
 from ...errors import RuleViolation
 from ...groups import _sub_multisets, can_split, counts_of
 from ..moves import Move
 from ..state import GameState
-from ..table import Build, item_id
+from ..table import Build, TableItem, item_id
 from .turn import Play, is_last_play
 from .values import assignments, can_make, is_court_build, values_of
 
 
-def resolve_capture(state: GameState, seat: int, move: Move, items) -> Play:
+def resolve_capture(state: GameState, seat: int, move: Move, items: tuple[TableItem, ...]) -> Play:
     opts = state.options
     card = move.card
     if not items:
@@ -23,16 +24,16 @@ def resolve_capture(state: GameState, seat: int, move: Move, items) -> Play:
         shown = " or ".join(map(str, choices)) or "its rank only"
         raise RuleViolation("illegal_capture", f"The {card.name} captures as {shown}.")
     if not choices:
-        _courtresolve_capture(state, card, items)
+        _court_capture(state, card, items)
     else:
-        _sumresolve_capture(state, move, [move.value] if move.value is not None else list(choices), items)
+        _sum_capture(state, move, [move.value] if move.value is not None else list(choices), items)
     remaining = len(state.table) - len(items)
     last_play = is_last_play(state, seat)
     sweep = (remaining == 0 and opts.sweeps > 0 and (opts.sweep_on_last_play or not last_play))
     return Play(seat, move, items, sweep=sweep)
 
 
-def _courtresolve_capture(state: GameState, card: Card, items) -> None:
+def _court_capture(state: GameState, card: Card, items: tuple[TableItem, ...]) -> None:
     rank_word = card.name.split()[0]
     if any(not (isinstance(it, Card) and it.rank == card.rank or is_court_build(it, card.rank, state.options))
            for it in items):
@@ -47,7 +48,7 @@ def _courtresolve_capture(state: GameState, card: Card, items) -> None:
                             f"A {rank_word} takes one {rank_word}, or all three when three lie on the table.")
 
 
-def _sumresolve_capture(state: GameState, move: Move, choices: list[int], items) -> None:
+def _sum_capture(state: GameState, move: Move, choices: list[int], items: tuple[TableItem, ...]) -> None:
     """A capture by a card with a number value: try each value it may take."""
     opts = state.options
     loose = [it for it in items if isinstance(it, Card)]
@@ -55,7 +56,7 @@ def _sumresolve_capture(state: GameState, move: Move, choices: list[int], items)
         if not values_of(it, opts):
             raise RuleViolation("illegal_capture", f"The {it.name} is taken only by a card of its rank.")
     builds = [it for it in items if isinstance(it, Build)]
-    refusal = None
+    refusal: RuleViolation | None = None
     for v in choices:
         wrong = next((b for b in builds if b.value != v), None)
         if wrong is not None:
@@ -73,16 +74,18 @@ def _sumresolve_capture(state: GameState, move: Move, choices: list[int], items)
             if not opts.partial_capture:
                 _check_maximal(state, v, items)
             return
+    assert refusal is not None, "a card has at least one value to try"
     raise refusal
 
 
 def _capture_groups_refusal(state: GameState, move: Move, v: int) -> RuleViolation | None:
     """What is wrong with a capture's stated groups for value ``v``, if anything."""
-    named = [t for g in move.groups for t in g if t != move.card.code]
+    stated = move.groups or ()
+    named = [t for g in stated for t in g if t != move.card.code]
     if sorted(named) != sorted(move.targets):
         return RuleViolation("invalid_groups", "The groups must hold each target exactly once.")
-    for group in move.groups:
-        parts = [state.item(t) for t in group if t != move.card.code]
+    for group in stated:
+        parts = [it for t in group if t != move.card.code and (it := state.item(t)) is not None]
         if len(parts) > 1 and any(isinstance(p, Build) for p in parts):
             return RuleViolation("invalid_groups", "A build is taken as a group of its own.")
         builds = sum(p.value for p in parts if isinstance(p, Build))
@@ -91,7 +94,7 @@ def _capture_groups_refusal(state: GameState, move: Move, v: int) -> RuleViolati
     return None
 
 
-def _check_maximal(state: GameState, v: int, items) -> None:
+def _check_maximal(state: GameState, v: int, items: tuple[TableItem, ...]) -> None:
     taken = {item_id(it) for it in items}
     rest = [it for it in state.table if item_id(it) not in taken]
     if any(isinstance(it, Build) and it.value == v for it in rest):

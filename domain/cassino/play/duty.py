@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from ...cards import Card
 from ...errors import RuleViolation
 from ..moves import Action
@@ -61,7 +63,7 @@ def builds_to_touch(state: GameState, seat: int, card: Card) -> tuple[Build, ...
     return tuple(b for b in state.builds_of(seat) if not holds_value(hand_after, b.value, state.options))
 
 
-def covers(hand, values, options: Options) -> bool:
+def covers(hand: tuple[Card, ...], values: Iterable[int], options: Options) -> bool:
     """Whether distinct cards of ``hand`` can take builds of each of ``values``.
 
     One card takes every build of its value at once, but a card with two

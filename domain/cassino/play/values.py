@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from itertools import product
 
 from ...cards import Card
 from ..options import Options
-from ..table import Build
+from ..table import Build, TableItem
 
 
 def values_of(card: Card, options: Options) -> tuple[int, ...]:
@@ -24,21 +24,21 @@ def values_of(card: Card, options: Options) -> tuple[int, ...]:
     return ()
 
 
-def assignments(cards, options: Options) -> Iterator[tuple[int, ...]]:
+def assignments(cards: Iterable[Card], options: Options) -> Iterator[tuple[int, ...]]:
     """Every way to give each card one of its values (one way for plain cards)."""
     return product(*[values_of(c, options) for c in cards])
 
 
-def can_make(cards, total: int, options: Options) -> bool:
+def can_make(cards: Iterable[Card], total: int, options: Options) -> bool:
     """True when the cards, each given one of its values, add up to ``total``."""
     return any(sum(a) == total for a in assignments(cards, options))
 
 
-def holds_value(hand: tuple[Card, ...], value: int, options: Options) -> bool:
+def holds_value(hand: Iterable[Card], value: int, options: Options) -> bool:
     """Whether the hand holds a card that can take a build of ``value``."""
     return any(value in values_of(c, options) or (options.court_builds and c.rank == value > 10)
                for c in hand)
 
 
-def is_court_build(item, rank: int, options: Options) -> bool:
+def is_court_build(item: TableItem, rank: int, options: Options) -> bool:
     return options.court_builds and isinstance(item, Build) and item.value == rank
