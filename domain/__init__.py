@@ -34,39 +34,10 @@ deck comes in as data.
 
 from . import games
 from .cards import Card, card, cards, full_deck
-from .cassino import (
-                      EVENT_TYPES,
-                      UPCASTERS,
-                      VARIANTS,
-                      Action,
-                      AnswerUndo,
-                      Build,
-                      CountOut,
-                      CreateGame,
-                      Deal,
-                      EndReason,
-                      Event,
-                      GameState,
-                      LegalMoves,
-                      Move,
-                      MoveList,
-                      Options,
-                      Outcome,
-                      Play,
-                      Seat,
-                      SetClientSeed,
-                      Status,
-                      Undo,
-                      VoidHand,
-                      decide,
-                      evolve,
-                      fold,
-                      from_json,
-                      is_legal,
-                      legal_moves,
-                      resolve,
-                      to_json,
-)
+from .cassino import (EVENT_TYPES, UPCASTERS, VARIANTS, Action, AnswerUndo, Build, CountOut, CreateGame, Deal,
+                      EndReason, Event, GameState, LegalMoves, Move, MoveList, Options, Outcome, Play, Seat,
+                      SetClientSeed, Status, Undo, VoidHand, decide, evolve, fold, from_json, is_legal,
+                      legal_moves, resolve, to_json)
 from .errors import NotationError, OptionError, RuleViolation
 from .games import GAMES, GameType, game_of
 

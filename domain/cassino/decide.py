@@ -21,29 +21,10 @@ from ..errors import OptionError, RuleViolation
 from ..shuffle import commitment, deck_from_seed
 from . import commands as cmd
 from .dealing import deal_round, deck_for
-from .events import (
-    BuildMade,
-    CardDrawn,
-    CardPlucked,
-    CardsCaptured,
-    CardTrailed,
-    ClientSeedSet,
-    CountedOut,
-    Event,
-    GameCreated,
-    GameFinished,
-    HandDealt,
-    HandEnded,
-    HandVoided,
-    InitialPairsTaken,
-    PlayUndone,
-    PointsScored,
-    RoundDealt,
-    SeedRevealed,
-    ShuffleCommitted,
-    UndoAnswered,
-    UndoRequested,
-)
+from .events import (BuildMade, CardDrawn, CardPlucked, CardsCaptured, CardTrailed, ClientSeedSet, CountedOut,
+                     Event, GameCreated, GameFinished, HandDealt, HandEnded, HandVoided, InitialPairsTaken,
+                     PlayUndone, PointsScored, RoundDealt, SeedRevealed, ShuffleCommitted, UndoAnswered,
+                     UndoRequested)
 from .evolve import evolve, fold
 from .moves import Action
 from .options import resolve

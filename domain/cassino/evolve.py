@@ -10,29 +10,10 @@ from collections.abc import Callable, Iterable
 from typing import Any, TypeVar
 
 from ..cards import Card
-from .events import (
-    BuildMade,
-    CardDrawn,
-    CardPlucked,
-    CardsCaptured,
-    CardTrailed,
-    ClientSeedSet,
-    CountedOut,
-    Event,
-    GameCreated,
-    GameFinished,
-    HandDealt,
-    HandEnded,
-    HandVoided,
-    InitialPairsTaken,
-    PlayUndone,
-    PointsScored,
-    RoundDealt,
-    SeedRevealed,
-    ShuffleCommitted,
-    UndoAnswered,
-    UndoRequested,
-)
+from .events import (BuildMade, CardDrawn, CardPlucked, CardsCaptured, CardTrailed, ClientSeedSet, CountedOut,
+                     Event, GameCreated, GameFinished, HandDealt, HandEnded, HandVoided, InitialPairsTaken,
+                     PlayUndone, PointsScored, RoundDealt, SeedRevealed, ShuffleCommitted, UndoAnswered,
+                     UndoRequested)
 from .state import FINISHED, HAND_OVER, IN_PROGRESS, GameState, Outcome, replace_state
 from .table import Build, TableItem
 
