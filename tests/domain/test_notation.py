@@ -104,3 +104,11 @@ def test_seat_counts_are_checked_per_variant():
 def test_options_round_trip_through_their_stored_form():
     opts = resolve("cassino", {"sweeps": 2, "target": None, "count_out": False})
     assert Options.from_dict(opts.to_dict()) == opts
+
+
+def test_groups_name_the_targets_when_targets_are_not_given():
+    body = {"card": "3C", "action": "build", "value": 8, "groups": [["3C", "5C"], ["8D"]]}
+    assert Move.from_dict(body).targets == ("8D", "5C")
+    assert Move.from_dict(body) == Move.parse("3C build 8 (3C 5C) (8D)")
+    with pytest.raises(NotationError):
+        Move(card("3C"), "build", (), 8, ())
