@@ -38,6 +38,7 @@ class Action(StrEnum):
 
 
 ACTIONS = tuple(Action)
+_ACTIONS_BY_NAME: dict[str, Action] = {a.value: a for a in Action}  # a dict lookup: moves are made by the thousand
 _BUILD_ID = re.compile(r"^B([1-9][0-9]{0,3})$")
 _NUMBER = re.compile(r"^-?[0-9]+$")
 MAX_TARGETS = 52
@@ -62,9 +63,10 @@ def _target_key(target: str) -> tuple[int, int]:
 
 
 def _action(text: str) -> Action:
-    if text not in ACTIONS:
+    found = _ACTIONS_BY_NAME.get(text) if isinstance(text, str) else None
+    if found is None:
         raise NotationError(f"Unknown action {text!r}; the actions are {', '.join(ACTIONS)}.")
-    return Action(text)
+    return found
 
 
 def _sorted(targets: Iterable[str]) -> tuple[str, ...]:
