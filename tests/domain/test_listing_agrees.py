@@ -55,7 +55,8 @@ def offered(state: GameState, seat: int, move: Move, listed: set[Move]) -> bool:
 
 def random_candidate(rnd: random.Random, state: GameState, seat: int) -> Move:
     """Any card of the hand (or of the table, for a pluck), any action, any
-    subset of the table's items, any value or none."""
+    subset of the table's items, any value or none; half the time the value
+    the card and targets add up to, since a random value rarely fits."""
     action = rnd.choice(ACTIONS)
     loose = [it for it in state.table if not hasattr(it, "groups")]
     if action == "pluck" and loose and rnd.random() < 0.8:
@@ -64,8 +65,12 @@ def random_candidate(rnd: random.Random, state: GameState, seat: int) -> Move:
         card = rnd.choice(state.hands[seat])
     ids = [it.id for it in state.table]
     k = rnd.randint(0, len(ids)) if rnd.random() < 0.3 else rnd.randint(0, min(4, len(ids)))
-    value = rnd.randint(0, 15) if rnd.random() < 0.6 else None
-    return Move(card, action, tuple(rnd.sample(ids, k)), value)
+    targets = rnd.sample(list(state.table), k)
+    if rnd.random() < 0.5:  # the value the card and targets add up to, counting courts by rank
+        value: int | None = card.rank + sum(it.value if hasattr(it, "groups") else it.rank for it in targets)
+    else:
+        value = rnd.randint(0, 15) if rnd.random() < 0.6 else None
+    return Move(card, action, tuple(it.id for it in targets), value)
 
 
 def check_turn(rnd: random.Random, state: GameState, seat: int) -> tuple[Move, ...]:
