@@ -18,7 +18,11 @@ machines (CI keeps it; compare runs on the same machine only):
   items: the *worst case* over crowded tables of low cards (a deck has only
   40 cards from ace to ten, so 40 items is every one of them) of checking
   one proposed move with ``is_legal``, and of ``legal_moves(state,
-  seat).first()``. Each is timed with the engine's memo caches emptied first
+  seat).first()``;
+- ``legal_moves_worst_ms``: the slowest ``first()`` over every table above
+  and over crowded tables where seat 0 owns one or two builds, with and
+  without a second card of each build's value in hand (the owner's duty
+  refuses most moves there). Each is timed with the engine's memo caches emptied first
   (a cold start is what a new position costs), taking the fastest of a few
   repeats of the same call to drop scheduler noise, then the slowest call.
 """
@@ -34,19 +38,21 @@ import random
 import statistics
 import sys
 import time
+from itertools import product
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from domain import (Build, Card, CreateGame, Deal, Move, Play, decide, evolve, fold,  # noqa: E402
                     full_deck, is_legal, legal_moves)
-from domain.options import resolve  # noqa: E402
-from domain.state import GameState, Seat  # noqa: E402
+from domain.cassino.options import resolve  # noqa: E402
+from domain.cassino.state import GameState, Seat  # noqa: E402
 
 SIZES = (10, 20, 30, 40)
 TARGETS = {  # what the engine should manage on a modest machine
     "fold_events_per_s": (">", 200_000),
     "validate_ms_30": ("<", 1.0),
     "legal_moves_ms_30": ("<", 20.0),
+    "legal_moves_worst_ms": ("<", 20.0),
 }
 REPEATS = 3  # timings of the same call; the fastest counts
 
@@ -134,24 +140,60 @@ def crowded_table(rnd: random.Random, size: int, with_builds: bool) -> GameState
     when cards allow), four random cards in the hand of seat 0 to play."""
     pool = LOW[:]
     rnd.shuffle(pool)
-    items: list = []
     spare = len(pool) - size  # cards that can go into builds beyond one per item
     builds = min(3, spare) if with_builds else 0
-    for k in range(builds):  # a single build of two cards, worth at most 10
-        a, b = next((a, b) for i, a in enumerate(pool) for b in pool[i + 1:] if a.rank + b.rank <= 10)
-        pool.remove(a)
-        pool.remove(b)
-        items.append(Build(f"B{k + 1}", a.rank + b.rank, ((a, b),), owner=1))
+    items: list = [two_card_build(pool, f"B{k + 1}", owner=1) for k in range(builds)]
+    rest = fill(rnd, items, pool, size) + [c for c in full_deck() if c.rank > 10]
+    rnd.shuffle(rest)
+    return position(items, tuple(rest[:4]), rest[4:])
+
+
+def owned_table(rnd: random.Random, size: int, owned: int, guards: bool) -> GameState:
+    """The owner's duty on a crowded table: seat 0 owns ``owned`` builds and
+    holds the card that takes each (two of each with ``guards``), the rest of
+    the hand courts, so most moves would leave a build without its card."""
+    pool = LOW[:]
+    rnd.shuffle(pool)
+    items: list = [two_card_build(pool, f"B{k + 1}", owner=0) for k in range(owned)]
+    hand: list[Card] = []
+    for build in items:
+        for _ in range(2 if guards else 1):
+            taker = next(c for c in pool if c.rank == build.value)
+            pool.remove(taker)
+            hand.append(taker)
+    courts = [c for c in full_deck() if c.rank > 10]
+    rnd.shuffle(courts)
+    filler = 4 - len(hand)
+    hand += courts[:filler]
+    rest = fill(rnd, items, pool, size) + courts[filler:]
+    return position(items, tuple(hand), rest)
+
+
+def two_card_build(pool: list[Card], ident: str, owner: int) -> Build:
+    """A single build of two cards from ``pool``, worth 4 to 10 (so a card
+    of its value is left to take it)."""
+    a, b = next((a, b) for i, a in enumerate(pool) for b in pool[i + 1:] if 4 <= a.rank + b.rank <= 10)
+    pool.remove(a)
+    pool.remove(b)
+    return Build(ident, a.rank + b.rank, ((a, b),), owner=owner)
+
+
+def fill(rnd: random.Random, items: list, pool: list[Card], size: int) -> list[Card]:
+    """Add loose cards from ``pool`` until the table holds ``size`` items;
+    shuffle the table; return the cards left."""
     while len(items) < size:
         items.append(pool.pop())
     rnd.shuffle(items)
-    rest = pool + [c for c in full_deck() if c.rank > 10]
-    rnd.shuffle(rest)
-    hand, other = tuple(rest[:4]), tuple(rest[4:8])
+    return pool
+
+
+def position(items: list, hand: tuple[Card, ...], rest: list[Card]) -> GameState:
+    """Seat 0 to play ``hand`` on a table of ``items`` (two players)."""
+    builds = sum(isinstance(it, Build) for it in items)
     return GameState(
         variant="cassino", options=resolve("cassino", {}, players=2),
         seats=(Seat("Ann", 0), Seat("Bob", 1)), status="in_progress", version=3, hand_number=1,
-        dealer=1, turn=0, round=1, stock=tuple(rest[8:]), hands=(hand, other), table=tuple(items),
+        dealer=1, turn=0, round=1, stock=tuple(rest[4:]), hands=(hand, tuple(rest[:4])), table=tuple(items),
         captured=((), ()), sweeps=(0, 0), next_build=builds + 1, scores=(0, 0))
 
 
@@ -199,7 +241,8 @@ def candidates(rnd: random.Random, state: GameState, listed: tuple[Move, ...], p
 
 
 def bench_tables(rnd: random.Random, tables: int, plain: int) -> dict:
-    results = {}
+    results: dict = {}
+    worst_listing = 0.0
     print(f"crowded tables: {tables} per size, seat 0 to play with four cards; "
           f"times are the fastest of {REPEATS} cold-cache calls")
     for size in SIZES:
@@ -220,6 +263,7 @@ def bench_tables(rnd: random.Random, tables: int, plain: int) -> dict:
                 validate_all.append(t)
                 if t > validate_worst[0]:
                     validate_worst = (t, move.text)
+        worst_listing = max(worst_listing, legal_worst[0])
         results[f"validate_ms_{size}"] = round(validate_worst[0] * 1000, 3)
         results[f"legal_moves_ms_{size}"] = round(legal_worst[0] * 1000, 3)
         print(f"  {size} items: validate {checked} moves ({legal_count} legal): "
@@ -227,7 +271,32 @@ def bench_tables(rnd: random.Random, tables: int, plain: int) -> dict:
               f"worst {validate_worst[0] * 1000:.3f} ms ({validate_worst[1]})")
         print(f"  {size} items: legal_moves().first(): median {statistics.median(legal_all) * 1000:.2f} ms, "
               f"worst {legal_worst[0] * 1000:.2f} ms; {truncated} of {tables} lists cut")
+    worst_listing = max(worst_listing, bench_owned_tables(rnd, tables))
+    results["legal_moves_worst_ms"] = round(worst_listing * 1000, 3)
     return results
+
+
+OWNED_SIZES = (10, 20, 30)  # each owned build takes two low cards and one or two more in the hand
+
+
+def bench_owned_tables(rnd: random.Random, tables: int) -> float:
+    """The slowest ``legal_moves().first()`` (seconds) where seat 0 owns one
+    or two builds, with and without a second card of each build's value."""
+    print("crowded tables with seat 0's own builds: legal_moves().first()")
+    worst = 0.0
+    for size in OWNED_SIZES:
+        for owned, guards in product((1, 2), (False, True)):
+            times, cut = [], 0
+            for _ in range(tables):
+                state = owned_table(rnd, size, owned, guards)
+                cut += legal_moves(state, 0).first().truncated
+                times.append(timed(lambda: legal_moves(state, 0).first()))
+            worst = max(worst, *times)
+            print(f"  {size} items, {owned} own build{'s' * (owned > 1)}, "
+                  f"{'with' if guards else 'without'} guard cards: median "
+                  f"{statistics.median(times) * 1000:.2f} ms, worst {max(times) * 1000:.2f} ms; "
+                  f"{cut} of {tables} lists cut")
+    return worst
 
 
 def main(argv=None) -> int:

@@ -827,7 +827,8 @@ def main(argv: list[str] | None = None) -> int:
                 s = service_all.add(*service_load(
                     service_server.port, args.clients, args.seconds / args.rounds, scripts[r:] + scripts[:r],
                     args.idempotency,
-                    during=lambda: spread.update(service=connections_per_worker(service_server.pid, service_server.port))))
+                    during=lambda: spread.update(
+                        service=connections_per_worker(service_server.pid, service_server.port))))
             print(f"  round {r + 1}: floor {f['per_s']:7.1f}/s (connections per worker {spread.get('floor')}), "
                   f"commands {s['per_s']:6.1f}/s (connections per worker {spread.get('service')}): "
                   f"ratio {s['per_s'] / f['per_s'] if f['per_s'] else float('nan'):.3f}", flush=True)
@@ -858,7 +859,8 @@ def main(argv: list[str] | None = None) -> int:
         # ratio of CPU costs: all parties' CPU per floor request over all
         # parties' CPU per command.
         cpu_cost_ratio = (sum(floor_cpu.per(floor["count"]).values())
-                          / sum(service_cpu.per(svc["count"]).values())) if svc["count"] and floor["count"] else float("nan")
+                          / sum(service_cpu.per(svc["count"]).values())) \
+            if svc["count"] and floor["count"] else float("nan")
         result = {
             "commands_per_s": round(svc["per_s"], 1),
             "p50_ms": round(svc["p50_ms"], 2),

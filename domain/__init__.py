@@ -1,6 +1,23 @@
-"""The rules of Cassino and its family, as a pure library.
+"""Card games as a pure library: Cassino and its family, and room for more.
 
-The whole game in a few names::
+The shared kernel is game-neutral: :mod:`domain.cards` (cards and their
+notation), :mod:`domain.groups` (splitting values into groups of a sum),
+:mod:`domain.shuffle` (decks derived from committed seeds) and
+:mod:`domain.errors`. Each game is a module behind one interface,
+:class:`domain.games.GameType`, in the manner of python-chess's variants::
+
+    decide(state, command) -> list[Event]   # or raise RuleViolation
+    evolve(state, event) -> State
+    fold(events, state=None) -> State        # never None: no events is a ValueError
+    legal_moves(state, seat)                 # a lazy view; .first() a bounded list
+    to_json(event) / from_json(stored)       # the stored form of events
+    VARIANTS                                 # the game's presets by name
+
+:data:`domain.games.GAMES` maps a game type's name to its module and
+:func:`domain.games.game_of` finds the game of a variant; a second game is
+a sibling package of :mod:`domain.cassino`.
+
+The Cassino names are also here, for a caller that knows its game::
 
     from domain import Card, Move, CreateGame, Deal, Play, decide, fold, legal_moves
 
@@ -15,21 +32,19 @@ Nothing here does I/O, reads the clock, or draws random numbers: the shuffled
 deck comes in as data.
 """
 
+from . import games
 from .cards import Card, card, cards, full_deck
-from .commands import AnswerUndo, CountOut, CreateGame, Deal, Play, SetClientSeed, Undo, VoidHand
-from .decide import decide
+from .cassino import (EVENT_TYPES, UPCASTERS, VARIANTS, Action, AnswerUndo, Build, CountOut, CreateGame, Deal,
+                      EndReason, Event, GameState, LegalMoves, Move, MoveList, Options, Outcome, Play, Seat,
+                      SetClientSeed, Status, Undo, VoidHand, decide, evolve, fold, from_json, is_legal,
+                      legal_moves, resolve, to_json)
 from .errors import NotationError, OptionError, RuleViolation
-from .events import EVENT_TYPES, UPCASTERS, Event, from_json, to_json
-from .evolve import evolve, fold
-from .legal import LegalMoves, MoveList, is_legal, legal_moves
-from .moves import Move
-from .options import VARIANTS, Options, resolve
-from .state import GameState, Outcome, Seat
-from .table import Build
+from .games import GAMES, GameType, game_of
 
 __all__ = [
-    "AnswerUndo", "SetClientSeed", "Undo", "VoidHand", "Build", "Card", "CountOut", "CreateGame", "Deal", "EVENT_TYPES", "Event", "GameState",
-    "LegalMoves", "Move", "MoveList", "NotationError", "OptionError", "Options", "Outcome",
-    "Play", "RuleViolation", "Seat", "UPCASTERS", "VARIANTS", "card", "cards", "decide",
-    "evolve", "fold", "from_json", "full_deck", "is_legal", "legal_moves", "resolve", "to_json",
+    "Action", "AnswerUndo", "Build", "Card", "CountOut", "CreateGame", "Deal", "EVENT_TYPES", "EndReason",
+    "Event", "GAMES", "GameState", "GameType", "LegalMoves", "Move", "MoveList", "NotationError",
+    "OptionError", "Options", "Outcome", "Play", "RuleViolation", "Seat", "SetClientSeed", "Status",
+    "UPCASTERS", "Undo", "VARIANTS", "VoidHand", "card", "cards", "decide", "evolve", "fold", "from_json",
+    "full_deck", "game_of", "games", "is_legal", "legal_moves", "resolve", "to_json",
 ]

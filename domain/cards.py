@@ -51,10 +51,10 @@ class Card:
             cls._interned[code] = found
         return found
 
-    def __setattr__(self, name, value):
+    def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("cards are immutable")
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[type[Card], tuple[int, str]]:
         return (Card, (self.rank, self.suit))
 
     @classmethod

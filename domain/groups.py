@@ -121,7 +121,7 @@ def _partitions(highest: int) -> list[tuple[Counts, ...]]:
     ``n``, packed, in decreasing order: those with more of the larger values
     first. Each is some copies of its largest value and a partition of the
     rest into smaller values, so the lists are built from the shorter ones."""
-    table = [(0,)]
+    table: list[tuple[Counts, ...]] = [(0,)]
     for n in range(1, highest + 1):
         table.append(tuple(k * one(x) + rest for x in range(n, 0, -1) for k in range(n // x, 0, -1)
                            for rest in table[n - k * x] if rest < one(x)))

@@ -25,8 +25,9 @@ import domain
 def code_version() -> str:
     """A digest of the domain's source: snapshots written by other code are ignored."""
     digest = hashlib.sha256()
-    for path in sorted(Path(domain.__file__).parent.glob("*.py")):
-        digest.update(path.name.encode())
+    root = Path(domain.__file__).parent
+    for path in sorted(root.rglob("*.py")):
+        digest.update(path.relative_to(root).as_posix().encode())
         digest.update(path.read_bytes())
     return digest.hexdigest()[:16]
 

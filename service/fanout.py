@@ -35,7 +35,7 @@ from uuid import UUID
 import psycopg
 from psycopg import sql
 
-from domain.state import GameState
+from domain.cassino.state import GameState
 from service import metrics
 from service.projection import refold
 from service.store import CHANNEL, EventStore, StoredEvent, parse_notification

@@ -32,8 +32,14 @@ def decode(stored: StoredEvent) -> Event:
 
 
 def refold(events: Iterable[StoredEvent], state: GameState | None = None) -> GameState | None:
-    """The state after the stored ``events``."""
-    return fold((decode(e) for e in events), state)
+    """The state after the stored ``events``; None when there are none and no state."""
+    decoded = (decode(e) for e in events)
+    if state is None:
+        first = next(decoded, None)
+        if first is None:
+            return None
+        state = evolve(None, first)
+    return fold(decoded, state)
 
 
 def refold_checked(events: Iterable[StoredEvent], state: GameState | None = None) -> GameState | None:

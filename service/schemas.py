@@ -12,7 +12,7 @@ from typing import Any
 from marshmallow import RAISE, Schema, ValidationError, fields, validate, validates_schema
 
 from domain import Card, NotationError
-from domain.moves import ACTIONS, MAX_TARGETS
+from domain.cassino.moves import ACTIONS, MAX_TARGETS
 
 MAX_SEATS = 8
 NAME_LENGTH = validate.Length(min=1, max=40)
@@ -82,7 +82,8 @@ class CreateGameSchema(Strict):
 
 
 class DealSchema(Strict):
-    deck = fields.List(CardCode(), validate=validate.Length(equal=52), load_default=None)
+    # The game's whole deck: 52 cards, or 49 in five-hand; the rules check the exact cards.
+    deck = fields.List(CardCode(), validate=validate.Length(min=1, max=52), load_default=None)
 
 
 class MoveSchema(Strict):

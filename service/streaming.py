@@ -22,7 +22,7 @@ from collections.abc import Callable, Generator, Iterator
 from dataclasses import dataclass
 from uuid import UUID
 
-from domain.state import FINISHED, GameState
+from domain.cassino.state import FINISHED, GameState
 
 from service import jsonio
 from service.caller import Caller

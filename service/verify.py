@@ -15,8 +15,8 @@ from datetime import datetime
 from typing import Any
 from uuid import UUID
 
-from domain.events import HandDealt
-from domain.shuffle import audit_deals
+from domain.cassino.events import HandDealt
+from domain.cassino.audit import audit_deals
 from service.chain import first_break
 from service.projection import Unfoldable, decode, expected_row, refold_checked
 from service.store import StoredEvent

@@ -12,7 +12,7 @@ from typing import Any
 
 from domain import GameState, Options
 from domain.cards import codes
-from domain.table import item_to_dict
+from domain.cassino.table import item_to_dict
 
 from service.caller import Caller
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from flask import Blueprint
 
-from domain.state import FINISHED
+from domain.cassino.state import FINISHED
 from service.api.helpers import caller_for, etag, games, int_arg, read_model, refused, require_operator
 from service.caller import OPERATOR
 from service.games import GameNotFound, log_revealed

@@ -18,7 +18,7 @@ from datetime import UTC, datetime
 
 from flask import Blueprint, Flask, Response, current_app, request, url_for
 
-from domain.state import FINISHED
+from domain.cassino.state import FINISHED
 from service import streaming, tickets
 from service.api.helpers import caller_for, games, int_arg
 from service.database import get_pool

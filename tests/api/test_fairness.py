@@ -23,7 +23,8 @@ def verify_deal():
 def test_a_finished_games_public_log_proves_every_deal(api, verify_deal, capsys):
     game = api.create(options={"target": 11})
     for seat, token in enumerate(game.tokens):
-        assert api.post(f"{game.url}/client-seed", json={"seed": f"seat-{seat}-says-hi"}, token=token).status_code == 200
+        answer = api.post(f"{game.url}/client-seed", json={"seed": f"seat-{seat}-says-hi"}, token=token)
+        assert answer.status_code == 200
     final = play_game(api, game, seed=5)
     assert final["status"] == "finished"
     public_log = api.events(game, token=None)  # no token: the log is public once the game is over

@@ -2,7 +2,7 @@
 
 import pytest
 
-from domain import VARIANTS
+from domain import VARIANTS, full_deck
 
 from .test_play import play_game
 
@@ -42,3 +42,16 @@ def test_a_drawn_card_is_seen_only_by_the_drawer(api, operator):
     assert drawn["data"]["card"] is not None
     theirs = next(e for e in api.events(game, game.tokens[1]) if e["type"] == "CardDrawn")
     assert theirs["data"]["card"] is None
+
+
+def test_the_operator_deals_five_hand_a_fixed_deck_of_its_49_cards(api, operator):
+    game = api.create(players=5, variant="five-hand", first_dealer=4)
+    full = [c.code for c in full_deck()]
+    five_hand = [code for code in full if code not in ("2H", "2D", "2C")]
+    assert api.deal(game, full).get_json()["rule"] == "invalid_deck"
+    assert api.deal(game, five_hand[:-1] + ["2H"]).get_json()["rule"] == "invalid_deck"
+    dealt = api.deal(game, five_hand)
+    assert dealt.status_code == 200, dealt.get_json()
+    assert api.view(game, operator)["deck_count"] == 49 - 5 * 4 - 4
+    cassino = api.create()
+    assert api.deal(cassino, five_hand).get_json()["rule"] == "invalid_deck"

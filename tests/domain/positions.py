@@ -10,7 +10,7 @@ commas), with ``@1`` to say seat 1 owns it (seat 0 by default).
 from __future__ import annotations
 
 from domain import Build, Card, GameState, Options, Seat, cards, full_deck
-from domain.options import resolve
+from domain.cassino.options import resolve
 
 
 def _build(token: str) -> Build:

@@ -8,7 +8,7 @@ Foster's rule for raising one's own build).
 
 import pytest
 
-from domain import Build, Move, Play, RuleViolation, decide
+from domain import Build, Move, Play, RuleViolation, decide, legal_moves
 
 from .positions import after, position, refusal
 
@@ -160,8 +160,8 @@ def test_stated_groups_are_checked_and_used():
     assert refused.value.rule == "invalid_groups"
 
 
-@pytest.mark.parametrize("value", [1, 11, 14])
-def test_a_build_value_is_from_2_to_10_in_the_standard_game(value):
+@pytest.mark.parametrize("value", [0, -1, 11, 14])
+def test_a_build_value_is_from_1_to_10_in_the_standard_game(value):
     state = position(table="AS", hands=["AH AC 2D", "3H"])
     assert refusal(state, 0, f"AH build {value} AS") in ("illegal_build", "build_needs_card")
 
@@ -170,3 +170,19 @@ def test_a_new_build_gets_a_fresh_id_and_raising_keeps_it():
     state = position(table="B1=5:3S+2D@1 4C", hands=["AH 6C 5H", "5D 2H"])
     made = after(state, 0, "AH build 5 4C")
     assert [it.id for it in made.table] == ["B1", "B2"]
+
+
+def test_an_ace_is_built_on_an_ace_as_a_build_of_one_and_taken_by_the_third():
+    """002: a build names "the number value (from 1 to 10)", so aces build too."""
+    state = position(table="AS 7C", hands=["AH AD", "3H 4H"])
+    built = after(state, 0, "AH build 1 AS")
+    b = the_build(built)
+    assert (b.value, b.multiple, b.owner) == (1, True, 0)
+    assert Move.parse("AH build 1 AS") in legal_moves(state, 0).first().moves
+    taken = after(built._replace(turn=0), 0, "AD capture B1")
+    assert sorted(c.code for c in taken.captured[0]) == ["AD", "AH", "AS"]
+
+
+def test_a_build_of_one_needs_an_ace_kept_in_hand():
+    state = position(table="AS", hands=["AH 9C", "3H 4H"])
+    assert refusal(state, 0, "AH build 1 AS") == "build_needs_card"

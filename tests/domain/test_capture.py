@@ -120,3 +120,9 @@ class TestPartialCapture:
                          options={"partial_capture": False})
         assert refusal(state, 0, "8H capture 8D") == "capture_not_maximal"
         assert after(state, 0, "8H capture 8D B1").table == ()
+
+
+def test_a_trail_names_nothing_else():
+    state = position(table="8S", hands=["5C 2D", "3H"])
+    assert refusal(state, 0, "5C trail 8S") == "illegal_trail"
+    assert refusal(state, 0, "5C trail 5") == "illegal_trail"

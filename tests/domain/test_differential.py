@@ -2,11 +2,11 @@
 against the engine on random positions.
 
 The engine decides captures and builds with a dynamic programme over value
-counts (``domain.groups``) and lists moves from templates (``domain.legal``).
+counts (``domain.groups``) and lists moves from templates (``domain.cassino.legal``).
 The checker below does neither: it is written from ``RULES.md`` as plain
 recursion over subsets and partitions of the named table items, slow and
-obvious. It reads positions through ``domain.cards`` and ``domain.state``
-only; it must never import ``domain.groups`` or ``domain.play``, or the two
+obvious. It reads positions through ``domain.cards`` and ``domain.cassino.state``
+only; it must never import ``domain.groups`` or ``domain.cassino.play``, or the two
 sides could share a mistake.
 
 For every random position, every candidate move (each card in hand, each
@@ -30,9 +30,9 @@ import pytest
 
 from domain import Move, is_legal, legal_moves
 from domain.cards import Card, cards, full_deck
-from domain.options import resolve
-from domain.state import GameState, Seat
-from domain.table import Build
+from domain.cassino.options import resolve
+from domain.cassino.state import GameState, Seat
+from domain.cassino.table import Build
 
 LONG = os.environ.get("CASINO_LONG_TESTS") == "1"
 CHUNKS = 60 if LONG else 6  # pytest cases per option set; the default ones come first
@@ -137,7 +137,7 @@ def brute_build_ok(state: GameState, seat: int, card: Card, items: list, value: 
     cv = number_value(card, opts)
     if cv is None or value is None:
         return False
-    if not 2 <= value <= (13 if opts.court_capture == "valued" else 10):
+    if not 1 <= value <= (13 if opts.court_capture == "valued" else 10):
         return False
     if not items:
         return False
@@ -473,7 +473,7 @@ def candidates_for(pos: Position, action: str):
                 if action == "capture":
                     yield Move(card, "capture", sub)
                 else:
-                    for value in range(2, top + 1):
+                    for value in range(1, top + 1):
                         yield Move(card, "build", sub, value)
 
 
@@ -624,6 +624,7 @@ def _c(code: str) -> Card:
     ("3H build 8 5D", True),  # 3+5, keeping an 8 to take it
     ("2D build 9 B1", False),  # the 2 alone does not make 9
     ("2D build 11 B1", False),  # no build is worth 11
+    ("2D build 1 2C", False),  # 2 + 2 do not make 1
     ("8H build 8 8S", True),  # pairing into a multiple build, keeping the 8D
     ("8D build 16 8S", False),
     ("3H build 5 2C", False),  # no 5 in hand to take it
@@ -679,3 +680,10 @@ def test_random_positions_are_varied():
             if m.action in ("capture", "build"):
                 seen[m.action] += 1
     assert all(seen.values()), seen
+
+
+def test_brute_force_knows_aces_build_as_ones():
+    """002: a build names "the number value (from 1 to 10)"."""
+    state = _hand_position([_c("AS"), _c("7C")], "AH AD")
+    assert brute_is_legal(state, 0, Move.parse("AH build 1 AS"))
+    assert not brute_is_legal(_hand_position([_c("AS")], "AH 9C"), 0, Move.parse("AH build 1 AS"))

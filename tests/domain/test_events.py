@@ -5,7 +5,7 @@ import json
 import pytest
 
 from domain import CreateGame, Deal, NotationError, decide, fold, from_json, full_deck, to_json
-from domain.events import EVENT_TYPES, CardTrailed, Upcasters
+from domain.cassino.events import EVENT_TYPES, CardTrailed, Upcasters
 
 
 def test_every_event_of_a_game_round_trips_through_json():
@@ -49,7 +49,8 @@ def test_golden_stored_events_of_version_1_still_fold():
     """Payloads exactly as the first release stored them."""
     stored = [
         {"type": "GameCreated", "schema_version": 1, "data": {
-            "variant": "cassino", "options": {"target": 11}, "seats": [{"name": "Ann", "team": 0}, {"name": "Bob", "team": 1}],
+            "variant": "cassino", "options": {"target": 11},
+            "seats": [{"name": "Ann", "team": 0}, {"name": "Bob", "team": 1}],
             "first_dealer": 1}},
         {"type": "HandDealt", "schema_version": 1, "data": {
             "hand_number": 1, "dealer": 1, "deck": [c.code for c in full_deck()],

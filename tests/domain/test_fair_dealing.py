@@ -10,7 +10,7 @@ from collections import Counter
 import pytest
 
 from domain import (CountOut, CreateGame, Deal, RuleViolation, SetClientSeed, decide, fold, full_deck)
-from domain.events import HandDealt, SeedRevealed, ShuffleCommitted
+from domain.cassino.events import HandDealt, SeedRevealed, ShuffleCommitted
 from domain.shuffle import commitment, deck_from_seed
 
 SEED = bytes(range(32))
@@ -105,7 +105,7 @@ def test_an_old_hand_dealt_event_without_fairness_fields_still_reads():
 def test_an_audit_finds_a_fair_game_fair_and_a_tampered_deck_not():
     from dataclasses import replace
 
-    from domain.shuffle import audit_deals
+    from domain.cassino.audit import audit_deals
     events = created()
     events += decide(fold(events), Deal())
     events += decide(fold(events), CountOut(0))

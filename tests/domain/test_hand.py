@@ -9,7 +9,7 @@ import pytest
 
 from domain import (CountOut, CreateGame, Deal, Move, Play, RuleViolation, decide,
                     fold, full_deck, legal_moves)
-from domain.events import HandDealt, HandEnded, RoundDealt
+from domain.cassino.events import HandDealt, HandEnded, RoundDealt
 
 DECK = full_deck()  # AS 2S ... KS AH ... KC: top card first
 

@@ -1,8 +1,32 @@
 """Card and move notation, and options: what clients type and what they get back."""
 
-import pytest
+import os
 
-from domain import Card, Move, NotationError, OptionError, Options, VARIANTS, card, resolve
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from domain import Card, Move, NotationError, OptionError, Options, VARIANTS, card, full_deck, resolve
+from domain.cassino.moves import ACTIONS
+
+NAMES = [c.code for c in full_deck()] + [f"B{k}" for k in (1, 2, 3, 9, 10, 137)]
+ITEMS = st.lists(st.sampled_from(NAMES), max_size=6)
+
+
+@st.composite
+def any_move(draw) -> Move:
+    """Any move the JSON form can express: any card, action, targets (even
+    repeated ones), value and groups, legal or not."""
+    groups = draw(st.none() | st.lists(ITEMS.filter(bool), min_size=1, max_size=4))
+    return Move(draw(st.sampled_from(full_deck())), draw(st.sampled_from(ACTIONS)), tuple(draw(ITEMS)),
+                draw(st.none() | st.integers(-20, 30)), None if groups is None else tuple(map(tuple, groups)))
+
+
+@settings(max_examples=2000 if os.environ.get("CASINO_LONG_TESTS") == "1" else 200, deadline=None)
+@given(move=any_move())
+def test_every_moves_text_and_json_read_back_to_the_same_move(move):
+    assert Move.parse(move.text) == move, move.text
+    assert Move.from_dict(move.to_dict()) == move
 
 
 @pytest.mark.parametrize("text,code", [("AS", "AS"), ("10d", "10D"), ("td", "10D"), ("T", None),
@@ -26,6 +50,12 @@ def test_a_move_round_trips_through_json_and_text():
         move = Move.parse(text)
         assert Move.from_dict(move.to_dict()) == move
         assert Move.parse(move.text) == move
+
+
+def test_a_capture_stating_its_value_reads_back():
+    move = Move(card("AC"), "capture", ("KS", "AH"), 14)
+    assert move.text == "AC capture 14 KS AH"
+    assert Move.parse(move.text) == move
 
 
 def test_targets_are_canonical_so_equal_moves_compare_equal():
@@ -74,3 +104,11 @@ def test_seat_counts_are_checked_per_variant():
 def test_options_round_trip_through_their_stored_form():
     opts = resolve("cassino", {"sweeps": 2, "target": None, "count_out": False})
     assert Options.from_dict(opts.to_dict()) == opts
+
+
+def test_groups_name_the_targets_when_targets_are_not_given():
+    body = {"card": "3C", "action": "build", "value": 8, "groups": [["3C", "5C"], ["8D"]]}
+    assert Move.from_dict(body).targets == ("8D", "5C")
+    assert Move.from_dict(body) == Move.parse("3C build 8 (3C 5C) (8D)")
+    with pytest.raises(NotationError):
+        Move(card("3C"), "build", (), 8, ())

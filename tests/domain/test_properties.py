@@ -37,7 +37,7 @@ from hypothesis import strategies as st
 
 from domain import (Build, Card, CountOut, CreateGame, Deal, Move, Play, RuleViolation, decide,
                     evolve, fold, from_json, full_deck, legal_moves, to_json)
-from domain.events import (BuildMade, CardsCaptured, CardTrailed, CountedOut, GameFinished,
+from domain.cassino.events import (BuildMade, CardsCaptured, CardTrailed, CountedOut, GameFinished,
                            HandDealt, HandEnded, RoundDealt)
 
 LONG = os.environ.get("CASINO_LONG_TESTS") == "1"
@@ -556,7 +556,7 @@ def _piles(*texts: str) -> list[list[Card]]:
 
 
 def _options(**overrides):
-    from domain.options import resolve
+    from domain.cassino.options import resolve
     return resolve("cassino", overrides)
 
 

@@ -10,7 +10,7 @@ match play where the higher total wins when both pass the target).
 import pytest
 
 from domain import Move, Play, decide, fold, full_deck
-from domain.events import GameFinished, HandEnded
+from domain.cassino.events import GameFinished, HandEnded
 
 from .positions import position
 

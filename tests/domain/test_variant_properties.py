@@ -13,9 +13,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from domain import CreateGame, Deal, Play, VARIANTS, decide, evolve, fold, legal_moves
-from domain.dealing import deck_for
-from domain.events import HandEnded, PointsScored
-from domain.table import table_cards
+from domain.cassino.dealing import deck_for
+from domain.cassino.events import HandEnded, PointsScored
+from domain.cassino.table import table_cards
 
 EXAMPLES = 400 if os.environ.get("CASINO_LONG_TESTS") else 25
 CASES = [(name, players) for name, v in sorted(VARIANTS.items()) for players in v.players]

@@ -7,8 +7,8 @@ import pytest
 
 from domain import (CreateGame, Deal, Move, OptionError, Play, RuleViolation, decide, fold, full_deck,
                     legal_moves, resolve)
-from domain.dealing import deck_for
-from domain.events import CardDrawn, GameFinished, HandEnded, InitialPairsTaken, PointsScored, RoundDealt
+from domain.cassino.dealing import deck_for
+from domain.cassino.events import CardDrawn, GameFinished, HandEnded, InitialPairsTaken, PointsScored, RoundDealt
 
 from .positions import after, position, refusal
 
@@ -184,8 +184,9 @@ class TestPluck:
         assert after(state, 0, "9C pluck").captured[0]
 
     def test_point_cards_the_last_card_and_the_last_round_are_off_limits(self):
-        assert refusal(position(table="AH 9C", hands=["5D", "3H"], variant="pluck"), 0, "AH pluck") == "pluck_point_card"
-        assert refusal(position(table="10D 9C", hands=["5D", "3H"], variant="pluck"), 0, "10D pluck") == "pluck_point_card"
+        point = position(table="AH 10D 9C", hands=["5D", "3H"], variant="pluck")
+        assert refusal(point, 0, "AH pluck") == "pluck_point_card"
+        assert refusal(point, 0, "10D pluck") == "pluck_point_card"
         assert refusal(position(table="9C", hands=["5D", "3H"], variant="pluck"), 0, "9C pluck") == "pluck_last_card"
         assert refusal(position(**self.TABLE, stock=""), 0, "7H pluck") == "pluck_after_stock"
 
@@ -205,6 +206,14 @@ class TestTrailingRoyals:
         assert built.item("B1").multiple and len(built.item("B1").cards) == 3
         taken = after(built._replace(turn=0), 0, "QC capture B1")
         assert len(taken.captured[0]) == 4
+
+    def test_number_builds_stop_at_ten_though_courts_build(self):
+        """004: courts keep no number value in Trailing-royals, so no number
+        build is worth 11-13 and a king cannot take one."""
+        state = position(table="2S 9C", hands=["2D KD", "3H"], variant="trailing-royals")
+        assert refusal(state, 0, "2D build 13 2S 9C") == "illegal_build"
+        assert not any(m.action == "build" and m.value > 10 and not m.card.is_court
+                       for m in legal_moves(state, 0))
 
     def test_a_court_build_needs_a_court_to_take_it(self):
         state = position(table="QS", hands=["QD 2C", "3H"], variant="trailing-royals")
@@ -275,6 +284,19 @@ class TestOptions:
         ended = next(e for e in events if isinstance(e, HandEnded))
         assert (("all_eleven", 0, 1) in [(a.category, a.team, a.points) for a in ended.points]) == (rule == "bonus")
         assert isinstance(events[-1], GameFinished) == finished
+
+    # The cards tie 26-26 and seat 0 takes every other point: ten of the eleven, not all eleven.
+    TIED = (" ".join(SPADES + ["10D", "AH", "AD", "AC"] + PLAIN[:8]), " ".join(PLAIN[8:]))
+
+    @pytest.mark.parametrize("rule", ["bonus", "win", "skunk"])
+    def test_a_split_tie_for_cards_is_not_all_eleven(self, rule):
+        state = position(table="", hands=["KC", ""], stock="", captured=self.TIED, last_capturer=0,
+                         options={"all_eleven": rule, "most_cards_tie": "split"})
+        events = decide(state, Play(0, Move.parse("KC trail")))
+        ended = next(e for e in events if isinstance(e, HandEnded))
+        assert ("most_cards", 1, 1) in [(a.category, a.team, a.points) for a in ended.points]
+        assert "all_eleven" not in {a.category for a in ended.points}
+        assert not isinstance(events[-1], GameFinished)
 
     def test_skunk_only_in_the_first_hand(self):
         piles = self.ALL_ELEVEN

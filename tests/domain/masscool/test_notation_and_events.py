@@ -63,7 +63,7 @@ def test_the_stored_form_is_plain_json_with_card_codes():
 
 
 def test_no_event_name_is_one_of_cassinos():
-    from domain.events import EVENT_TYPES as CASSINO
+    from domain.cassino.events import EVENT_TYPES as CASSINO
     assert not set(EVENT_TYPES) & set(CASSINO)
 
 

@@ -22,11 +22,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, fields
 from typing import Any, ClassVar
 
-from .cards import Card
-from .errors import NotationError
+from ..cards import Card
+from ..errors import NotationError
 from .options import Options
 from .scoring import Award
-from .state import Seat
+from .state import EndReason, Seat
 from .table import Build
 
 
@@ -188,7 +188,7 @@ class CountedOut(Event):
 @dataclass(frozen=True, slots=True)
 class GameFinished(Event):
     winner: int | None  # a team; None for a draw
-    reason: str
+    reason: EndReason
     scores: tuple[int, ...]
 
 
@@ -245,6 +245,7 @@ _CODECS: dict[Any, _Codec] = {
     tuple[str, ...]: (list, tuple),
     tuple[int, ...]: (list, tuple),
     Options: (Options.to_dict, Options.from_dict),
+    EndReason: (str, EndReason),
     Build: (Build.to_dict, Build.from_dict),
     tuple[Seat, ...]: (
         lambda ss: [{"name": s.name, "team": s.team} for s in ss],
@@ -263,7 +264,7 @@ def _codecs(cls: type[Event]) -> list[tuple[str, _Codec]]:
     found = _FIELD_CODECS.get(cls)
     if found is None:
         hints = typing.get_type_hints(cls)
-        found = [(f.name, _CODECS.get(hints[f.name], _PLAIN)) for f in fields(cls)]
+        found = [(f.name, _CODECS.get(hints[f.name], _PLAIN)) for f in fields(cls)]  # type: ignore[arg-type]
         _FIELD_CODECS[cls] = found
     return found
 
@@ -275,21 +276,25 @@ def to_json(event: Event) -> dict[str, Any]:
     return {"type": cls.__name__, "schema_version": cls.schema_version, "data": data}
 
 
+_Data = dict[str, Any]
+_Step = Callable[[_Data], _Data]
+
+
 class Upcasters:
     """Functions that bring old event data up to the current schema, one per
     (type, old version) step."""
 
     def __init__(self) -> None:
-        self._steps: dict[tuple[str, int], Callable[[dict], dict]] = {}
+        self._steps: dict[tuple[str, int], _Step] = {}
 
-    def register(self, type_name: str, from_version: int):
+    def register(self, type_name: str, from_version: int) -> Callable[[_Step], _Step]:
         """Decorator: ``fn(data) -> data`` turns version ``from_version`` into the next."""
-        def add(fn: Callable[[dict], dict]) -> Callable[[dict], dict]:
+        def add(fn: _Step) -> _Step:
             self._steps[(type_name, from_version)] = fn
             return fn
         return add
 
-    def upcast(self, type_name: str, version: int, data: dict, current: int) -> dict:
+    def upcast(self, type_name: str, version: int, data: _Data, current: int) -> _Data:
         while version < current:
             step = self._steps.get((type_name, version))
             if step is None:
@@ -305,7 +310,7 @@ UPCASTERS = Upcasters()
 
 
 @UPCASTERS.register("HandDealt", 1)
-def _hand_dealt_v1(data: dict) -> dict:
+def _hand_dealt_v1(data: _Data) -> _Data:
     """Version 1 had no fair-dealing fields: such a deck was given, not derived."""
     return {**data, "commitment": None, "client_seeds": []}
 

@@ -6,28 +6,29 @@ happened. Nothing here looks at the rules, the clock or chance.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from typing import Any, TypeVar
 
-from .cards import Card
-from .events import (BuildMade, CardDrawn, CardPlucked, CardsCaptured, CardTrailed, ClientSeedSet,
-                     CountedOut, Event, GameCreated, GameFinished, HandDealt, HandEnded, HandVoided,
-                     InitialPairsTaken, PlayUndone, PointsScored, RoundDealt, SeedRevealed,
-                     ShuffleCommitted, UndoAnswered, UndoRequested)
+from ..cards import Card
+from .events import (BuildMade, CardDrawn, CardPlucked, CardsCaptured, CardTrailed, ClientSeedSet, CountedOut,
+                     Event, GameCreated, GameFinished, HandDealt, HandEnded, HandVoided, InitialPairsTaken,
+                     PlayUndone, PointsScored, RoundDealt, SeedRevealed, ShuffleCommitted, UndoAnswered,
+                     UndoRequested)
 from .state import FINISHED, HAND_OVER, IN_PROGRESS, GameState, Outcome, replace_state
-from .table import Build
-
+from .table import Build, TableItem
 
 #: What a deal, a reveal or the end of a hand does to the undo point: an undo never crosses them.
 _NO_UNDO = {"before_play": None, "last_player": None, "undo_request": None, "undo_accepted": ()}
 
 
-def fold(events: Iterable[Event], state: GameState | None = None) -> GameState | None:
-    """The state after ``events`` (applied to ``state``, or to no game at all)."""
+def fold(events: Iterable[Event], state: GameState | None = None) -> GameState:
+    """The state after ``events`` (applied to ``state``, or to no game at
+    all); there is no game without events, so none is a ValueError."""
     events = iter(events)
     if state is None:
         first = next(events, None)
         if first is None:
-            return None
+            raise ValueError("A game starts with GameCreated; there are no events to fold.")
         state = evolve(None, first)
     apply = _APPLY  # evolve() without its check for a first event: this loop is every load
     for event in events:
@@ -57,7 +58,10 @@ def _without(cards: tuple[Card, ...], card: Card) -> tuple[Card, ...]:
     return cards[:i] + cards[i + 1:]
 
 
-def _replace_seat(tuples: tuple, seat: int, value) -> tuple:
+T = TypeVar("T")
+
+
+def _replace_seat(tuples: tuple[T, ...], seat: int, value: T) -> tuple[T, ...]:
     return tuples[:seat] + (value,) + tuples[seat + 1:]
 
 
@@ -87,7 +91,7 @@ def _round_dealt(s: GameState, e: RoundDealt) -> GameState:
     "before_play", "last_player", "undo_request", "undo_accepted", "just_played"))
 
 
-def _played(s: GameState, seat: int, card: Card) -> list:
+def _played(s: GameState, seat: int, card: Card) -> list[Any]:
     """The fields of the state after ``seat`` plays ``card``, for the play to
     complete: the card leaves the hand, the turn passes, and the undo point is
     the state before this play (it may hold an undo point of its own, but a
@@ -124,7 +128,8 @@ def _captured(s: GameState, e: CardsCaptured) -> GameState:
 
 def _built(s: GameState, e: BuildMade) -> GameState:
     taken = set(e.targets)
-    table, placed, fresh = [], False, True  # fresh: no build was raised or added to
+    table: list[TableItem] = []
+    placed, fresh = False, True  # fresh: no build was raised or added to
     for it in s.table:
         if it.id in taken:
             fresh = fresh and not isinstance(it, Build)
@@ -179,6 +184,7 @@ def _undo_answered(s: GameState, e: UndoAnswered) -> GameState:
 
 
 def _undone(s: GameState, e: PlayUndone) -> GameState:
+    assert s.before_play is not None, "an undo is decided only when there is a play to take back"
     return replace_state(s.before_play, version=s.version + 1, **_NO_UNDO)
 
 
@@ -215,7 +221,7 @@ def _scored(s: GameState, e: PointsScored) -> GameState:
     return replace_state(s, version=s.version + 1, scores=e.scores, instant_awards=s.instant_awards + e.awards)
 
 
-_APPLY = {
+_APPLY: dict[type[Event], Callable[[GameState, Any], GameState]] = {
     HandDealt: _hand_dealt,
     RoundDealt: _round_dealt,
     CardTrailed: _trailed,

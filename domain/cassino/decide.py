@@ -13,23 +13,27 @@ of the hand the hand is scored (``HandEnded``) and perhaps the game won
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable, Collection
+from typing import Any
 
+from ..cards import Card
+from ..errors import OptionError, RuleViolation
+from ..shuffle import commitment, deck_from_seed
 from . import commands as cmd
 from .dealing import deal_round, deck_for
-from .errors import OptionError, RuleViolation
-from .events import (BuildMade, CardDrawn, CardPlucked, CardsCaptured, CardTrailed, ClientSeedSet,
-                     CountedOut, Event, GameCreated, GameFinished, HandDealt, HandEnded, HandVoided,
-                     InitialPairsTaken, PlayUndone, PointsScored, RoundDealt, SeedRevealed,
-                     ShuffleCommitted, UndoAnswered, UndoRequested)
+from .events import (BuildMade, CardDrawn, CardPlucked, CardsCaptured, CardTrailed, ClientSeedSet, CountedOut,
+                     Event, GameCreated, GameFinished, HandDealt, HandEnded, HandVoided, InitialPairsTaken,
+                     PlayUndone, PointsScored, RoundDealt, SeedRevealed, ShuffleCommitted, UndoAnswered,
+                     UndoRequested)
 from .evolve import evolve, fold
+from .moves import Action
 from .options import resolve
 from .play import resolve_play
 from .scoring import hand_points, instant_points, secured_points, settle
-from .shuffle import commitment, deck_from_seed
-from .state import FINISHED, IN_PROGRESS, GameState, Seat
+from .state import FINISHED, IN_PROGRESS, EndReason, GameState, Seat
 
 
-def decide(state: GameState | None, command) -> list[Event]:
+def decide(state: GameState | None, command: cmd.Command) -> list[Event]:
     """The events that ``command`` produces in ``state``, or a RuleViolation."""
     if isinstance(command, cmd.CreateGame):
         return _create(state, command)
@@ -43,7 +47,7 @@ def decide(state: GameState | None, command) -> list[Event]:
     return handler(state, command)
 
 
-def _create(state, c: cmd.CreateGame) -> list[Event]:
+def _create(state: GameState | None, c: cmd.CreateGame) -> list[Event]:
     if state is not None:
         raise RuleViolation("game_exists", "This game has already been created.")
     n = len(c.players)
@@ -72,13 +76,14 @@ def _deal(state: GameState, c: cmd.Deal) -> list[Event]:
     if c.seat is not None and c.seat != dealer:
         raise RuleViolation("not_dealer", f"Seat {dealer} deals this hand.")
     number = state.hand_number + 1
+    client_seeds: tuple[str, ...] = ()
     if c.deck is not None:
         deck = tuple(c.deck)
         cards = deck_for(state.options)
         if len(deck) != len(cards) or Counter(deck) != Counter(cards):
             raise RuleViolation("invalid_deck", f"The deck must hold each of the game's {len(cards)} cards "
                                 "exactly once.")
-        fixed, committed, client_seeds = True, None, ()
+        fixed, committed = True, None
     elif state.seed is not None:
         client_seeds = tuple(x for x in state.client_seeds if x)
         deck = deck_from_seed(bytes.fromhex(state.seed), number, client_seeds, deck_for(state.options))
@@ -94,19 +99,21 @@ def _deal(state: GameState, c: cmd.Deal) -> list[Event]:
 
 def _initial_pairs(state: GameState) -> list[Event]:
     """``initial_pairs``: pairs of a rank dealt to the table go to the first player."""
-    by_rank: dict[int, list] = {}
-    for c in state.table:
-        by_rank.setdefault(c.rank, []).append(c)
+    by_rank: dict[int, list[Card]] = {}
+    for c in state.table:  # all loose: nothing is built before the first play
+        if isinstance(c, Card):
+            by_rank.setdefault(c.rank, []).append(c)
     pairs = tuple(c for same in by_rank.values() for c in same[: len(same) // 2 * 2])
     if not pairs:
         return []
     first = state.turn
+    assert first is not None, "a hand being played has a seat to play"
     sweep = len(pairs) == len(state.table) and state.options.sweeps > 0
     taken = InitialPairsTaken(first, pairs, sweep)
     return [taken, *_score_now(evolve(state, taken), first, pairs, sweep)]
 
 
-def _score_now(state: GameState, seat: int, cards, sweep: bool) -> list[Event]:
+def _score_now(state: GameState, seat: int, cards: Collection[Card], sweep: bool) -> list[Event]:
     """``instant_scoring``: what a capture scores at once, and the game's end
     if that reaches the target."""
     if not state.options.instant_scoring:
@@ -119,25 +126,27 @@ def _score_now(state: GameState, seat: int, cards, sweep: bool) -> list[Event]:
         scores[a.team] += a.points
     events: list[Event] = [PointsScored(awards, tuple(scores))]
     team = state.team_of(seat)
-    if scores[team] >= state.options.target:
-        events += [*_reveal(state), GameFinished(team, "target", tuple(scores))]
+    target = state.options.target
+    if target is not None and scores[team] >= target:  # instant scoring always has a target
+        events += [*_reveal(state), GameFinished(team, EndReason.TARGET, tuple(scores))]
     return events
 
 
 def _play(state: GameState, c: cmd.Play) -> list[Event]:
     play = resolve_play(state, c.seat, c.move)
     move = play.move
-    if move.action == "pluck":
+    if move.action == Action.PLUCK:
         return [CardPlucked(c.seat, move.card)]
-    if move.action == "trail":
+    if move.action == Action.TRAIL:
         event: Event = CardTrailed(c.seat, move.card)
-    elif move.action == "capture":
+    elif move.action == Action.CAPTURE:
         event = CardsCaptured(c.seat, move.card, move.targets, play.captured, play.sweep)
     else:
+        assert play.build is not None, "a legal build move leaves a build"
         event = BuildMade(c.seat, move.card, move.targets, play.build)
     events = [event]
     after = evolve(state, event)
-    if move.action == "capture":
+    if move.action == Action.CAPTURE:
         scored = _score_now(after, c.seat, play.captured, play.sweep)
         events += scored
         after = fold(scored, after)
@@ -183,14 +192,14 @@ def _count_out(state: GameState, c: cmd.CountOut) -> list[Event]:
         raise RuleViolation("not_a_seat", f"There is no seat {c.seat}.")
     team = state.team_of(c.seat)
     totals = [state.scores[t] + secured_points(state, t) for t in range(state.teams)]
-    success = totals[team] >= opts.target
+    success = opts.target is not None and totals[team] >= opts.target  # a count-out has a target
     if success:
         winner = team
     else:  # the best of the others wins; a tie goes to the first of them in turn order
         order = [state.team_of((c.seat + i) % state.players) for i in range(1, state.players)]
         winner = max((t for t in dict.fromkeys(order) if t != team), key=lambda t: totals[t])
     return [CountedOut(c.seat, team, totals[team], success), *_reveal(state),
-            GameFinished(winner, "count_out", state.scores)]
+            GameFinished(winner, EndReason.COUNT_OUT, state.scores)]
 
 
 def _set_client_seed(state: GameState, c: cmd.SetClientSeed) -> list[Event]:
@@ -212,6 +221,7 @@ def _undo(state: GameState, c: cmd.Undo) -> list[Event]:
     if c.seat is not None and c.seat != state.last_player:
         raise RuleViolation("not_your_play", "You can take back only your own play, and only the latest one.")
     if c.seat is None or policy == "free":
+        assert state.last_player is not None, "a play to take back has its player"
         return [PlayUndone(state.last_player, forced=c.seat is None)]
     if state.undo_request is not None:
         raise RuleViolation("undo_pending", "You have already asked to take this play back.")
@@ -249,6 +259,7 @@ def _void(state: GameState, c: cmd.VoidHand) -> list[Event]:
             *_commit(state.hand_number + 1, c.next_seed)]
 
 
-_HANDLERS = {cmd.Deal: _deal, cmd.Play: _play, cmd.CountOut: _count_out,
-             cmd.SetClientSeed: _set_client_seed, cmd.Undo: _undo, cmd.AnswerUndo: _answer_undo,
-             cmd.VoidHand: _void}
+_HANDLERS: dict[type, Callable[[GameState, Any], list[Event]]] = {
+    cmd.Deal: _deal, cmd.Play: _play, cmd.CountOut: _count_out, cmd.SetClientSeed: _set_client_seed,
+    cmd.Undo: _undo, cmd.AnswerUndo: _answer_undo, cmd.VoidHand: _void,
+}

@@ -18,11 +18,11 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, replace
 from typing import Any
 
-from .errors import OptionError
+from ..errors import OptionError
 
 #: The allowed values of each option, default first. ``int`` means "a whole
 #: number in the range given in ``_INT_RANGES``".
-CHOICES: dict[str, tuple] = {
+CHOICES: dict[str, tuple[Any, ...]] = {
     "court_capture": ("one_or_three", "one", "any", "valued"),
     "court_builds": (False, True),
     "ace_high": (False, True),
@@ -96,10 +96,13 @@ class Options:
 
     @property
     def highest_value(self) -> int:
-        """The largest value a card, build or capture can have."""
+        """The largest number value a card, build or capture can have.
+
+        Courts built in multiples of their rank (``court_builds``) have no
+        number value, so they do not raise it."""
         if self.ace_high:
             return 14
-        if self.courts_have_values or self.court_builds:
+        if self.courts_have_values:
             return 13
         return 11 if self.big_ten_eleven else 10
 

@@ -9,12 +9,13 @@ the aces in the order spades, clubs, hearts, diamonds (1 each), then sweeps.
 
 from __future__ import annotations
 
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 
-from .cards import Card
+from ..cards import Card
 from .dealing import deck_for
 from .options import Options
-from .state import GameState
+from .state import EndReason, GameState
 
 BIG_CASINO = Card.parse("10D")
 LITTLE_CASINO = Card.parse("2S")
@@ -69,7 +70,7 @@ def hand_points(state: GameState) -> list[Award]:
     return out
 
 
-def _less(points: list[Award], scored) -> list[Award]:
+def _less(points: list[Award], scored: Iterable[Award]) -> list[Award]:
     """``points`` less what was already ``scored`` in each category by each team."""
     already: dict[tuple[str, int], int] = {}
     for a in scored:
@@ -82,7 +83,7 @@ def _less(points: list[Award], scored) -> list[Award]:
     return out
 
 
-def instant_points(state: GameState, seat: int, cards, sweep: bool) -> list[Award]:
+def instant_points(state: GameState, seat: int, cards: Collection[Card], sweep: bool) -> list[Award]:
     """With ``instant_scoring``, what a capture scores at once: its cards' own
     points and its sweep."""
     team = state.team_of(seat)
@@ -96,7 +97,7 @@ _ORDER = ("most_cards", "most_spades", "big_casino", "little_casino", "ace_S", "
           "spades")
 
 
-def card_points(cards, opts: Options) -> list[Award]:
+def card_points(cards: Collection[Card], opts: Options) -> list[Award]:
     """The points that cards score by themselves, for one team (team 0 here)."""
     out = []
     if BIG_CASINO in cards:
@@ -119,7 +120,11 @@ def _all_eleven(points: list[Award], opts: Options) -> list[Award]:
 
 
 def took_all_eleven(points: list[Award], team: int) -> bool:
-    return set(ELEVEN) <= {a.category for a in points if a.team == team}
+    """Whether ``team`` alone scored every one of the eleven standard points
+    (a share of a split tie for cards is not all of them)."""
+    mine = {a.category for a in points if a.team == team}
+    others = {a.category for a in points if a.team != team}
+    return set(ELEVEN) <= mine and not others & set(ELEVEN)
 
 
 def _most_cards(cards: list[int], spades: list[int], opts: Options) -> list[Award]:
@@ -148,7 +153,7 @@ def _sweep_points(state: GameState) -> list[Award]:
     return [Award("sweeps", t, n * opts.sweeps) for t, n in enumerate(per_team) if n]
 
 
-def settle(state: GameState, points: list[Award]) -> tuple[tuple[int, ...], int | None, str | None]:
+def settle(state: GameState, points: list[Award]) -> tuple[tuple[int, ...], int | None, EndReason | None]:
     """Add a hand's points; return the new scores, the winner (or None) and why.
 
     The reason is None while the game goes on.
@@ -161,7 +166,7 @@ def settle(state: GameState, points: list[Award]) -> tuple[tuple[int, ...], int 
         if sweeper is not None:
             for award in points:
                 scores[award.team] += award.points
-            return tuple(scores), sweeper, "all_eleven"
+            return tuple(scores), sweeper, EndReason.ALL_ELEVEN
     for award in points:
         scores[award.team] += award.points
         if opts.target is not None and opts.end_rule == "scoring_order" and winner is None \
@@ -171,16 +176,16 @@ def settle(state: GameState, points: list[Award]) -> tuple[tuple[int, ...], int 
         if state.hand_number < opts.deals_each * state.players:
             return tuple(scores), None, None
         top = _leader(scores)
-        return tuple(scores), top, "last_deal" if top is not None else "draw"
+        return tuple(scores), top, EndReason.LAST_DEAL if top is not None else EndReason.DRAW
     if opts.target is None:
         hand = [0] * state.teams
         for award in points:
             hand[award.team] += award.points
         top = _leader(hand)
-        return tuple(scores), top, "single_hand" if top is not None else "draw"
+        return tuple(scores), top, EndReason.SINGLE_HAND if top is not None else EndReason.DRAW
     if winner is None and any(s >= opts.target for s in scores):
         winner = _leader(scores)  # end_rule "highest"; a tie at the top plays on
-    return tuple(scores), winner, "target" if winner is not None else None
+    return tuple(scores), winner, EndReason.TARGET if winner is not None else None
 
 
 def secured_points(state: GameState, team: int) -> int:

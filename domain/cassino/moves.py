@@ -17,15 +17,30 @@ state its ``groups`` outright; written in text as ``(2H 7S) (9C)``.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
+from enum import StrEnum
 from functools import lru_cache
 from typing import Any
 
-from .cards import Card
-from .errors import NotationError
+from ..cards import Card
+from ..errors import NotationError
 
-ACTIONS = ("trail", "capture", "build", "pluck")
+
+class Action(StrEnum):
+    """What a move does with its card. A ``StrEnum``: ``Action.TRAIL ==
+    "trail"``, and JSON shows the value."""
+
+    TRAIL = "trail"
+    CAPTURE = "capture"
+    BUILD = "build"
+    PLUCK = "pluck"
+
+
+ACTIONS = tuple(Action)
+_ACTIONS_BY_NAME: dict[str, Action] = {a.value: a for a in Action}  # a dict lookup: moves are made by the thousand
 _BUILD_ID = re.compile(r"^B([1-9][0-9]{0,3})$")
+_NUMBER = re.compile(r"^-?[0-9]+$")
 MAX_TARGETS = 52
 
 
@@ -47,39 +62,53 @@ def _target_key(target: str) -> tuple[int, int]:
     return (0, Card.parse(target).index)
 
 
-def _sorted(targets) -> tuple[str, ...]:
+def _action(text: str) -> Action:
+    found = _ACTIONS_BY_NAME.get(text) if isinstance(text, str) else None
+    if found is None:
+        raise NotationError(f"Unknown action {text!r}; the actions are {', '.join(ACTIONS)}.")
+    return found
+
+
+def _sorted(targets: Iterable[str]) -> tuple[str, ...]:
     return tuple(sorted(targets, key=_target_key))
 
 
 @dataclass(frozen=True, slots=True)
 class Move:
     card: Card
-    action: str
+    action: Action
     targets: tuple[str, ...] = ()
     value: int | None = None
     groups: tuple[tuple[str, ...], ...] | None = None
 
-    def __post_init__(self):
-        if self.action not in ACTIONS:
-            raise NotationError(f"Unknown action {self.action!r}; the actions are {', '.join(ACTIONS)}.")
-        object.__setattr__(self, "targets", _sorted(self.targets))
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "action", _action(self.action))
         if self.groups is not None:
+            if not self.groups or not all(self.groups):
+                raise NotationError("'groups' is a list of non-empty lists of card codes and build ids.")
             groups = sorted((_sorted(g) for g in self.groups), key=lambda g: [_target_key(t) for t in g])
             object.__setattr__(self, "groups", tuple(groups))
+            if not self.targets:  # the groups name the targets
+                object.__setattr__(self, "targets", self._grouped_targets())
+        object.__setattr__(self, "targets", _sorted(self.targets))
+
+    def _grouped_targets(self) -> tuple[str, ...]:
+        """The table items the groups name: every member but the played card."""
+        return tuple(t for g in self.groups or () for t in g if t != self.card.code)
 
     # -- constructors -------------------------------------------------------
 
     @classmethod
     def trail(cls, card: Card | str) -> Move:
-        return cls(_card(card), "trail")
+        return cls(_card(card), Action.TRAIL)
 
     @classmethod
     def capture(cls, card: Card | str, *targets: str) -> Move:
-        return cls(_card(card), "capture", tuple(_target(t) for t in targets))
+        return cls(_card(card), Action.CAPTURE, tuple(_target(t) for t in targets))
 
     @classmethod
     def build(cls, card: Card | str, value: int, *targets: str) -> Move:
-        return cls(_card(card), "build", tuple(_target(t) for t in targets), value)
+        return cls(_card(card), Action.BUILD, tuple(_target(t) for t in targets), value)
 
     @classmethod
     def from_dict(cls, data: Any) -> Move:
@@ -107,11 +136,11 @@ class Move:
             if sum(len(g) for g in groups) > MAX_TARGETS + 1:
                 raise NotationError("'groups' names more items than there are cards.")
             groups = tuple(tuple(_target(t) for t in g) for g in groups)
-        return cls(_card(data["card"]), action.strip().lower(),
+        return cls(_card(data["card"]), _action(action.strip().lower()),
                    tuple(_target(t) for t in targets), value, groups)
 
     def to_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"card": self.card.code, "action": self.action}
+        out: dict[str, Any] = {"card": self.card.code, "action": self.action.value}
         if self.targets:
             out["targets"] = list(self.targets)
         if self.value is not None:
@@ -125,43 +154,43 @@ class Move:
     @classmethod
     def parse(cls, text: str) -> Move:
         """Read ``"5C trail"``, ``"8H capture 8S 3C 5D"``, ``"2H build 9 7S"``,
-        or a build with groups: ``"2H build 9 (2H 7S) (9C)"``."""
+        a stated value after any action (``"AC capture 14 KS AH"``), or
+        groups: ``"2H build 9 (2H 7S) (9C)"``, whose members other than the
+        played card are the targets unless targets are also written out."""
         words = text.replace("(", " ( ").replace(")", " ) ").split()
         if len(words) < 2:
             raise NotationError(f"{text!r} is not a move: write card, action, then its targets.")
         card_code, action, rest = words[0], words[1].lower(), words[2:]
         value = None
-        if action == "build":
-            if not rest or not rest[0].isdigit():
-                raise NotationError("A build states its value: '2H build 9 7S'.")
+        if rest and _NUMBER.match(rest[0]):
             value, rest = int(rest[0]), rest[1:]
-        groups, targets, current = [], [], None
+        groups: list[tuple[str, ...]] = []
+        targets: list[str] = []
+        current: list[str] | None = None
         for word in rest:
-            if word == "(":
+            if word == "(" and current is None:
                 current = []
-            elif word == ")":
-                if current is None:
-                    raise NotationError(f"Unbalanced ')' in {text!r}.")
+            elif word == ")" and current is not None:
                 groups.append(tuple(current))
                 current = None
-            elif current is not None:
-                current.append(_target(word))
+            elif word in "()":
+                raise NotationError(f"Unbalanced brackets in {text!r}.")
             else:
-                targets.append(_target(word))
-        if groups:
-            card_code_c = _card(card_code).code
-            targets += [t for g in groups for t in g if t != card_code_c]
-        return cls(_card(card_code), action, tuple(targets), value, tuple(groups) or None)
+                (targets if current is None else current).append(_target(word))
+        if current is not None:
+            raise NotationError(f"Unbalanced brackets in {text!r}.")
+        return cls(_card(card_code), _action(action), tuple(targets), value, tuple(groups) or None)
 
     @property
     def text(self) -> str:
+        """The move in text; :meth:`parse` reads it back to an equal move."""
         parts = [self.card.code, self.action]
         if self.value is not None:
             parts.append(str(self.value))
+        if self.groups is None or self.targets != _sorted(self._grouped_targets()):
+            parts += self.targets
         if self.groups is not None:
             parts += ["(" + " ".join(g) + ")" for g in self.groups]
-        else:
-            parts += self.targets
         return " ".join(parts)
 
     def __str__(self) -> str:

@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from .cards import Card
+from ..cards import Card
 from .moves import Move
 
 
@@ -83,3 +83,7 @@ class VoidHand:
 
     reason: str
     next_seed: bytes | None = None
+
+
+#: Every command ``decide`` knows.
+Command = CreateGame | Deal | Play | CountOut | SetClientSeed | Undo | AnswerUndo | VoidHand

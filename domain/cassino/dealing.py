@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .cards import Card, full_deck
+from ..cards import Card, full_deck
 from .options import Options
 
 TABLE = -1
@@ -55,7 +55,8 @@ def round_order(players: int, dealer: int, first: bool, packet: int = 2,
     return order
 
 
-def deal_round(stock: Sequence[Card], players: int, dealer: int, first: bool, options: Options):
+def deal_round(stock: Sequence[Card], players: int, dealer: int, first: bool,
+               options: Options) -> tuple[tuple[tuple[Card, ...], ...], tuple[Card, ...], tuple[Card, ...]]:
     """Deal one round from the top of ``stock``.
 
     Returns ``(hands, table, rest)``: the cards each seat receives, the cards

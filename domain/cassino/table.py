@@ -5,6 +5,7 @@ value. It is kept as *groups*: each group adds up to the build's value. A
 build of one group is a *single* build, which may be raised to a new value;
 a build of two or more groups is a *multiple* build, whose value is fixed::
 
+    >>> from domain.cards import card
     >>> b = Build("B1", 9, ((card("6S"), card("3D")), (card("9C"),)), owner=0)
     >>> b.multiple, [c.code for c in b.cards]
     (True, ['6S', '3D', '9C'])
@@ -13,9 +14,9 @@ a build of two or more groups is a *multiple* build, whose value is fixed::
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Union
+from typing import Any
 
-from .cards import Card, codes
+from ..cards import Card, codes
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,7 +34,7 @@ class Build:
     def multiple(self) -> bool:
         return len(self.groups) > 1
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {
             "kind": "build",
             "id": self.id,
@@ -45,7 +46,7 @@ class Build:
         }
 
     @classmethod
-    def from_dict(cls, data: dict) -> Build:
+    def from_dict(cls, data: dict[str, Any]) -> Build:
         groups = tuple(tuple(Card.parse(c) for c in g) for g in data["groups"])
         return cls(data["id"], data["value"], groups, data["owner"])
 
@@ -54,7 +55,7 @@ class Build:
         return f"{self.id}[{kind} {self.value}: {' '.join(codes(self.cards))}]"
 
 
-TableItem = Union[Card, Build]
+TableItem = Card | Build
 
 
 def item_id(item: TableItem) -> str:
@@ -62,7 +63,7 @@ def item_id(item: TableItem) -> str:
     return item.id
 
 
-def item_to_dict(item: TableItem) -> dict:
+def item_to_dict(item: TableItem) -> dict[str, Any]:
     if isinstance(item, Card):
         return {"kind": "card", "card": item.code}
     return item.to_dict()

@@ -26,13 +26,13 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from itertools import combinations, product
 
-from .cards import Card
-from .errors import RuleViolation
-from .groups import Counts, _sub_multisets, fitting, one, value_counts
-from .moves import Move
-from .play import assignments, resolve_play, values_of
+from ..cards import Card
+from ..errors import RuleViolation
+from ..groups import Counts, _sub_multisets, fitting, one, value_counts
+from .moves import Action, Move
+from .play import assignments, builds_to_touch, resolve_play, values_of
 from .state import IN_PROGRESS, GameState
-from .table import Build
+from .table import Build, TableItem
 
 DEFAULT_LIMIT = 200
 DEFAULT_WORK = 4000  # templates examined before first() gives up and marks the list cut
@@ -124,6 +124,9 @@ class _Generator:
         for c, x in values.items():
             self.by_value.setdefault(x, []).append(c)
         self.builds = state.builds()
+        # Per hand card, the own builds its move must take or add to (the
+        # owner's duty), so templates that leave one behind are never grouped.
+        self.must: dict[Card, frozenset[str]] = {}
 
     # -- bookkeeping --------------------------------------------------------
 
@@ -156,6 +159,16 @@ class _Generator:
             if move not in self.seen:
                 self.seen.add(move)
                 yield move
+
+    def _must_touch(self, c: Card) -> frozenset[str]:
+        found = self.must.get(c)
+        if found is None:
+            found = frozenset(b.id for b in builds_to_touch(self.state, self.seat, c))
+            self.must[c] = found
+        return found
+
+    def _value_of(self, ident: str) -> int:
+        return next(b.value for b in self.builds if b.id == ident)
 
     # -- the order of generation -------------------------------------------
 
@@ -190,7 +203,7 @@ class _Generator:
         if self.opts.pluck:
             for it in self.state.table:
                 if isinstance(it, Card):
-                    yield from self._checked(Move(it, "pluck"))
+                    yield from self._checked(Move(it, Action.PLUCK))
 
     # -- captures -----------------------------------------------------------
 
@@ -204,28 +217,36 @@ class _Generator:
             yield from self._captures_as(c, v, maximal)
 
     def _captures_as(self, c: Card, v: int, maximal: bool) -> Iterator[Move]:
+        must = self._must_touch(c)
+        if any(self._value_of(ident) != v for ident in must):
+            return  # a build the move must take is not taken by this value
         builds = [b for b in self.builds if b.value == v]
         for vec, is_max in self._unions(self._counts(v), v):
             if maximal:
                 if not is_max:
                     continue
                 if vec or builds:
-                    yield from self._emit(Move(c, "capture"), [vec], tuple(b.id for b in builds))
+                    yield from self._emit(Move(c, Action.CAPTURE), [vec], tuple(b.id for b in builds))
                 continue
             for k in range(len(builds) + 1):
                 for chosen in combinations(builds, k):
                     if is_max and k == len(builds):
                         continue  # listed with the maximal captures
+                    if not must <= {b.id for b in chosen}:
+                        continue
                     if vec or chosen:
-                        yield from self._emit(Move(c, "capture"), [vec], tuple(b.id for b in chosen))
+                        yield from self._emit(Move(c, Action.CAPTURE), [vec], tuple(b.id for b in chosen))
 
     def _court_captures(self, c: Card) -> Iterator[Move]:
-        same = [it for it in self.state.table if isinstance(it, Card) and it.rank == c.rank]
+        same: list[TableItem] = [it for it in self.state.table if isinstance(it, Card) and it.rank == c.rank]
         if self.opts.court_builds:
             same += [b for b in self.builds if b.value == c.rank]
+        must = self._must_touch(c)
         for k in range(len(same), 0, -1):
             for chosen in combinations(same, k):
-                yield from self._checked(Move(c, "capture", tuple(x.id for x in chosen)))
+                ids = tuple(x.id for x in chosen)
+                if must <= set(ids):
+                    yield from self._checked(Move(c, Action.CAPTURE, ids))
 
     def _unions(self, counts: Counts, v: int) -> Iterator[tuple[Counts, bool]]:
         """Every distinct sub-multiset of ``counts`` that splits into groups of
@@ -254,9 +275,12 @@ class _Generator:
         """Trailing-royals: a court laid on any of the courts and court builds of its rank."""
         same = [it for it in self.state.table if (isinstance(it, Card) and it.rank == c.rank)
                 or (isinstance(it, Build) and it.value == c.rank)]
+        must = self._must_touch(c)
         for k in range(1, len(same) + 1):
             for chosen in combinations(same, k):
-                yield from self._checked(Move(c, "build", tuple(x.id for x in chosen), c.rank))
+                ids = tuple(x.id for x in chosen)
+                if must <= set(ids):
+                    yield from self._checked(Move(c, Action.BUILD, ids, c.rank))
 
     def _builds(self, c: Card, extras: bool) -> Iterator[Move]:
         opts = self.opts
@@ -267,22 +291,33 @@ class _Generator:
         hand_after = list(self.state.hands[self.seat])
         hand_after.remove(c)
         held = sorted({x for h in hand_after for x in values_of(h, opts)})
+        must = self._must_touch(c)
         for cv, target in product(values_of(c, opts), held):
-            if target < max(cv, 2) or target > opts.highest_value:
+            if target < cv or target > opts.highest_value:
+                continue
+            # The builds the move must touch: those of the target's value are
+            # added whole; at most one other can be touched, by raising it.
+            added = tuple(ident for ident in must if self._value_of(ident) == target)
+            raised = must.difference(added)
+            if len(raised) > 1 or (added and not extras):
                 continue
             for vec, ids in self._card_groups(c, cv, target):
-                whole = tuple(b.id for b in self.builds if b.value == target and b.id not in ids)
+                if not raised <= set(ids):
+                    continue
+                whole = tuple(b.id for b in self.builds
+                              if b.value == target and b.id not in ids and b.id not in added)
                 if not extras:
                     if vec or ids:
-                        yield from self._emit(Move(c, "build", (), target), [vec], ids)
+                        yield from self._emit(Move(c, Action.BUILD, (), target), [vec], ids)
                     continue
                 rest = self._counts(target) - vec
                 for more, _ in self._unions(rest, target):
                     for k in range(len(whole) + 1):
                         for chosen in combinations(whole, k):
-                            if not more and not chosen:
+                            if not more and not chosen and not added:
                                 continue  # no extra groups: listed in the first pass
-                            yield from self._emit(Move(c, "build", (), target), [vec, more], ids + chosen)
+                            yield from self._emit(Move(c, Action.BUILD, (), target), [vec, more],
+                                                  ids + added + chosen)
 
     def _card_groups(self, c: Card, cv: int, target: int) -> Iterator[tuple[Counts, tuple[str, ...]]]:
         """The ways the played card's own group can make ``target``: alone,

@@ -7,13 +7,39 @@ A :class:`GameState` is never stored. It is the fold of the game's events
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import NamedTuple
+from enum import StrEnum
+from typing import TYPE_CHECKING, Any, NamedTuple
 
-from .cards import Card
+from ..cards import Card
 from .options import Options
 from .table import Build, TableItem, item_id
 
-WAITING, IN_PROGRESS, HAND_OVER, FINISHED = "waiting", "in_progress", "hand_over", "finished"
+if TYPE_CHECKING:
+    from .scoring import Award
+
+
+class Status(StrEnum):
+    """Where a game stands. A ``StrEnum``: it compares equal to, and is
+    written in JSON as, its value."""
+
+    WAITING = "waiting"  # created, not dealt yet
+    IN_PROGRESS = "in_progress"  # a hand is being played
+    HAND_OVER = "hand_over"  # between hands: the next dealer deals
+    FINISHED = "finished"
+
+
+class EndReason(StrEnum):
+    """Why a game ended (``GameFinished.reason``)."""
+
+    TARGET = "target"  # a side reached the target score
+    COUNT_OUT = "count_out"  # a side claimed to have reached it, rightly or not
+    SINGLE_HAND = "single_hand"  # a game of one hand (no target) was won
+    LAST_DEAL = "last_deal"  # a game of a fixed number of deals was won
+    ALL_ELEVEN = "all_eleven"  # a side took all eleven points (``all_eleven``)
+    DRAW = "draw"  # nobody won
+
+
+WAITING, IN_PROGRESS, HAND_OVER, FINISHED = Status
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,7 +53,7 @@ class Outcome:
     """How a game ended: the winning team (None for a draw) and why."""
 
     winner: int | None
-    reason: str  # "target", "count_out", "single_hand", "draw"
+    reason: EndReason
 
 
 class GameState(NamedTuple):
@@ -37,7 +63,7 @@ class GameState(NamedTuple):
     variant: str
     options: Options
     seats: tuple[Seat, ...]
-    status: str = WAITING
+    status: Status = WAITING
     version: int = 0
     hand_number: int = 0
     dealer: int = 0
@@ -64,7 +90,7 @@ class GameState(NamedTuple):
     undo_request: int | None = None
     undo_accepted: tuple[int, ...] = ()
     redeal: bool = False  # the hand was voided: the same dealer deals again
-    instant_awards: tuple = ()  # points already scored in this hand (instant scoring)
+    instant_awards: tuple[Award, ...] = ()  # points already scored in this hand (instant scoring)
     plucked: tuple[int, ...] = ()  # seats that have plucked since the last deal (Pluck)
     just_played: Card | None = None  # the card of the latest play, which may not be plucked
 
@@ -120,7 +146,7 @@ class GameState(NamedTuple):
 _FIELD_INDEX = {name: i for i, name in enumerate(GameState._fields)}
 
 
-def replace_state(state: GameState, **changes) -> GameState:
+def replace_state(state: GameState, **changes: Any) -> GameState:
     """``state._replace(**changes)``, faster: folding makes one state per
     event, so this sits on the hot path of every load."""
     values = list(state)

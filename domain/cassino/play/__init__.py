@@ -1,0 +1,70 @@
+"""Checking one move against the rules, and working out what it does.
+
+:func:`resolve_play` is the single place where the rules of a turn live: it
+either returns a :class:`Play` (what leaves the hand, what leaves the table,
+what build appears) or raises :class:`RuleViolation` naming the broken rule.
+Both ``decide`` and ``legal_moves`` rely on it, so they cannot disagree.
+
+The rules of each action live in a module of their own (:mod:`.trail`,
+:mod:`.capture`, :mod:`.build`, :mod:`.pluck`), the owner's duty that
+applies to them all in :mod:`.duty`, and what cards are worth in
+:mod:`.values`.
+"""
+
+from __future__ import annotations
+
+from ...errors import RuleViolation
+from ..moves import Action, Move
+from ..state import FINISHED, IN_PROGRESS, GameState
+from ..table import TableItem
+from .build import resolve_build
+from .capture import resolve_capture
+from .duty import builds_to_touch, check_owner_duty, covers
+from .pluck import is_point_card, resolve_pluck
+from .trail import resolve_trail
+from .turn import Play
+from .values import assignments, can_make, holds_value, values_of
+
+__all__ = ["Play", "assignments", "builds_to_touch", "can_make", "covers", "holds_value", "is_point_card",
+           "resolve_play", "values_of"]
+
+
+def _targets(state: GameState, move: Move) -> tuple[TableItem, ...]:
+    on_table = {it.id: it for it in state.table}  # one pass, not one per target
+    items = []
+    seen = set()
+    for ident in move.targets:
+        if ident in seen:
+            raise RuleViolation("duplicate_target", f"You named {ident} twice.")
+        seen.add(ident)
+        it = on_table.get(ident)
+        if it is None:
+            raise RuleViolation("target_not_on_table", f"{ident} is not on the table.")
+        items.append(it)
+    return tuple(items)
+
+
+def resolve_play(state: GameState, seat: int, move: Move) -> Play:
+    """Check ``move`` by ``seat`` now; return what it does or raise RuleViolation."""
+    if state.status == FINISHED:
+        raise RuleViolation("game_over", "The game is over.")
+    if state.status != IN_PROGRESS:
+        raise RuleViolation("no_hand_in_progress", "No hand is being played: the dealer deals next.")
+    if not 0 <= seat < state.players:
+        raise RuleViolation("not_a_seat", f"There is no seat {seat}.")
+    if move.action == Action.PLUCK:
+        return resolve_pluck(state, seat, move)
+    if state.turn != seat:
+        raise RuleViolation("not_your_turn", f"It is seat {state.turn}'s turn, not yours.")
+    hand = state.hands[seat]
+    if move.card not in hand:
+        raise RuleViolation("card_not_in_hand", f"The {move.card.name} is not in your hand.")
+    items = _targets(state, move)
+    if move.action == Action.TRAIL:
+        play = resolve_trail(seat, move, items)
+    elif move.action == Action.CAPTURE:
+        play = resolve_capture(state, seat, move, items)
+    else:
+        play = resolve_build(state, seat, move, items)
+    check_owner_duty(state, seat, play)
+    return play

@@ -1,0 +1,80 @@
+"""The build owner's duty (``owner_duty``): what a player who owns a build may do."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from ...cards import Card
+from ...errors import RuleViolation
+from ..moves import Action
+from ..options import Options
+from ..state import GameState
+from ..table import Build, item_id
+from .turn import Play
+from .values import holds_value
+
+
+def check_owner_duty(state: GameState, seat: int, play: Play) -> None:
+    """Apply ``owner_duty``: what a player who owns a build may do."""
+    opts = state.options
+    duty = opts.owner_duty
+    owned = state.builds_of(seat)
+    if duty == "free" or not owned:
+        return
+    move = play.move
+    touched = {item_id(it) for it in play.taken}
+    acts_on_own = any(b.id in touched for b in owned)
+    shown = ", ".join(f"{b.value}" for b in owned)
+    plural = "s" if len(owned) > 1 else ""
+    if move.action == Action.TRAIL:
+        raise RuleViolation("must_act_on_build",
+                            f"You cannot trail while your build{plural} of {shown} "
+                            f"{'are' if plural else 'is'} on the table.")
+    if duty == "must_act" and not acts_on_own:
+        raise RuleViolation("must_act_on_build", f"You must take or add to your build{plural} of {shown} this turn.")
+    if duty == "strict" and move.action == Action.CAPTURE and not acts_on_own:
+        raise RuleViolation("must_act_on_build",
+                            f"With your build{plural} of {shown} on the table you must take it, add to it, or build.")
+    # Whatever else they do, an owner keeps a card to take each of their builds.
+    hand_after = tuple(h for h in state.hands[seat] if h is not move.card)
+    stranded = next((b for b in builds_to_touch(state, seat, move.card) if b.id not in touched), None)
+    if stranded is not None:
+        raise RuleViolation("must_act_on_build", f"You cannot play away your last {stranded.value} while "
+                            f"your build of {stranded.value} is on the table.")
+    kept = [b for b in owned if b.id not in touched]
+    for b in kept:
+        if duty == "strict" and play.build is not None and play.build.value == b.value:
+            raise RuleViolation("one_build_per_value", f"You already have a build of {b.value}; add to it instead.")
+    values = {b.value for b in kept} | ({play.build.value} if play.build is not None else set())
+    if not covers(hand_after, values, opts):
+        shown = " and ".join(map(str, sorted(values)))
+        raise RuleViolation("must_act_on_build", f"You need a different card to take each of your builds "
+                            f"({shown}), and your hand would not have them.")
+
+
+def builds_to_touch(state: GameState, seat: int, card: Card) -> tuple[Build, ...]:
+    """The seat's own builds that a move playing ``card`` must take or add to:
+    under every ``owner_duty`` but ``free``, those the rest of the hand could
+    no longer take. Known from the card alone, so :mod:`domain.legal` checks
+    it before working out any grouping."""
+    if state.options.owner_duty == "free":
+        return ()
+    hand_after = tuple(h for h in state.hands[seat] if h is not card)
+    return tuple(b for b in state.builds_of(seat) if not holds_value(hand_after, b.value, state.options))
+
+
+def covers(hand: tuple[Card, ...], values: Iterable[int], options: Options) -> bool:
+    """Whether distinct cards of ``hand`` can take builds of each of ``values``.
+
+    One card takes every build of its value at once, but a card with two
+    values (a Royal ace, Buckeye's ten of diamonds) takes only one of them in
+    a play, so each value needs a card of its own.
+    """
+    values = sorted(values)
+    if not values:
+        return True
+    first, rest = values[0], values[1:]
+    for i, card in enumerate(hand):
+        if holds_value((card,), first, options) and covers(hand[:i] + hand[i + 1:], rest, options):
+            return True
+    return False

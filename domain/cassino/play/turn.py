@@ -1,0 +1,34 @@
+"""What a legal move does, and facts about the turn it is played in."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ...cards import Card
+from ..moves import Move
+from ..state import GameState
+from ..table import Build, TableItem
+
+
+@dataclass(frozen=True, slots=True)
+class Play:
+    """What a legal move does."""
+
+    seat: int
+    move: Move
+    taken: tuple[TableItem, ...]  # the table items the move takes or builds on
+    build: Build | None = None  # the build the move leaves on the table
+    sweep: bool = False  # a capture that clears the table and scores as a sweep
+
+    @property
+    def captured(self) -> tuple[Card, ...]:
+        """The cards a capture takes in, the played card last."""
+        out: list[Card] = []
+        for it in self.taken:
+            out.extend(it.cards if isinstance(it, Build) else (it,))
+        return (*out, self.move.card)
+
+
+def is_last_play(state: GameState, seat: int) -> bool:
+    """True when this play is the last card of the hand."""
+    return not state.stock and sum(len(h) for h in state.hands) == 1

@@ -1,0 +1,44 @@
+"""What cards are worth in the sums of captures and builds, under the options."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from itertools import product
+
+from ...cards import Card
+from ..options import Options
+from ..table import Build, TableItem
+
+
+def values_of(card: Card, options: Options) -> tuple[int, ...]:
+    """The values a card may take in sums and builds, at its holder's choice:
+    none for a court without Royal values, 1 or 14 for a Royal ace, 10 or 11
+    for Buckeye's ten of diamonds."""
+    rank = card.rank
+    if rank == 1:
+        return (1, 14) if options.ace_high else (1,)
+    if rank == 10 and options.big_ten_eleven and card.suit == "D":
+        return (10, 11)
+    if rank <= 10 or options.courts_have_values:
+        return (rank,)
+    return ()
+
+
+def assignments(cards: Iterable[Card], options: Options) -> Iterator[tuple[int, ...]]:
+    """Every way to give each card one of its values (one way for plain cards)."""
+    return product(*[values_of(c, options) for c in cards])
+
+
+def can_make(cards: Iterable[Card], total: int, options: Options) -> bool:
+    """True when the cards, each given one of its values, add up to ``total``."""
+    return any(sum(a) == total for a in assignments(cards, options))
+
+
+def holds_value(hand: Iterable[Card], value: int, options: Options) -> bool:
+    """Whether the hand holds a card that can take a build of ``value``."""
+    return any(value in values_of(c, options) or (options.court_builds and c.rank == value > 10)
+               for c in hand)
+
+
+def is_court_build(item: TableItem, rank: int, options: Options) -> bool:
+    return options.court_builds and isinstance(item, Build) and item.value == rank
