@@ -16,7 +16,7 @@ from service.database import close_pool
 from tests.conftest import TEST_SETTINGS
 from tests.service.spec_check import sse_messages
 
-from .conftest import ORDERED_DECK, Api
+from .conftest import ORDERED_DECK
 from .test_stream import Reader
 
 POOL_SIZE = 2

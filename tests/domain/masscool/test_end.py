@@ -1,6 +1,5 @@
 """The end of the game, the count and the winner (seed 000)."""
 
-from domain.cards import cards
 from domain.masscool.events import HandsDrawn, MoneyCounted, PotWon
 
 from .table import Table, stacked_deck

@@ -1,7 +1,7 @@
 """Whole games on fixed decks for 2, 5 and 8 players: a tie reshuffled, broke
 players knocked out, and the deck running out."""
 
-from domain.masscool.events import DeckReshuffled, HandsDrawn, MoneyCounted, PotTied, PotWon
+from domain.masscool.events import DeckReshuffled, HandsDrawn, PotTied
 
 from .table import Table, one_card_each, stacked_deck
 from .test_end import worth
