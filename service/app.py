@@ -18,6 +18,10 @@ DEFAULTS: dict[str, Any] = {
     "DB_POOL_MAX_SIZE": 4,
     # Seconds a request waits for a pooled connection before a 503.
     "DB_POOL_TIMEOUT": 10.0,
+    # Seconds a statement may wait for a lock, and run, before it is
+    # cancelled and the request answers 503 (service.database.Limits).
+    "DB_LOCK_TIMEOUT": 5.0,
+    "DB_STATEMENT_TIMEOUT": 20.0,
     # Seconds /readyz waits for a connection before answering 503.
     "READY_TIMEOUT": 2.0,
     # Every request body is small JSON; refuse big ones before parsing.
@@ -37,6 +41,8 @@ ENVIRONMENT = {
     "DB_POOL_MIN_SIZE": ("CASINO_DB_POOL_MIN_SIZE", int),
     "DB_POOL_MAX_SIZE": ("CASINO_DB_POOL_MAX_SIZE", int),
     "DB_POOL_TIMEOUT": ("CASINO_DB_POOL_TIMEOUT", float),
+    "DB_LOCK_TIMEOUT": ("CASINO_DB_LOCK_TIMEOUT", float),
+    "DB_STATEMENT_TIMEOUT": ("CASINO_DB_STATEMENT_TIMEOUT", float),
     "STREAM_MAX_SECONDS": ("CASINO_STREAM_MAX_SECONDS", float),
     "STREAM_MAX_OPEN": ("CASINO_STREAM_MAX_OPEN", int),
 }

@@ -13,6 +13,7 @@ from typing import Any
 from flask import current_app, request
 from marshmallow import Schema, ValidationError
 
+from service import jsonio
 from service.caller import OPERATOR, PUBLIC, Caller, seat
 from service.games import GameService
 from service.problems import ApiProblem
@@ -114,10 +115,15 @@ def body(kind: type[Schema], *, optional: bool = False) -> dict[str, Any]:
     if not request.is_json:
         raise ApiProblem(400, "malformed", "Send the body as JSON (Content-Type: application/json).",
                          errors=[{"field": None, "message": "The body is not JSON."}])
-    data = request.get_json(silent=True)
-    if data is None and raw.strip() != b"null":
+    try:
+        data = jsonio.loads_request(raw)
+    except jsonio.Unstorable as error:
+        where = f"'{error.field}': " if error.field else ""
+        raise ApiProblem(400, "malformed", f"The request is not valid: {where}{error.message}",
+                         errors=[{"field": error.field, "message": error.message}]) from None
+    except ValueError:
         raise ApiProblem(400, "malformed", "The body is not valid JSON.",
-                         errors=[{"field": None, "message": "The body could not be parsed as JSON."}])
+                         errors=[{"field": None, "message": "The body could not be parsed as JSON."}]) from None
     if not isinstance(data, dict):
         raise ApiProblem(400, "malformed", "The body must be a JSON object.",
                          errors=[{"field": None, "message": "Expected a JSON object."}])
