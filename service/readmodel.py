@@ -8,10 +8,10 @@ read as of one moment, and the rebuild of one game's row from its events.
 
 from __future__ import annotations
 
-import base64
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 from uuid import UUID
 
@@ -29,25 +29,31 @@ ROW_COLUMNS = ("variant", "status", "player_names", "version", "created_at", "up
 
 @dataclass(frozen=True)
 class Cursor:
-    """Where a page of the listing (newest first) ended: its last game's ``(created_at, id)``."""
+    """Where a page of the listing (newest first) ended: its last game's ``(created_at, id)``.
+
+    Its code is ``<created_at in microseconds since 1970>.<id as 32 hex
+    digits>``: a form the spec states exactly, so that every string of
+    that form is a place in the listing."""
 
     created_at: datetime
     id: UUID
 
     @property
     def code(self) -> str:
-        text = f"{self.created_at.isoformat()}|{self.id}"
-        return base64.urlsafe_b64encode(text.encode()).decode().rstrip("=")
+        return f"{(self.created_at - _EPOCH) // _MICROSECOND}.{self.id.hex}"
 
     @classmethod
     def parse(cls, code: str) -> Cursor:
-        """Raises ValueError unless ``code`` is a cursor this class made."""
-        text = base64.urlsafe_b64decode(code + "=" * (-len(code) % 4)).decode()
-        created_at, _, game_id = text.partition("|")
-        when = datetime.fromisoformat(created_at)
-        if when.tzinfo is None:
-            raise ValueError("a cursor's time has a time zone")
-        return cls(when, UUID(game_id))
+        """Raises ValueError unless ``code`` has a cursor's form."""
+        match = _CURSOR.fullmatch(code)
+        if not match:
+            raise ValueError("not a cursor")
+        return cls(_EPOCH + int(match.group(1)) * _MICROSECOND, UUID(hex=match.group(2)))
+
+
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+_MICROSECOND = timedelta(microseconds=1)
+_CURSOR = re.compile(r"([0-9]{1,16})\.([0-9a-f]{32})")
 
 
 @dataclass(frozen=True)

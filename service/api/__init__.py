@@ -3,7 +3,7 @@ from service and domain errors to problem responses."""
 
 from __future__ import annotations
 
-from flask import Flask
+from flask import Flask, request
 
 from domain import NotationError, OptionError, RuleViolation
 from service import snapshots
@@ -11,7 +11,7 @@ from service.cache import StateCache
 from service.database import get_pool
 from service.games import GameNotFound, GameService, KeyReused, PreconditionFailed, VersionConflict
 from service.metrics import VERSION_CONFLICTS
-from service.problems import problem
+from service.problems import ApiProblem, problem
 from service.readmodel import ReadModel
 from service.store import EventStore
 
@@ -27,6 +27,7 @@ def init_app(app: Flask) -> None:
     for bp in (games.bp, listing.bp, commands.bp, events.bp, stream.bp, audit.bp, log.bp, variants.bp,
                spec.bp):
         app.register_blueprint(bp)
+    app.before_request(_one_value_each)
     app.register_error_handler(RuleViolation, _rule_violation)
     app.register_error_handler(OptionError, _option_error)
     app.register_error_handler(NotationError, _notation_error)
@@ -34,6 +35,18 @@ def init_app(app: Flask) -> None:
     app.register_error_handler(PreconditionFailed, _precondition_failed)
     app.register_error_handler(VersionConflict, _conflict)
     app.register_error_handler(KeyReused, _key_reused)
+
+
+def _one_value_each() -> None:
+    """Refuse a query parameter given twice, unless the endpoint reads every
+    value: reading one of them quietly would act on half of what was asked."""
+    from service.api import listing
+
+    repeatable = listing.REPEATABLE if request.endpoint == "listing.index" else frozenset()
+    for name, values in request.args.lists():
+        if len(values) > 1 and name not in repeatable:
+            raise ApiProblem(400, "malformed", f"Give '{name}' once.",
+                             errors=[{"field": name, "message": "Given more than once."}])
 
 
 def _rule_violation(error: RuleViolation):

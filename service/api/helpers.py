@@ -21,7 +21,8 @@ from service.readmodel import ReadModel
 from service.schemas import errors_list
 from service.tokens import hash_token
 
-_BEARER = re.compile(r"Bearer ([A-Za-z0-9._~+/=-]{1,256})")
+# The scheme's name is case-insensitive (RFC 9110, section 11.1); the token is not.
+_BEARER = re.compile(r"(?i:Bearer) +([A-Za-z0-9._~+/=-]{1,256})")
 _IF_MATCH = re.compile(r'\s*(?:W/)?"?(\d{1,10})"?\s*')
 _IDEMPOTENCY_KEY = re.compile(r"[\x21-\x7e]{1,200}")
 _WHOLE_NUMBER = re.compile(r"[0-9]{1,18}")
