@@ -12,6 +12,7 @@ from typing import Any
 
 from flask import current_app, request
 from marshmallow import Schema, ValidationError
+from werkzeug.exceptions import RequestEntityTooLarge
 
 from service import jsonio
 from service.caller import OPERATOR, PUBLIC, Caller, seat
@@ -107,7 +108,7 @@ def _schema(kind: type[Schema]) -> Schema:
 def body(kind: type[Schema], *, optional: bool = False) -> dict[str, Any]:
     """The JSON body loaded through the schema ``kind``; a 400 problem listing each bad field."""
     schema = _schema(kind)
-    raw = request.get_data(cache=True)
+    raw = _whole_body()
     if not raw.strip():
         if optional:
             return schema.load({})
@@ -136,6 +137,18 @@ def body(kind: type[Schema], *, optional: bool = False) -> dict[str, Any]:
         where = f"'{first['field']}': " if first["field"] else ""
         raise ApiProblem(400, "malformed", f"The request is not valid: {where}{first['message']}",
                          errors=listed) from None
+
+
+def _whole_body() -> bytes:
+    """The request's body; 413 when it is over the limit, whether its size was
+    announced or not. A chunked body (no Content-Length) is cut at the limit
+    when read, so a byte left after it means it was too long."""
+    raw = request.get_data(cache=True)
+    limit = request.max_content_length
+    if request.content_length is None and limit is not None and len(raw) >= limit:
+        if request.environ["wsgi.input"].read(1):
+            raise RequestEntityTooLarge()
+    return raw
 
 
 def if_match() -> int | None:
