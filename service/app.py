@@ -14,6 +14,8 @@ from service.jsonio import OrjsonProvider
 DEFAULTS: dict[str, Any] = {
     "DATABASE_URL": None,
     "OPERATOR_TOKEN": None,
+    # Signs each game's head (service.checkpoints); None: one made from OPERATOR_TOKEN.
+    "CHECKPOINT_KEY": None,
     "DB_POOL_MIN_SIZE": 1,
     "DB_POOL_MAX_SIZE": 4,
     # Seconds a request waits for a pooled connection before a 503.
@@ -38,6 +40,7 @@ DEFAULTS: dict[str, Any] = {
 ENVIRONMENT = {
     "DATABASE_URL": ("DATABASE_URL", str),
     "OPERATOR_TOKEN": ("CASINO_OPERATOR_TOKEN", str),
+    "CHECKPOINT_KEY": ("CASINO_CHECKPOINT_KEY", str),
     "DB_POOL_MIN_SIZE": ("CASINO_DB_POOL_MIN_SIZE", int),
     "DB_POOL_MAX_SIZE": ("CASINO_DB_POOL_MAX_SIZE", int),
     "DB_POOL_TIMEOUT": ("CASINO_DB_POOL_TIMEOUT", float),

@@ -20,6 +20,7 @@ from psycopg.rows import dict_row
 from psycopg.types.json import Jsonb
 from psycopg_pool import ConnectionPool
 
+from service.checkpoints import Checkpoint
 from service.store import EVENT_COLUMNS, StoredEvent
 
 #: The row's columns but ``id``, as ``service.projection.expected_row`` makes them.
@@ -117,21 +118,32 @@ class ReadModel:
     def game_ids(self) -> list[UUID]:
         """Every game with events or a row, in id order."""
         with self._pool.connection() as conn:
-            rows = conn.execute("SELECT DISTINCT game_id FROM events"
-                                " UNION SELECT id FROM games ORDER BY 1").fetchall()
+            rows = conn.execute("SELECT DISTINCT game_id FROM events UNION SELECT id FROM games"
+                                " UNION SELECT game_id FROM checkpoints ORDER BY 1").fetchall()
         return [game_id for (game_id,) in rows]
 
-    def evidence(self, game_id: UUID) -> tuple[list[StoredEvent], dict[str, Any] | None]:
-        """The game's events and its row, read as of one moment (an append
-        between two separate reads would look like a stale row)."""
+    def evidence(self, game_id: UUID) -> tuple[list[StoredEvent], dict[str, Any] | None, Checkpoint | None]:
+        """The game's events, its row and its checkpoint, read as of one
+        moment (an append between two separate reads would look like a stale
+        row)."""
         with self._pool.connection() as conn:
             conn.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
             try:
                 events = _events(conn, game_id)
                 row = _row(conn, game_id)
+                found = conn.execute("SELECT version, head, signature FROM checkpoints WHERE game_id = %s",
+                                     (game_id,)).fetchone()
             finally:
                 conn.execute("ROLLBACK")
-        return events, row
+        return events, row, Checkpoint(*found) if found else None
+
+    def heads(self) -> list[dict[str, Any]]:
+        """Every game's last version and its hash, in game id order: what to
+        keep outside the database (``casino heads``)."""
+        with self._pool.connection() as conn:
+            rows = conn.execute("SELECT DISTINCT ON (game_id) game_id, version, hash FROM events"
+                                " ORDER BY game_id, version DESC").fetchall()
+        return [{"game_id": str(game_id), "version": version, "head": head} for game_id, version, head in rows]
 
     def rebuild(self, game_id: UUID,
                 project: Callable[[Sequence[StoredEvent]], Mapping[str, Any]]) -> None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from flask import Flask, request
 
 from domain import NotationError, OptionError, RuleViolation
-from service import snapshots
+from service import checkpoints, snapshots
 from service.cache import StateCache
 from service.database import get_pool
 from service.games import GameNotFound, GameService, KeyReused, PreconditionFailed, VersionConflict
@@ -20,7 +20,8 @@ def init_app(app: Flask) -> None:
     from service.api import audit, commands, events, games, listing, log, spec, stream, variants
 
     token = app.config.get("OPERATOR_TOKEN")
-    app.extensions["casino.games"] = GameService(EventStore(get_pool(app)), StateCache(),
+    store = EventStore(get_pool(app), checkpoints.key_for(app.config))
+    app.extensions["casino.games"] = GameService(store, StateCache(),
                                                  snapshot_key=snapshots.key_from(token) if token else None)
     app.extensions["casino.readmodel"] = ReadModel(get_pool(app))
     stream.init_app(app)

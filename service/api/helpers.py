@@ -14,7 +14,7 @@ from flask import current_app, request
 from marshmallow import Schema, ValidationError
 from werkzeug.exceptions import RequestEntityTooLarge
 
-from service import jsonio
+from service import checkpoints, jsonio
 from service.caller import OPERATOR, PUBLIC, Caller, seat
 from service.games import GameService
 from service.problems import ApiProblem
@@ -43,6 +43,10 @@ def games() -> GameService:
 
 def read_model() -> ReadModel:
     return current_app.extensions["casino.readmodel"]
+
+
+def checkpoint_key() -> bytes | None:
+    return checkpoints.key_for(current_app.config)
 
 
 def caller_for(game_id: uuid.UUID | None) -> Caller:
