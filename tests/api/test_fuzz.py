@@ -59,8 +59,10 @@ _turns = itertools.count()
 def test_no_server_errors_and_every_answer_conforms(case, app, fuzz_game, operator):
     case.operation.schema.app = app  # call the app in-process, through WSGI
     turn = next(_turns)
-    if case.path_parameters and "game_id" in case.path_parameters and turn % 3:
-        case.path_parameters["game_id"] = fuzz_game.id  # a real game most of the time
+    # A real game most of the time, unless the path was made wrong on purpose.
+    wrong_path = case.meta is not None and case.meta.is_negative_at(ParameterLocation.PATH)
+    if case.path_parameters and "game_id" in case.path_parameters and turn % 3 and not wrong_path:
+        case.path_parameters["game_id"] = fuzz_game.id
     tokens = [None, operator, *fuzz_game.tokens]
     token = tokens[turn % len(tokens)]
     # A real token is the test's own, not generated: passed as such, the

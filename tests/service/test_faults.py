@@ -3,6 +3,7 @@ PostgreSQL of its own: a worker killed with SIGKILL, PostgreSQL restarted.
 Nothing acknowledged is lost, no answer is a 500 (a 503 carries
 Retry-After), and the service recovers by itself. Every loop is bounded in
 time and count; the module takes well under a minute when the machine is idle.
+The same server shows the HTTP server's own answers that the spec documents.
 """
 
 from __future__ import annotations
@@ -229,3 +230,17 @@ def test_a_chunked_body_over_the_limit_is_413_like_a_sized_one(server):
     finally:
         conn.close()
     assert response.status == 413 and body["code"] == "payload_too_large"
+
+
+@pytest.mark.parametrize("request_bytes,status", [
+    (b"GET /healthz?" + b"x" * 4100 + b" HTTP/1.1\r\nHost: x\r\n\r\n", 414),
+    (b"GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: " + b"x" * 8200 + b"\r\n\r\n", 431),
+    (b"GET /healthz HTTP/1.1\r\nHost: x\r\n" + b"".join(b"X-%d: y\r\n" % i for i in range(101)) + b"\r\n",
+     431),
+])
+def test_the_http_servers_own_refusals_are_the_documented_ones(server, request_bytes, status):
+    """openapi.yaml documents these answers of gunicorn's, given before the service sees a request."""
+    with socket.create_connection(("127.0.0.1", server.port), timeout=10) as sock:
+        sock.sendall(request_bytes)
+        first_line = sock.makefile("rb").readline()
+    assert first_line.split()[1] == str(status).encode()
