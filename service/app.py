@@ -14,10 +14,16 @@ from service.jsonio import OrjsonProvider
 DEFAULTS: dict[str, Any] = {
     "DATABASE_URL": None,
     "OPERATOR_TOKEN": None,
+    # Signs each game's head (service.checkpoints); None: one made from OPERATOR_TOKEN.
+    "CHECKPOINT_KEY": None,
     "DB_POOL_MIN_SIZE": 1,
     "DB_POOL_MAX_SIZE": 4,
     # Seconds a request waits for a pooled connection before a 503.
     "DB_POOL_TIMEOUT": 10.0,
+    # Seconds a statement may wait for a lock, and run, before it is
+    # cancelled and the request answers 503 (service.database.Limits).
+    "DB_LOCK_TIMEOUT": 5.0,
+    "DB_STATEMENT_TIMEOUT": 20.0,
     # Seconds /readyz waits for a connection before answering 503.
     "READY_TIMEOUT": 2.0,
     # Every request body is small JSON; refuse big ones before parsing.
@@ -38,9 +44,12 @@ DEFAULTS: dict[str, Any] = {
 ENVIRONMENT = {
     "DATABASE_URL": ("DATABASE_URL", str),
     "OPERATOR_TOKEN": ("CASINO_OPERATOR_TOKEN", str),
+    "CHECKPOINT_KEY": ("CASINO_CHECKPOINT_KEY", str),
     "DB_POOL_MIN_SIZE": ("CASINO_DB_POOL_MIN_SIZE", int),
     "DB_POOL_MAX_SIZE": ("CASINO_DB_POOL_MAX_SIZE", int),
     "DB_POOL_TIMEOUT": ("CASINO_DB_POOL_TIMEOUT", float),
+    "DB_LOCK_TIMEOUT": ("CASINO_DB_LOCK_TIMEOUT", float),
+    "DB_STATEMENT_TIMEOUT": ("CASINO_DB_STATEMENT_TIMEOUT", float),
     "STREAM_MAX_SECONDS": ("CASINO_STREAM_MAX_SECONDS", float),
     "STREAM_MAX_OPEN": ("CASINO_STREAM_MAX_OPEN", int),
     "STREAM_BUFFER_EVENTS": ("CASINO_STREAM_BUFFER_EVENTS", int),

@@ -24,7 +24,7 @@ import sqlalchemy.exc
 from psycopg_pool import ConnectionPool
 
 import migrations
-from service import database, gunicorn_conf, ops, server, tokens
+from service import checkpoints, database, gunicorn_conf, ops, server, tokens
 from service.readmodel import ReadModel
 from service.store import EventStore
 
@@ -45,7 +45,14 @@ def main(argv: list[str] | None = None) -> int:
         "verify", help="check games' hash chains and read model; exit 1 if anything is wrong")
     verify_parser.add_argument("game", nargs="?", type=uuid.UUID, metavar="GAME",
                                help="the game's id (default: every game)")
+    verify_parser.add_argument("--heads", type=Path, metavar="FILE",
+                               help="also check heads kept from `casino heads` (every game in the file)")
     verify_parser.set_defaults(run=verify)
+
+    heads_parser = commands.add_parser(
+        "heads", help="write every game's head (JSON), to keep outside the database for `verify --heads`")
+    heads_parser.add_argument("-o", "--output", type=Path, metavar="FILE", help="write here, not to stdout")
+    heads_parser.set_defaults(run=heads)
 
     export_parser = commands.add_parser("export", help="write a game's transcript (JSON)")
     export_parser.add_argument("game", type=uuid.UUID, metavar="GAME", help="the game's id")
@@ -82,7 +89,16 @@ def migrate(args: argparse.Namespace) -> int:
 
 def verify(args: argparse.Namespace) -> int:
     with _pool() as pool:
-        return ops.verify_games(ReadModel(pool), args.game, sys.stdout)
+        read_model = ReadModel(pool)
+        found = ops.verify_games(read_model, args.game, sys.stdout, _checkpoint_key())
+        if args.heads is not None:
+            found = max(found, ops.check_heads(read_model, args.heads.read_text(encoding="utf-8"), sys.stdout))
+        return found
+
+
+def heads(args: argparse.Namespace) -> int:
+    with _pool() as pool:
+        return ops.export_heads(ReadModel(pool), args.output, sys.stdout)
 
 
 def export(args: argparse.Namespace) -> int:
@@ -99,7 +115,7 @@ def replay(args: argparse.Namespace) -> int:
     if args.print_only:
         return ops.replay_transcript(None, text, sys.stdout)
     with _pool() as pool:
-        return ops.replay_transcript(EventStore(pool), text, sys.stdout)
+        return ops.replay_transcript(EventStore(pool, _checkpoint_key()), text, sys.stdout)
 
 
 def rebuild_projections(args: argparse.Namespace) -> int:
@@ -152,6 +168,17 @@ def _database_url(out=None) -> str:
     else:
         print(f"Database: embedded PostgreSQL in {database.data_dir() / 'pgdata'}", file=out, flush=True)
     return database.resolve_database_url()
+
+
+def _checkpoint_key() -> bytes | None:
+    """The key ``casino serve`` signs checkpoints with, from the same
+    settings; None when there is none (signatures then go unchecked)."""
+    token = os.environ.get("CASINO_OPERATOR_TOKEN")
+    kept = database.data_dir() / tokens.OPERATOR_TOKEN_FILE
+    if not token and kept.is_file():
+        token = kept.read_text(encoding="utf-8").strip()
+    return checkpoints.key_for({"CHECKPOINT_KEY": os.environ.get("CASINO_CHECKPOINT_KEY"),
+                                "OPERATOR_TOKEN": token})
 
 
 def _kept_operator_token() -> str:

@@ -11,6 +11,7 @@ import atexit
 import os
 import warnings
 from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -98,15 +99,40 @@ def init_app(app: Flask) -> None:
             "(an embedded PostgreSQL when the variable is unset)"
         )
     pool = open_pool(url, min_size=app.config["DB_POOL_MIN_SIZE"], max_size=app.config["DB_POOL_MAX_SIZE"],
-                     timeout=app.config["DB_POOL_TIMEOUT"])
+                     timeout=app.config["DB_POOL_TIMEOUT"],
+                     limits=Limits(app.config["DB_LOCK_TIMEOUT"], app.config["DB_STATEMENT_TIMEOUT"]))
     app.extensions[_EXTENSION] = pool
     atexit.register(pool.close)
 
 
-def open_pool(url: str, *, min_size: int = 1, max_size: int = 2, timeout: float = 10.0) -> ConnectionPool:
-    """A pool of autocommit connections to ``url``, as ``service.store`` expects."""
+@dataclass(frozen=True)
+class Limits:
+    """How long, in seconds, one statement of a request may wait for a lock,
+    and may run at all (0: for ever). Past either, PostgreSQL cancels the
+    statement, its transaction rolls back whole, and the request answers 503
+    (``service.problems``): a locked table or a stuck query holds up a
+    request for a bounded time rather than until it goes."""
+
+    lock: float
+    statement: float
+
+    def configure(self, conn: psycopg.Connection) -> None:
+        """Set both on a new connection, for its whole session."""
+        conn.execute("SELECT set_config('lock_timeout', %s, false), set_config('statement_timeout', %s, false)",
+                     (_milliseconds(self.lock), _milliseconds(self.statement)))
+
+
+def _milliseconds(seconds: float) -> str:
+    return str(max(0, round(seconds * 1000)))
+
+
+def open_pool(url: str, *, min_size: int = 1, max_size: int = 2, timeout: float = 10.0,
+              limits: Limits | None = None) -> ConnectionPool:
+    """A pool of autocommit connections to ``url``, as ``service.store``
+    expects; with ``limits``, on how long their statements may wait and run."""
     return ConnectionPool(url, min_size=min_size, max_size=max_size, timeout=timeout,
-                          kwargs={"autocommit": True}, name="casino", open=True)
+                          kwargs={"autocommit": True}, name="casino", open=True,
+                          configure=limits.configure if limits else None)
 
 
 def get_pool(app: Flask | None = None) -> ConnectionPool:

@@ -82,6 +82,7 @@ def event_json(stored: StoredEvent, caller: Caller, reveal: bool = False) -> dic
         out["position"] = stored.position
         out["metadata"] = stored.metadata
         out["hash"] = stored.hash
+        out["chain"] = stored.chain
     return out
 
 

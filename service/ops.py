@@ -33,25 +33,65 @@ def progress(items: Iterable[T], what: str) -> Iterator[T]:
     return iter(tqdm(items, desc=what, unit="game", file=sys.stderr, disable=None, dynamic_ncols=True))
 
 
-def verify_games(read_model: ReadModel, game_id: uuid.UUID | None, out: IO[str]) -> int:
-    """Check one game and report every check, or check every game and report the problems."""
+def verify_games(read_model: ReadModel, game_id: uuid.UUID | None, out: IO[str],
+                 key: bytes | None = None) -> int:
+    """Check one game and report every check, or check every game and report
+    the problems; ``key`` checks the checkpoints' signatures."""
     if game_id is not None:
-        events, row = read_model.evidence(game_id)
-        if not events and row is None:
+        events, row, checkpoint = read_model.evidence(game_id)
+        if not events and row is None and checkpoint is None:
             print(f"There is no game {game_id}.", file=out)
             return 1
-        report = verify(Evidence(game_id, events, row))
+        report = verify(Evidence(game_id, events, row, checkpoint, key))
         print(describe(report, every_check=True), file=out)
         return 0 if report.ok else 1
     game_ids = read_model.game_ids()
     failed = 0
     for each in progress(game_ids, "verify"):
-        report = verify(Evidence(each, *read_model.evidence(each)))
+        report = verify(Evidence(each, *read_model.evidence(each), key))
         if not report.ok:
             failed += 1
             tqdm.write(describe(report, every_check=False), file=out)
     print(f"{len(game_ids)} games checked: " + (f"{failed} with problems." if failed else "all sound."),
           file=out)
+    return 1 if failed else 0
+
+
+HEADS_FORMAT = "casino-heads"
+
+
+def export_heads(read_model: ReadModel, output: Path | None, out: IO[str]) -> int:
+    """Write every game's head (last version and hash), to keep outside the database."""
+    document = {"format": HEADS_FORMAT, "format_version": 1, "heads": read_model.heads()}
+    text = json.dumps(document, indent=1) + "\n"
+    if output is None:
+        out.write(text)
+    else:
+        output.write_text(text, encoding="utf-8")
+    return 0
+
+
+def check_heads(read_model: ReadModel, text: str, out: IO[str]) -> int:
+    """Compare heads exported earlier with the games now: each game must still
+    hold the exported version with the exported hash (its chain may have grown
+    since). A deleted, truncated or rewritten game shows here even when its
+    database was rewritten whole, checkpoints included."""
+    document = json.loads(text)
+    if document.get("format") != HEADS_FORMAT:
+        print(f"This is not a {HEADS_FORMAT} document.", file=out)
+        return 1
+    failed = 0
+    for kept in document["heads"]:
+        game_id = uuid.UUID(kept["game_id"])
+        events = read_model.evidence(game_id)[0]
+        stored = next((e.hash for e in events if e.version == kept["version"]), None)
+        if stored != kept["head"]:
+            failed += 1
+            what = ("it no longer has that version (truncated or deleted)" if stored is None
+                    else "its hash there differs (rewritten)")
+            print(f"game {game_id}: kept head at version {kept['version']}, but {what}.", file=out)
+    print(f"{len(document['heads'])} kept heads checked: "
+          + (f"{failed} no longer match." if failed else "all still in place."), file=out)
     return 1 if failed else 0
 
 

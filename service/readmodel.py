@@ -8,10 +8,10 @@ read as of one moment, and the rebuild of one game's row from its events.
 
 from __future__ import annotations
 
-import base64
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 from uuid import UUID
 
@@ -20,6 +20,7 @@ from psycopg.rows import dict_row
 from psycopg.types.json import Jsonb
 from psycopg_pool import ConnectionPool
 
+from service.checkpoints import Checkpoint
 from service.store import EVENT_COLUMNS, StoredEvent
 
 #: The row's columns but ``id``, as ``service.projection.expected_row`` makes them.
@@ -29,25 +30,31 @@ ROW_COLUMNS = ("variant", "status", "player_names", "version", "created_at", "up
 
 @dataclass(frozen=True)
 class Cursor:
-    """Where a page of the listing (newest first) ended: its last game's ``(created_at, id)``."""
+    """Where a page of the listing (newest first) ended: its last game's ``(created_at, id)``.
+
+    Its code is ``<created_at in microseconds since 1970>.<id as 32 hex
+    digits>``: a form the spec states exactly, so that every string of
+    that form is a place in the listing."""
 
     created_at: datetime
     id: UUID
 
     @property
     def code(self) -> str:
-        text = f"{self.created_at.isoformat()}|{self.id}"
-        return base64.urlsafe_b64encode(text.encode()).decode().rstrip("=")
+        return f"{(self.created_at - _EPOCH) // _MICROSECOND}.{self.id.hex}"
 
     @classmethod
     def parse(cls, code: str) -> Cursor:
-        """Raises ValueError unless ``code`` is a cursor this class made."""
-        text = base64.urlsafe_b64decode(code + "=" * (-len(code) % 4)).decode()
-        created_at, _, game_id = text.partition("|")
-        when = datetime.fromisoformat(created_at)
-        if when.tzinfo is None:
-            raise ValueError("a cursor's time has a time zone")
-        return cls(when, UUID(game_id))
+        """Raises ValueError unless ``code`` has a cursor's form."""
+        match = _CURSOR.fullmatch(code)
+        if not match:
+            raise ValueError("not a cursor")
+        return cls(_EPOCH + int(match.group(1)) * _MICROSECOND, UUID(hex=match.group(2)))
+
+
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+_MICROSECOND = timedelta(microseconds=1)
+_CURSOR = re.compile(r"([0-9]{1,16})\.([0-9a-f]{32})")
 
 
 @dataclass(frozen=True)
@@ -111,21 +118,32 @@ class ReadModel:
     def game_ids(self) -> list[UUID]:
         """Every game with events or a row, in id order."""
         with self._pool.connection() as conn:
-            rows = conn.execute("SELECT DISTINCT game_id FROM events"
-                                " UNION SELECT id FROM games ORDER BY 1").fetchall()
+            rows = conn.execute("SELECT DISTINCT game_id FROM events UNION SELECT id FROM games"
+                                " UNION SELECT game_id FROM checkpoints ORDER BY 1").fetchall()
         return [game_id for (game_id,) in rows]
 
-    def evidence(self, game_id: UUID) -> tuple[list[StoredEvent], dict[str, Any] | None]:
-        """The game's events and its row, read as of one moment (an append
-        between two separate reads would look like a stale row)."""
+    def evidence(self, game_id: UUID) -> tuple[list[StoredEvent], dict[str, Any] | None, Checkpoint | None]:
+        """The game's events, its row and its checkpoint, read as of one
+        moment (an append between two separate reads would look like a stale
+        row)."""
         with self._pool.connection() as conn:
             conn.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
             try:
                 events = _events(conn, game_id)
                 row = _row(conn, game_id)
+                found = conn.execute("SELECT version, head, signature FROM checkpoints WHERE game_id = %s",
+                                     (game_id,)).fetchone()
             finally:
                 conn.execute("ROLLBACK")
-        return events, row
+        return events, row, Checkpoint(*found) if found else None
+
+    def heads(self) -> list[dict[str, Any]]:
+        """Every game's last version and its hash, in game id order: what to
+        keep outside the database (``casino heads``)."""
+        with self._pool.connection() as conn:
+            rows = conn.execute("SELECT DISTINCT ON (game_id) game_id, version, hash FROM events"
+                                " ORDER BY game_id, version DESC").fetchall()
+        return [{"game_id": str(game_id), "version": version, "head": head} for game_id, version, head in rows]
 
     def rebuild(self, game_id: UUID,
                 project: Callable[[Sequence[StoredEvent]], Mapping[str, Any]]) -> None:

@@ -34,11 +34,15 @@ One round trip per append
     0001), which refuses an event whose version does not follow the game's
     last.
 
-Hash chain
+Hash chain and checkpoints
     Each event is stored with its hash (see ``service.chain``), chained to
     the hash of the game's event before it. The caller passes that previous
     hash (the service keeps it next to its cached state), so computing the
-    chain costs no extra round trip.
+    chain costs no extra round trip. The hash covers the event's
+    ``recorded_at``, so the store picks that moment itself (the app's clock,
+    not the database's) and gives it to the read model's times too. With a
+    checkpoint key, each append also replaces the game's signed checkpoint
+    (``service.checkpoints``), in the same statement.
 """
 
 from __future__ import annotations
@@ -51,7 +55,7 @@ import time
 import weakref
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any, NamedTuple
 from uuid import UUID
 
@@ -61,8 +65,8 @@ from psycopg.pq import TransactionStatus
 from psycopg.types.json import Jsonb
 from psycopg_pool import ConnectionPool
 
-from service import jsonio
-from service.chain import ZERO_HASH, event_hash
+from service import checkpoints, jsonio
+from service.chain import CURRENT, ZERO_HASH, event_hash_2
 from service.database import get_pool
 from service.tokens import hash_token
 
@@ -119,14 +123,15 @@ class ConcurrencyError(Exception):
 class NewEvent:
     """An event to append; the store gives it its version, position and hash.
 
-    ``metadata``, when given, replaces the append's for this event (a replayed
-    transcript keeps each event's own).
+    ``metadata`` and ``recorded_at``, when given, replace the append's for
+    this event (a replayed transcript keeps each event's own).
     """
 
     type: str
     schema_version: int
     data: Any
     metadata: Mapping[str, Any] | None = None
+    recorded_at: datetime | None = None
 
 
 @dataclass(frozen=True)
@@ -142,6 +147,7 @@ class StoredEvent:
     metadata: dict[str, Any]
     recorded_at: datetime
     hash: str
+    chain: int  # which form of hash (service.chain)
 
 
 @dataclass(frozen=True)
@@ -174,11 +180,10 @@ class Snapshot:
     state: bytes
 
 
-#: A ``game_row`` value meaning the append's transaction time: the same
-#: instant as its events' ``recorded_at``, so the read model's times can be
-#: rebuilt from the events alone. ``created_at`` and ``updated_at`` get it
-#: without asking.
-NOW = sql.SQL("now()")
+#: A ``game_row`` value meaning the append's time: the same instant as its
+#: events' ``recorded_at``, so the read model's times can be rebuilt from
+#: the events alone. ``created_at`` and ``updated_at`` get it without asking.
+NOW = sql.SQL("($1 ->> 'at')::timestamptz")
 
 # Columns of the games read model that append(game_row=...) may set, with
 # their SQL types; `id` is always the game's.
@@ -193,16 +198,16 @@ GAME_COLUMNS = {
     "winner": "jsonb",
 }
 
-EVENT_COLUMNS = "position, game_id, version, type, schema_version, data, metadata, recorded_at, hash"
+EVENT_COLUMNS = "position, game_id, version, type, schema_version, data, metadata, recorded_at, hash, chain"
 
 # Every write of an append reads its values from the append's argument, $1:
 # one JSON document (built in EventStore.append). The events are its array
 # "events", the n-th element for version "after" + n.
 _INSERT_EVENTS = """
-    INSERT INTO events (game_id, version, type, schema_version, data, metadata, hash)
+    INSERT INTO events (game_id, version, type, schema_version, data, metadata, hash, chain, recorded_at)
     SELECT ($1 ->> 'game')::uuid, ($1 ->> 'after')::integer + e.n::integer, e.event ->> 'type',
            (e.event ->> 'schema_version')::integer, e.event -> 'data', e.event -> 'metadata',
-           e.event ->> 'hash'
+           e.event ->> 'hash', ($1 ->> 'chain')::smallint, (e.event ->> 'at')::timestamptz
     FROM jsonb_array_elements($1 -> 'events') WITH ORDINALITY AS e(event, n)
     ORDER BY e.n
     RETURNING position, recorded_at
@@ -221,6 +226,14 @@ _INSERT_SEAT_TOKENS = """
     FROM jsonb_array_elements($1 -> 'tokens') AS t
 """
 
+_UPSERT_CHECKPOINT = """
+    INSERT INTO checkpoints (game_id, version, head, signature)
+    VALUES (($1 ->> 'game')::uuid, ($1 -> 'checkpoint' ->> 'version')::integer,
+            $1 -> 'checkpoint' ->> 'head', $1 -> 'checkpoint' ->> 'signature')
+    ON CONFLICT (game_id) DO UPDATE SET version = EXCLUDED.version, head = EXCLUDED.head,
+        signature = EXCLUDED.signature
+"""
+
 # The snapshot's state is the second argument, $2.
 _UPSERT_SNAPSHOT = """
     INSERT INTO snapshots (game_id, version, code_version, state)
@@ -236,11 +249,13 @@ class EventStore:
 
     The pool's connections must be in autocommit mode (as
     ``service.database`` makes them): reads are then one round trip each,
-    and ``append`` opens its own transaction.
+    and ``append`` opens its own transaction. With ``checkpoint_key``, every
+    append signs the game's new head (``service.checkpoints``).
     """
 
-    def __init__(self, pool: ConnectionPool):
+    def __init__(self, pool: ConnectionPool, checkpoint_key: bytes | None = None):
         self._pool = pool
+        self._checkpoint_key = checkpoint_key
 
     @property
     def closed(self) -> bool:
@@ -282,14 +297,20 @@ class EventStore:
             raise ValueError("previous_hash is the hash of version expected_version, and only then")
         if game_row is not None:
             _check_game_columns(game_row)
-        hashes = _hashes(game_id, expected_version, events, previous_hash or ZERO_HASH)
-        rows = [
-            {"type": e.type, "schema_version": e.schema_version, "data": e.data, "hash": h,
-             "metadata": dict(metadata if e.metadata is None else e.metadata)}
-            for e, h in zip(events, hashes, strict=True)
-        ]
-        document: dict[str, Any] = {"game": game_id, "after": expected_version, "events": rows}
+        at = datetime.now(UTC)
+        rows = [{"type": e.type, "schema_version": e.schema_version, "data": e.data,
+                 "metadata": dict(metadata if e.metadata is None else e.metadata),
+                 "at": (e.recorded_at or at).isoformat()} for e in events]
+        _hash_rows(game_id, expected_version, rows, previous_hash or ZERO_HASH)
+        document: dict[str, Any] = {"game": game_id, "after": expected_version, "events": rows,
+                                    "chain": CURRENT, "at": at.isoformat()}
         writes: list[str] = []
+        if self._checkpoint_key is not None:
+            writes.append(_UPSERT_CHECKPOINT)
+            signed = checkpoints.sign(self._checkpoint_key, game_id, expected_version + len(rows),
+                                      rows[-1]["hash"])
+            document["checkpoint"] = {"version": signed.version, "head": signed.head,
+                                      "signature": signed.signature}
         if idempotency is not None:
             writes.append(_INSERT_IDEMPOTENCY)
             document["idempotency"] = {"scope": idempotency.scope or game_id, "actor": idempotency.actor,
@@ -318,7 +339,7 @@ class EventStore:
         game = UUID(str(game_id))
         versions = itertools.count(expected_version + 1)
         return [StoredEvent(position, game, version, row["type"], row["schema_version"], row["data"],
-                            row["metadata"], recorded_at, row["hash"])
+                            row["metadata"], recorded_at, row["hash"], CURRENT)
                 for version, row, (position, recorded_at) in zip(versions, rows, written)]
 
     def load(self, game_id: UUID | str, after_version: int = 0,
@@ -490,12 +511,12 @@ def _json(value: Any) -> Jsonb:
     return Jsonb(value, dumps=jsonio.dumps)
 
 
-def _hashes(game_id, expected_version: int, events: Sequence[NewEvent], previous: str) -> list[str]:
-    hashes = []
-    for version, event in enumerate(events, start=expected_version + 1):
-        previous = event_hash(game_id, version, event.type, event.schema_version, event.data, previous)
-        hashes.append(previous)
-    return hashes
+def _hash_rows(game_id, expected_version: int, rows: list[dict[str, Any]], previous: str) -> None:
+    """Give each row to insert its hash (chain ``CURRENT``), the first chained to ``previous``."""
+    for version, row in enumerate(rows, start=expected_version + 1):
+        previous = event_hash_2(game_id, version, row["type"], row["schema_version"], row["data"],
+                                row["metadata"], row["at"], previous)
+        row["hash"] = previous
 
 
 def _is_conflict(error: BaseException) -> bool:
@@ -511,7 +532,11 @@ def _check_game_columns(row: Mapping[str, Any]) -> None:
 
 
 def _write_game(row: Mapping[str, Any], *, new: bool) -> str:
-    """The insert of a new game's row, or the update of its changed columns."""
+    """The insert of a new game's row, or the update of its changed columns.
+    A new row's times default to the append's (the table's own default is
+    the database's clock, not the events')."""
+    if new:
+        row = {"created_at": NOW, "updated_at": NOW, **row}
     columns = tuple(row)
     now = tuple(row[c] is NOW for c in columns)
     return _game_insert(columns, now) if new else _game_update(columns, now)
@@ -548,6 +573,6 @@ def _game_update(columns: tuple[str, ...], now: tuple[bool, ...]) -> str:
         for column, value in zip(columns, _values(columns, now), strict=True)
     ]
     if "updated_at" not in columns:
-        assignments.append(sql.SQL("updated_at = now()"))
+        assignments.append(sql.SQL("updated_at = {}").format(NOW))
     return sql.SQL("UPDATE games SET {} WHERE id = ($1 ->> 'game')::uuid").format(
         sql.SQL(", ").join(assignments)).as_string()

@@ -3,7 +3,8 @@
 ``casino export`` writes one; ``casino replay`` checks one and plays it back,
 into the database or onto the terminal. A transcript holds the game's id,
 variant, options and seats (for a reader), and every event as stored:
-version, type, schema version, data, metadata, recorded_at and hash. The
+version, type, schema version, data, metadata, recorded_at, hash and hash
+chain (``chain``; a transcript without it is of chain 1 events). The
 events are the truth; the hashes let a reader check that none was altered,
 dropped or moved since the export, without the database.
 """
@@ -12,6 +13,7 @@ from __future__ import annotations
 
 import json
 import uuid
+from datetime import datetime
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -19,7 +21,7 @@ from typing import Any
 from domain import GameState, to_json
 
 from service.chain import first_break
-from service.projection import Unfoldable, decode, refold_checked, row_changes
+from service.projection import Unfoldable, decode, expected_row, refold_checked
 from service.store import EventStore, NewEvent, StoredEvent
 from service.tokens import hash_token, new_token
 
@@ -40,6 +42,7 @@ class TranscriptEvent:
     metadata: dict[str, Any]
     recorded_at: str
     hash: str
+    chain: int = 1
 
 
 @dataclass(frozen=True)
@@ -63,7 +66,8 @@ def export(game_id: uuid.UUID, events: Sequence[StoredEvent]) -> dict[str, Any]:
         "head": events[-1].hash,
         "events": [
             {"version": e.version, "type": e.type, "schema_version": e.schema_version, "data": e.data,
-             "metadata": e.metadata, "recorded_at": e.recorded_at.isoformat(), "hash": e.hash}
+             "metadata": e.metadata, "recorded_at": e.recorded_at.isoformat(), "hash": e.hash,
+             "chain": e.chain}
             for e in events
         ],
     }
@@ -76,7 +80,8 @@ def parse(text: str) -> Transcript:
         if document.get("format") != FORMAT or document.get("format_version") != FORMAT_VERSION:
             raise TranscriptError(f"This is not a {FORMAT} version {FORMAT_VERSION} document.")
         game_id = uuid.UUID(document["game_id"])
-        events = tuple(TranscriptEvent(**{name: e[name] for name in TranscriptEvent.__annotations__})
+        events = tuple(TranscriptEvent(**{name: e[name] for name in TranscriptEvent.__annotations__
+                                          if name != "chain"}, chain=e.get("chain", 1))
                        for e in document["events"])
     except TranscriptError:
         raise
@@ -113,8 +118,9 @@ def replay(store: EventStore, transcript: Transcript) -> tuple[uuid.UUID, list[s
     tokens = [new_token() for _ in state.seats]
     store.append(
         game_id, 0,
-        [NewEvent(e.type, e.schema_version, e.data, metadata=e.metadata) for e in transcript.events],
-        {}, game_row=row_changes(state, created=True),
+        [NewEvent(e.type, e.schema_version, e.data, metadata=e.metadata,
+                  recorded_at=datetime.fromisoformat(e.recorded_at)) for e in transcript.events],
+        {}, game_row=expected_row(transcript.events, state),  # times are the events' own
         seat_token_hashes={seat: hash_token(token) for seat, token in enumerate(tokens)},
     )
     return game_id, tokens

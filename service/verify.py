@@ -18,15 +18,21 @@ from uuid import UUID
 from domain.cassino.events import HandDealt
 from domain.cassino.audit import audit_deals
 from service.chain import first_break
+from service.checkpoints import Checkpoint, is_genuine
 from service.projection import Unfoldable, decode, expected_row, refold_checked
 from service.store import StoredEvent
 
 
 @dataclass(frozen=True)
 class Evidence:
+    """What is stored of one game, and the key its checkpoint is signed with
+    (None: signatures are not checked)."""
+
     game_id: UUID
     events: Sequence[StoredEvent]
     row: Mapping[str, Any] | None
+    checkpoint: Checkpoint | None = None
+    key: bytes | None = None
 
 
 @dataclass(frozen=True)
@@ -60,11 +66,54 @@ def check_hash_chain(evidence: Evidence) -> Finding:
     return Finding("hash_chain", True, f"All {len(evidence.events)} events match their hashes.")
 
 
+def check_order(evidence: Evidence) -> Finding:
+    """A game's positions in the global log rise with its versions. (No hash
+    can cover a position's value: the database assigns it on insert.)"""
+    events = evidence.events
+    for before, after in zip(events, events[1:]):
+        if after.position <= before.position:
+            return Finding("order", False, f"Version {after.version} comes before version {before.version}"
+                                           " in the global log: positions were changed.",
+                           first_bad_version=after.version)
+    return Finding("order", True, "The game's events are in version order in the global log.")
+
+
+def check_checkpoint(evidence: Evidence) -> Finding:
+    """The signed checkpoint names the game's last event: its version and hash."""
+    events, checkpoint = evidence.events, evidence.checkpoint
+    last = events[-1].version if events else 0
+    if checkpoint is None:
+        if any(e.chain >= 2 for e in events):
+            return Finding("checkpoint", False, "The game has no checkpoint, though every append since"
+                                                " checkpoints began writes one: it was deleted.")
+        return Finding("checkpoint", True, "No checkpoint yet: the game was last played before checkpoints"
+                                           " began; its next append writes one.")
+    unsigned = "" if evidence.key is not None else " (signature not checked: no checkpoint key)"
+    if evidence.key is not None and not is_genuine(evidence.key, evidence.game_id, checkpoint):
+        return Finding("checkpoint", False, "The checkpoint's signature is wrong: it was not written by the"
+                                            " service with this key (forged, or the key changed).")
+    if checkpoint.version > last:
+        return Finding("checkpoint", False, f"Truncated: the checkpoint vouches for version {checkpoint.version},"
+                                            f" but the game ends at version {last}; its last"
+                                            f" {checkpoint.version - last} event(s) were deleted.",
+                       first_bad_version=last + 1)
+    if checkpoint.version < last:
+        return Finding("checkpoint", False, f"Versions {checkpoint.version + 1} to {last} are not covered by"
+                                            " the checkpoint: appended without the service, or an older"
+                                            " checkpoint was put back.",
+                       first_bad_version=checkpoint.version + 1)
+    if events[-1].hash != checkpoint.head:
+        return Finding("checkpoint", False, f"Version {last} does not have the hash the checkpoint vouches for:"
+                                            " the chain was rewritten.", first_bad_version=last)
+    return Finding("checkpoint", True, f"The checkpoint vouches for version {last} and its hash{unsigned}.")
+
+
 def check_projection(evidence: Evidence) -> Finding:
     """Fold the events again and compare the result with the stored ``games`` row."""
     events, row = evidence.events, evidence.row
     if not events:
-        return Finding("projection", False, "The read model has a row for a game without events.")
+        return Finding("projection", False, "The game has no events" +
+                       (", but a row in the read model." if row is not None else "."))
     try:
         state = refold_checked(events)
     except Unfoldable as error:
@@ -97,7 +146,7 @@ def check_shuffles(evidence: Evidence) -> Finding:
 
 
 #: Every check ``verify`` runs, in order.
-CHECKS: list[Check] = [check_hash_chain, check_projection, check_shuffles]
+CHECKS: list[Check] = [check_hash_chain, check_order, check_checkpoint, check_projection, check_shuffles]
 
 
 @dataclass(frozen=True)

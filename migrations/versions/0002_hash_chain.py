@@ -18,13 +18,11 @@ Revises: 0001
 Create Date: 2025-11-23
 """
 
+import hashlib
 import json
-from types import SimpleNamespace
 
 from alembic import op
 from sqlalchemy import text
-
-from service.chain import chain
 
 revision = "0002"
 down_revision = "0001"
@@ -72,14 +70,14 @@ def _hash_stored_events() -> None:
     if not rows:
         return
     games, versions, hashes = [], [], []
-    by_game: dict = {}
+    previous, last_game = None, None
     for game_id, version, type_, schema_version, data in rows:
-        by_game.setdefault(game_id, []).append(SimpleNamespace(
-            version=version, type=type_, schema_version=schema_version, data=json.loads(data)))
-    for game_id, events in by_game.items():
-        games += [str(game_id)] * len(events)
-        versions += [e.version for e in events]
-        hashes += chain(game_id, events)
+        if game_id != last_game:
+            previous, last_game = "0" * 64, game_id
+        previous = _chain_1_hash(game_id, version, type_, schema_version, json.loads(data), previous)
+        games.append(str(game_id))
+        versions.append(version)
+        hashes.append(previous)
     op.execute("ALTER TABLE events DISABLE TRIGGER events_append_only")
     bind.execute(
         text(
@@ -91,6 +89,16 @@ def _hash_stored_events() -> None:
         {"games": games, "versions": versions, "hashes": hashes},
     )
     op.execute("ALTER TABLE events ENABLE TRIGGER events_append_only")
+
+
+def _chain_1_hash(game_id, version, type_, schema_version, data, previous) -> str:
+    """Chain 1 of service.chain, copied here: a migration stays as it was run."""
+    canonical = json.dumps(
+        {"game_id": str(game_id), "version": version, "type": type_, "schema_version": schema_version,
+         "data": data, "previous": previous},
+        sort_keys=True, separators=(",", ":"), ensure_ascii=True,
+    )
+    return hashlib.sha256(canonical.encode("ascii")).hexdigest()
 
 
 def downgrade() -> None:

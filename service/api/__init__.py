@@ -3,15 +3,15 @@ from service and domain errors to problem responses."""
 
 from __future__ import annotations
 
-from flask import Flask
+from flask import Flask, request
 
 from domain import NotationError, OptionError, RuleViolation
-from service import snapshots, tokens
+from service import checkpoints, snapshots, tokens
 from service.cache import StateCache
 from service.database import get_pool
 from service.games import GameNotFound, GameService, KeyReused, PreconditionFailed, TokensLost, VersionConflict
 from service.metrics import VERSION_CONFLICTS
-from service.problems import problem
+from service.problems import ApiProblem, problem
 from service.readmodel import ReadModel
 from service.store import EventStore
 
@@ -20,7 +20,8 @@ def init_app(app: Flask) -> None:
     from service.api import audit, commands, events, games, listing, log, spec, stream, variants
 
     token = app.config.get("OPERATOR_TOKEN")
-    app.extensions["casino.games"] = GameService(EventStore(get_pool(app)), StateCache(),
+    store = EventStore(get_pool(app), checkpoints.key_for(app.config))
+    app.extensions["casino.games"] = GameService(store, StateCache(),
                                                  snapshot_key=snapshots.key_from(token) if token else None,
                                                  seat_key=tokens.seat_key_from(token) if token else None)
     app.extensions["casino.readmodel"] = ReadModel(get_pool(app))
@@ -28,6 +29,7 @@ def init_app(app: Flask) -> None:
     for bp in (games.bp, listing.bp, commands.bp, events.bp, stream.bp, audit.bp, log.bp, variants.bp,
                spec.bp):
         app.register_blueprint(bp)
+    app.before_request(_one_value_each)
     app.register_error_handler(RuleViolation, _rule_violation)
     app.register_error_handler(OptionError, _option_error)
     app.register_error_handler(NotationError, _notation_error)
@@ -36,6 +38,18 @@ def init_app(app: Flask) -> None:
     app.register_error_handler(VersionConflict, _conflict)
     app.register_error_handler(KeyReused, _key_reused)
     app.register_error_handler(TokensLost, _tokens_lost)
+
+
+def _one_value_each() -> None:
+    """Refuse a query parameter given twice, unless the endpoint reads every
+    value: reading one of them quietly would act on half of what was asked."""
+    from service.api import listing
+
+    repeatable = listing.REPEATABLE if request.endpoint == "listing.index" else frozenset()
+    for name, values in request.args.lists():
+        if len(values) > 1 and name not in repeatable:
+            raise ApiProblem(400, "malformed", f"Give '{name}' once.",
+                             errors=[{"field": name, "message": "Given more than once."}])
 
 
 def _rule_violation(error: RuleViolation):

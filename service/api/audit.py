@@ -6,7 +6,8 @@ from __future__ import annotations
 from flask import Blueprint
 
 from domain.cassino.state import FINISHED
-from service.api.helpers import caller_for, etag, games, int_arg, read_model, refused, require_operator
+from service.api.helpers import (caller_for, checkpoint_key, etag, games, int_arg, read_model, refused,
+                                 require_operator)
 from service.caller import OPERATOR
 from service.games import GameNotFound, log_revealed
 from service.problems import ApiProblem
@@ -20,10 +21,10 @@ bp = Blueprint("audit", __name__, url_prefix="/v1/games/<uuid:game_id>")
 @bp.get("/verify")
 def verify_game(game_id):
     require_operator(game_id, "verify a game")
-    events, row = read_model().evidence(game_id)
-    if not events and row is None:
+    events, row, checkpoint = read_model().evidence(game_id)
+    if not events and row is None and checkpoint is None:
         raise GameNotFound(game_id)
-    return verify(Evidence(game_id, events, row)).to_json()
+    return verify(Evidence(game_id, events, row, checkpoint, checkpoint_key())).to_json()
 
 
 @bp.get("/replay")

@@ -57,8 +57,11 @@ def show(game_id):
 @bp.get("/<uuid:game_id>/moves")
 def moves(game_id):
     caller = caller_for(game_id)
-    if not caller.is_seat:
+    if caller.is_operator:
         raise ApiProblem(403, "forbidden", "Only a seat has legal moves; send your seat's token.")
+    if not caller.is_seat:
+        raise ApiProblem(401, "unauthenticated", "Send your seat's token to see your legal moves.",
+                         headers={"WWW-Authenticate": 'Bearer realm="casino"'})
     state = games().load(game_id)
     listed = legal_moves(state, caller.seat).first()
     return ({"version": state.version, "seat": caller.seat,

@@ -12,7 +12,9 @@ from typing import Any
 
 from flask import current_app, request
 from marshmallow import Schema, ValidationError
+from werkzeug.exceptions import RequestEntityTooLarge
 
+from service import checkpoints, jsonio
 from service.caller import OPERATOR, PUBLIC, Caller, seat
 from service.games import GameService
 from service.problems import ApiProblem
@@ -20,7 +22,8 @@ from service.readmodel import ReadModel
 from service.schemas import errors_list
 from service.tokens import hash_token
 
-_BEARER = re.compile(r"Bearer ([A-Za-z0-9._~+/=-]{1,256})")
+# The scheme's name is case-insensitive (RFC 9110, section 11.1); the token is not.
+_BEARER = re.compile(r"(?i:Bearer) +([A-Za-z0-9._~+/=-]{1,256})")
 _IF_MATCH = re.compile(r'\s*(?:W/)?"?(\d{1,10})"?\s*')
 _IDEMPOTENCY_KEY = re.compile(r"[\x21-\x7e]{1,200}")
 # At least 22 characters of URL-safe base64 hold 128 bits; a UUID qualifies.
@@ -42,6 +45,10 @@ def games() -> GameService:
 
 def read_model() -> ReadModel:
     return current_app.extensions["casino.readmodel"]
+
+
+def checkpoint_key() -> bytes | None:
+    return checkpoints.key_for(current_app.config)
 
 
 def caller_for(game_id: uuid.UUID | None) -> Caller:
@@ -107,7 +114,7 @@ def _schema(kind: type[Schema]) -> Schema:
 def body(kind: type[Schema], *, optional: bool = False) -> dict[str, Any]:
     """The JSON body loaded through the schema ``kind``; a 400 problem listing each bad field."""
     schema = _schema(kind)
-    raw = request.get_data(cache=True)
+    raw = _whole_body()
     if not raw.strip():
         if optional:
             return schema.load({})
@@ -116,10 +123,15 @@ def body(kind: type[Schema], *, optional: bool = False) -> dict[str, Any]:
     if not request.is_json:
         raise ApiProblem(400, "malformed", "Send the body as JSON (Content-Type: application/json).",
                          errors=[{"field": None, "message": "The body is not JSON."}])
-    data = request.get_json(silent=True)
-    if data is None and raw.strip() != b"null":
+    try:
+        data = jsonio.loads_request(raw)
+    except jsonio.Unstorable as error:
+        where = f"'{error.field}': " if error.field else ""
+        raise ApiProblem(400, "malformed", f"The request is not valid: {where}{error.message}",
+                         errors=[{"field": error.field, "message": error.message}]) from None
+    except ValueError:
         raise ApiProblem(400, "malformed", "The body is not valid JSON.",
-                         errors=[{"field": None, "message": "The body could not be parsed as JSON."}])
+                         errors=[{"field": None, "message": "The body could not be parsed as JSON."}]) from None
     if not isinstance(data, dict):
         raise ApiProblem(400, "malformed", "The body must be a JSON object.",
                          errors=[{"field": None, "message": "Expected a JSON object."}])
@@ -131,6 +143,18 @@ def body(kind: type[Schema], *, optional: bool = False) -> dict[str, Any]:
         where = f"'{first['field']}': " if first["field"] else ""
         raise ApiProblem(400, "malformed", f"The request is not valid: {where}{first['message']}",
                          errors=listed) from None
+
+
+def _whole_body() -> bytes:
+    """The request's body; 413 when it is over the limit, whether its size was
+    announced or not. A chunked body (no Content-Length) is cut at the limit
+    when read, so a byte left after it means it was too long."""
+    raw = request.get_data(cache=True)
+    limit = request.max_content_length
+    if request.content_length is None and limit is not None and len(raw) >= limit:
+        if request.environ["wsgi.input"].read(1):
+            raise RequestEntityTooLarge()
+    return raw
 
 
 def if_match() -> int | None:

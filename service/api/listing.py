@@ -15,6 +15,8 @@ from service.readmodel import Cursor, GameFilter
 bp = Blueprint("listing", __name__, url_prefix="/v1/games")
 
 STATUSES = ("waiting", "in_progress", "hand_over", "finished")
+#: The query parameters that may be given more than once (each value counts).
+REPEATABLE = frozenset({"status", "variant", "player"})
 MAX_PAGE = 200
 _MAX_TEXT = 40  # the longest variant or seat name
 

@@ -98,9 +98,10 @@ def _token_hash(game_id, caller) -> str | None:
 
 def _resume_after() -> int:
     """``Last-Event-ID`` (what EventSource sends when it reconnects), else ``?after=``."""
+    after = int_arg("after", 0, 0, 10**9)  # checked even when the header wins
     header = request.headers.get("Last-Event-ID")
     if header is None:
-        return int_arg("after", 0, 0, 10**9)
+        return after
     match = _VERSION.fullmatch(header)
     if not match:
         raise ApiProblem(400, "malformed", "Last-Event-ID names an event's version, like 12.",

@@ -71,7 +71,7 @@ def test_legal_moves_are_listed_for_the_seat_to_play_and_each_is_accepted(api):
 
 def test_moves_need_a_seat_token(api, operator):
     game = api.create()
-    assert api.get(f"{game.url}/moves").status_code == 403
+    assert api.get(f"{game.url}/moves").status_code == 401
     assert api.get(f"{game.url}/moves", token=operator).status_code == 403
 
 

@@ -36,7 +36,7 @@ def check(body: dict, name: str) -> dict:
 def test_an_untouched_game_is_sound(api, operator, game, last):
     body = report(api, game, operator)
     assert body["ok"] is True and body["version"] == last
-    assert [c["name"] for c in body["checks"]] == ["hash_chain", "projection", "shuffles"]
+    assert [c["name"] for c in body["checks"]] == ["hash_chain", "order", "checkpoint", "projection", "shuffles"]
     assert all(c["ok"] and c["first_bad_version"] is None for c in body["checks"])
     assert body["head"] == api.events(game, operator)[-1]["hash"]
 

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import uuid
+from datetime import UTC, datetime, timedelta
 from dataclasses import dataclass, replace
 from typing import Any
 
-from service.chain import ZERO_HASH, chain, event_hash, first_break
+from service.chain import ZERO_HASH, chain, event_hash, event_hash_2, first_break, microseconds
 
 GAME = uuid.UUID("5b0c1f7e-7a38-4c0e-9a55-7d5b8e1f2a3c")
 
@@ -18,6 +19,9 @@ class Stored:
     schema_version: int
     data: Any
     hash: str = ""
+    metadata: Any = None
+    recorded_at: Any = None
+    chain: int = 1
 
 
 def stored_game() -> list[Stored]:
@@ -87,3 +91,41 @@ def test_reordered_events_break_the_chain():
 def test_the_same_events_in_another_game_hash_differently():
     other = uuid.uuid4()
     assert first_break(other, stored_game()).version == 1
+
+
+AT = datetime(2026, 11, 23, 18, 0, 0, 123456, tzinfo=UTC)
+
+
+def chain_2_game() -> list[Stored]:
+    """The stored game with two events of chain 2 after its chain 1 events."""
+    old = stored_game()
+    new = [Stored(5, "CardTrailed", 1, {"seat": 0, "card": "3S"}, metadata={"actor": "seat:0"},
+                  recorded_at=AT, chain=2),
+           Stored(6, "CardTrailed", 1, {"seat": 1, "card": "4S"}, metadata={"actor": "seat:1"},
+                  recorded_at=AT + timedelta(seconds=1), chain=2)]
+    return old + [replace(e, hash=h) for e, h in zip(new, chain(GAME, new, previous=old[-1].hash), strict=True)]
+
+
+def test_chain_2_covers_metadata_and_recorded_at_and_old_events_keep_their_form():
+    events = chain_2_game()
+    assert first_break(GAME, events) is None
+    assert events[4].hash == event_hash_2(GAME, 5, "CardTrailed", 1, {"seat": 0, "card": "3S"},
+                                          {"actor": "seat:0"}, "2026-11-23T18:00:00.123456+00:00",
+                                          events[3].hash)
+    for changed in ({"metadata": {"actor": "operator"}}, {"recorded_at": AT + timedelta(microseconds=1)}):
+        tampered = [*events[:4], replace(events[4], **changed), events[5]]
+        assert first_break(GAME, tampered).version == 5
+
+
+def test_an_event_cannot_go_back_to_the_older_chain():
+    events = chain_2_game()
+    last = events[5]
+    downgraded = replace(last, chain=1, metadata={"actor": "operator"})
+    [rehashed] = chain(GAME, [downgraded], previous=events[4].hash)
+    found = first_break(GAME, [*events[:5], replace(downgraded, hash=rehashed)])
+    assert found.version == 6 and "older than" in found.reason
+
+
+def test_microseconds_are_exact_whatever_the_offset():
+    assert microseconds("1970-01-01T01:00:00.000001+01:00") == 1
+    assert microseconds(AT) == microseconds(AT.isoformat())

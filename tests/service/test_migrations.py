@@ -10,10 +10,14 @@ import pytest
 from alembic import command
 
 import migrations
-from service.chain import first_break
-from service.store import VERSION_CONFLICT_SQLSTATE, EventStore
+from service.chain import chain, first_break
+from service.checkpoints import key_from
+from service.readmodel import ReadModel
+from service.store import VERSION_CONFLICT_SQLSTATE, EventStore, NewEvent
+from service.verify import Evidence, check_checkpoint, check_hash_chain
+from tests.conftest import tamper_with
 
-TABLES = {"events", "idempotency", "games", "seat_tokens", "snapshots", "stream_ticket_uses"}
+TABLES = {"events", "idempotency", "games", "seat_tokens", "snapshots", "stream_ticket_uses", "checkpoints"}
 
 
 def revision(url: str) -> str:
@@ -169,3 +173,48 @@ def test_the_sqlalchemy_url_uses_the_psycopg_dialect():
     assert migrations.sqlalchemy_url("postgres://u@h/db") == "postgresql+psycopg://u@h/db"
     with pytest.raises(ValueError):
         migrations.sqlalchemy_url("mysql://u@h/db")
+
+
+def test_games_stored_under_chain_1_still_verify_and_go_on_under_chain_2(scratch_url):
+    """Events are facts: 0006 leaves stored rows as they are; they keep their
+    chain 1 hashes, and the game's next events chain on to them in chain 2,
+    with the game's first checkpoint."""
+    migrations.upgrade(scratch_url, "0004")
+    game = uuid.uuid4()
+    with psycopg.connect(scratch_url, autocommit=True) as conn:
+        conn.execute(
+            "INSERT INTO events (game_id, version, type, schema_version, data, metadata, hash)"
+            " SELECT %s, v, 'E', 1, jsonb_build_object('n', v), '{\"actor\": \"public\"}', repeat('0', 64)"
+            " FROM generate_series(1, 2) AS v", (game,))
+    _rehash_as_chain_1(scratch_url, game)
+    with psycopg.connect(scratch_url) as conn:
+        before = conn.execute("SELECT xmin::text, hash FROM events WHERE game_id = %s ORDER BY version",
+                              (game,)).fetchall()
+
+    migrations.upgrade(scratch_url)
+
+    key = key_from("token")
+    with psycopg_pool.ConnectionPool(scratch_url, kwargs={"autocommit": True}, min_size=1) as pool:
+        with pool.connection() as conn:
+            after = conn.execute("SELECT xmin::text, hash FROM events WHERE game_id = %s ORDER BY version",
+                                 (game,)).fetchall()
+        assert after == before  # not a row rewritten
+        old = Evidence(game, *ReadModel(pool).evidence(game), key)
+        assert [e.chain for e in old.events] == [1, 1]
+        assert check_hash_chain(old).ok and check_checkpoint(old).ok
+        store = EventStore(pool, key)
+        store.append(game, 2, [NewEvent("E", 1, {"n": 3})], {"actor": "public"}, previous_hash=before[-1][1])
+        new = Evidence(game, *ReadModel(pool).evidence(game), key)
+    assert [e.chain for e in new.events] == [1, 1, 2]
+    assert check_hash_chain(new).ok and check_checkpoint(new).ok and new.checkpoint.version == 3
+
+
+def _rehash_as_chain_1(url: str, game: uuid.UUID) -> None:
+    with psycopg.connect(url) as conn:
+        rows = conn.execute("SELECT version, type, schema_version, data FROM events WHERE game_id = %s"
+                            " ORDER BY version", (game,)).fetchall()
+    events = [type("E", (), {"version": v, "type": t, "schema_version": s, "data": d, "chain": 1})
+              for v, t, s, d in rows]
+    for event, hashed in zip(events, chain(game, events), strict=True):
+        tamper_with(url, "UPDATE events SET hash = %s WHERE game_id = %s AND version = %s",
+                    (hashed, game, event.version))

