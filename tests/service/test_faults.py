@@ -56,7 +56,10 @@ class Server:
             conn.close()
 
     def workers(self) -> list[psutil.Process]:
-        return psutil.Process(self.process.pid).children()
+        """gunicorn's workers: the children of its master, which ``casino
+        serve`` runs as a child process of its own."""
+        masters = [p for p in psutil.Process(self.process.pid).children() if "service.server" in p.cmdline()]
+        return [w for master in masters for w in master.children()]
 
 
 def _free_port() -> int:
