@@ -13,7 +13,9 @@ from flask import Blueprint, Response, send_from_directory
 
 bp = Blueprint("spec", __name__)
 
-SPEC_PATH = Path(__file__).resolve().parents[2] / "openapi.yaml"
+#: The contract, packaged with the service: a link to the repository's
+#: openapi.yaml, which setuptools copies into the wheel as a file.
+SPEC_PATH = Path(__file__).resolve().parents[1] / "openapi.yaml"
 
 _PAGE = """<!doctype html>
 <html lang="en">
