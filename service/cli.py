@@ -48,11 +48,15 @@ def main(argv: list[str] | None = None) -> int:
         "verify", help="check games' hash chains and read model; exit 1 if anything is wrong")
     verify_parser.add_argument("game", nargs="?", type=uuid.UUID, metavar="GAME",
                                help="the game's id (default: every game)")
+    verify_parser.add_argument("--json", action="store_true", dest="as_json",
+                               help="print each report whole, as JSON (full head hashes included)")
     verify_parser.set_defaults(run=verify)
 
     export_parser = commands.add_parser("export", help="write a game's transcript (JSON)")
     export_parser.add_argument("game", type=uuid.UUID, metavar="GAME", help="the game's id")
     export_parser.add_argument("-o", "--output", type=Path, metavar="FILE", help="write here, not to stdout")
+    export_parser.add_argument("--force", action="store_true",
+                               help="export a game that fails verification all the same")
     export_parser.set_defaults(run=export)
 
     replay_parser = commands.add_parser(
@@ -85,12 +89,12 @@ def migrate(args: argparse.Namespace) -> int:
 
 def verify(args: argparse.Namespace) -> int:
     with _pool() as pool:
-        return ops.verify_games(ReadModel(pool), args.game, sys.stdout)
+        return ops.verify_games(ReadModel(pool), args.game, sys.stdout, as_json=args.as_json)
 
 
 def export(args: argparse.Namespace) -> int:
     with _pool() as pool:
-        return ops.export_game(EventStore(pool), args.game, args.output)
+        return ops.export_game(ReadModel(pool), args.game, args.output, force=args.force)
 
 
 def replay(args: argparse.Namespace) -> int:

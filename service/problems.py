@@ -37,6 +37,7 @@ TITLES = {
     "idempotency_key_reused": "Idempotency key reused",
     "precondition_required": "Precondition required",
     "internal_error": "Internal error",
+    "corrupt_game": "Damaged game",
     "unavailable": "Service unavailable",
 }
 

@@ -8,9 +8,9 @@ from flask import Blueprint
 from domain.state import FINISHED
 from service.api.helpers import caller_for, etag, games, int_arg, read_model, refused, require_operator
 from service.caller import OPERATOR
-from service.games import GameNotFound
+from service.games import GameNotFound, corrupt_game
 from service.problems import ApiProblem
-from service.projection import refold
+from service.projection import Unfoldable, refold_checked
 from service.verify import Evidence, verify
 from service.views import game_view
 
@@ -29,14 +29,21 @@ def verify_game(game_id):
 @bp.get("/replay")
 def replay(game_id):
     """The operator's view as of ``version``: for the operator, and for
-    everyone once the game is finished (nothing is hidden any more)."""
+    everyone once the game is finished (nothing is hidden any more). On a
+    damaged game it works for the operator up to the version before the
+    damage."""
     caller = caller_for(game_id)
     version = int_arg("version", None, 1, 10**9)
-    state = games().load(game_id)
-    if not caller.is_operator and state.status != FINISHED:
+    if not caller.is_operator and games().load(game_id).status != FINISHED:
         raise refused(caller, "replay a game before it is finished")
-    if version > state.version:
+    stored = games().store.load(game_id)
+    if not stored:
+        raise GameNotFound(game_id)
+    if version > stored[-1].version:
         raise ApiProblem(404, "not_found", f"The game has no version {version}: it is at version "
-                                           f"{state.version}.")
-    then = refold(games().store.load(game_id, until_version=version))
+                                           f"{stored[-1].version}.")
+    try:
+        then = refold_checked(e for e in stored if e.version <= version)
+    except Unfoldable as error:
+        raise corrupt_game(game_id, stored, error) from error
     return game_view(then, OPERATOR), 200, etag(version)
