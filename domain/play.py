@@ -99,7 +99,7 @@ def resolve_play(state: GameState, seat: int, move: Move) -> Play:
         raise RuleViolation("not_your_turn", f"It is seat {state.turn}'s turn, not yours.")
     hand = state.hands[seat]
     if move.card not in hand:
-        raise RuleViolation("card_not_in_hand", f"The {move.card.name} is not in your hand.")
+        raise RuleViolation("card_not_in_hand", f"{move.card.code} is not in your hand.")
     items = _targets(state, move)
     if move.action == "trail":
         play = _trail(seat, move, items)
@@ -131,7 +131,7 @@ def _capture(state: GameState, seat: int, move: Move, items) -> Play:
     choices = values_of(card, opts)
     if move.value is not None and move.value not in choices:
         shown = " or ".join(map(str, choices)) or "its rank only"
-        raise RuleViolation("illegal_capture", f"The {card.name} captures as {shown}.")
+        raise RuleViolation("illegal_capture", f"{card.code} captures as {shown}.")
     if not choices:
         _court_capture(state, card, items)
     else:
@@ -163,7 +163,7 @@ def _sum_capture(state: GameState, move: Move, choices: list[int], items) -> Non
     loose = [it for it in items if isinstance(it, Card)]
     for it in loose:
         if not values_of(it, opts):
-            raise RuleViolation("illegal_capture", f"The {it.name} is taken only by a card of its rank.")
+            raise RuleViolation("illegal_capture", f"{it.code} is taken only by a card of its rank.")
     builds = [it for it in items if isinstance(it, Build)]
     refusal = None
     for v in choices:
@@ -228,20 +228,22 @@ def _build(state: GameState, seat: int, move: Move, items) -> Play:
     if opts.court_builds and card.is_court:
         return _court_build(state, seat, move, items)
     if not values_of(card, opts):
-        raise RuleViolation("illegal_build", f"The {card.name} has no number value and cannot be built with.")
+        raise RuleViolation("illegal_build", f"{card.code} has no number value and cannot be built with.")
     if not 2 <= target <= opts.highest_value:
         raise RuleViolation("illegal_build", f"A build is worth 2 to {opts.highest_value}, not {target}.")
     if not items:
         raise RuleViolation("illegal_build", "A build puts your card with cards or builds on the table.")
     hand_after = tuple(h for h in state.hands[seat] if h is not card)
+    for it in items:
+        if isinstance(it, Card) and not values_of(it, opts):
+            raise RuleViolation("illegal_build", f"{it.code} has no number value and cannot be built on.")
+    # The cards' sum first: a build that does not add up is refused for that,
+    # whatever the hand holds.
+    groups = _named_groups(state, move) if move.groups is not None else _find_groups(state, move, items)
+    merged = _check_build_groups(state, seat, move, groups, hand_after)
     if not holds_value(hand_after, target, opts):
         raise RuleViolation("build_needs_card",
                             f"You can build {target} only while keeping a {target} in your hand to take it.")
-    for it in items:
-        if isinstance(it, Card) and not values_of(it, opts):
-            raise RuleViolation("illegal_build", f"The {it.name} has no number value and cannot be built on.")
-    groups = _named_groups(state, move) if move.groups is not None else _find_groups(state, move, items)
-    merged = _check_build_groups(state, seat, move, groups, hand_after)
     builds = [it for it in items if isinstance(it, Build)]
     raised = [b for b in builds if b.value != target]
     keep = (raised or [b for b in builds])
@@ -283,8 +285,18 @@ def _find_groups(state: GameState, move: Move, items) -> list[list[TableItem]]:
         found = split(values, target)
         if found is not None:
             return [*whole, *([pool[i] for i in g] for g in found)]
-    raise RuleViolation("illegal_build",
-                        f"Your {card.code} and {' '.join(move.targets)} cannot be grouped to make {target}.")
+    raise RuleViolation("illegal_build", _why_no_build([card, *loose], target, opts))
+
+
+def _why_no_build(cards: list[Card], target: int, options: Options) -> str:
+    """Why ``cards`` make no build of ``target``: their sum, when they have
+    one sum and it is not a multiple of ``target``."""
+    named = [c.code for c in cards]
+    listed = f"{', '.join(named[:-1])} and {named[-1]}"
+    sums = {sum(values) for values in assignments(cards, options)}
+    if len(sums) == 1 and (total := sums.pop()) % target:
+        return f"{listed} make {total}, not {target}."
+    return f"{listed} cannot be grouped to make {target}."
 
 
 def _check_build_groups(state: GameState, seat: int, move: Move, groups, hand_after):
@@ -371,9 +383,9 @@ def _pluck(state: GameState, seat: int, move: Move) -> Play:
     if seat in state.plucked:
         raise RuleViolation("already_plucked", "You have already plucked since the last deal.")
     if card not in state.table:
-        raise RuleViolation("target_not_on_table", f"The {card.name} is not loose on the table.")
+        raise RuleViolation("target_not_on_table", f"{card.code} is not loose on the table.")
     if is_point_card(card, opts):
-        raise RuleViolation("pluck_point_card", f"The {card.name} scores points; it cannot be plucked.")
+        raise RuleViolation("pluck_point_card", f"{card.code} scores points; it cannot be plucked.")
     if len(state.table) < 2:
         raise RuleViolation("pluck_last_card", "The last card on the table cannot be plucked.")
     if not state.stock:

@@ -170,3 +170,29 @@ def test_a_new_build_gets_a_fresh_id_and_raising_keeps_it():
     state = position(table="B1=5:3S+2D@1 4C", hands=["AH 6C 5H", "5D 2H"])
     made = after(state, 0, "AH build 5 4C")
     assert [it.id for it in made.table] == ["B1", "B2"]
+
+
+def refusal_message(state, seat, move) -> str:
+    try:
+        decide(state, Play(seat, Move.parse(move)))
+    except RuleViolation as broken:
+        return broken.message
+    raise AssertionError(f"{move} was accepted")
+
+
+def test_a_build_that_does_not_add_up_says_what_the_cards_make():
+    """Even without a 10 in hand, the sum is what is wrong with it."""
+    state = position(table="7S 3D", hands=["2C 4D", "3H 4H"])
+    assert refusal(state, 0, "2C build 10 7S") == "illegal_build"
+    assert refusal_message(state, 0, "2C build 10 7S") == "2C and 7S make 9, not 10."
+    assert refusal_message(state, 0, "4D build 10 7S 3D") == "4D, 7S and 3D make 14, not 10."
+
+
+def test_cards_that_add_up_but_do_not_group_say_so():
+    state = position(table="9S 9D", hands=["2C 10H", "3H 4H"])
+    assert refusal_message(state, 0, "2C build 10 9S 9D") == "2C, 9S and 9D cannot be grouped to make 10."
+
+
+def test_messages_name_cards_by_code():
+    state = position(table="7S", hands=["2C 9D", "3H 4H"])
+    assert refusal_message(state, 0, "KS trail") == "KS is not in your hand."
