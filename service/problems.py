@@ -35,7 +35,6 @@ TITLES = {
     "payload_too_large": "Payload too large",
     "rule_violation": "Against the rules",
     "idempotency_key_reused": "Idempotency key reused",
-    "precondition_required": "Precondition required",
     "internal_error": "Internal error",
     "corrupt_game": "Damaged game",
     "unavailable": "Service unavailable",

@@ -34,7 +34,7 @@ def walk_through() -> list[Command]:
     """The walk-through's commands, each with the answers the README shows for it."""
     readme = README.read_text(encoding="utf-8")
     section = readme[readme.index("## Playing a hand with curl"):]
-    block = re.search(r"```sh\n(.*?)```", section, re.S).group(1)
+    block = re.search(r"```sh\n(.*?)```", section, re.DOTALL).group(1)
     commands: list[Command] = []
     pending = ""
     for line in block.splitlines():
