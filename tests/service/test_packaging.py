@@ -7,6 +7,7 @@ a file the wheel forgot. Dependencies come from pip's cache or index.
 
 from __future__ import annotations
 
+import shutil
 import subprocess
 import sys
 import zipfile
@@ -17,6 +18,8 @@ import pytest
 from tests.service.serving import Serving, serve_environment
 
 ROOT = Path(__file__).resolve().parents[2]
+#: What the Dockerfile copies to install the package: the package's sources.
+SOURCES = ("pyproject.toml", "README.md", "openapi.yaml", "domain", "service", "migrations")
 
 
 def _run(*command: str, cwd: Path, timeout: float) -> None:
@@ -29,8 +32,18 @@ def _run(*command: str, cwd: Path, timeout: float) -> None:
 def installed(tmp_path_factory) -> tuple[Path, Path]:
     """The wheel built from this checkout, and a fresh venv's ``casino`` installed from it."""
     where = tmp_path_factory.mktemp("wheel")
+    # From a copy of what is committed to be packaged: setuptools leaves a
+    # build/ directory in the tree it builds, whose stale files would ride along.
+    source = where / "source"
+    for name in SOURCES:
+        if (ROOT / name).is_dir():
+            shutil.copytree(ROOT / name, source / name, symlinks=True,
+                            ignore=shutil.ignore_patterns("__pycache__"))
+        else:
+            source.mkdir(exist_ok=True)
+            shutil.copy2(ROOT / name, source / name)
     _run(sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "-w", str(where / "dist"),
-         str(ROOT), cwd=where, timeout=300)
+         str(source), cwd=where, timeout=300)
     wheel = next((where / "dist").glob("casino-*.whl"))
     _run(sys.executable, "-m", "venv", str(where / "venv"), cwd=where, timeout=120)
     _run(str(where / "venv" / "bin" / "python"), "-m", "pip", "install", "--quiet", "--no-compile", str(wheel),
