@@ -1,5 +1,7 @@
 # The casino service against an external PostgreSQL:
 #   docker build -t casino . && docker run -e DATABASE_URL=postgresql://... -p 8000:8000 casino
+# or with its embedded one, whose data and operator token stay in the /data volume:
+#   docker run -v casino-data:/data -p 8000:8000 casino
 FROM python:3.11-slim
 
 ENV PYTHONDONTWRITEBYTECODE=1 \
@@ -14,9 +16,12 @@ COPY pyproject.toml README.md openapi.yaml ./
 COPY domain ./domain
 COPY service ./service
 COPY migrations ./migrations
-RUN pip install --no-cache-dir -e .
+RUN pip install --no-cache-dir .
 
 USER casino
+# The embedded database and the kept operator token: a volume, so that they
+# outlive the container (mount one with -v casino-data:/data).
+VOLUME /data
 EXPOSE 8000
 HEALTHCHECK --interval=30s --timeout=3s CMD python -c "import urllib.request; urllib.request.urlopen('http://127.0.0.1:8000/healthz')"
 CMD ["casino", "serve", "--host", "0.0.0.0", "--port", "8000"]

@@ -3,6 +3,8 @@ PYTHON ?= python3
 VENV   ?= .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
+# make run PORT=8080 serves on another port (as does CASINO_PORT=8080).
+PORT   ?=
 
 .PHONY: run test lint bench bench-service clean
 
@@ -13,7 +15,7 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 run: $(STAMP)
-	$(VENV)/bin/casino serve
+	$(VENV)/bin/casino serve $(if $(PORT),--port $(PORT))
 
 test: $(STAMP)
 	$(PY) -m pytest -q $(PYTEST_ARGS)

@@ -11,7 +11,9 @@ started on demand and stopped when the last ``casino`` process using it ends.
 from __future__ import annotations
 
 import argparse
+import errno
 import os
+import socket
 import sys
 import tempfile
 import uuid
@@ -35,7 +37,8 @@ def main(argv: list[str] | None = None) -> int:
 
     serve_parser = commands.add_parser("serve", help="migrate the database, then serve the API")
     serve_parser.add_argument("--host", default="127.0.0.1", help="address to listen on")
-    serve_parser.add_argument("--port", type=int, default=8000, help="port to listen on")
+    serve_parser.add_argument("--port", type=_port, default=os.environ.get("CASINO_PORT") or "8000",
+                              help="port to listen on (default: CASINO_PORT, else 8000)")
     serve_parser.set_defaults(run=serve)
 
     migrate_parser = commands.add_parser("migrate", help="bring the database schema up to date")
@@ -47,6 +50,8 @@ def main(argv: list[str] | None = None) -> int:
                                help="the game's id (default: every game)")
     verify_parser.add_argument("--heads", type=Path, metavar="FILE",
                                help="also check heads kept from `casino heads` (every game in the file)")
+    verify_parser.add_argument("--json", action="store_true", dest="as_json",
+                               help="print each report whole, as JSON (full head hashes included)")
     verify_parser.set_defaults(run=verify)
 
     heads_parser = commands.add_parser(
@@ -57,6 +62,8 @@ def main(argv: list[str] | None = None) -> int:
     export_parser = commands.add_parser("export", help="write a game's transcript (JSON)")
     export_parser.add_argument("game", type=uuid.UUID, metavar="GAME", help="the game's id")
     export_parser.add_argument("-o", "--output", type=Path, metavar="FILE", help="write here, not to stdout")
+    export_parser.add_argument("--force", action="store_true",
+                               help="export a game that fails verification all the same")
     export_parser.set_defaults(run=export)
 
     replay_parser = commands.add_parser(
@@ -90,9 +97,14 @@ def migrate(args: argparse.Namespace) -> int:
 def verify(args: argparse.Namespace) -> int:
     with _pool() as pool:
         read_model = ReadModel(pool)
-        found = ops.verify_games(read_model, args.game, sys.stdout, _checkpoint_key())
+        found = ops.verify_games(read_model, args.game, sys.stdout, _checkpoint_key(), as_json=args.as_json)
         if args.heads is not None:
-            found = max(found, ops.check_heads(read_model, args.heads.read_text(encoding="utf-8"), sys.stdout))
+            try:
+                kept = args.heads.read_text(encoding="utf-8")
+            except (OSError, UnicodeDecodeError) as error:
+                print(f"casino: cannot read {args.heads}: {error}", file=sys.stderr)
+                return 1
+            found = max(found, ops.check_heads(read_model, kept, sys.stdout))
         return found
 
 
@@ -103,7 +115,7 @@ def heads(args: argparse.Namespace) -> int:
 
 def export(args: argparse.Namespace) -> int:
     with _pool() as pool:
-        return ops.export_game(EventStore(pool), args.game, args.output)
+        return ops.export_game(ReadModel(pool), args.game, args.output, force=args.force)
 
 
 def replay(args: argparse.Namespace) -> int:
@@ -140,6 +152,11 @@ def _pool() -> Iterator[ConnectionPool]:
 
 
 def serve(args: argparse.Namespace) -> int:
+    taken = _port_taken(args.host, args.port)
+    if taken:
+        print(f"casino: cannot serve on {args.host}:{args.port}: {taken}. Choose another port with"
+              " --port N or CASINO_PORT=N (make run PORT=N).", file=sys.stderr)
+        return 1
     options = gunicorn_conf.options(args.host, args.port)
     url = _database_url()
     migrations.upgrade(url)
@@ -159,6 +176,37 @@ def serve(args: argparse.Namespace) -> int:
         print(f"Serving the Cassino API on http://{options['bind']}/ ({gunicorn_conf.describe(options)})",
               flush=True)
         return server.run(options, app_config, env)
+
+
+def _port(text: str) -> int:
+    """A TCP port number, for argparse (which also applies it to the default)."""
+    if not text.isdigit() or not 1 <= int(text) <= 65535:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a port number (1 to 65535)")
+    return int(text)
+
+
+def _port_taken(host: str, port: int) -> str | None:
+    """Why ``host:port`` cannot be listened on, or None if it can.
+
+    Checked before anything starts: gunicorn, finding the address in use,
+    would retry for seconds and then exit with a log of JSON lines. Bound
+    with SO_REUSEADDR as gunicorn binds, so a closed connection still
+    lingering in TIME_WAIT does not count as taken.
+    """
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except socket.gaierror as error:
+        return f"unknown host ({error.strerror})"
+    family, kind, proto, _, address = infos[0]
+    with socket.socket(family, kind, proto) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind(address)
+        except OSError as error:
+            if error.errno == errno.EADDRINUSE:
+                return "the port is taken"
+            return error.strerror or str(error)
+    return None
 
 
 def _database_url(out=None) -> str:

@@ -25,7 +25,8 @@ from service import jsonio, snapshots
 from service.cache import StateCache, code_version
 from service.caller import PUBLIC, Caller
 from service.metrics import COMMANDS_APPENDED
-from service.projection import decode, refold, row_changes
+from service.chain import first_break
+from service.projection import Unfoldable, decode, refold, refold_checked, row_changes
 from service.redaction import redact
 from service.store import (CREATION_SCOPE, ConcurrencyError, EventStore, IdempotencyRecord, NewEvent,
                            StoredEvent)
@@ -38,6 +39,26 @@ TOKEN_TRUST_SECONDS = 60.0
 
 class GameNotFound(LookupError):
     pass
+
+
+class CorruptGame(Exception):
+    """The game's stored events do not fold into a game: they were changed
+    behind the service's back. ``version`` is the first bad one (the first
+    break in the hash chain, if that comes before the event that would not
+    fold); ``last_version`` is the last one stored."""
+
+    def __init__(self, game_id: uuid.UUID, version: int, last_version: int):
+        super().__init__(f"Game {game_id} is damaged from version {version} on.")
+        self.game_id = game_id
+        self.version = version
+        self.last_version = last_version
+
+
+def corrupt_game(game_id: uuid.UUID, events: list[StoredEvent], error: Unfoldable) -> CorruptGame:
+    """The ``CorruptGame`` for a game whose stored ``events`` (all of them) failed to fold."""
+    broken = first_break(game_id, events)
+    first = min(error.version, broken.version) if broken is not None else error.version
+    return CorruptGame(game_id, first, events[-1].version)
 
 
 class PreconditionFailed(Exception):
@@ -139,7 +160,8 @@ class GameService:
     # -- reading ------------------------------------------------------------
 
     def load(self, game_id: uuid.UUID) -> GameState:
-        """The game's current state; raises GameNotFound."""
+        """The game's current state; raises GameNotFound, or CorruptGame if
+        its stored events do not fold."""
         return self._load(game_id).state
 
     def _load(self, game_id: uuid.UUID) -> Loaded:
@@ -157,7 +179,11 @@ class GameService:
         if not events and loaded is None:
             raise GameNotFound(game_id)
         if events:
-            state = refold((e for e in events if state is None or e.version > state.version), state)
+            try:
+                state = refold_checked((e for e in events if state is None or e.version > state.version),
+                                       state)
+            except Unfoldable as error:
+                raise corrupt_game(game_id, self.store.load(game_id), error) from error
             loaded = Loaded(state, events[-1].hash)
         self.cache.put(game_id, loaded)
         return loaded

@@ -34,26 +34,33 @@ def progress(items: Iterable[T], what: str) -> Iterator[T]:
 
 
 def verify_games(read_model: ReadModel, game_id: uuid.UUID | None, out: IO[str],
-                 key: bytes | None = None) -> int:
+                 key: bytes | None = None, *, as_json: bool = False) -> int:
     """Check one game and report every check, or check every game and report
-    the problems; ``key`` checks the checkpoints' signatures."""
+    the problems; ``key`` checks the checkpoints' signatures. ``as_json``
+    prints each report whole instead (``Report.to_json``, full head hash
+    included): one object for one game, a list for every game."""
     if game_id is not None:
         events, row, checkpoint = read_model.evidence(game_id)
         if not events and row is None and checkpoint is None:
-            print(f"There is no game {game_id}.", file=out)
+            print(f"casino: there is no game {game_id}", file=sys.stderr)
             return 1
         report = verify(Evidence(game_id, events, row, checkpoint, key))
-        print(describe(report, every_check=True), file=out)
+        print(json.dumps(report.to_json(), indent=2) if as_json else describe(report, every_check=True),
+              file=out)
         return 0 if report.ok else 1
     game_ids = read_model.game_ids()
-    failed = 0
+    reports = []
     for each in progress(game_ids, "verify"):
         report = verify(Evidence(each, *read_model.evidence(each), key))
-        if not report.ok:
-            failed += 1
+        reports.append(report.to_json() if as_json else report.ok)
+        if not report.ok and not as_json:
             tqdm.write(describe(report, every_check=False), file=out)
-    print(f"{len(game_ids)} games checked: " + (f"{failed} with problems." if failed else "all sound."),
-          file=out)
+    failed = sum(1 for r in reports if not (r["ok"] if as_json else r))
+    if as_json:
+        print(json.dumps(reports, indent=2), file=out)
+    else:
+        print(f"{len(game_ids)} games checked: " + (f"{failed} with problems." if failed else "all sound."),
+              file=out)
     return 1 if failed else 0
 
 
@@ -76,9 +83,12 @@ def check_heads(read_model: ReadModel, text: str, out: IO[str]) -> int:
     hold the exported version with the exported hash (its chain may have grown
     since). A deleted, truncated or rewritten game shows here even when its
     database was rewritten whole, checkpoints included."""
-    document = json.loads(text)
-    if document.get("format") != HEADS_FORMAT:
-        print(f"This is not a {HEADS_FORMAT} document.", file=out)
+    try:
+        document = json.loads(text)
+    except ValueError:
+        document = None
+    if not isinstance(document, dict) or document.get("format") != HEADS_FORMAT:
+        print(f"casino: this is not a {HEADS_FORMAT} document", file=sys.stderr)
         return 1
     failed = 0
     for kept in document["heads"]:
@@ -96,9 +106,8 @@ def check_heads(read_model: ReadModel, text: str, out: IO[str]) -> int:
 
 
 def describe(report: Report, *, every_check: bool) -> str:
-    head = report.head[:16] + "…" if report.head else "none"
     lines = [f"game {report.game_id}: {'sound' if report.ok else 'PROBLEMS'}"
-             f" (version {report.version}, head {head})"]
+             f" (version {report.version}, head {report.head or 'none'})"]
     for finding in report.findings:
         if every_check or not finding.ok:
             lines.append(f"  {finding.check}: {'ok' if finding.ok else 'FAILED'}: {finding.detail}")
@@ -107,12 +116,21 @@ def describe(report: Report, *, every_check: bool) -> str:
     return "\n".join(lines)
 
 
-def export_game(store: EventStore, game_id: uuid.UUID, path: Path | None) -> int:
-    """Write the game's transcript to ``path``, or to stdout; nothing if it cannot be made."""
-    events = store.load(game_id)
+def export_game(read_model: ReadModel, game_id: uuid.UUID, path: Path | None, *, force: bool = False) -> int:
+    """Write the game's transcript to ``path``, or to stdout; nothing if it
+    cannot be made, or if the game fails verification (unless ``force``)."""
+    events, row = read_model.evidence(game_id)
     if not events:
         print(f"casino: there is no game {game_id}", file=sys.stderr)
         return 1
+    report = verify(Evidence(game_id, events, row))
+    if not report.ok:
+        failed = ", ".join(f.check for f in report.findings if not f.ok)
+        if not force:
+            print(f"casino: game {game_id} fails verification ({failed}; see casino verify {game_id});"
+                  " not exported. Pass --force to export it anyway.", file=sys.stderr)
+            return 1
+        print(f"casino: game {game_id} fails verification ({failed}); exported anyway.", file=sys.stderr)
     try:
         document = transcript.export(game_id, events)
     except Unfoldable as error:
@@ -121,8 +139,12 @@ def export_game(store: EventStore, game_id: uuid.UUID, path: Path | None) -> int
     text = json.dumps(document, indent=2, ensure_ascii=False) + "\n"
     if path is None:
         sys.stdout.write(text)
-    else:
+        return 0
+    try:
         path.write_text(text, encoding="utf-8")
+    except OSError as error:
+        print(f"casino: cannot write {path}: {error.strerror or error}", file=sys.stderr)
+        return 1
     return 0
 
 

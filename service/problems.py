@@ -36,8 +36,8 @@ TITLES = {
     "rule_violation": "Against the rules",
     "idempotency_key_reused": "Idempotency key reused",
     "idempotency_key_stale": "Idempotency key stale",
-    "precondition_required": "Precondition required",
     "internal_error": "Internal error",
+    "corrupt_game": "Damaged game",
     "unavailable": "Service unavailable",
 }
 

@@ -21,8 +21,9 @@ from service.store import NOW, StoredEvent
 class Unfoldable(ValueError):
     """Stored events that do not fold into a game: ``version`` is the first that does not apply."""
 
-    def __init__(self, version: int, cause: Exception):
-        super().__init__(f"Version {version} does not apply: {type(cause).__name__}: {cause}")
+    def __init__(self, version: int, event_type: str, cause: Exception):
+        super().__init__(f"Version {version} ({event_type}) does not fit the game before it"
+                         f" ({type(cause).__name__}: {cause}).")
         self.version = version
 
 
@@ -50,7 +51,7 @@ def refold_checked(events: Iterable[StoredEvent], state: GameState | None = None
         # Altered data can fail anywhere in decoding or applying an event;
         # whatever it raises, the history does not hold together there.
         except Exception as error:
-            raise Unfoldable(event.version, error) from error
+            raise Unfoldable(event.version, event.type, error) from error
     return state
 
 

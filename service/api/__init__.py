@@ -9,7 +9,8 @@ from domain import NotationError, OptionError, RuleViolation
 from service import checkpoints, snapshots, tokens
 from service.cache import StateCache
 from service.database import get_pool
-from service.games import GameNotFound, GameService, KeyReused, PreconditionFailed, TokensLost, VersionConflict
+from service.games import (CorruptGame, GameNotFound, GameService, KeyReused, PreconditionFailed, TokensLost,
+                           VersionConflict)
 from service.metrics import VERSION_CONFLICTS
 from service.problems import ApiProblem, problem
 from service.readmodel import ReadModel
@@ -34,6 +35,7 @@ def init_app(app: Flask) -> None:
     app.register_error_handler(OptionError, _option_error)
     app.register_error_handler(NotationError, _notation_error)
     app.register_error_handler(GameNotFound, _not_found)
+    app.register_error_handler(CorruptGame, _corrupt_game)
     app.register_error_handler(PreconditionFailed, _precondition_failed)
     app.register_error_handler(VersionConflict, _conflict)
     app.register_error_handler(KeyReused, _key_reused)
@@ -67,6 +69,14 @@ def _notation_error(error: NotationError):
 
 def _not_found(error: GameNotFound):
     return problem(404, "not_found", "There is no game with this id.")
+
+
+def _corrupt_game(error: CorruptGame):
+    verify = f"/v1/games/{error.game_id}/verify"
+    return problem(500, "corrupt_game",
+                   f"This game's stored history is damaged from version {error.version} on, so it cannot be"
+                   f" shown. The operator can see what is wrong at {verify}.",
+                   first_bad_version=error.version, verify=verify)
 
 
 def _precondition_failed(error: PreconditionFailed):

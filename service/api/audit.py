@@ -9,9 +9,9 @@ from domain.cassino.state import FINISHED
 from service.api.helpers import (caller_for, checkpoint_key, etag, games, int_arg, read_model, refused,
                                  require_operator)
 from service.caller import OPERATOR
-from service.games import GameNotFound, log_revealed
+from service.games import GameNotFound, corrupt_game, log_revealed
 from service.problems import ApiProblem
-from service.projection import refold
+from service.projection import Unfoldable, refold_checked
 from service.verify import Evidence, verify
 from service.views import game_view
 
@@ -32,15 +32,24 @@ def replay(game_id):
     """The game as of ``version``: for the operator, and for everyone once
     the game is finished. Each caller sees what the event log shows them:
     every hand and the stock when the finished game's log is public
-    (``public_log``), else only what they saw at the table."""
+    (``public_log``), else only what they saw at the table. On a damaged
+    game it works for the operator up to the version before the damage."""
     caller = caller_for(game_id)
     version = int_arg("version", None, 1, 10**9)
-    state = games().load(game_id)
-    if not caller.is_operator and state.status != FINISHED:
-        raise refused(caller, "replay a game before it is finished")
-    if version > state.version:
+    shown = OPERATOR
+    if not caller.is_operator:
+        state = games().load(game_id)
+        if state.status != FINISHED:
+            raise refused(caller, "replay a game before it is finished")
+        shown = OPERATOR if log_revealed(state) else caller
+    stored = games().store.load(game_id)
+    if not stored:
+        raise GameNotFound(game_id)
+    if version > stored[-1].version:
         raise ApiProblem(404, "not_found", f"The game has no version {version}: it is at version "
-                                           f"{state.version}.")
-    then = refold(games().store.load(game_id, until_version=version))
-    shown = OPERATOR if log_revealed(state) else caller
+                                           f"{stored[-1].version}.")
+    try:
+        then = refold_checked(e for e in stored if e.version <= version)
+    except Unfoldable as error:
+        raise corrupt_game(game_id, stored, error) from error
     return game_view(then, shown), 200, etag(version)

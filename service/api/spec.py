@@ -1,4 +1,5 @@
-"""The contract itself: ``/openapi.yaml``, and interactive docs at ``/docs``.
+"""The contract itself: ``/openapi.yaml`` (and as JSON, ``/openapi.json``, for
+tools that read no YAML), and interactive docs at ``/docs``.
 
 The docs are Swagger UI, served from the ``swagger-ui-bundle-v2`` wheel so
 that they work with no internet access.
@@ -9,11 +10,16 @@ from __future__ import annotations
 from functools import cache
 from pathlib import Path
 
+import yaml
 from flask import Blueprint, Response, send_from_directory
+
+from service import jsonio
 
 bp = Blueprint("spec", __name__)
 
-SPEC_PATH = Path(__file__).resolve().parents[2] / "openapi.yaml"
+#: The contract, packaged with the service: a link to the repository's
+#: openapi.yaml, which setuptools copies into the wheel as a file.
+SPEC_PATH = Path(__file__).resolve().parents[1] / "openapi.yaml"
 
 _PAGE = """<!doctype html>
 <html lang="en">
@@ -39,6 +45,16 @@ def spec_text() -> str:
 @bp.get("/openapi.yaml")
 def openapi():
     return Response(spec_text(), mimetype="application/yaml")
+
+
+@cache
+def spec_json() -> bytes:
+    return jsonio.dumps(yaml.safe_load(spec_text()))
+
+
+@bp.get("/openapi.json")
+def openapi_json():
+    return Response(spec_json(), mimetype="application/json")
 
 
 @bp.get("/docs")

@@ -32,3 +32,39 @@ def test_the_spec_and_docs_are_served(api):
     assert "/openapi.yaml" in page
     asset = api.get("/docs/swagger-ui-bundle.js")
     assert asset.status_code == 200 and len(asset.get_data()) > 100_000
+
+
+def test_the_spec_is_also_served_as_json(api):
+    response = api.get("/openapi.json")
+    assert response.status_code == 200 and response.mimetype == "application/json"
+    assert response.get_json() == spec()
+
+
+def _inline_objects(node, where: str):
+    """Places under ``node`` where an object schema is written out rather than named."""
+    if isinstance(node, dict):
+        if "$ref" not in node and ("properties" in node or "discriminator" in node):
+            yield where
+        for key, value in node.items():
+            yield from _inline_objects(value, f"{where}/{key}")
+    elif isinstance(node, list):
+        for i, value in enumerate(node):
+            yield from _inline_objects(value, f"{where}/{i}")
+
+
+def test_every_body_and_answer_is_a_named_schema():
+    """Generators name an inline object after where they found it
+    (``CreateGameSeatsType1Item``): every one is in components/schemas."""
+    assert list(_inline_objects(spec()["paths"], "paths")) == []
+    for name, schema in spec()["components"]["schemas"].items():
+        # An allOf part extending a named schema is merged into that name.
+        parts = {k: v for k, v in schema.items() if k != "allOf"}
+        nested = [p for v in parts.get("properties", {}).values() for p in _inline_objects(v, name)]
+        nested += [p for key in ("oneOf", "anyOf", "items") for p in _inline_objects(parts.get(key), name)]
+        assert nested == [], nested
+
+
+def test_problem_codes_are_the_ones_the_service_sends():
+    from service.problems import TITLES
+
+    assert set(spec()["components"]["schemas"]["Problem"]["properties"]["code"]["enum"]) == set(TITLES)

@@ -186,3 +186,29 @@ def test_an_ace_is_built_on_an_ace_as_a_build_of_one_and_taken_by_the_third():
 def test_a_build_of_one_needs_an_ace_kept_in_hand():
     state = position(table="AS", hands=["AH 9C", "3H 4H"])
     assert refusal(state, 0, "AH build 1 AS") == "build_needs_card"
+
+
+def refusal_message(state, seat, move) -> str:
+    try:
+        decide(state, Play(seat, Move.parse(move)))
+    except RuleViolation as broken:
+        return broken.message
+    raise AssertionError(f"{move} was accepted")
+
+
+def test_a_build_that_does_not_add_up_says_what_the_cards_make():
+    """Even without a 10 in hand, the sum is what is wrong with it."""
+    state = position(table="7S 3D", hands=["2C 4D", "3H 4H"])
+    assert refusal(state, 0, "2C build 10 7S") == "illegal_build"
+    assert refusal_message(state, 0, "2C build 10 7S") == "2C and 7S make 9, not 10."
+    assert refusal_message(state, 0, "4D build 10 7S 3D") == "4D, 7S and 3D make 14, not 10."
+
+
+def test_cards_that_add_up_but_do_not_group_say_so():
+    state = position(table="9S 9D", hands=["2C 10H", "3H 4H"])
+    assert refusal_message(state, 0, "2C build 10 9S 9D") == "2C, 9S and 9D cannot be grouped to make 10."
+
+
+def test_messages_name_cards_by_code():
+    state = position(table="7S", hands=["2C 9D", "3H 4H"])
+    assert refusal_message(state, 0, "KS trail") == "KS is not in your hand."

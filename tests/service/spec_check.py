@@ -79,8 +79,8 @@ def check(method: str, rule: str, status: int, headers, body: bytes) -> None:
     if ctype == "text/event-stream":
         for message in sse_messages(body.decode()):
             _validate(f"{method} {path} {status} message", schema, message)
-            _validate(f"{method} {path} {status} message data", schema["properties"]["data"]["contentSchema"],
-                      json.loads(message["data"]))
+            _validate(f"{method} {path} {status} message data",
+                      _resolve(schema)["properties"]["data"]["contentSchema"], json.loads(message["data"]))
     elif ctype.endswith("json"):
         _validate(f"{method} {path} {status}", schema, json.loads(body))
 

@@ -18,6 +18,7 @@ import pytest
 import migrations
 from service.cli import main
 from service.tokens import OPERATOR_TOKEN_FILE
+from tests.service.serving import Serving, free_port, serve_environment
 
 
 def test_migrate_brings_the_database_to_the_head_revision(database_url, monkeypatch, capsys):
@@ -32,65 +33,39 @@ def test_migrate_says_so_when_the_database_is_unreachable(monkeypatch, capsys):
     assert "cannot use the database" in capsys.readouterr().err
 
 
-class Serving:
-    """``casino serve`` running in a subprocess, its output in files."""
-
-    def __init__(self, tmp_path: Path, environ: dict[str, str], name: str):
-        self.port = _free_port()
-        self.stdout = tmp_path / f"{name}.out"
-        self.stderr = tmp_path / f"{name}.err"
+def test_serve_on_a_taken_port_says_so_in_one_line_and_how_to_choose_another(tmp_path):
+    with socket.socket() as holder:
+        holder.bind(("127.0.0.1", 0))
+        holder.listen()
+        port = holder.getsockname()[1]
+        environ = serve_environment(CASINO_PORT=str(port), CASINO_DATA_DIR=str(tmp_path / "data"))
         casino = Path(sys.executable).with_name("casino")
-        with self.stdout.open("w") as out, self.stderr.open("w") as err:
-            self.process = subprocess.Popen(
-                [str(casino), "serve", "--port", str(self.port)],
-                env=environ, stdout=out, stderr=err, cwd=tmp_path,
-            )
-        self._wait_until_ready()
-
-    def get(self, path: str) -> tuple[int, str]:
-        try:
-            with urllib.request.urlopen(f"http://127.0.0.1:{self.port}{path}", timeout=5) as r:
-                return r.status, r.read().decode()
-        except urllib.error.HTTPError as error:
-            return error.code, error.read().decode()
-
-    def stop(self) -> int:
-        self.process.send_signal(signal.SIGTERM)
-        try:
-            return self.process.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            pytest.fail(f"casino serve did not stop:\n{self.output()}")
-
-    def output(self) -> str:
-        return f"{self.stdout.read_text()}\n{self.stderr.read_text()}"
-
-    def _wait_until_ready(self) -> None:
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                pytest.fail(f"casino serve exited:\n{self.output()}")
-            try:
-                if self.get("/readyz")[0] == 200:
-                    return
-            except OSError:
-                pass
-            time.sleep(0.1)
-        self.stop()
-        pytest.fail("casino serve never got ready")
+        started = time.monotonic()
+        done = subprocess.run([str(casino), "serve"], env=environ, check=False, capture_output=True, text=True,
+                              timeout=60, cwd=tmp_path)
+    assert done.returncode == 1
+    assert time.monotonic() - started < 10
+    assert done.stdout == ""
+    lines = done.stderr.splitlines()
+    assert len(lines) == 1, done.stderr
+    assert f"127.0.0.1:{port}" in lines[0] and "taken" in lines[0]
+    assert "--port" in lines[0] and "CASINO_PORT" in lines[0]
+    # Nothing was started: no embedded database was made.
+    assert not (tmp_path / "data").exists()
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+@pytest.mark.parametrize("value", ["eighty", "0", "70000"])
+def test_serve_refuses_a_port_that_is_no_port(value, monkeypatch, capsys):
+    monkeypatch.setenv("CASINO_PORT", value)
+    with pytest.raises(SystemExit) as exit:
+        main(["serve"])
+    assert exit.value.code == 2
+    assert "is not a port number" in capsys.readouterr().err
 
 
 def test_serve_runs_an_embedded_database_that_outlives_a_restart(tmp_path, postgres_dir):
     data = postgres_dir / "data"
-    environ = {k: v for k, v in os.environ.items()
-               if k not in ("DATABASE_URL", "CASINO_OPERATOR_TOKEN", "PROMETHEUS_MULTIPROC_DIR")}
-    environ.update(CASINO_DATA_DIR=str(data), CASINO_WORKERS="2", CASINO_THREADS="2")
+    environ = serve_environment(CASINO_DATA_DIR=str(data), CASINO_WORKERS="2", CASINO_THREADS="2")
 
     first = Serving(tmp_path, environ, "first")
     try:

@@ -88,7 +88,33 @@ def test_verify_reports_every_check_of_one_game(api, tamper, on_session_database
 
 def test_verify_says_so_when_there_is_no_such_game(on_session_database, capsys):
     assert main(["verify", str(uuid.uuid4())]) == 1
-    assert "There is no game" in capsys.readouterr().out
+    out, err = capsys.readouterr()
+    assert out == "" and "casino: there is no game" in err
+
+
+def test_verify_shows_the_full_head_hash_and_prints_json_on_request(api, on_session_database, capsys):
+    game = api.create(first_dealer=1)
+    api.deal(game, ORDERED_DECK)
+    head = stored(api.app.config["DATABASE_URL"], game.id)[-1].hash
+
+    assert main(["verify", game.id]) == 0
+    assert f"head {head})" in capsys.readouterr().out
+
+    assert main(["verify", game.id, "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["game_id"] == game.id and report["ok"] is True and report["head"] == head
+    assert [c["name"] for c in report["checks"]] == ["hash_chain", "projection", "shuffles"]
+
+
+def test_verify_json_of_every_game_lists_every_report(scratch, scratch_url, capsys):
+    games = [scratch.create() for _ in range(2)]
+    tamper_with(scratch_url, "DELETE FROM events WHERE game_id = %s AND version = 1", (games[1].id,))
+
+    assert main(["verify", "--json"]) == 1
+
+    reports = {r["game_id"]: r for r in json.loads(capsys.readouterr().out)}
+    assert reports.keys() == {g.id for g in games}
+    assert reports[games[0].id]["ok"] is True and reports[games[1].id]["ok"] is False
 
 
 def test_verify_checks_every_game_and_names_the_broken_ones(scratch, scratch_url, capsys):
@@ -147,7 +173,7 @@ def test_a_game_whose_events_do_not_fold_keeps_its_row_and_is_reported(scratch, 
 
     assert main(["rebuild-projections"]) == 1
 
-    assert f"game {game.id}: not rebuilt: Version 2 does not apply" in capsys.readouterr().out
+    assert f"game {game.id}: not rebuilt: Version 2 (Nonsense) does not fit" in capsys.readouterr().out
     assert games_table(scratch_url) == before
 
 
@@ -201,6 +227,35 @@ def test_replaying_an_export_into_an_empty_database_reproduces_the_game_exactly(
         state = GameService(EventStore(pool), StateCache()).load(uuid.UUID(game.id))
     assert game_view(state, OPERATOR) == api.view(game, operator)
     assert main(["verify", game.id]) == 0  # its read model row came with it
+
+
+def test_export_of_a_game_that_fails_verification_is_refused_unless_forced(
+        api, tamper, on_session_database, tmp_path, capsys):
+    game = finished_game(api)
+    tamper("UPDATE events SET data = data || '{\"forged\": true}' WHERE game_id = %s AND version = 3",
+           (game.id,))
+    path = tmp_path / "game.json"
+
+    assert main(["export", game.id, "-o", str(path)]) == 1
+    out, err = capsys.readouterr()
+    assert out == "" and not path.exists()
+    assert f"game {game.id} fails verification (hash_chain" in err and "--force" in err
+
+    assert main(["export", game.id, "-o", str(path), "--force"]) == 0
+    assert "exported anyway" in capsys.readouterr().err
+    assert json.loads(path.read_text())["events"][2]["data"]["forged"] is True
+
+
+@pytest.mark.parametrize("where", ["missing/dir/game.json", "."])
+def test_export_to_a_path_it_cannot_write_says_so_without_a_traceback(
+        api, on_session_database, tmp_path, where, capsys):
+    game = api.create(first_dealer=1)
+
+    assert main(["export", game.id, "-o", str(tmp_path / where)]) == 1
+
+    out, err = capsys.readouterr()
+    assert out == "" and err.splitlines()[-1].startswith(f"casino: cannot write {tmp_path / where}: ")
+    assert "Traceback" not in err
 
 
 def test_the_transcript_holds_the_options_and_every_event_as_stored(api, on_session_database, capsys):

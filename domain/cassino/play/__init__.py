@@ -58,7 +58,7 @@ def resolve_play(state: GameState, seat: int, move: Move) -> Play:
         raise RuleViolation("not_your_turn", f"It is seat {state.turn}'s turn, not yours.")
     hand = state.hands[seat]
     if move.card not in hand:
-        raise RuleViolation("card_not_in_hand", f"The {move.card.name} is not in your hand.")
+        raise RuleViolation("card_not_in_hand", f"{move.card.code} is not in your hand.")
     items = _targets(state, move)
     if move.action == Action.TRAIL:
         play = resolve_trail(seat, move, items)

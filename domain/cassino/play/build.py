@@ -9,6 +9,7 @@ from ...cards import Card
 from ...errors import RuleViolation
 from ...groups import split, splits_with
 from ..moves import Move
+from ..options import Options
 from ..state import GameState
 from ..table import Build, TableItem, item_id
 from .turn import Play
@@ -23,20 +24,22 @@ def resolve_build(state: GameState, seat: int, move: Move, items: tuple[TableIte
     if opts.court_builds and card.is_court:
         return _court_build(state, seat, move, items)
     if not values_of(card, opts):
-        raise RuleViolation("illegal_build", f"The {card.name} has no number value and cannot be built with.")
+        raise RuleViolation("illegal_build", f"{card.code} has no number value and cannot be built with.")
     if not 1 <= target <= opts.highest_value:
         raise RuleViolation("illegal_build", f"A build is worth 1 to {opts.highest_value}, not {target}.")
     if not items:
         raise RuleViolation("illegal_build", "A build puts your card with cards or builds on the table.")
     hand_after = tuple(h for h in state.hands[seat] if h is not card)
+    for it in items:
+        if isinstance(it, Card) and not values_of(it, opts):
+            raise RuleViolation("illegal_build", f"{it.code} has no number value and cannot be built on.")
+    # The cards' sum first: a build that does not add up is refused for that,
+    # whatever the hand holds.
+    groups = _named_groups(move, items) if move.groups is not None else _find_groups(state, move, target, items)
+    merged = _check_build_groups(state, seat, move, target, groups, hand_after)
     if not holds_value(hand_after, target, opts):
         raise RuleViolation("build_needs_card",
                             f"You can build {target} only while keeping a {target} in your hand to take it.")
-    for it in items:
-        if isinstance(it, Card) and not values_of(it, opts):
-            raise RuleViolation("illegal_build", f"The {it.name} has no number value and cannot be built on.")
-    groups = _named_groups(move, items) if move.groups is not None else _find_groups(state, move, target, items)
-    merged = _check_build_groups(state, seat, move, target, groups, hand_after)
     builds = [it for it in items if isinstance(it, Build)]
     raised = [b for b in builds if b.value != target]
     keep = (raised or [b for b in builds])
@@ -82,8 +85,18 @@ def _find_groups(state: GameState, move: Move, target: int, items: tuple[TableIt
         found = split(values, target)
         if found is not None:
             return [*whole, *(_items(pool[i] for i in g) for g in found)]
-    raise RuleViolation("illegal_build",
-                        f"Your {card.code} and {' '.join(move.targets)} cannot be grouped to make {target}.")
+    raise RuleViolation("illegal_build", _why_no_build([card, *loose], target, opts))
+
+
+def _why_no_build(cards: list[Card], target: int, options: Options) -> str:
+    """Why ``cards`` make no build of ``target``: their sum, when they have
+    one sum and it is not a multiple of ``target``."""
+    named = [c.code for c in cards]
+    listed = f"{', '.join(named[:-1])} and {named[-1]}"
+    sums = {sum(values) for values in assignments(cards, options)}
+    if len(sums) == 1 and (total := sums.pop()) % target:
+        return f"{listed} make {total}, not {target}."
+    return f"{listed} cannot be grouped to make {target}."
 
 
 def _items(cards: Iterable[Card]) -> list[TableItem]:

@@ -22,7 +22,7 @@ def resolve_capture(state: GameState, seat: int, move: Move, items: tuple[TableI
     choices = values_of(card, opts)
     if move.value is not None and move.value not in choices:
         shown = " or ".join(map(str, choices)) or "its rank only"
-        raise RuleViolation("illegal_capture", f"The {card.name} captures as {shown}.")
+        raise RuleViolation("illegal_capture", f"{card.code} captures as {shown}.")
     if not choices:
         _court_capture(state, card, items)
     else:
@@ -54,7 +54,7 @@ def _sum_capture(state: GameState, move: Move, choices: list[int], items: tuple[
     loose = [it for it in items if isinstance(it, Card)]
     for it in loose:
         if not values_of(it, opts):
-            raise RuleViolation("illegal_capture", f"The {it.name} is taken only by a card of its rank.")
+            raise RuleViolation("illegal_capture", f"{it.code} is taken only by a card of its rank.")
     builds = [it for it in items if isinstance(it, Build)]
     refusal: RuleViolation | None = None
     for v in choices:

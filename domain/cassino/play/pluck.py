@@ -28,9 +28,9 @@ def resolve_pluck(state: GameState, seat: int, move: Move) -> Play:
     if seat in state.plucked:
         raise RuleViolation("already_plucked", "You have already plucked since the last deal.")
     if card not in state.table:
-        raise RuleViolation("target_not_on_table", f"The {card.name} is not loose on the table.")
+        raise RuleViolation("target_not_on_table", f"{card.code} is not loose on the table.")
     if is_point_card(card, opts):
-        raise RuleViolation("pluck_point_card", f"The {card.name} scores points; it cannot be plucked.")
+        raise RuleViolation("pluck_point_card", f"{card.code} scores points; it cannot be plucked.")
     if len(state.table) < 2:
         raise RuleViolation("pluck_last_card", "The last card on the table cannot be plucked.")
     if not state.stock:

@@ -1,0 +1,73 @@
+"""A game whose events were changed behind the service's back so that they
+no longer fold: the operator can still read its stored log and replay it up
+to the damage; every read that needs the game itself answers a problem
+naming the first bad version."""
+
+import pytest
+
+from service.cache import StateCache
+
+from .conftest import ORDERED_DECK
+
+
+@pytest.fixture
+def damaged(api, operator, tamper):
+    """A game ten events long whose version 6 (a play) lost its card."""
+    game = api.create(first_dealer=1)
+    api.deal(game, ORDERED_DECK)
+    api.play(game, steps=6)
+    assert api.view(game)["version"] >= 8
+    tamper("UPDATE events SET data = data - 'card' WHERE game_id = %s AND version = 6", (game.id,))
+    forget_games(api)
+    return game
+
+
+def forget_games(api):
+    """As after a restart: the service's cache no longer holds the games."""
+    api.app.extensions["casino.games"].cache = StateCache()
+
+
+def assert_corrupt(response, game, version=6):
+    assert response.status_code == 500
+    body = response.get_json()
+    assert body["code"] == "corrupt_game"
+    assert body["first_bad_version"] == version
+    assert body["verify"] == f"{game.url}/verify" and body["verify"] in body["detail"]
+
+
+def test_reads_that_need_the_game_name_the_damage(api, operator, damaged):
+    for token in (None, damaged.tokens[0], operator):
+        assert_corrupt(api.get(damaged.url, token=token), damaged)
+    assert_corrupt(api.get(f"{damaged.url}/moves", token=damaged.tokens[0]), damaged)
+    assert_corrupt(api.get(f"{damaged.url}/events", token=damaged.tokens[0]), damaged)
+    assert_corrupt(api.post(f"{damaged.url}/play", token=damaged.tokens[0],
+                            json={"card": "AS", "action": "trail"}), damaged)
+
+
+def test_the_operator_reads_the_whole_stored_log(api, operator, damaged, database_url):
+    events = api.events(damaged, operator)
+    assert [e["version"] for e in events] == list(range(1, len(events) + 1))
+    assert "card" not in events[5]["data"]
+    page = api.get(f"{damaged.url}/events?after=0&limit=3", token=operator).get_json()
+    assert page["version"] == len(events) and page["next"] == 3
+
+
+def test_replay_works_up_to_the_version_before_the_damage(api, operator, damaged):
+    before = api.get(f"{damaged.url}/replay?version=5", token=operator)
+    assert before.status_code == 200 and before.get_json()["version"] == 5
+    assert_corrupt(api.get(f"{damaged.url}/replay?version=6", token=operator), damaged)
+    assert_corrupt(api.get(f"{damaged.url}/replay?version=5"), damaged)
+
+
+def test_a_break_in_the_chain_before_the_unfoldable_event_is_the_first_bad_version(
+        api, operator, damaged, tamper):
+    tamper("UPDATE events SET data = data || '{\"forged\": true}'"
+           " WHERE game_id = %s AND version = 4", (damaged.id,))
+    forget_games(api)
+    assert_corrupt(api.get(damaged.url, token=operator), damaged, version=4)
+
+
+def test_verify_names_the_event_that_does_not_fold(api, operator, damaged):
+    checks = {c["name"]: c for c in api.get(f"{damaged.url}/verify", token=operator).get_json()["checks"]}
+    assert checks["projection"]["first_bad_version"] == 6
+    assert "Version 6 (" in checks["projection"]["detail"]

@@ -1,0 +1,216 @@
+"""What client generators make of openapi.yaml: mobile and web apps
+integrate through them, so a warning there is a fault of the spec.
+
+A Python client made by a pinned ``openapi-python-client`` plays whole hands
+against a live ``casino serve``, through the generated code only: the moves
+it plays are the very objects ``/moves`` answered with.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import re
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from uuid import UUID
+
+import pytest
+
+from tests.service.serving import Serving, serve_environment
+
+ROOT = Path(__file__).resolve().parents[2]
+SPEC = ROOT / "openapi.yaml"
+
+#: The generator's settings: no formatter run afterwards, and the spec's own
+#: YAML answer read as text (the generator has no YAML content type).
+PYTHON_CONFIG = """\
+post_hooks: []
+content_type_overrides:
+  application/yaml: text/plain
+"""
+
+
+def _generate_python_client(where: Path):
+    config = where / "config.yaml"
+    config.write_text(PYTHON_CONFIG)
+    generator = Path(sys.executable).with_name("openapi-python-client")
+    done = subprocess.run([str(generator), "generate", "--path", str(SPEC), "--meta", "none",
+                           "--output-path", str(where / "casino_client"), "--config", str(config)],
+                          capture_output=True, text=True, timeout=300, cwd=where)
+    output = done.stdout + done.stderr
+    assert done.returncode == 0, output
+    assert "warning" not in output.lower(), output
+    sys.path.insert(0, str(where))
+    try:
+        return importlib.import_module("casino_client")
+    finally:
+        sys.path.remove(str(where))
+
+
+@pytest.fixture(scope="module")
+def casino_client(tmp_path_factory):
+    """The generated package (``casino_client``), fresh from the current spec."""
+    yield _generate_python_client(tmp_path_factory.mktemp("python-client"))
+    for name in [m for m in sys.modules if m == "casino_client" or m.startswith("casino_client.")]:
+        del sys.modules[name]
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory, database_url):
+    where = tmp_path_factory.mktemp("server")
+    environ = serve_environment(DATABASE_URL=database_url, CASINO_DATA_DIR=str(where / "data"),
+                                CASINO_OPERATOR_TOKEN="operator-for-generated-clients",
+                                CASINO_WORKERS="1", CASINO_THREADS="2")
+    serving = Serving(where, environ, "clients")
+    yield serving
+    serving.stop()
+
+
+def _play_one_hand(casino_client, base_url: str, variant: str, players: int) -> list:
+    """Create a game, deal it and play the first listed move at each turn
+    until the hand is over, every request through the generated client."""
+    from casino_client import AuthenticatedClient, Client
+    from casino_client.api.commands import deal, play
+    from casino_client.api.games import create_game, get_game, list_moves
+    from casino_client.models import CommandResult, CreateGame, CreatedGame, Game, GameStatus, MoveList, SeatName
+
+    body = CreateGame(variant=variant, seats=[SeatName(name=f"P{i}") for i in range(players)],
+                      first_dealer=players - 1)
+    created = create_game.sync(client=Client(base_url=base_url), body=body)
+    assert isinstance(created, CreatedGame), created
+    game_id = UUID(str(created.id))
+    seats = [AuthenticatedClient(base_url=base_url, token=s.token) for s in created.seats]
+    dealt = deal.sync(game_id, client=seats[players - 1])
+    assert isinstance(dealt, CommandResult), dealt
+    view, played = dealt.game, []
+    while view.status == GameStatus.IN_PROGRESS:
+        listed = list_moves.sync(game_id, client=seats[view.turn])
+        assert isinstance(listed, MoveList) and listed.moves, listed
+        move = listed.moves[0]
+        done = play.sync(game_id, client=seats[view.turn], body=move)
+        assert isinstance(done, CommandResult), done
+        played.append(move)
+        view = get_game.sync(game_id, client=seats[0])
+        assert isinstance(view, Game), view
+    assert view.status in (GameStatus.HAND_OVER, GameStatus.FINISHED)
+    assert len(view.seats) == players and len(view.scores) == (2 if players == 4 else players)
+    return played
+
+
+@pytest.mark.parametrize(("variant", "players"), [("cassino", 2), ("partnership", 4)])
+def test_the_generated_python_client_plays_a_whole_hand(casino_client, server, variant, players):
+    played = _play_one_hand(casino_client, server.url, variant, players)
+    assert len(played) == 48  # every card but the four first laid on the table
+
+
+def test_the_generated_python_client_reads_the_spec_as_json(casino_client, server):
+    from casino_client import Client
+    from casino_client.api.service import get_spec_json
+
+    document = get_spec_json.sync(client=Client(base_url=server.url))
+    assert document.additional_properties["openapi"] == "3.1.0"
+
+
+# -- TypeScript -----------------------------------------------------------------
+
+#: Pinned tools, installed once into a cache of their own (``CASINO_TOOL_CACHE``,
+#: default ~/.cache/casino-tests) and reused by later runs.
+NPM_TOOLS = {"openapi-typescript": "7.13.0", "typescript": "5.9.3"}
+
+#: A small client written against the generated types: it must type-check
+#: under --strict. It plays a listed move as it is (one Move schema), tells
+#: table items apart by `kind`, and reads the nullable `result` enum.
+TYPESCRIPT_CLIENT = """\
+import type { components, paths } from "./schema";
+
+type Schemas = components["schemas"];
+type MoveList = paths["/v1/games/{game_id}/moves"]["get"]["responses"]["200"]["content"]["application/json"];
+type PlayBody = NonNullable<paths["/v1/games/{game_id}/play"]["post"]["requestBody"]>["content"]["application/json"];
+
+export async function playFirstMove(base: string, game: string, token: string): Promise<Schemas["CommandResult"]> {
+  const headers = { Authorization: `Bearer ${token}`, "Content-Type": "application/json" };
+  const listed = (await (await fetch(`${base}/v1/games/${game}/moves`, { headers })).json()) as MoveList;
+  const move: PlayBody = listed.moves[0];
+  const answer = await fetch(`${base}/v1/games/${game}/play`, { method: "POST", headers, body: JSON.stringify(move) });
+  return (await answer.json()) as Schemas["CommandResult"];
+}
+
+export function describeTable(game: Schemas["Game"]): string[] {
+  return game.table.map((item) => (item.kind === "build" ? `${item.id}=${item.value}` : item.card));
+}
+
+export function outcome(game: Schemas["Game"]): Schemas["GameResult"] | "playing" {
+  return game.result === null ? "playing" : game.result;
+}
+"""
+
+
+def _tool_cache() -> Path:
+    return Path(os.environ.get("CASINO_TOOL_CACHE") or Path.home() / ".cache" / "casino-tests")
+
+
+def _npm_tools() -> Path:
+    """node_modules/.bin with NPM_TOOLS, installed into the cache on first use."""
+    if shutil.which("node") is None or shutil.which("npm") is None:
+        pytest.skip("node and npm are needed to type-check a TypeScript client; not found on PATH")
+    where = _tool_cache() / ("npm-" + "-".join(f"{k}{v}" for k, v in sorted(NPM_TOOLS.items())))
+    bin_dir = where / "node_modules" / ".bin"
+    if not (bin_dir / "tsc").exists() or not (bin_dir / "openapi-typescript").exists():
+        where.mkdir(parents=True, exist_ok=True)
+        (where / "package.json").write_text(json.dumps({"private": True, "dependencies": NPM_TOOLS}))
+        done = subprocess.run(["npm", "install", "--no-audit", "--no-fund", "--silent"], cwd=where,
+                              capture_output=True, text=True, timeout=300)
+        assert done.returncode == 0, done.stdout + done.stderr
+    return bin_dir
+
+
+def test_a_typescript_client_type_checks_strictly_against_generated_types(tmp_path):
+    tools = _npm_tools()
+    generated = subprocess.run([str(tools / "openapi-typescript"), str(SPEC), "-o", str(tmp_path / "schema.d.ts")],
+                               capture_output=True, text=True, timeout=120)
+    output = generated.stdout + generated.stderr
+    assert generated.returncode == 0, output
+    assert "warn" not in output.lower() and "⚠" not in output, output
+    (tmp_path / "client.ts").write_text(TYPESCRIPT_CLIENT)
+    checked = subprocess.run([str(tools / "tsc"), "--strict", "--noEmit", "--target", "es2022", "--lib",
+                              "es2022,dom", "--module", "es2022", "--moduleResolution", "bundler",
+                              str(tmp_path / "client.ts")], capture_output=True, text=True, timeout=180)
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+
+
+# -- Kotlin and Swift (openapi-generator) -----------------------------------------
+
+#: Notices openapi-generator gives on this spec that are no fault of it:
+#: the first on every OpenAPI 3.1 document; the second, with no schema
+#: named, is not yet traced to any part of the spec (see the issue's notes).
+KNOWN_NOTICES = (
+    "OpenAPI 3.1 support is still in beta",
+    "ModelUtils - Failed to get the schema name: null",
+)
+
+
+def _complaints(log: str) -> list[str]:
+    """The generator's warnings, errors and unsupported-feature messages, but the known notices."""
+    flagged = [line for line in log.splitlines()
+               if re.search(r"\b(WARN|ERROR)\b|unsupported|not supported", line, re.IGNORECASE)]
+    return [line for line in flagged if not any(notice in line for notice in KNOWN_NOTICES)]
+
+
+def test_kotlin_and_swift_clients_generate_without_warnings(tmp_path):
+    if shutil.which("java") is None:
+        pytest.skip("java is needed to run openapi-generator for Kotlin and Swift; not found on PATH")
+    generator = Path(sys.executable).with_name("openapi-generator-cli")
+    runs = {language: subprocess.Popen([str(generator), "generate", "-i", str(SPEC), "-g", language,
+                                        "-o", str(tmp_path / language)],
+                                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+            for language in ("kotlin", "swift6")}
+    for language, run in runs.items():
+        log, _ = run.communicate(timeout=300)
+        assert run.returncode == 0, log
+        assert _complaints(log) == [], f"{language}:\n" + "\n".join(_complaints(log))
+    assert (tmp_path / "kotlin" / "src/main/kotlin/org/openapitools/client/models/TableItem.kt").exists()
+    assert list((tmp_path / "swift6").rglob("GameResult.swift"))
