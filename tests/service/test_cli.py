@@ -3,14 +3,10 @@
 from __future__ import annotations
 
 import json
-import os
-import signal
 import socket
 import subprocess
 import sys
 import time
-import urllib.error
-import urllib.request
 from pathlib import Path
 
 import pytest
@@ -18,7 +14,7 @@ import pytest
 import migrations
 from service.cli import main
 from service.tokens import OPERATOR_TOKEN_FILE
-from tests.service.serving import Serving, free_port, serve_environment
+from tests.service.serving import Serving, serve_environment
 
 
 def test_migrate_brings_the_database_to_the_head_revision(database_url, monkeypatch, capsys):
