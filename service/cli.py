@@ -115,7 +115,7 @@ def heads(args: argparse.Namespace) -> int:
 
 def export(args: argparse.Namespace) -> int:
     with _pool() as pool:
-        return ops.export_game(ReadModel(pool), args.game, args.output, force=args.force)
+        return ops.export_game(ReadModel(pool), args.game, args.output, _checkpoint_key(), force=args.force)
 
 
 def replay(args: argparse.Namespace) -> int:

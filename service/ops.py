@@ -116,14 +116,16 @@ def describe(report: Report, *, every_check: bool) -> str:
     return "\n".join(lines)
 
 
-def export_game(read_model: ReadModel, game_id: uuid.UUID, path: Path | None, *, force: bool = False) -> int:
+def export_game(read_model: ReadModel, game_id: uuid.UUID, path: Path | None, key: bytes | None = None, *,
+                force: bool = False) -> int:
     """Write the game's transcript to ``path``, or to stdout; nothing if it
-    cannot be made, or if the game fails verification (unless ``force``)."""
-    events, row = read_model.evidence(game_id)
+    cannot be made, or if the game fails verification (unless ``force``);
+    ``key`` checks the game's checkpoint as ``verify`` does."""
+    events, row, checkpoint = read_model.evidence(game_id)
     if not events:
         print(f"casino: there is no game {game_id}", file=sys.stderr)
         return 1
-    report = verify(Evidence(game_id, events, row))
+    report = verify(Evidence(game_id, events, row, checkpoint, key))
     if not report.ok:
         failed = ", ".join(f.check for f in report.findings if not f.ok)
         if not force:

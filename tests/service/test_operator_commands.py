@@ -103,7 +103,7 @@ def test_verify_shows_the_full_head_hash_and_prints_json_on_request(api, on_sess
     assert main(["verify", game.id, "--json"]) == 0
     report = json.loads(capsys.readouterr().out)
     assert report["game_id"] == game.id and report["ok"] is True and report["head"] == head
-    assert [c["name"] for c in report["checks"]] == ["hash_chain", "projection", "shuffles"]
+    assert [c["name"] for c in report["checks"]] == ["hash_chain", "order", "checkpoint", "projection", "shuffles"]
 
 
 def test_verify_json_of_every_game_lists_every_report(scratch, scratch_url, capsys):
