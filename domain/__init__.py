@@ -2,20 +2,22 @@
 
 The shared kernel is game-neutral: :mod:`domain.cards` (cards and their
 notation), :mod:`domain.groups` (splitting values into groups of a sum),
-:mod:`domain.shuffle` (decks derived from committed seeds) and
-:mod:`domain.errors`. Each game is a module behind one interface,
-:class:`domain.games.GameType`, in the manner of python-chess's variants::
+:mod:`domain.shuffle` (decks derived from committed seeds),
+:mod:`domain.errors`, :mod:`domain.summary` and :mod:`domain.views`. Each
+game is a module behind one interface, :class:`domain.games.GameType`, in
+the manner of python-chess's variants::
 
     decide(state, command) -> list[Event]   # or raise RuleViolation
     evolve(state, event) -> State
     fold(events, state=None) -> State        # never None: no events is a ValueError
     legal_moves(state, seat)                 # a lazy view; .first() a bounded list
     to_json(event) / from_json(stored)       # the stored form of events
-    VARIANTS                                 # the game's presets by name
+    VARIANTS, resolve, create_command, ...   # what a service needs besides (see domain.games)
 
-:data:`domain.games.GAMES` maps a game type's name to its module and
-:func:`domain.games.game_of` finds the game of a variant; a second game is
-a sibling package of :mod:`domain.cassino`.
+:data:`domain.games.GAMES` maps a game type's name to its module;
+:func:`domain.games.game_of` finds the game of a variant and
+:func:`domain.games.game_of_event` the game of a stored event. The games
+are :mod:`domain.cassino` and :mod:`domain.masscool` (Mass Cool Casino).
 
 The Cassino names are also here, for a caller that knows its game::
 

@@ -18,10 +18,6 @@ class Caller:
     def is_seat(self) -> bool:
         return self.kind == "seat"
 
-    def sees_hand(self, seat: int) -> bool:
-        """Whether this caller may see the cards in ``seat``'s hand."""
-        return self.is_operator or (self.is_seat and self.seat == seat)
-
     @property
     def actor(self) -> str:
         """How events' metadata names the caller."""

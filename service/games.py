@@ -27,11 +27,10 @@ from service.caller import PUBLIC, Caller
 from service.metrics import COMMANDS_APPENDED
 from service.chain import first_break
 from service.projection import Unfoldable, decode, refold, refold_checked, row_changes
-from service.redaction import redact
 from service.store import (CREATION_SCOPE, ConcurrencyError, EventStore, IdempotencyRecord, NewEvent,
                            StoredEvent)
 from service.tokens import hash_token, new_token, seat_token
-from service.views import game_view
+from service.views import game_view, log_revealed, redact
 
 SNAPSHOT_EVERY = 100
 TOKEN_TRUST_SECONDS = 60.0
@@ -88,11 +87,6 @@ class Answer:
 
     status: int
     body: dict[str, Any]
-
-
-def log_revealed(state: GameState) -> bool:
-    """Whether the whole log is public: the game is over and its options allow it."""
-    return state.status == "finished" and state.options.public_log
 
 
 def event_json(stored: StoredEvent, caller: Caller, reveal: bool = False) -> dict[str, Any]:

@@ -14,6 +14,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from domain import Event, GameState, evolve, fold, from_json
+from domain.games import State, game_of
 
 from service.store import NOW, StoredEvent
 
@@ -55,32 +56,29 @@ def refold_checked(events: Iterable[StoredEvent], state: GameState | None = None
     return state
 
 
-def row_changes(state: GameState, *, created: bool) -> dict[str, Any]:
+def row_changes(state: State, *, created: bool) -> dict[str, Any]:
     """The columns an append that leaves the game at ``state`` writes
     (``created_at`` and ``updated_at`` are the store's)."""
-    row: dict[str, Any] = {"status": state.status, "version": state.version}
+    summary = game_of(state.variant).summary(state)
+    row: dict[str, Any] = {"status": summary.status, "version": state.version}
     if created:
-        row |= {"variant": state.variant, "player_names": [s.name for s in state.seats]}
-    if state.outcome is not None:
-        row |= {"finished_at": NOW, "winner": winner(state)}
+        row |= {"variant": summary.variant, "player_names": list(summary.player_names)}
+    if summary.finished:
+        row |= {"finished_at": NOW, "winner": summary.winner}
     return row
 
 
-def expected_row(events: Sequence[StoredEvent], state: GameState) -> dict[str, Any]:
-    """The whole row (but ``id``) for a game whose stored ``events`` fold to ``state``."""
+def expected_row(events: Sequence[StoredEvent], state: State) -> dict[str, Any]:
+    """The whole row (but ``id``) for a game whose stored ``events`` fold to ``state``.
+    ``winner`` is the game's own account of its result (``GameType.summary``)."""
+    summary = game_of(state.variant).summary(state)
     return {
-        "variant": state.variant,
-        "status": state.status,
-        "player_names": [s.name for s in state.seats],
+        "variant": summary.variant,
+        "status": summary.status,
+        "player_names": list(summary.player_names),
         "version": state.version,
         "created_at": events[0].recorded_at,
         "updated_at": events[-1].recorded_at,
-        "finished_at": events[-1].recorded_at if state.outcome is not None else None,
-        "winner": winner(state),
+        "finished_at": events[-1].recorded_at if summary.finished else None,
+        "winner": summary.winner,
     }
-
-
-def winner(state: GameState) -> dict[str, Any] | None:
-    """The ``winner`` column: the winning team (None for a draw) and why, once the game is over."""
-    outcome = state.outcome
-    return None if outcome is None else {"team": outcome.winner, "reason": outcome.reason}

@@ -4,22 +4,31 @@ The modules, in the order a command meets them: :mod:`.commands`,
 :mod:`.decide` (with :mod:`.play` for a turn's rules, :mod:`.dealing`,
 :mod:`.scoring`), :mod:`.events`, :mod:`.evolve` into a :mod:`.state`;
 :mod:`.legal` lists moves, :mod:`.moves` reads and writes them, and
-:mod:`.options` holds every rule on which the sources differ.
+:mod:`.options` holds every rule on which the sources differ. :mod:`.views`
+says what each caller may see, and :mod:`.game` completes the game-type
+interface (:class:`domain.games.GameType`) that a service serves it through.
 """
 
+from .audit import audit_deals
+from .audit import audit_deals as audit
 from .commands import AnswerUndo, CountOut, CreateGame, Deal, Play, SetClientSeed, Undo, VoidHand
 from .decide import decide
 from .events import EVENT_TYPES, UPCASTERS, Event, from_json, to_json
 from .evolve import evolve, fold
+from .game import (DESCRIPTION, GAME_TYPE, PLAYERS, answer_undo_command, command_for, create_command, deal_command,
+                   follow_up, parse_move, seats, summary, undo_command)
 from .legal import LegalMoves, MoveList, is_legal, legal_moves
 from .moves import Action, Move
 from .options import VARIANTS, Options, resolve
 from .state import EndReason, GameState, Outcome, Seat, Status
 from .table import Build
+from .views import event_view, game_view, log_revealed
 
 __all__ = [
-    "Action", "AnswerUndo", "Build", "CountOut", "CreateGame", "Deal", "EVENT_TYPES", "EndReason", "Event",
-    "GameState", "LegalMoves", "Move", "MoveList", "Options", "Outcome", "Play", "SetClientSeed", "Seat",
-    "Status", "UPCASTERS", "Undo", "VARIANTS", "VoidHand", "decide", "evolve", "fold", "from_json",
-    "is_legal", "legal_moves", "resolve", "to_json",
+    "Action", "AnswerUndo", "Build", "CountOut", "CreateGame", "DESCRIPTION", "Deal", "EVENT_TYPES", "EndReason",
+    "Event", "GAME_TYPE", "GameState", "LegalMoves", "Move", "MoveList", "Options", "Outcome", "PLAYERS", "Play",
+    "SetClientSeed", "Seat", "Status", "UPCASTERS", "Undo", "VARIANTS", "VoidHand", "answer_undo_command", "audit",
+    "audit_deals", "command_for", "create_command", "deal_command", "decide", "event_view", "evolve", "fold",
+    "follow_up", "from_json", "game_view", "is_legal", "legal_moves", "log_revealed", "parse_move", "resolve",
+    "seats", "summary", "to_json", "undo_command",
 ]

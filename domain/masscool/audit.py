@@ -8,13 +8,15 @@ and give exactly that deck from the cards it shuffled.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from ..cards import full_deck
 from ..shuffle import commitment
 from .dealing import seeded_deck
-from .events import DeckReshuffled, MoneyDealt, ShufflePromised, ShuffleRevealed
+from .events import DeckReshuffled, Event, MoneyDealt, ShufflePromised, ShuffleRevealed
 
 
-def audit_shuffles(events) -> list[str]:
+def audit_shuffles(events: Iterable[Event]) -> list[str]:
     """One sentence per problem found; none for a fair game."""
     problems: list[str] = []
     promised: dict[int, ShufflePromised] = {}

@@ -12,17 +12,20 @@ from typing import Any
 
 from ..cards import Card
 from .moves import BET, Move
+from .rules import GAME_TYPE
 
 
 @dataclass(frozen=True, slots=True)
 class CreateGame:
     """Seat the players (seat 0 first). ``seed`` is the secret of the first
-    shuffle; without one the deal must bring its deck."""
+    shuffle; without one the deal must bring its deck. ``variant`` is the
+    game's one preset."""
 
     players: tuple[str, ...]
     first_dealer: int
     options: dict[str, Any] = field(default_factory=dict)
     seed: bytes | None = None
+    variant: str = GAME_TYPE
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,6 +75,12 @@ class AnswerUndo:
     accept: bool
 
 
-def command_for(seat: int, move: Move) -> Bet | Stop:
-    """The command a ``/play`` body stands for."""
+#: Every command ``decide`` knows.
+Command = CreateGame | Deal | Bet | Stop | Reshuffle | Undo | AnswerUndo
+
+
+def command_for(seat: int, move: Move, next_seed: bytes | None = None) -> Bet | Stop:
+    """The command a ``/play`` body stands for. A bet or a stop never
+    shuffles (a tie's reshuffle is a :func:`~.decide.follow_up`), so
+    ``next_seed``, which the game-type interface passes, is not needed."""
     return Bet(seat, move.cards) if move.action == BET else Stop(seat)

@@ -13,7 +13,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 from ..cards import Card
 from ..shuffle import deck_from_seed
@@ -37,6 +37,6 @@ def draw_hands(stock: Sequence[Card], order: Sequence[int], players: int) -> tup
     return tuple(hands)
 
 
-def seeded_deck(seed_hex: str, shuffle: int, cards: Sequence[Card]) -> tuple[Card, ...]:
+def seeded_deck(seed_hex: str, shuffle: int, cards: Iterable[Card]) -> tuple[Card, ...]:
     """The order the committed seed gives ``cards`` in shuffle number ``shuffle``."""
     return deck_from_seed(bytes.fromhex(seed_hex), shuffle, (), sorted(cards, key=lambda c: c.index))

@@ -11,8 +11,10 @@ with the seed it committed one command earlier.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable, Collection, Sequence
+from typing import Any
 
-from ..cards import full_deck
+from ..cards import Card, full_deck
 from ..errors import OptionError, RuleViolation
 from ..shuffle import commitment
 from . import commands as cmd
@@ -27,7 +29,7 @@ from .rules import money_value, resolve, showdown_rank
 from .state import FINISHED, RESHUFFLE, WAITING, MassCoolState
 
 
-def decide(state: MassCoolState | None, command) -> list[Event]:
+def decide(state: MassCoolState | None, command: cmd.Command) -> list[Event]:
     """The events ``command`` produces in ``state``, or a RuleViolation."""
     if isinstance(command, cmd.CreateGame):
         return _create(state, command)
@@ -51,11 +53,11 @@ def follow_up(state: MassCoolState, next_seed: bytes | None) -> cmd.Reshuffle | 
     return None
 
 
-def _create(state, c: cmd.CreateGame) -> list[Event]:
+def _create(state: MassCoolState | None, c: cmd.CreateGame) -> list[Event]:
     if state is not None:
         raise RuleViolation("game_exists", "This game has already been created.")
     n = len(c.players)
-    options = resolve(c.options, n)
+    options = resolve(c.variant, c.options, n)
     if not 0 <= c.first_dealer < n:
         raise OptionError(f"The first dealer must be a seat from 0 to {n - 1}.", "first_dealer")
     return [TableOpened(tuple(c.players), c.first_dealer, options), *_promise(1, c.seed)]
@@ -69,7 +71,8 @@ def _then(state: MassCoolState, events: list[Event]) -> MassCoolState:
     return fold(events, state)
 
 
-def _new_deck(s: MassCoolState, given, cards) -> tuple[list[Event], tuple, bool, str | None]:
+def _new_deck(s: MassCoolState, given: Sequence[Card] | None,
+              cards: Collection[Card]) -> tuple[list[Event], tuple[Card, ...], bool, str | None]:
     """The deck of the next shuffle, of ``cards``: the given one (revealing a
     committed seed it leaves unused) or the committed seed's. Returns the
     reveal events, the deck, whether it is fixed, and its commitment."""
@@ -78,7 +81,7 @@ def _new_deck(s: MassCoolState, given, cards) -> tuple[list[Event], tuple, bool,
         deck = tuple(given)
         if len(deck) != len(cards) or Counter(deck) != Counter(cards):
             raise RuleViolation("invalid_deck", f"The deck must hold each of these {len(cards)} cards exactly once.")
-        unused = [ShuffleRevealed(number, s.next_seed)] if s.next_seed is not None else []
+        unused: list[Event] = [ShuffleRevealed(number, s.next_seed)] if s.next_seed is not None else []
         return unused, deck, True, None
     if s.next_seed is None:
         raise RuleViolation("no_shuffle_committed", "No shuffle has been committed; give the deck.")
@@ -166,7 +169,7 @@ def _undo(s: MassCoolState, c: cmd.Undo) -> list[Event]:
     policy = s.options.undo
     if policy == "off":
         raise RuleViolation("undo_not_allowed", "This game does not allow taking moves back.")
-    if s.before_move is None:
+    if s.before_move is None or s.last_actor is None:
         raise RuleViolation("nothing_to_undo", "There is no bet or stop to take back since the cards were last "
                             "drawn or shown.")
     if c.seat is not None and c.seat != s.last_actor:
@@ -196,5 +199,7 @@ def _answer_undo(s: MassCoolState, c: cmd.AnswerUndo) -> list[Event]:
     return events
 
 
-_HANDLERS = {cmd.Deal: _deal, cmd.Reshuffle: _reshuffle, cmd.Bet: _bet, cmd.Stop: _stop, cmd.Undo: _undo,
-             cmd.AnswerUndo: _answer_undo}
+_HANDLERS: dict[type, Callable[[MassCoolState, Any], list[Event]]] = {
+    cmd.Deal: _deal, cmd.Reshuffle: _reshuffle, cmd.Bet: _bet, cmd.Stop: _stop, cmd.Undo: _undo,
+    cmd.AnswerUndo: _answer_undo,
+}

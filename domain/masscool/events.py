@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import typing
 from collections.abc import Callable
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, fields, is_dataclass
 from typing import Any, ClassVar
 
 from ..cards import Card
@@ -180,13 +180,20 @@ _CODECS: dict[Any, _Codec] = {
     Options: (Options.to_dict, Options.from_dict),
 }
 _PLAIN: _Codec = (lambda x: x, lambda x: x)
-_FIELDS: dict[type, list[tuple[str, _Codec]]] = {
-    cls: [(f.name, _CODECS.get(typing.get_type_hints(cls)[f.name], _PLAIN)) for f in fields(cls)]
-    for cls in EVENT_TYPES.values()
-}
+
+
+def _field_codecs(cls: type[Event]) -> list[tuple[str, _Codec]]:
+    """Each field of an event class with the codec of its type."""
+    if not is_dataclass(cls):
+        raise TypeError(f"{cls.__name__} is not a dataclass.")
+    hints = typing.get_type_hints(cls)
+    return [(f.name, _CODECS.get(hints[f.name], _PLAIN)) for f in fields(cls)]
+
+
+_FIELDS: dict[type, list[tuple[str, _Codec]]] = {cls: _field_codecs(cls) for cls in EVENT_TYPES.values()}
 
 #: Upcasters: ``(type name, old version) -> fn(old data) -> next version's data``.
-UPCASTERS: dict[tuple[str, int], Callable[[dict], dict]] = {}
+UPCASTERS: dict[tuple[str, int], Callable[[dict[str, Any]], dict[str, Any]]] = {}
 
 
 def to_json(event: Event) -> dict[str, Any]:

@@ -7,7 +7,8 @@ a plain consequence of where the money and the bets lie (:func:`next_to_act`).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from typing import Any, TypeVar
 
 from ..cards import Card
 from .events import (BetPlaced, BetTakenBack, BetUndoAnswered, BetUndoAsked, DeckReshuffled, Event, HandsDrawn,
@@ -16,7 +17,7 @@ from .events import (BetPlaced, BetTakenBack, BetUndoAnswered, BetUndoAsked, Dec
 from .state import BETTING, FINISHED, RESHUFFLE, MassCoolState, Outcome
 
 #: A deal, a draw or a showdown ends the chance to take a move back.
-_NO_UNDO = {"before_move": None, "last_actor": None, "undo_request": None, "undo_accepted": ()}
+_NO_UNDO: dict[str, Any] = {"before_move": None, "last_actor": None, "undo_request": None, "undo_accepted": ()}
 
 
 def fold(events: Iterable[Event], state: MassCoolState | None = None) -> MassCoolState:
@@ -54,7 +55,10 @@ def _opened(e: TableOpened) -> MassCoolState:
                          shown=(None,) * n, leader=e.first_dealer)
 
 
-def _with(values: tuple, seat: int, value) -> tuple:
+T = TypeVar("T")
+
+
+def _with(values: tuple[T, ...], seat: int, value: T) -> tuple[T, ...]:
     return values[:seat] + (value,) + values[seat + 1:]
 
 
@@ -67,16 +71,16 @@ def _promised(s: MassCoolState, e: ShufflePromised) -> MassCoolState:
     return s._replace(next_commitment=e.commitment, next_seed=e.seed)
 
 
-def _shuffled(s: MassCoolState, fixed: bool) -> dict:
+def _shuffled(s: MassCoolState, fixed: bool) -> MassCoolState:
     """A new deck in use: a seeded one consumes the committed seed."""
     if fixed:
-        return {"seed": None}
-    return {"seed": s.next_seed, "next_seed": None, "next_commitment": None}
+        return s._replace(seed=None)
+    return s._replace(seed=s.next_seed, next_seed=None, next_commitment=None)
 
 
 def _dealt(s: MassCoolState, e: MoneyDealt) -> MassCoolState:
     dealt = sum(len(m) for m in e.money)
-    return s._replace(money=e.money, stock=e.deck[dealt:], shuffles=1, **_shuffled(s, e.fixed))
+    return _shuffled(s, e.fixed)._replace(money=e.money, stock=e.deck[dealt:], shuffles=1)
 
 
 def _drawn(s: MassCoolState, e: HandsDrawn) -> MassCoolState:
@@ -94,7 +98,7 @@ def _bet(s: MassCoolState, e: BetPlaced) -> MassCoolState:
     return after._replace(turn=next_to_act(after, e.seat))
 
 
-def _undo_point(s: MassCoolState, seat: int) -> dict:
+def _undo_point(s: MassCoolState, seat: int) -> dict[str, Any]:
     """A bet or a stop can be taken back: keep the state before it (without
     its own undo point, so only the latest move is ever restored)."""
     return {"before_move": s._replace(**_NO_UNDO), "last_actor": seat, "undo_request": None, "undo_accepted": ()}
@@ -122,7 +126,7 @@ def _tied(s: MassCoolState, e: PotTied) -> MassCoolState:
 
 
 def _reshuffled(s: MassCoolState, e: DeckReshuffled) -> MassCoolState:
-    return s._replace(stock=e.deck, gathered=(), shuffles=e.shuffle, **_shuffled(s, e.fixed))
+    return _shuffled(s, e.fixed)._replace(stock=e.deck, gathered=(), shuffles=e.shuffle)
 
 
 def _revealed(s: MassCoolState, e: ShuffleRevealed) -> MassCoolState:
@@ -146,10 +150,12 @@ def _undo_answered(s: MassCoolState, e: BetUndoAnswered) -> MassCoolState:
 
 
 def _taken_back(s: MassCoolState, e: BetTakenBack) -> MassCoolState:
+    if s.before_move is None:  # decide() takes back only a move that has an undo point
+        raise ValueError("BetTakenBack with no move to take back.")
     return s.before_move._replace(**_NO_UNDO)
 
 
-_APPLY = {
+_APPLY: dict[type[Event], Callable[[MassCoolState, Any], MassCoolState]] = {
     ShufflePromised: _promised,
     MoneyDealt: _dealt,
     HandsDrawn: _drawn,

@@ -36,7 +36,7 @@ class MoveList:
 
 
 class LegalMoves:
-    def __init__(self, state: MassCoolState, seat: int):
+    def __init__(self, state: MassCoolState, seat: int) -> None:
         self.state = state
         self.seat = seat
 

@@ -31,7 +31,7 @@ class Move:
     action: str
     cards: tuple[Card, ...] = ()
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         if self.action not in ACTIONS:
             raise NotationError(f"Unknown action {self.action!r}; the actions are {', '.join(ACTIONS)}.")
         if self.action == STOP and self.cards:

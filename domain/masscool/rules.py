@@ -6,6 +6,7 @@ the seed leaves open are explained in ``docs/rules.md``.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -32,7 +33,8 @@ def count_value(card: Card) -> int:
     return _COUNT.get(card.rank, card.rank)
 
 
-def money_value(cards) -> int:
+def money_value(cards: Iterable[Card]) -> int:
+    """What ``cards`` are worth in the final count."""
     return sum(count_value(c) for c in cards)
 
 
@@ -62,13 +64,18 @@ def default_options(players: int) -> dict[str, Any]:
     return {"money": _MONEY[players], "ace_high": True, "undo": "consent"}
 
 
-def resolve(overrides: dict[str, Any], players: int) -> Options:
-    """The options of a new game: the defaults for its seat count, with the
-    creator's overrides checked and applied."""
+def resolve(variant: str, overrides: dict[str, Any] | None, players: int) -> Options:
+    """The options of a new game of ``variant`` (the one preset,
+    :data:`GAME_TYPE`): the defaults for its seat count, with the creator's
+    overrides checked and applied."""
+    if variant != GAME_TYPE:
+        raise OptionError(f"Unknown variant {variant!r}; Mass Cool Casino has one, {GAME_TYPE!r}.")
+    if not isinstance(overrides, dict | None):
+        raise OptionError("Options must be an object of option names and values.")
     if not MIN_PLAYERS <= players <= MAX_PLAYERS:
         raise OptionError(f"Mass Cool Casino is for {MIN_PLAYERS} to {MAX_PLAYERS} players, not {players}.")
     values = default_options(players)
-    for name, value in overrides.items():
+    for name, value in (overrides or {}).items():
         if name not in values:
             raise OptionError(f"Mass Cool Casino has no option {name!r}.", name)
         values[name] = value

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from ..cards import Card
-from .rules import Options
+from .rules import GAME_TYPE, Options
 
 WAITING, BETTING, RESHUFFLE, FINISHED = "waiting", "betting", "reshuffle", "finished"
 
@@ -63,6 +63,11 @@ class MassCoolState(NamedTuple):
     @property
     def players(self) -> int:
         return len(self.names)
+
+    @property
+    def variant(self) -> str:
+        """The game's preset: it has one, named after the game."""
+        return GAME_TYPE
 
     @property
     def in_game(self) -> tuple[int, ...]:

@@ -16,12 +16,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..cards import codes
+from ..cards import Card, codes
+from ..views import private_parts
 from .rules import GAME_TYPE, money_value
 from .state import MassCoolState
 
 
-def _code(card) -> str | None:
+def _code(card: Card | None) -> str | None:
     return card.code if card is not None else None
 
 
@@ -61,13 +62,7 @@ def game_view(s: MassCoolState, seat: int | None = None, operator: bool = False)
         "result": outcome.reason if outcome else None,
         "totals": list(outcome.totals) if outcome else None,
     }
-    if seat is not None:
-        view["you"] = seat
-        view["hand"] = _code(s.hands[seat])
-    if operator:
-        view["hands"] = [_code(h) for h in s.hands]
-        view["stock"] = codes(s.stock)
-    return view
+    return view | private_parts(s.hands, s.stock, _code, seat, operator)
 
 
 def event_view(stored: dict[str, Any], seat: int | None = None, operator: bool = False,

@@ -4,6 +4,7 @@ import pytest
 
 from domain.errors import OptionError, RuleViolation
 from domain.masscool import CreateGame, decide, default_options, fold
+from domain.masscool.rules import GAME_TYPE as GAME
 from domain.masscool.rules import Options, resolve
 
 
@@ -29,9 +30,9 @@ def test_bad_options_are_refused_naming_the_option(options, name):
 
 
 def test_the_largest_money_still_leaves_a_hand_for_everyone():
-    assert resolve({"money": 25}, 2).money == 25 and resolve({"money": 5}, 8).money == 5
+    assert resolve(GAME, {"money": 25}, 2).money == 25 and resolve(GAME, {"money": 5}, 8).money == 5
     with pytest.raises(OptionError):
-        resolve({"money": 6}, 8)
+        resolve(GAME, {"money": 6}, 8)
 
 
 def test_the_first_dealer_is_a_seat_and_a_game_is_created_once():

@@ -1,0 +1,68 @@
+"""Cassino's side of the game-type interface (:class:`domain.games.GameType`):
+what a service needs to create and run a game without knowing its rules.
+The rules themselves are :func:`~.decide.decide`, :func:`~.evolve.fold` and
+:func:`~.legal.legal_moves`; the views are in :mod:`.views`."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..cards import Card
+from ..summary import Summary
+from .commands import AnswerUndo, CreateGame, Deal, Play, Undo
+from .moves import Move
+from .options import VARIANTS
+from .state import FINISHED, GameState
+
+GAME_TYPE = "cassino"
+DESCRIPTION = "Cassino and its fishing family: capture and build from the table with the cards in your hand."
+#: Every seat count some variant is played with.
+PLAYERS = tuple(sorted({n for v in VARIANTS.values() for n in v.players}))
+
+
+def create_command(variant: str, players: tuple[str, ...], first_dealer: int, options: dict[str, Any] | None,
+                   seed: bytes | None) -> CreateGame:
+    return CreateGame(variant, players, first_dealer, options or {}, seed)
+
+
+def deal_command(seat: int | None, deck: tuple[Card, ...] | None, next_seed: bytes | None) -> Deal:
+    """A deal; Cassino commits each hand's seed when the hand before ends,
+    so ``next_seed`` is not needed here."""
+    return Deal(deck, seat)
+
+
+def parse_move(body: Any) -> Move:
+    return Move.from_dict(body)
+
+
+def command_for(seat: int, move: Move, next_seed: bytes | None) -> Play:
+    return Play(seat, move, next_seed)
+
+
+def undo_command(seat: int | None) -> Undo:
+    return Undo(seat)
+
+
+def answer_undo_command(seat: int, accept: bool) -> AnswerUndo:
+    return AnswerUndo(seat, accept)
+
+
+def follow_up(state: GameState, next_seed: bytes | None) -> None:
+    """Nothing in Cassino happens by itself: every step is someone's command."""
+    return None
+
+
+def seats(state: GameState) -> list[dict[str, Any]]:
+    return [{"seat": i, "name": s.name, "team": s.team} for i, s in enumerate(state.seats)]
+
+
+def summary(state: GameState) -> Summary:
+    outcome = state.outcome
+    return Summary(
+        variant=state.variant,
+        status=state.status,
+        player_names=tuple(s.name for s in state.seats),
+        hand_number=state.hand_number,
+        finished=state.status == FINISHED,
+        winner=None if outcome is None else {"team": outcome.winner, "reason": outcome.reason},
+    )

@@ -1,0 +1,116 @@
+"""What each caller may see of a Cassino game, and of its events.
+
+At the table a seat sees its own hand, and no one else's; the operator sees
+every hand and the order of the stock. Captured piles lie face down, so only
+their size shows, but the cards of the latest capture were seen by everyone.
+A caller is named by two keywords: ``seat`` (the seat asking, or None) and
+``operator``; with neither, the view is the public's.
+
+Events keep their version and type, so a reader can tell nothing is
+missing; only what the caller could not see at the table is removed:
+
+- ``HandDealt``: the deck order is the operator's alone (``deck`` becomes
+  null, ``deck_count`` says how many cards it held); each seat sees its own
+  hand, and other hands become null beside their ``hand_counts``.
+- ``RoundDealt``: the same for the hands of a later round.
+- ``ShuffleCommitted``: the secret seed is null; its commitment is public,
+  and ``SeedRevealed`` shows the seed once its hand is over.
+- ``CardDrawn`` (Draw Cassino): only the drawing seat sees the card.
+
+Plays, captures, builds and scores happen face up and are shown to everyone.
+Once a game is over its whole log is public (``reveal``), unless the game's
+``public_log`` option keeps it redacted (:func:`log_revealed`).
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Any
+
+from ..cards import codes
+from ..views import private_parts
+from .options import Options
+from .state import FINISHED, HAND_OVER, WAITING, GameState
+from .table import item_to_dict
+
+_HIDDEN_HANDS = {"HandDealt", "RoundDealt"}
+
+
+@functools.lru_cache(maxsize=1024)
+def _options_dict(options: Options) -> dict[str, Any]:
+    # A game's options never change, and every view shows them: convert once.
+    # The dict is shared: callers only serialise it.
+    return options.to_dict()
+
+
+def game_view(state: GameState, seat: int | None = None, operator: bool = False) -> dict[str, Any]:
+    """The game as ``seat``, the operator, or (with neither) the public may see it."""
+    outcome = state.outcome
+    view: dict[str, Any] = {
+        "status": state.status,
+        "variant": state.variant,
+        "options": _options_dict(state.options),
+        "version": state.version,
+        "hand_number": state.hand_number,
+        "round": state.round,
+        "last_round": state.last_round,
+        "dealer": state.dealer,
+        "next_dealer": state.next_dealer if state.status in (WAITING, HAND_OVER) else None,
+        "turn": state.turn,
+        "deck_count": len(state.stock),
+        "table": [item_to_dict(it) for it in state.table],
+        "seats": [
+            {
+                "seat": i,
+                "name": s.name,
+                "team": s.team,
+                "hand_count": len(state.hands[i]),
+                "captured_count": len(state.captured[i]),
+                "sweeps": state.sweeps[i],
+                "score": state.scores[s.team],
+            }
+            for i, s in enumerate(state.seats)
+        ],
+        "last_capture": (
+            {"seat": state.last_capturer, "cards": codes(state.last_capture)}
+            if state.last_capture else None
+        ),
+        "scores": list(state.scores),
+        "commitment": state.commitment,
+        "client_seeds": list(state.client_seeds),
+        "undo_request": (
+            {"seat": state.undo_request, "accepted": list(state.undo_accepted)}
+            if state.undo_request is not None else None
+        ),
+        "winner": outcome.winner if outcome else None,
+        "result": outcome.reason if outcome else None,
+    }
+    return view | private_parts(state.hands, state.stock, codes, seat, operator)
+
+
+def event_view(stored: dict[str, Any], seat: int | None = None, operator: bool = False,
+               reveal: bool = False) -> dict[str, Any]:
+    """The JSON form of an event (``type``, ``schema_version``, ``data``) as
+    its caller may see it; ``reveal`` shows everything (a finished game's
+    public log)."""
+    if operator or reveal:
+        return stored
+    kind, data = stored["type"], stored["data"]
+    if kind == "ShuffleCommitted":
+        return {**stored, "data": {**data, "seed": None}}
+    if kind == "CardDrawn" and data["seat"] != seat:
+        return {**stored, "data": {**data, "card": None}}
+    if kind not in _HIDDEN_HANDS:
+        return stored
+    hands = data["hands"]
+    shown = {**data, "hand_counts": [len(h) for h in hands],
+             "hands": [h if i == seat else None for i, h in enumerate(hands)]}
+    if "deck" in data:
+        shown["deck_count"] = len(data["deck"])
+        shown["deck"] = None
+    return {**stored, "data": shown}
+
+
+def log_revealed(state: GameState) -> bool:
+    """Whether the whole log is public: the game is over and its options allow it."""
+    return state.status == FINISHED and state.options.public_log

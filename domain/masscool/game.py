@@ -1,0 +1,77 @@
+"""Mass Cool Casino's side of the game-type interface
+(:class:`domain.games.GameType`): its one preset, and what a service needs
+to create and run a game without knowing its rules. The rules themselves
+are :func:`~.decide.decide` (with :func:`~.decide.follow_up`),
+:func:`~.evolve.fold` and :func:`~.legal.legal_moves`; the views are in
+:mod:`.views`."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from ..cards import Card
+from ..summary import Summary
+from .commands import AnswerUndo, CreateGame, Deal, Undo
+from .moves import Move
+from .rules import DESCRIPTION, GAME_TYPE, MAX_PLAYERS, MIN_PLAYERS
+from .state import FINISHED, MassCoolState
+
+#: Every seat count the game is played with.
+PLAYERS = tuple(range(MIN_PLAYERS, MAX_PLAYERS + 1))
+
+
+@dataclass(frozen=True, slots=True)
+class Variant:
+    """A preset of the game. There is one: the money dealt depends on the
+    seat count, so its options are ``resolve(name, None, players)``."""
+
+    name: str
+    description: str
+    players: tuple[int, ...]
+
+
+VARIANTS: dict[str, Variant] = {GAME_TYPE: Variant(GAME_TYPE, DESCRIPTION, PLAYERS)}
+
+
+def create_command(variant: str, players: tuple[str, ...], first_dealer: int, options: dict[str, Any] | None,
+                   seed: bytes | None) -> CreateGame:
+    """The creation command; ``variant`` is checked when it is decided (there is one, :data:`GAME_TYPE`)."""
+    return CreateGame(players, first_dealer, options or {}, seed, variant)
+
+
+def deal_command(seat: int | None, deck: tuple[Card, ...] | None, next_seed: bytes | None) -> Deal:
+    return Deal(deck, seat, next_seed)
+
+
+def parse_move(body: Any) -> Move:
+    return Move.from_dict(body)
+
+
+def undo_command(seat: int | None) -> Undo:
+    return Undo(seat)
+
+
+def answer_undo_command(seat: int, accept: bool) -> AnswerUndo:
+    return AnswerUndo(seat, accept)
+
+
+def log_revealed(state: MassCoolState) -> bool:
+    """A finished game's whole log is public: this game has no option to keep it hidden."""
+    return state.status == FINISHED
+
+
+def seats(state: MassCoolState) -> list[dict[str, Any]]:
+    return [{"seat": i, "name": name} for i, name in enumerate(state.names)]
+
+
+def summary(state: MassCoolState) -> Summary:
+    outcome = state.outcome
+    return Summary(
+        variant=GAME_TYPE,
+        status=state.status,
+        player_names=state.names,
+        hand_number=state.round,
+        finished=state.status == FINISHED,
+        winner=None if outcome is None else {"seats": list(outcome.winners), "reason": outcome.reason},
+    )
