@@ -36,7 +36,7 @@ def test_a_mass_cool_casino_game_is_shown_by_its_own_views():
 
 def stored_form(events) -> list[StoredEvent]:
     now = datetime.datetime.now(datetime.UTC)
-    return [StoredEvent(i + 1, uuid.uuid4(), i + 1, j["type"], j["schema_version"], j["data"], {}, now, "")
+    return [StoredEvent(i + 1, uuid.uuid4(), i + 1, j["type"], j["schema_version"], j["data"], {}, now, "", 2)
             for i, j in enumerate(map(masscool.to_json, events))]
 
 
