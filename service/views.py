@@ -2,7 +2,9 @@
 
 A seat sees its own hand; the public sees no hand; the operator sees every
 hand and the order of the stock. Captured piles lie face down, so only their
-size shows, but the cards of the latest capture were seen by everyone.
+size shows, but the cards of the latest capture were seen by everyone. With
+``open_piles`` (Stealing Bundles) the piles lie face up, and everyone sees
+each pile's top card (``pile_top``).
 """
 
 from __future__ import annotations
@@ -22,6 +24,12 @@ def _options_dict(options: Options) -> dict[str, Any]:
     # A game's options never change, and every view shows them: convert once.
     # The dict is shared: callers only serialise it.
     return options.to_dict()
+
+
+def _pile_top(state: GameState, seat: int) -> str | None:
+    """The top card of ``seat``'s capture pile where piles lie face up."""
+    pile = state.captured[seat]
+    return pile[-1].code if state.options.open_piles and pile else None
 
 
 def game_view(state: GameState, caller: Caller) -> dict[str, Any]:
@@ -47,6 +55,7 @@ def game_view(state: GameState, caller: Caller) -> dict[str, Any]:
                 "team": s.team,
                 "hand_count": len(state.hands[i]),
                 "captured_count": len(state.captured[i]),
+                "pile_top": _pile_top(state, i),
                 "sweeps": state.sweeps[i],
                 "score": state.scores[s.team],
             }

@@ -9,6 +9,8 @@ with ``deal_packet: 1``), clockwise from the dealer's left
   packet, then a packet goes face up to the table, then the dealer gets one;
   passes go on until each player holds four cards and the table shows four;
 - later rounds: the same without the table's packets, four cards each;
+- with ``refill_singly`` (Stealing Bundles), later rounds go one card at a
+  time, as each player draws in turn from the stock;
 - when the cards left after a round would be too few for another full
   round, that round shares out all of them (five players: five each).
 
@@ -71,7 +73,8 @@ def deal_round(stock: Sequence[Card], players: int, dealer: int, first: bool,
     hands: list[list[Card]] = [[] for _ in range(players)]
     table: list[Card] = []
     pos = 0
-    for who, size in round_order(players, dealer, first, options.deal_packet, each):
+    size_of_packet = 1 if options.refill_singly and not first else options.deal_packet
+    for who, size in round_order(players, dealer, first, size_of_packet, each):
         packet = stock[pos:pos + size]
         pos += size
         (table if who == TABLE else hands[who]).extend(packet)

@@ -10,8 +10,8 @@ from collections.abc import Callable, Iterable
 from typing import Any, TypeVar
 
 from ..cards import Card
-from .events import (BuildMade, CardDrawn, CardPlucked, CardsCaptured, CardTrailed, ClientSeedSet, CountedOut,
-                     Event, GameCreated, GameFinished, HandDealt, HandEnded, HandVoided, InitialPairsTaken,
+from .events import (BuildMade, BundleStolen, CardDrawn, CardPlucked, CardsCaptured, CardTrailed, ClientSeedSet,
+                     CountedOut, Event, GameCreated, GameFinished, HandDealt, HandEnded, HandVoided, InitialPairsTaken,
                      PlayUndone, PointsScored, RoundDealt, SeedRevealed, ShuffleCommitted, UndoAnswered,
                      UndoRequested)
 from .state import FINISHED, HAND_OVER, IN_PROGRESS, GameState, Outcome, replace_state
@@ -126,6 +126,15 @@ def _captured(s: GameState, e: CardsCaptured) -> GameState:
     return GameState._make(values)
 
 
+def _stolen(s: GameState, e: BundleStolen) -> GameState:
+    values = _played(s, e.seat, e.card)
+    captured = _replace_seat(s.captured, e.victim, ())
+    values[_CAPTURED] = _replace_seat(captured, e.seat, captured[e.seat] + e.cards)
+    values[_LAST_CAPTURER] = e.seat
+    values[_LAST_CAPTURE] = e.cards
+    return GameState._make(values)
+
+
 def _built(s: GameState, e: BuildMade) -> GameState:
     taken = set(e.targets)
     table: list[TableItem] = []
@@ -226,6 +235,7 @@ _APPLY: dict[type[Event], Callable[[GameState, Any], GameState]] = {
     RoundDealt: _round_dealt,
     CardTrailed: _trailed,
     CardsCaptured: _captured,
+    BundleStolen: _stolen,
     BuildMade: _built,
     HandEnded: _hand_ended,
     CountedOut: _counted_out,

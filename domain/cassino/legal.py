@@ -14,7 +14,7 @@ rules), so each template is checked once by :func:`domain.play.resolve_play`
 (the same check ``decide`` uses) and then spelled out into concrete moves.
 
 The order puts what a player most likely wants first: trails, the largest
-captures, every build, and then the smaller captures. :meth:`first` also
+captures, steals, every build, and then the smaller captures. :meth:`first` also
 stops after a fixed amount of work and says the list was cut, so that no
 table makes the engine work for long; a move left out of a cut list is
 still accepted when played.
@@ -29,7 +29,7 @@ from itertools import combinations, product
 from ..cards import Card
 from ..errors import RuleViolation
 from ..groups import Counts, _sub_multisets, fitting, one, value_counts
-from .moves import Action, Move
+from .moves import Action, Move, pile_target
 from .play import assignments, builds_to_touch, resolve_play, values_of
 from .state import IN_PROGRESS, GameState
 from .table import Build, TableItem
@@ -186,6 +186,8 @@ class _Generator:
         for c in hand:
             yield from self._captures(c, maximal=True)
         for c in hand:
+            yield from self._steals(c)
+        for c in hand:
             yield from self._builds(c, extras=False)
         for c in hand:
             yield from self._builds(c, extras=True)
@@ -204,6 +206,13 @@ class _Generator:
             for it in self.state.table:
                 if isinstance(it, Card):
                     yield from self._checked(Move(it, Action.PLUCK))
+
+    def _steals(self, c: Card) -> Iterator[Move]:
+        """``steal_bundles``: the opponents' piles topped by a card of ``c``'s rank."""
+        if self.opts.steal_bundles:
+            for victim, pile in enumerate(self.state.captured):
+                if pile and pile[-1].rank == c.rank:
+                    yield from self._checked(Move(c, Action.STEAL, (pile_target(victim),)))
 
     # -- captures -----------------------------------------------------------
 

@@ -50,6 +50,12 @@ CHOICES: dict[str, tuple[Any, ...]] = {
     "teams": (False, True),
     "undo": ("consent", "free", "off"),
     "public_log": (True, False),
+    # Stealing Bundles (003)
+    "capture_by": ("value", "rank"),
+    "steal_bundles": (False, True),
+    "open_piles": (False, True),
+    "refill_singly": (False, True),
+    "score_by_cards": (False, True),
 }
 _INT_RANGES = {"target": (1, 10_000), "deals_each": (1, 10)}
 
@@ -88,6 +94,12 @@ class Options:
     teams: bool = False
     undo: str = "consent"
     public_log: bool = True  # once the game is over, its whole log is public
+    # Stealing Bundles (003)
+    capture_by: str = "value"  # "rank": a card takes only loose cards of its rank; no sums, no builds
+    steal_bundles: bool = False  # a card may take an opponent's whole pile whose top card is of its rank
+    open_piles: bool = False  # capture piles lie face up: each pile's top card is public
+    refill_singly: bool = False  # later rounds are drawn from the stock one card at a time, in turn
+    score_by_cards: bool = False  # a hand scores a point per captured card, and nothing else
 
     @property
     def courts_have_values(self) -> bool:
@@ -138,6 +150,15 @@ class Variant:
 
 _ROYAL = (("court_capture", "valued"), ("ace_high", True))
 
+#: Stealing Bundles (003): pairs by rank, open piles that can be stolen, one hand is the game.
+_STEALING_BUNDLES = Variant(
+    "stealing-bundles", "Cards pair by rank only (no sums, no builds); a card may instead steal an "
+    "opponent's whole face-up bundle whose top card matches it; one hand is the game and the most cards "
+    "wins.", (2, 3, 4),
+    (("capture_by", "rank"), ("court_capture", "any"), ("steal_bundles", True), ("open_piles", True),
+     ("refill_singly", True), ("score_by_cards", True), ("target", None), ("count_out", False)),
+    fixed=("capture_by", "steal_bundles", "score_by_cards"))
+
 VARIANTS: dict[str, Variant] = {
     v.name: v
     for v in (
@@ -166,6 +187,7 @@ VARIANTS: dict[str, Variant] = {
         Variant("trailing-royals", "Courts pair and build in multiples freely; an orphaned court stays to "
                 "the end and goes to the last capturer.", (2, 3, 4),
                 (("court_capture", "any"), ("court_builds", True)), fixed=("court_capture", "court_builds")),
+        _STEALING_BUNDLES,
         Variant("five-hand", "Five players; the twos of hearts, diamonds and clubs are removed and the last "
                 "deal gives each player a fifth card.", (5,), (("deck", "five_hand"),), fixed=("deck",)),
     )
@@ -218,6 +240,7 @@ def validated(options: Options, players: int | None = None) -> Options:
                           "courts without values.", "court_builds")
     if o.draw and o.deal_packet != 2:
         raise OptionError("A draw game deals its first round in twos and then draws.", "deal_packet")
+    _validated_bundles(o)
     if players is not None:
         if o.teams and players != 4:
             raise OptionError("Partners play four to a table, in two teams.", "teams")
@@ -225,6 +248,20 @@ def validated(options: Options, players: int | None = None) -> Options:
             raise OptionError("Five players use the five-hand deck (three twos removed), and only they do.",
                               "deck")
     return options
+
+
+def _validated_bundles(o: Options) -> None:
+    """Stealing Bundles' options (003) that need one another."""
+    if o.steal_bundles and not o.open_piles:
+        raise OptionError("A bundle is stolen by matching its top card, so the piles must lie face up "
+                          "(open_piles).", "steal_bundles")
+    if o.capture_by == "rank" and o.court_capture != "any":
+        raise OptionError("When cards pair by rank, every rank takes any number of its kind: set "
+                          "court_capture to any.", "capture_by")
+    if o.score_by_cards and (o.target is not None or o.sweeps or o.spade_points != "none"
+                             or o.all_eleven != "none" or o.instant_scoring):
+        raise OptionError("Scoring by cards counts only cards: one hand is the game (target null), "
+                          "with no sweeps, spade points, all-eleven or instant scoring.", "score_by_cards")
 
 
 def resolve(variant: str, overrides: dict[str, Any] | None = None,

@@ -5,6 +5,7 @@ Points are listed in the fixed scoring order of the standard game, so that
 
 most cards (3), most spades (1), big casino 10D (2), little casino 2S (1),
 the aces in the order spades, clubs, hearts, diamonds (1 each), then sweeps.
+With ``score_by_cards`` a hand scores only its cards, one point each.
 """
 
 from __future__ import annotations
@@ -53,6 +54,8 @@ def hand_points(state: GameState) -> list[Award]:
     """
     opts = state.options
     piles = [state.team_captures(t) for t in range(state.teams)]
+    if opts.score_by_cards:
+        return _cards_taken(piles)
     cards = [len(p) for p in piles]
     spades = [sum(1 for c in p if c.suit == "S") for p in piles]
     out: list[Award] = []
@@ -68,6 +71,11 @@ def hand_points(state: GameState) -> list[Award]:
     if opts.instant_scoring:
         out = _less(out, state.instant_awards)
     return out
+
+
+def _cards_taken(piles: list[tuple[Card, ...]]) -> list[Award]:
+    """``score_by_cards`` (Stealing Bundles): a point per card in each pile."""
+    return [Award("cards", t, len(pile)) for t, pile in enumerate(piles) if pile]
 
 
 def _less(points: list[Award], scored: Iterable[Award]) -> list[Award]:

@@ -26,9 +26,16 @@ def where_every_card_is(state) -> list:
             *(c for p in state.captured for c in p)]
 
 
+def cards_total(state) -> int:
+    """``score_by_cards`` (Stealing Bundles): a point per card, so every card of the deck once."""
+    return sum(len(p) for p in state.captured)
+
+
 def expected_hand_total(state) -> int:
     """The hand's points, counted from the piles without the engine's scoring code."""
     opts = state.options
+    if opts.score_by_cards:
+        return cards_total(state)
     piles = [[c for s, p in enumerate(state.captured) if state.seats[s].team == t for c in p]
              for t in range(state.teams)]
     sizes = [len(p) for p in piles]

@@ -6,7 +6,7 @@ what build appears) or raises :class:`RuleViolation` naming the broken rule.
 Both ``decide`` and ``legal_moves`` rely on it, so they cannot disagree.
 
 The rules of each action live in a module of their own (:mod:`.trail`,
-:mod:`.capture`, :mod:`.build`, :mod:`.pluck`), the owner's duty that
+:mod:`.capture`, :mod:`.build`, :mod:`.pluck`, :mod:`.steal`), the owner's duty that
 applies to them all in :mod:`.duty`, and what cards are worth in
 :mod:`.values`.
 """
@@ -21,6 +21,7 @@ from .build import resolve_build
 from .capture import resolve_capture
 from .duty import builds_to_touch, check_owner_duty, covers
 from .pluck import is_point_card, resolve_pluck
+from .steal import resolve_steal
 from .trail import resolve_trail
 from .turn import Play
 from .values import assignments, can_make, holds_value, values_of
@@ -59,11 +60,16 @@ def resolve_play(state: GameState, seat: int, move: Move) -> Play:
     hand = state.hands[seat]
     if move.card not in hand:
         raise RuleViolation("card_not_in_hand", f"The {move.card.name} is not in your hand.")
+    if move.action == Action.STEAL:  # its target is a seat's pile, not a table item
+        play = resolve_steal(state, seat, move)
+        check_owner_duty(state, seat, play)
+        return play
     items = _targets(state, move)
     if move.action == Action.TRAIL:
         play = resolve_trail(seat, move, items)
     elif move.action == Action.CAPTURE:
         play = resolve_capture(state, seat, move, items)
+
     else:
         play = resolve_build(state, seat, move, items)
     check_owner_duty(state, seat, play)

@@ -18,6 +18,8 @@ from .values import assignments, can_make, holds_value, is_court_build, values_o
 def resolve_build(state: GameState, seat: int, move: Move, items: tuple[TableItem, ...]) -> Play:
     opts = state.options
     card, target = move.card, move.value
+    if opts.capture_by == "rank":
+        raise RuleViolation("illegal_build", "There are no builds in this game: cards pair by rank only.")
     if target is None:
         raise RuleViolation("illegal_build", "Say what value you are building.")
     if opts.court_builds and card.is_court:
