@@ -56,6 +56,8 @@ CHOICES: dict[str, tuple[Any, ...]] = {
     "open_piles": (False, True),
     "refill_singly": (False, True),
     "score_by_cards": (False, True),
+    # African Cassino (003)
+    "african_points": (False, True),
 }
 _INT_RANGES = {"target": (1, 10_000), "deals_each": (1, 10)}
 
@@ -100,6 +102,8 @@ class Options:
     open_piles: bool = False  # capture piles lie face up: each pile's top card is public
     refill_singly: bool = False  # later rounds are drawn from the stock one card at a time, in turn
     score_by_cards: bool = False  # a hand scores a point per captured card, and nothing else
+    # African Cassino (003)
+    african_points: bool = False  # most cards 2, most spades 2 (ties 1 each), 2S 1, 10S 2, aces 1
 
     @property
     def courts_have_values(self) -> bool:
@@ -258,6 +262,10 @@ def _validated_bundles(o: Options) -> None:
     if o.capture_by == "rank" and o.court_capture != "any":
         raise OptionError("When cards pair by rank, every rank takes any number of its kind: set "
                           "court_capture to any.", "capture_by")
+    if o.african_points and (o.spade_points != "none" or o.all_eleven != "none" or o.score_by_cards
+                             or o.count_out or o.instant_scoring):
+        raise OptionError("African points replace the standard table; spade points, all-eleven and scoring "
+                          "by cards do not go with them, nor a count-out or instant scoring.", "african_points")
     if o.score_by_cards and (o.target is not None or o.sweeps or o.spade_points != "none"
                              or o.all_eleven != "none" or o.instant_scoring):
         raise OptionError("Scoring by cards counts only cards: one hand is the game (target null), "

@@ -1,0 +1,57 @@
+"""African Cassino (seed 003): the parts built so far, each test citing the
+sentence of 003 it checks. (The `african` preset itself is not there yet:
+see docs/rules.md, "African Cassino".)"""
+
+import pytest
+
+from domain import Move, OptionError, Play, decide, resolve
+from domain.cassino.events import HandEnded
+
+from .positions import position
+
+AFRICAN = {"african_points": True, "count_out": False, "target": 11}
+SPADES = "2S 3S 4S 5S 6S 7S 8S 9S 10S JS QS KS AS"
+
+
+def hand_end(piles, **options):
+    """The last card of a hand is trailed by seat 0, the last capturer."""
+    hands = ["KC"] + [""] * (len(piles) - 1)
+    state = position(table="", hands=hands, stock="", captured=piles, last_capturer=0,
+                     options={**AFRICAN, **options})
+    return next(e for e in decide(state, Play(0, Move.parse("KC trail"))) if isinstance(e, HandEnded))
+
+
+class TestAfricanPoints:
+    def test_the_table_of_points(self):
+        """003: most cards 2, most spades 2, "Capturing the Two of Spades (called Spy Two)1",
+        "Capturing the Ten of Spades (called Big Ten)2", "Each Ace Captured1 Point Each"."""
+        ended = hand_end(["2S 10S AS AH 3S 4S 5C", "AD 9C 9D"])
+        points = [(a.category, a.team, a.points) for a in ended.points]
+        assert points == [("most_cards", 0, 2), ("most_spades", 0, 2), ("spy_two", 0, 1), ("big_ten", 0, 2),
+                          ("ace_S", 0, 1), ("ace_H", 0, 1), ("ace_D", 1, 1)]
+
+    def test_ties_for_cards_or_spades_give_one_point_to_each(self):
+        """003: "If there is a tie ... for most cards or most Spades captured, the tying players would each
+        score 1 point for the category"."""
+        ended = hand_end(["3S 4D 5D", "6S 7D", "8H 9H 10H"])  # KC joins seat 0: 4, 2, 3 cards
+        assert [(a.category, a.team, a.points) for a in ended.points][:1] == [("most_cards", 0, 2)]
+        ended = hand_end(["3S 4D", "6S 7D 8D"])  # 3 cards each once KC joins seat 0
+        assert [(a.category, a.team, a.points) for a in ended.points] == [
+            ("most_cards", 0, 1), ("most_cards", 1, 1), ("most_spades", 0, 1), ("most_spades", 1, 1)]
+
+    def test_the_strict_order_decides_who_reaches_11_first(self):
+        """003: "If two or more players reach or exceed 11 points in the same hand, the scores are
+        calculated in the following strict order (first to last): Most Cards, Most Spades, Spy Two, Big
+        Ten, Spade Ace, Club Ace, Ace of Hearts then Ace of Diamonds"."""
+        state = position(table="", hands=["KC", ""], stock="", last_capturer=0, scores=[8, 9],
+                         captured=["AS AC AH AD 5D 6D 7D", "3S 4S 5S"], options=AFRICAN)
+        finished = decide(state, Play(0, Move.parse("KC trail")))[-1]
+        # seat 1 reaches 11 on most spades before seat 0's four aces come up, though seat 0 ends higher
+        assert finished.winner == 1 and finished.scores == (8 + 2 + 4, 9 + 2)
+
+    def test_it_replaces_the_standard_table_and_has_no_count_out(self):
+        with pytest.raises(OptionError) as refused:
+            resolve("cassino", {"african_points": True}, 3)
+        assert refused.value.name == "african_points"
+        with pytest.raises(OptionError):
+            resolve("spade", {"african_points": True, "count_out": False}, 2)
