@@ -20,7 +20,7 @@ from ..cards import Card
 from ..errors import OptionError, RuleViolation
 from ..shuffle import commitment, deck_from_seed
 from . import commands as cmd
-from .dealing import deal_round, deck_for
+from .dealing import deal_round, deck_for, play_order
 from .events import (BuildMade, BundleStolen, CardDrawn, CardPlucked, CardsCaptured, CardTrailed, ClientSeedSet,
                      CountedOut, Event, GameCreated, GameFinished, HandDealt, HandEnded, HandVoided, InitialPairsTaken,
                      PlayUndone, PointsScored, RoundDealt, SeedRevealed, ShuffleCommitted, UndoAnswered,
@@ -200,7 +200,7 @@ def _count_out(state: GameState, c: cmd.CountOut) -> list[Event]:
     if success:
         winner = team
     else:  # the best of the others wins; a tie goes to the first of them in turn order
-        order = [state.team_of((c.seat + i) % state.players) for i in range(1, state.players)]
+        order = [state.team_of(s) for s in play_order(state.players, c.seat, opts.counter_clockwise)[:-1]]
         winner = max((t for t in dict.fromkeys(order) if t != team), key=lambda t: totals[t])
     return [CountedOut(c.seat, team, totals[team], success), *_reveal(state),
             GameFinished(winner, EndReason.COUNT_OUT, state.scores)]

@@ -14,7 +14,7 @@ from .events import (BuildMade, BundleStolen, CardDrawn, CardPlucked, CardsCaptu
                      CountedOut, Event, GameCreated, GameFinished, HandDealt, HandEnded, HandVoided, InitialPairsTaken,
                      PlayUndone, PointsScored, RoundDealt, SeedRevealed, ShuffleCommitted, UndoAnswered,
                      UndoRequested)
-from .state import FINISHED, HAND_OVER, IN_PROGRESS, GameState, Outcome, replace_state
+from .state import FINISHED, HAND_OVER, IN_PROGRESS, GameState, Outcome, next_seat, replace_state
 from .table import Build, TableItem
 
 #: What a deal, a reveal or the end of a hand does to the undo point: an undo never crosses them.
@@ -66,12 +66,12 @@ def _replace_seat(tuples: tuple[T, ...], seat: int, value: T) -> tuple[T, ...]:
 
 
 def _hand_dealt(s: GameState, e: HandDealt) -> GameState:
-    dealt = sum(len(h) for h in e.hands) + len(e.table)
+    gone = {c for h in e.hands for c in h} | set(e.table)  # the top of the deck, or (African) not only
     n = len(s.seats)
     return replace_state(s, **_NO_UNDO, version=s.version + 1, status=IN_PROGRESS, hand_number=e.hand_number,
-                   dealer=e.dealer, turn=(e.dealer + 1) % n, round=1, last_round=False, redeal=False,
+                   dealer=e.dealer, turn=next_seat(e.dealer, n, s.options), round=1, last_round=False, redeal=False,
                    instant_awards=(), plucked=(), just_played=None,
-                   stock=e.deck[dealt:], hands=e.hands, table=e.table,
+                   stock=tuple(c for c in e.deck if c not in gone), hands=e.hands, table=e.table,
                    captured=((),) * n, sweeps=(0,) * n, last_capturer=None, last_capture=(),
                    next_build=1)
 
@@ -79,7 +79,7 @@ def _hand_dealt(s: GameState, e: HandDealt) -> GameState:
 def _round_dealt(s: GameState, e: RoundDealt) -> GameState:
     dealt = sum(len(h) for h in e.hands)
     return replace_state(s, **_NO_UNDO, version=s.version + 1, round=e.round, last_round=e.last, plucked=(),
-                   stock=s.stock[dealt:], hands=e.hands, turn=(s.dealer + 1) % len(s.seats))
+                   stock=s.stock[dealt:], hands=e.hands, turn=next_seat(s.dealer, len(s.seats), s.options))
 
 
 #: Where a play's changes go in the state's fields. Plays are nine events in
@@ -98,7 +98,7 @@ def _played(s: GameState, seat: int, card: Card) -> list[Any]:
     restored state is given none, so only the latest play can be taken back)."""
     values = list(s)
     values[_VERSION] = s.version + 1
-    values[_TURN] = (seat + 1) % len(s.seats)
+    values[_TURN] = next_seat(seat, len(s.seats), s.options)
     values[_HANDS] = _replace_seat(s.hands, seat, _without(s.hands[seat], card))
     values[_BEFORE_PLAY] = s
     values[_LAST_PLAYER] = seat

@@ -58,6 +58,8 @@ CHOICES: dict[str, tuple[Any, ...]] = {
     "score_by_cards": (False, True),
     # African Cassino (003)
     "african_points": (False, True),
+    "counter_clockwise": (False, True),
+    "african_deal": (False, True),
 }
 _INT_RANGES = {"target": (1, 10_000), "deals_each": (1, 10)}
 
@@ -104,6 +106,8 @@ class Options:
     score_by_cards: bool = False  # a hand scores a point per captured card, and nothing else
     # African Cassino (003)
     african_points: bool = False  # most cards 2, most spades 2 (ties 1 each), 2S 1, 10S 2, aces 1
+    counter_clockwise: bool = False  # play, the deal and the deal's passing go to the right
+    african_deal: bool = False  # the table's four from the deck's middle, then every card one at a time
 
     @property
     def courts_have_values(self) -> bool:
@@ -266,6 +270,9 @@ def _validated_bundles(o: Options) -> None:
                              or o.count_out or o.instant_scoring):
         raise OptionError("African points replace the standard table; spade points, all-eleven and scoring "
                           "by cards do not go with them, nor a count-out or instant scoring.", "african_points")
+    if o.african_deal and (o.draw or o.deck != "standard" or o.initial_pairs):
+        raise OptionError("The African deal shares out the whole standard deck at once; it does not go with "
+                          "drawing, the five-hand deck or initial pairs.", "african_deal")
     if o.score_by_cards and (o.target is not None or o.sweeps or o.spade_points != "none"
                              or o.all_eleven != "none" or o.instant_scoring):
         raise OptionError("Scoring by cards counts only cards: one hand is the game (target null), "

@@ -4,7 +4,7 @@ see docs/rules.md, "African Cassino".)"""
 
 import pytest
 
-from domain import Move, OptionError, Play, decide, resolve
+from domain import CreateGame, Deal, Move, OptionError, Play, decide, fold, full_deck, resolve
 from domain.cassino.events import HandEnded
 
 from .positions import position
@@ -55,3 +55,47 @@ class TestAfricanPoints:
         assert refused.value.name == "african_points"
         with pytest.raises(OptionError):
             resolve("spade", {"african_points": True, "count_out": False}, 2)
+
+
+def dealt(players, dealer, **options):
+    names = tuple(f"P{i}" for i in range(players))
+    state = fold(decide(None, CreateGame("cassino", names, dealer, {**AFRICAN, **options})))
+    events = decide(state, Deal(full_deck()))
+    return events, fold(events, state)
+
+
+class TestTheDealAndTheTurn:
+    def test_four_table_cards_from_the_middle_then_every_card_one_at_a_time(self):
+        """003: "draws four unseen cards from the middle of the deck. These cards are placed individually
+        and face up in the center of the table", then "deals out the remainder of the cards to the
+        players in rotation, one card at a time"; the middle is positions 24-27 (docs/rules.md)."""
+        deck = [c.code for c in full_deck()]
+        _, state = dealt(3, 0, african_deal=True, counter_clockwise=True)
+        assert [c.code for c in state.table] == deck[24:28]
+        rest = deck[:24] + deck[28:]
+        # the dealer is seat 0, so to the right: seat 2 first, then 1, then the dealer
+        assert [c.code for c in state.hands[2]] == rest[0::3]
+        assert [c.code for c in state.hands[1]] == rest[1::3]
+        assert [c.code for c in state.hands[0]] == rest[2::3]
+        assert state.stock == () and state.turn == 2
+
+    def test_four_players_get_twelve_each_and_two_players_twelve_per_batch(self):
+        """003: "with two players each player receives only 12 cards. When those 12 cards have been
+        played, the next batch of 12 cards is dealt"."""
+        _, four = dealt(4, 3, african_deal=True, counter_clockwise=True, teams=True)
+        assert [len(h) for h in four.hands] == [12] * 4 and four.stock == ()
+        _, two = dealt(2, 1, african_deal=True, counter_clockwise=True)
+        assert [len(h) for h in two.hands] == [12, 12] and len(two.stock) == 24
+        for _ in range(24):
+            new = decide(two, Play(two.turn, Move.trail(two.hands[two.turn][0])))
+            two = fold(new, two)
+        assert [len(h) for h in two.hands] == [12, 12] and two.stock == () and two.round == 2
+
+    def test_play_and_the_deal_go_counter_clockwise(self):
+        """003: "The dealing rotation, play and dealing privilege all rotate in a counter-clockwise
+        rotation", and "The player to the dealers right makes the first play"."""
+        _, state = dealt(3, 1, african_deal=True, counter_clockwise=True)
+        assert state.turn == 0
+        after_one = fold(decide(state, Play(0, Move.trail(state.hands[0][0]))), state)
+        assert after_one.turn == 2
+        assert state._replace(hand_number=1).next_dealer == 0
