@@ -60,6 +60,8 @@ CHOICES: dict[str, tuple[Any, ...]] = {
     "african_points": (False, True),
     "counter_clockwise": (False, True),
     "african_deal": (False, True),
+    "add_to_others": (True, False),
+    "max_own_builds": (None, 1),
 }
 _INT_RANGES = {"target": (1, 10_000), "deals_each": (1, 10)}
 
@@ -108,6 +110,8 @@ class Options:
     african_points: bool = False  # most cards 2, most spades 2 (ties 1 each), 2S 1, 10S 2, aces 1
     counter_clockwise: bool = False  # play, the deal and the deal's passing go to the right
     african_deal: bool = False  # the table's four from the deck's middle, then every card one at a time
+    add_to_others: bool = True  # False: cards are added to a build of one's own side only (else taken with it)
+    max_own_builds: int | None = None  # the most builds a player may own at the end of their turn
 
     @property
     def courts_have_values(self) -> bool:

@@ -4,10 +4,10 @@ see docs/rules.md, "African Cassino".)"""
 
 import pytest
 
-from domain import CreateGame, Deal, Move, OptionError, Play, decide, fold, full_deck, resolve
+from domain import Build, CreateGame, Deal, Move, OptionError, Play, decide, fold, full_deck, legal_moves, resolve
 from domain.cassino.events import HandEnded
 
-from .positions import position
+from .positions import after, position, refusal
 
 AFRICAN = {"african_points": True, "count_out": False, "target": 11}
 SPADES = "2S 3S 4S 5S 6S 7S 8S 9S 10S JS QS KS AS"
@@ -99,3 +99,38 @@ class TestTheDealAndTheTurn:
         after_one = fold(decide(state, Play(0, Move.trail(state.hands[0][0]))), state)
         assert after_one.turn == 2
         assert state._replace(hand_number=1).next_dealer == 0
+
+
+class TestBuilding:
+    def test_a_build_is_raised_only_when_an_opponent_made_it(self):
+        """003: increasing "can only be done on a build that was first created by an opponent" (the
+        existing option raise_own_build: forbidden)."""
+        mine = position(table="B1=7:4S+3D@0", hands=["2H 9C", "5D"], options={"raise_own_build": "forbidden"})
+        assert refusal(mine, 0, "2H build 9 B1") == "raise_own_build"
+        theirs = position(table="B1=7:4S+3D@1", hands=["2H 9C", "5D"], options={"raise_own_build": "forbidden"})
+        assert after(theirs, 0, "2H build 9 B1").item("B1").value == 9
+
+    def test_an_opponents_build_is_added_to_only_by_taking_it(self):
+        """003: "You may normally only augment builds that are currently owned by you or your partner ...
+        however if you capture the build in the same turn, you may augment an opponents build"."""
+        theirs = position(table="B1=9:5S+4D@1 6C", hands=["3H 9C", "5D"], options={"add_to_others": False})
+        assert refusal(theirs, 0, "3H build 9 6C B1") == "add_to_others"
+        assert after(theirs, 0, "9C capture B1").captured[0]  # taking it is always allowed
+        mine = theirs._replace(table=(Build("B1", 9, theirs.table[0].groups, 0), theirs.table[1]))
+        assert after(mine, 0, "3H build 9 6C B1").item("B1").multiple
+        partners = position(table="B1=9:5S+4D@2 6C", hands=["3H 9C", "5D", "", ""],
+                            options={"add_to_others": False, "teams": True})
+        assert after(partners, 0, "3H build 9 6C B1").item("B1").owner == 0
+        assert not [m for m in legal_moves(theirs, 0) if m.action == "build" and "B1" in m.targets]
+
+    def test_two_players_own_at_most_one_build_and_cannot_discard_while_owning_one(self):
+        """003 (two players): "A player may never discard to the center of the table while they have any
+        uncaptured builds on the table. At the end of a players turn, that player may never have more than
+        one uncaptured build on the table"."""
+        state = position(table="B1=9:5S+4D@0 6C", hands=["3H 9C 2C 8H", "5D"], options={"max_own_builds": 1})
+        assert refusal(state, 0, "2C build 8 6C") == "too_many_builds"
+        assert refusal(state, 0, "3H build 9 6C") == "too_many_builds"  # a second build, of the same value
+        assert after(state, 0, "3H build 9 6C B1").builds_of(0) != ()  # adding to the one it owns
+        assert refusal(state, 0, "8H trail") == "must_act_on_build"  # owner_duty: no_trail, the default
+        free = position(table="6C", hands=["2C 8H", "5D"], options={"max_own_builds": 1})
+        assert after(free, 0, "2C build 8 6C").builds_of(0)
