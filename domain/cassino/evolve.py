@@ -114,12 +114,19 @@ def _trailed(s: GameState, e: CardTrailed) -> GameState:
     return GameState._make(values)
 
 
+def _pile(s: GameState, seat: int) -> int:
+    """Whose pile ``seat``'s captures join: their own, or with ``team_pile``
+    (African partners) the one pile of their side, at its first seat."""
+    return s.team_seats(s.team_of(seat))[0] if s.options.team_pile else seat
+
+
 def _captured(s: GameState, e: CardsCaptured) -> GameState:
     taken = set(e.targets)
     seat = e.seat
+    pile = _pile(s, seat)
     values = _played(s, seat, e.card)
     values[_TABLE] = tuple([it for it in s.table if it.id not in taken])
-    values[_CAPTURED] = _replace_seat(s.captured, seat, s.captured[seat] + e.cards)
+    values[_CAPTURED] = _replace_seat(s.captured, pile, s.captured[pile] + e.cards)
     values[_SWEEPS] = _replace_seat(s.sweeps, seat, s.sweeps[seat] + e.sweep)
     values[_LAST_CAPTURER] = seat
     values[_LAST_CAPTURE] = e.cards
@@ -129,7 +136,8 @@ def _captured(s: GameState, e: CardsCaptured) -> GameState:
 def _stolen(s: GameState, e: BundleStolen) -> GameState:
     values = _played(s, e.seat, e.card)
     captured = _replace_seat(s.captured, e.victim, ())
-    values[_CAPTURED] = _replace_seat(captured, e.seat, captured[e.seat] + e.cards)
+    pile = _pile(s, e.seat)
+    values[_CAPTURED] = _replace_seat(captured, pile, captured[pile] + e.cards)
     values[_LAST_CAPTURER] = e.seat
     values[_LAST_CAPTURE] = e.cards
     return GameState._make(values)
@@ -156,7 +164,8 @@ def _built(s: GameState, e: BuildMade) -> GameState:
 def _hand_ended(s: GameState, e: HandEnded) -> GameState:
     captured = s.captured
     if e.last_capturer is not None:
-        captured = _replace_seat(captured, e.last_capturer, captured[e.last_capturer] + e.residue)
+        pile = _pile(s, e.last_capturer)
+        captured = _replace_seat(captured, pile, captured[pile] + e.residue)
     return replace_state(s, **_NO_UNDO, version=s.version + 1, status=HAND_OVER, turn=None, table=(),
                    captured=captured, scores=e.scores)
 
@@ -209,8 +218,9 @@ def _voided(s: GameState, e: HandVoided) -> GameState:
 
 def _pairs_taken(s: GameState, e: InitialPairsTaken) -> GameState:
     taken = set(e.cards)
+    pile = _pile(s, e.seat)
     return replace_state(s, version=s.version + 1, table=tuple(it for it in s.table if it not in taken),
-                      captured=_replace_seat(s.captured, e.seat, s.captured[e.seat] + e.cards),
+                      captured=_replace_seat(s.captured, pile, s.captured[pile] + e.cards),
                       sweeps=_replace_seat(s.sweeps, e.seat, s.sweeps[e.seat] + e.sweep),
                       last_capturer=e.seat, last_capture=e.cards)
 
@@ -221,8 +231,9 @@ def _drawn(s: GameState, e: CardDrawn) -> GameState:
 
 
 def _plucked(s: GameState, e: CardPlucked) -> GameState:
+    pile = _pile(s, e.seat)
     return replace_state(s, **_NO_UNDO, version=s.version + 1, table=tuple(it for it in s.table if it is not e.card),
-                      captured=_replace_seat(s.captured, e.seat, s.captured[e.seat] + (e.card,)),
+                      captured=_replace_seat(s.captured, pile, s.captured[pile] + (e.card,)),
                       plucked=s.plucked + (e.seat,))
 
 

@@ -62,6 +62,7 @@ CHOICES: dict[str, tuple[Any, ...]] = {
     "african_deal": (False, True),
     "add_to_others": (True, False),
     "max_own_builds": (None, 1),
+    "team_pile": (False, True),
 }
 _INT_RANGES = {"target": (1, 10_000), "deals_each": (1, 10)}
 
@@ -112,6 +113,7 @@ class Options:
     african_deal: bool = False  # the table's four from the deck's middle, then every card one at a time
     add_to_others: bool = True  # False: cards are added to a build of one's own side only (else taken with it)
     max_own_builds: int | None = None  # the most builds a player may own at the end of their turn
+    team_pile: bool = False  # partners keep one capture pile, in front of the team's first seat
 
     @property
     def courts_have_values(self) -> bool:
@@ -274,6 +276,8 @@ def _validated_bundles(o: Options) -> None:
                              or o.count_out or o.instant_scoring):
         raise OptionError("African points replace the standard table; spade points, all-eleven and scoring "
                           "by cards do not go with them, nor a count-out or instant scoring.", "african_points")
+    if o.team_pile and not o.teams:
+        raise OptionError("One pile per side is for partners: team_pile needs teams.", "team_pile")
     if o.african_deal and (o.draw or o.deck != "standard" or o.initial_pairs):
         raise OptionError("The African deal shares out the whole standard deck at once; it does not go with "
                           "drawing, the five-hand deck or initial pairs.", "african_deal")

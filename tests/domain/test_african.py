@@ -134,3 +134,19 @@ class TestBuilding:
         assert refusal(state, 0, "8H trail") == "must_act_on_build"  # owner_duty: no_trail, the default
         free = position(table="6C", hands=["2C 8H", "5D"], options={"max_own_builds": 1})
         assert after(free, 0, "2C build 8 6C").builds_of(0)
+
+
+class TestPartnersPile:
+    def test_partners_keep_one_pile_with_the_last_capturing_card_on_top(self):
+        """003: "each partnership contains just one pile for the partnership", and "the actual card used
+        to make the last capture must always be the top, faced card of the pile"."""
+        opts = {"teams": True, "team_pile": True}
+        state = position(table="5S 7D", hands=["", "", "5H 2D", "7H 3C"], turn=3, options=opts,
+                         captured=["9S 9C", "", "", ""])
+        taken = after(state, 3, "7H capture 7D")
+        assert [c.code for c in taken.captured[1]] == ["7D", "7H"] and taken.captured[3] == ()
+        taken = after(state._replace(turn=2), 2, "5H capture 5S")
+        assert [c.code for c in taken.captured[0]] == ["9S", "9C", "5S", "5H"] and taken.captured[2] == ()
+        with pytest.raises(OptionError) as refused:
+            resolve("cassino", {"team_pile": True}, 2)
+        assert refused.value.name == "team_pile"
