@@ -14,6 +14,7 @@ from .events import (BuildMade, BundleStolen, CardDrawn, CardPlucked, CardsCaptu
                      CountedOut, Event, GameCreated, GameFinished, HandDealt, HandEnded, HandVoided, InitialPairsTaken,
                      PlayUndone, PointsScored, RoundDealt, SeedRevealed, ShuffleCommitted, UndoAnswered,
                      UndoRequested)
+from .moves import pile_counts
 from .state import FINISHED, HAND_OVER, IN_PROGRESS, GameState, Outcome, next_seat, replace_state
 from .table import Build, TableItem
 
@@ -158,7 +159,16 @@ def _built(s: GameState, e: BuildMade) -> GameState:
     values = _played(s, e.seat, e.card)
     values[_TABLE] = tuple(table)
     values[_NEXT_BUILD] = s.next_build + fresh
+    if s.options.augment_from_piles:
+        values[_CAPTURED] = _without_tops(s.captured, e.targets)
     return GameState._make(values)
+
+
+def _without_tops(piles: tuple[tuple[Card, ...], ...], targets: tuple[str, ...]) -> tuple[tuple[Card, ...], ...]:
+    """The piles after a build took captured cards from their tops (``seat:N`` targets)."""
+    for seat, k in pile_counts(targets).items():
+        piles = _replace_seat(piles, seat, piles[seat][:len(piles[seat]) - k])
+    return piles
 
 
 def _hand_ended(s: GameState, e: HandEnded) -> GameState:

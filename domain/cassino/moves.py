@@ -18,6 +18,7 @@ outright; written in text as ``(2H 7S) (9C)``.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import StrEnum
@@ -70,6 +71,12 @@ def pile_seat(target: str) -> int | None:
     """The seat whose pile ``target`` names, or None for a card or a build."""
     found = _SEAT.match(target.upper())
     return int(found.group(1)) if found else None
+
+
+def pile_counts(targets: Iterable[str]) -> Counter[int]:
+    """How many times each seat's pile is named: a build that augments from
+    piles takes that many cards from its top."""
+    return Counter(s for t in targets if (s := pile_seat(t)) is not None)
 
 
 @lru_cache(maxsize=4096)

@@ -63,6 +63,7 @@ CHOICES: dict[str, tuple[Any, ...]] = {
     "add_to_others": (True, False),
     "max_own_builds": (None, 1),
     "team_pile": (False, True),
+    "augment_from_piles": (False, True),
 }
 _INT_RANGES = {"target": (1, 10_000), "deals_each": (1, 10)}
 
@@ -114,6 +115,7 @@ class Options:
     add_to_others: bool = True  # False: cards are added to a build of one's own side only (else taken with it)
     max_own_builds: int | None = None  # the most builds a player may own at the end of their turn
     team_pile: bool = False  # partners keep one capture pile, in front of the team's first seat
+    augment_from_piles: bool = False  # an opponent's top captured cards may be added to one's build
 
     @property
     def courts_have_values(self) -> bool:
@@ -276,6 +278,9 @@ def _validated_bundles(o: Options) -> None:
                              or o.count_out or o.instant_scoring):
         raise OptionError("African points replace the standard table; spade points, all-eleven and scoring "
                           "by cards do not go with them, nor a count-out or instant scoring.", "african_points")
+    if o.augment_from_piles and not o.open_piles:
+        raise OptionError("Captured cards are played from face-up piles: augment_from_piles needs open_piles.",
+                          "augment_from_piles")
     if o.team_pile and not o.teams:
         raise OptionError("One pile per side is for partners: team_pile needs teams.", "team_pile")
     if o.african_deal and (o.draw or o.deck != "standard" or o.initial_pairs):

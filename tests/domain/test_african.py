@@ -150,3 +150,40 @@ class TestPartnersPile:
         with pytest.raises(OptionError) as refused:
             resolve("cassino", {"team_pile": True}, 2)
         assert refused.value.name == "team_pile"
+
+
+PILES = {"augment_from_piles": True, "open_piles": True}
+
+
+class TestAugmentingFromPiles:
+    def test_the_top_card_of_an_opponents_pile_joins_ones_build(self):
+        """003: "when augmenting a build, the top card of an opponents capture pile may be used to assist
+        in this endeavor"."""
+        state = position(table="B1=9:5S+4D@0", hands=["2H 9C", "5D"], captured=["", "KD 7S"], options=PILES)
+        built = after(state, 0, "2H build 9 B1 seat:1")
+        assert [[c.code for c in g] for g in built.item("B1").groups] == [["5S", "4D"], ["7S", "2H"]]
+        assert [c.code for c in built.captured[1]] == ["KD"]  # the next card now shows
+        assert "2H build 9 B1 seat:1" in {m.text for m in legal_moves(state, 0)}
+
+    def test_the_next_card_may_be_used_too_when_it_also_joins_the_build(self):
+        """003: "if the next exposed card in the pile could be used with another card (from the hand or
+        the table) to further augment the build, that is permissible"."""
+        state = position(table="B1=9:5S+4D@0 5C", hands=["2H 9C", "5D"], captured=["", "3C 4H 7S"],
+                         options=PILES)
+        built = after(state, 0, "2H build 9 5C B1 seat:1 seat:1")
+        assert len(built.item("B1").groups) == 3 and [c.code for c in built.captured[1]] == ["3C"]
+        assert refusal(state, 0, "2H build 9 B1 seat:1 seat:1") == "illegal_build"  # 4H joins no group
+        assert "2H build 9 5C B1 seat:1 seat:1" in {m.text for m in legal_moves(state, 0)}
+
+    def test_only_an_opponents_pile_only_to_add_to_ones_own_build(self):
+        """003: "Only the topmost card of an opponents capture pile is allowed to be accessed"; and it is
+        used in augmenting, so never to make, raise or take a build."""
+        state = position(table="B1=9:5S+4D@0 3D", hands=["2H 9C 7C", "5D"], captured=["7D", "7S"], options=PILES)
+        assert refusal(state, 0, "2H build 9 B1 seat:0") == "illegal_build"  # one's own pile
+        assert refusal(state, 0, "2H build 9 seat:1") == "illegal_build"  # a new build
+        assert refusal(state, 0, "7C capture seat:1") == "target_not_on_table"
+        theirs = position(table="B1=9:5S+4D@1", hands=["2H 9C", "5D"], captured=["", "7S"], options=PILES)
+        assert refusal(theirs, 0, "2H build 9 B1 seat:1") == "illegal_build"
+        plain = position(table="B1=9:5S+4D@0", hands=["2H 9C", "5D"], captured=["", "7S"],
+                         options={"open_piles": True})
+        assert refusal(plain, 0, "2H build 9 B1 seat:1") == "target_not_on_table"

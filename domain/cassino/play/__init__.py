@@ -14,12 +14,13 @@ applies to them all in :mod:`.duty`, and what cards are worth in
 from __future__ import annotations
 
 from ...errors import RuleViolation
-from ..moves import Action, Move
+from ..moves import Action, Move, pile_seat
 from ..state import FINISHED, IN_PROGRESS, GameState
 from ..table import TableItem
 from .build import resolve_build
 from .capture import resolve_capture
 from .duty import builds_to_touch, check_owner_duty, covers
+from .piles import check_augment, pile_cards
 from .pluck import is_point_card, resolve_pluck
 from .steal import resolve_steal
 from .trail import resolve_trail
@@ -35,6 +36,8 @@ def _targets(state: GameState, move: Move) -> tuple[TableItem, ...]:
     items = []
     seen = set()
     for ident in move.targets:
+        if move.action == Action.BUILD and pile_seat(ident) is not None:
+            continue  # a captured card (augment_from_piles): see .piles
         if ident in seen:
             raise RuleViolation("duplicate_target", f"You named {ident} twice.")
         seen.add(ident)
@@ -71,6 +74,9 @@ def resolve_play(state: GameState, seat: int, move: Move) -> Play:
         play = resolve_capture(state, seat, move, items)
 
     else:
-        play = resolve_build(state, seat, move, items)
+        taken = pile_cards(state, seat, move)
+        if taken and move.value is not None:
+            check_augment(state, seat, move.value or 0, items)
+        play = resolve_build(state, seat, move, items + taken)
     check_owner_duty(state, seat, play)
     return play
