@@ -3,7 +3,7 @@
 A seat sees its own hand; the public sees no hand; the operator sees every
 hand and the order of the stock. Captured piles lie face down, so only their
 size shows, but the cards of the latest capture were seen by everyone. With
-``open_piles`` (Stealing Bundles) the piles lie face up, and everyone sees
+``open_piles`` (Stealing Bundles, African) the piles lie face up, and everyone sees
 each pile's top card (``pile_top``).
 """
 

@@ -144,6 +144,7 @@ class _Generator:
         # Per hand card, the own builds its move must take or add to (the
         # owner's duty), so templates that leave one behind are never grouped.
         self.must: dict[Card, frozenset[str]] = {}
+        self.loose_sums: list[tuple[tuple[Card, ...], set[int]]] | None = None  # augment_from_piles
 
     # -- bookkeeping --------------------------------------------------------
 
@@ -243,8 +244,11 @@ class _Generator:
         state, opts = self.state, self.opts
         side = state.team_of(self.seat)
         piles = [(v, p) for v, p in enumerate(state.captured) if p and state.team_of(v) != side]
-        loose = [it for it in state.table if isinstance(it, Card)]
-        subsets = [(cards, _sums(cards, opts)) for n in range(len(loose) + 1) for cards in combinations(loose, n)]
+        if self.loose_sums is None:  # the same for every card of the hand
+            loose = [it for it in state.table if isinstance(it, Card)]
+            self.loose_sums = [(cards, _sums(cards, opts)) for n in range(len(loose) + 1)
+                               for cards in combinations(loose, n)]
+        subsets = self.loose_sums
         for target in sorted({b.value for b in self.builds if state.team_of(b.owner) == side}):
             own = [b.id for b in self.builds if b.value == target and state.team_of(b.owner) == side]
             reach = [_reachable(p, target, opts) for _, p in piles]

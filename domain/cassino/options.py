@@ -149,7 +149,8 @@ class Variant:
 
     ``teams_at`` lists the seat counts played in two teams of partners;
     ``fixed`` names the options that make the variant what it is, which a
-    game of it cannot change.
+    game of it cannot change; ``at_players`` adds options at one seat count
+    (African's two-player and partnership rules).
     """
 
     name: str
@@ -158,6 +159,7 @@ class Variant:
     overrides: tuple[tuple[str, Any], ...] = ()
     teams_at: tuple[int, ...] = ()
     fixed: tuple[str, ...] = ()
+    at_players: tuple[tuple[int, tuple[tuple[str, Any], ...]], ...] = ()  # more options at a seat count
 
     @property
     def options(self) -> Options:
@@ -174,6 +176,22 @@ _STEALING_BUNDLES = Variant(
     (("capture_by", "rank"), ("court_capture", "any"), ("steal_bundles", True), ("open_piles", True),
      ("refill_singly", True), ("score_by_cards", True), ("target", None), ("count_out", False)),
     fixed=("capture_by", "steal_bundles", "score_by_cards"))
+
+#: African Cassino (003): Royal values, counter-clockwise, its own deal, open piles whose top cards
+#: may be added to one's builds, its own points to 11; two players own one build at most, and
+#: partners keep one pile.
+_AFRICAN = Variant(
+    "african", "Swazi Cassino: Royal values, played to the right; the table's four from the middle of the "
+    "deck; builds raised only when an opponent's and added to only when one's own, also with the top "
+    "cards of opponents' face-up capture piles; most cards 2, most spades 2, 2S 1, 10S 2, aces 1; game "
+    "to 11.", (3, 2, 4),
+    (*_ROYAL, ("counter_clockwise", True), ("african_deal", True), ("raise_own_build", "forbidden"),
+     ("add_to_others", False), ("open_piles", True), ("augment_from_piles", True), ("african_points", True),
+     ("target", 11), ("count_out", False)),
+    teams_at=(4,), at_players=((2, (("max_own_builds", 1),)), (4, (("team_pile", True),))),
+    fixed=("court_capture", "ace_high", "counter_clockwise", "african_deal", "augment_from_piles",
+           "african_points"))
+
 
 VARIANTS: dict[str, Variant] = {
     v.name: v
@@ -204,6 +222,7 @@ VARIANTS: dict[str, Variant] = {
                 "the end and goes to the last capturer.", (2, 3, 4),
                 (("court_capture", "any"), ("court_builds", True)), fixed=("court_capture", "court_builds")),
         _STEALING_BUNDLES,
+        _AFRICAN,
         Variant("five-hand", "Five players; the twos of hearts, diamonds and clubs are removed and the last "
                 "deal gives each player a fifth card.", (5,), (("deck", "five_hand"),), fixed=("deck",)),
     )
@@ -309,4 +328,6 @@ def resolve(variant: str, overrides: dict[str, Any] | None = None,
     base = defining
     if players in preset.teams_at:
         base = replace(base, teams=True)
+    if players is not None:
+        base = replace(base, **dict(dict(preset.at_players).get(players, ())))
     return validated(replace(base, **overrides), players)

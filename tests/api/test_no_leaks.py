@@ -40,6 +40,7 @@ def answers(api, game, token):
 
 LEAK_CASES = [("cassino", 2), ("cassino", 3), ("cassino", 4), ("partnership", 4)]
 LEAK_CASES += [("stealing-bundles", n) for n in (2, 3, 4)]  # bundles' top cards are public, hands are not
+LEAK_CASES += [("african", n) for n in (2, 3, 4)]  # pile tops are public; 12-16 cards a hand are not
 
 
 @pytest.mark.parametrize("variant,players", LEAK_CASES)

@@ -119,3 +119,41 @@ def test_a_steal_names_a_seat_and_a_bad_one_is_a_problem(api):
     assert answer.get_json()["rule"] == "illegal_steal"
     bad = api.post(f"{game.url}/play", json={"card": card, "action": "steal", "targets": ["seat:x"]}, token=token)
     assert bad.status_code == 400 and bad.get_json()["errors"][0]["field"].startswith("targets")
+
+
+# -- African (003) -----------------------------------------------------------
+
+
+def _african_turn(api, game, rng):
+    """One play of the player to move, preferring a build with captured cards."""
+    view = api.view(game)
+    token = game.tokens[view["turn"]]
+    moves = api.get(f"{game.url}/moves", token=token).get_json()["moves"]
+    from_piles = [m for m in moves if any(t.startswith("seat:") for t in m.get("targets", []))]
+    move = rng.choice(from_piles or moves)
+    answer = api.post(f"{game.url}/play", json=move, token=token)
+    assert answer.status_code == 200, answer.get_json()
+    return view, move
+
+
+@pytest.mark.parametrize("players", VARIANTS["african"].players)
+def test_a_whole_game_of_african_with_each_seat_count(api, operator, players):
+    """Capture piles lie face up: every caller sees each pile's top card, and a
+    build that takes an opponent's top card shows the next one."""
+    rng = random.Random(players)
+    game = api.create(players=players, variant="african", options={"target": 5})
+    augmented = 0
+    while (view := api.view(game))["status"] != "finished":
+        if view["status"] != "in_progress":
+            assert api.post(f"{game.url}/deal", json={}, token=game.tokens[view["next_dealer"]]).status_code == 200
+            continue
+        before, move = _african_turn(api, game, rng)
+        views = [api.view(game, token) for token in (None, operator, *game.tokens)]
+        assert len({tuple(s["pile_top"] for s in v["seats"]) for v in views}) == 1
+        if any(t.startswith("seat:") for t in move.get("targets", [])):
+            augmented += 1
+            victim = int(next(t for t in move["targets"] if t.startswith("seat:"))[5:])
+            assert views[0]["seats"][victim]["captured_count"] < before["seats"][victim]["captured_count"]
+        if views[0]["status"] == "in_progress" and players == 3:
+            assert views[0]["turn"] == (before["turn"] - 1) % 3  # to the right
+    assert max(api.view(game)["scores"]) >= 5 and augmented

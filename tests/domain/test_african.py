@@ -1,6 +1,6 @@
-"""African Cassino (seed 003): the parts built so far, each test citing the
-sentence of 003 it checks. (The `african` preset itself is not there yet:
-see docs/rules.md, "African Cassino".)"""
+"""African Cassino (seed 003): each option the `african` preset is made of,
+and the preset, each test citing the sentence of 003 it checks
+(docs/rules.md, "African")."""
 
 import pytest
 
@@ -187,3 +187,23 @@ class TestAugmentingFromPiles:
         plain = position(table="B1=9:5S+4D@0", hands=["2H 9C", "5D"], captured=["", "7S"],
                          options={"open_piles": True})
         assert refusal(plain, 0, "2H build 9 B1 seat:1") == "target_not_on_table"
+
+
+class TestThePreset:
+    def test_each_seat_count(self):
+        """003: "The version described first is for 3 players"; "Two Player African Cassino"; "When played
+        by four, the game is played in two partnerships"."""
+        three, two, four = (resolve("african", {}, n) for n in (3, 2, 4))
+        assert three.counter_clockwise and three.augment_from_piles and three.target == 11
+        assert (three.max_own_builds, three.teams, three.team_pile) == (None, False, False)
+        assert two.max_own_builds == 1 and not two.teams
+        assert four.teams and four.team_pile and four.max_own_builds is None
+        with pytest.raises(OptionError):
+            resolve("african", {}, 5)
+
+    def test_a_fixed_deck_deals_the_same_every_time(self):
+        deck = full_deck()
+        first = [decide(fold(decide(None, CreateGame("african", ("A", "B", "C"), 0))), Deal(deck))
+                 for _ in range(2)]
+        assert first[0] == first[1]
+        assert [c.code for c in first[0][0].table] == [c.code for c in deck[24:28]]

@@ -72,7 +72,16 @@ def random_candidate(rnd: random.Random, state: GameState, seat: int) -> Move:
         value: int | None = card.rank + sum(it.value if hasattr(it, "groups") else it.rank for it in targets)
     else:
         value = rnd.randint(0, 15) if rnd.random() < 0.6 else None
-    return Move(card, action, tuple(it.id for it in targets), value)
+    ids = tuple(it.id for it in targets)
+    if action == "build" and state.options.augment_from_piles and rnd.random() < 0.5:
+        ids += pile_candidates(rnd, state)
+    return Move(card, action, ids, value)
+
+
+def pile_candidates(rnd: random.Random, state: GameState) -> tuple[str, ...]:
+    """``augment_from_piles``: one to three cards from the tops of any seats' piles."""
+    seats = [s for s, p in enumerate(state.captured) if p] or list(range(state.players))
+    return tuple(f"seat:{rnd.choice(seats)}" for _ in range(rnd.randint(1, 3)))
 
 
 def steal_candidate(rnd: random.Random, state: GameState, card) -> Move:
