@@ -12,7 +12,7 @@ from typing import Any
 from marshmallow import RAISE, Schema, ValidationError, fields, validate, validates_schema
 
 from domain import Card, NotationError
-from domain.cassino.moves import ACTIONS, MAX_TARGETS
+from domain.cassino.moves import ACTIONS, MAX_TARGETS, pile_target
 
 MAX_SEATS = 8
 NAME_LENGTH = validate.Length(min=1, max=40)
@@ -30,14 +30,17 @@ class CardCode(fields.String):
 
 
 class Target(fields.String):
-    """A card code or a build id (``B1``)."""
+    """A card code, a build id (``B1``) or a seat's capture pile (``seat:1``)."""
 
     def _deserialize(self, value, attr, data, **kwargs):
         text = super()._deserialize(value, attr, data, **kwargs).strip().upper()
-        if len(text) > 5:
-            raise ValidationError("A target is a card code like '7S' or a build id like 'B1'.")
+        if len(text) > 7:
+            raise ValidationError("A target is a card code like '7S', a build id like 'B1' or a seat's pile "
+                                  "like 'seat:1'.")
         if text.startswith("B") and text[1:].isdigit():
             return text
+        if text.startswith("SEAT:") and text[5:].isdigit():
+            return pile_target(int(text[5:]))
         try:
             return Card.parse(text).code
         except NotationError as error:

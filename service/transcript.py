@@ -158,6 +158,8 @@ _SUMMARIES = {
     "CardTrailed": lambda d: f"seat {d['seat']} trails {d['card']}",
     "CardsCaptured": lambda d: (f"seat {d['seat']} takes {_cards(d['cards'][:-1])} with {d['card']}"
                                 + (", a sweep" if d.get("sweep") else "")),
+    "BundleStolen": lambda d: (f"seat {d['seat']} steals seat {d['victim']}'s bundle of {len(d['cards']) - 1}"
+                               f" with {d['card']}"),
     "BuildMade": lambda d: (f"seat {d['seat']} plays {d['card']} on {_cards(d['targets'])}:"
                             f" build {d['build']['id']} of {d['build']['value']}"),
     "HandEnded": lambda d: f"hand {d['hand_number']} scored; scores {_scores(d['scores'])}",

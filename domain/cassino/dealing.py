@@ -9,11 +9,15 @@ with ``deal_packet: 1``), clockwise from the dealer's left
   packet, then a packet goes face up to the table, then the dealer gets one;
   passes go on until each player holds four cards and the table shows four;
 - later rounds: the same without the table's packets, four cards each;
+- with ``refill_singly`` (Stealing Bundles), later rounds go one card at a
+  time, as each player draws in turn from the stock;
 - when the cards left after a round would be too few for another full
   round, that round shares out all of them (five players: five each).
 
 With two players that is the classic "two to the opponent, two to the
-table, two to the dealer, and again".
+table, two to the dealer, and again". ``counter_clockwise`` goes round the
+other way, and ``african_deal`` (003 African) is a deal of its own: see
+:func:`_african_round`.
 """
 
 from __future__ import annotations
@@ -37,11 +41,18 @@ def deck_for(options: Options) -> tuple[Card, ...]:
     return deck
 
 
+def play_order(players: int, dealer: int, counter_clockwise: bool = False) -> list[int]:
+    """The seats from the dealer's next (left, or right when counter-clockwise)
+    round to the dealer, who comes last."""
+    step = -1 if counter_clockwise else 1
+    return [(dealer + step * (1 + i)) % players for i in range(players)]
+
+
 def round_order(players: int, dealer: int, first: bool, packet: int = 2,
-                each: int = HAND_SIZE) -> list[tuple[int, int]]:
+                each: int = HAND_SIZE, counter_clockwise: bool = False) -> list[tuple[int, int]]:
     """The packets of one round, in order: ``(recipient, cards)``, ``TABLE``
     for the table."""
-    seats = [(dealer + 1 + i) % players for i in range(players)]  # the dealer is last
+    seats = play_order(players, dealer, counter_clockwise)  # the dealer is last
     order: list[tuple[int, int]] = []
     given, to_table = 0, TABLE_SIZE if first else 0
     while given < each:
@@ -62,6 +73,8 @@ def deal_round(stock: Sequence[Card], players: int, dealer: int, first: bool,
     Returns ``(hands, table, rest)``: the cards each seat receives, the cards
     laid face up on the table, and what is left of the stock.
     """
+    if options.african_deal:
+        return _african_round(stock, players, dealer, first, options)
     table_cards = TABLE_SIZE if first else 0
     full_round = players * HAND_SIZE + table_cards
     left_after = len(stock) - full_round
@@ -71,8 +84,40 @@ def deal_round(stock: Sequence[Card], players: int, dealer: int, first: bool,
     hands: list[list[Card]] = [[] for _ in range(players)]
     table: list[Card] = []
     pos = 0
-    for who, size in round_order(players, dealer, first, options.deal_packet, each):
+    size_of_packet = 1 if options.refill_singly and not first else options.deal_packet
+    for who, size in round_order(players, dealer, first, size_of_packet, each, options.counter_clockwise):
         packet = stock[pos:pos + size]
         pos += size
         (table if who == TABLE else hands[who]).extend(packet)
     return tuple(tuple(h) for h in hands), tuple(table), tuple(stock[pos:])
+
+
+#: African with two players: each batch gives 12 cards to each (003).
+AFRICAN_TWO_HANDED_BATCH = 12
+
+
+def african_table_slice(deck_size: int) -> slice:
+    """Where "the middle of the deck" is (003 African): the four cards with as
+    many cards above them as below, positions 24 to 27 (from 0, top first)
+    of a 52-card deck."""
+    start = (deck_size - TABLE_SIZE) // 2
+    return slice(start, start + TABLE_SIZE)
+
+
+def _african_round(stock: Sequence[Card], players: int, dealer: int, first: bool,
+                   options: Options) -> tuple[tuple[tuple[Card, ...], ...], tuple[Card, ...], tuple[Card, ...]]:
+    """``african_deal``: in the first round the table's four come out of the
+    deck's middle; then the cards left, top first, go one at a time in turn
+    order from the dealer's next seat: all of them with three or four
+    players, twelve each per round with two."""
+    table: tuple[Card, ...] = ()
+    rest = tuple(stock)
+    if first:
+        middle = african_table_slice(len(rest))
+        table, rest = rest[middle], rest[:middle.start] + rest[middle.stop:]
+    each = min(AFRICAN_TWO_HANDED_BATCH, len(rest) // players) if players == 2 else len(rest) // players
+    hands: list[list[Card]] = [[] for _ in range(players)]
+    order = play_order(players, dealer, options.counter_clockwise)
+    for i, card in enumerate(rest[:each * players]):
+        hands[order[i % players]].append(card)
+    return tuple(tuple(h) for h in hands), table, rest[each * players:]

@@ -20,13 +20,13 @@ from ..cards import Card
 from ..errors import OptionError, RuleViolation
 from ..shuffle import commitment, deck_from_seed
 from . import commands as cmd
-from .dealing import deal_round, deck_for
-from .events import (BuildMade, CardDrawn, CardPlucked, CardsCaptured, CardTrailed, ClientSeedSet, CountedOut,
-                     Event, GameCreated, GameFinished, HandDealt, HandEnded, HandVoided, InitialPairsTaken,
+from .dealing import deal_round, deck_for, play_order
+from .events import (BuildMade, BundleStolen, CardDrawn, CardPlucked, CardsCaptured, CardTrailed, ClientSeedSet,
+                     CountedOut, Event, GameCreated, GameFinished, HandDealt, HandEnded, HandVoided, InitialPairsTaken,
                      PlayUndone, PointsScored, RoundDealt, SeedRevealed, ShuffleCommitted, UndoAnswered,
                      UndoRequested)
 from .evolve import evolve, fold
-from .moves import Action
+from .moves import Action, pile_seat
 from .options import resolve
 from .play import resolve_play
 from .scoring import hand_points, instant_points, secured_points, settle
@@ -141,6 +141,10 @@ def _play(state: GameState, c: cmd.Play) -> list[Event]:
         event: Event = CardTrailed(c.seat, move.card)
     elif move.action == Action.CAPTURE:
         event = CardsCaptured(c.seat, move.card, move.targets, play.captured, play.sweep)
+    elif move.action == Action.STEAL:
+        victim = pile_seat(move.targets[0])
+        assert victim is not None, "a legal steal names a seat's pile"
+        event = BundleStolen(c.seat, move.card, victim, play.captured)
     else:
         assert play.build is not None, "a legal build move leaves a build"
         event = BuildMade(c.seat, move.card, move.targets, play.build)
@@ -196,7 +200,7 @@ def _count_out(state: GameState, c: cmd.CountOut) -> list[Event]:
     if success:
         winner = team
     else:  # the best of the others wins; a tie goes to the first of them in turn order
-        order = [state.team_of((c.seat + i) % state.players) for i in range(1, state.players)]
+        order = [state.team_of(s) for s in play_order(state.players, c.seat, opts.counter_clockwise)[:-1]]
         winner = max((t for t in dict.fromkeys(order) if t != team), key=lambda t: totals[t])
     return [CountedOut(c.seat, team, totals[team], success), *_reveal(state),
             GameFinished(winner, EndReason.COUNT_OUT, state.scores)]

@@ -163,6 +163,18 @@ class BuildMade(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class BundleStolen(Event):
+    """``steal_bundles``: ``seat`` played ``card`` on ``victim``'s pile and
+    took it whole. ``cards`` is the stolen bundle, bottom first, then the
+    played card, which now tops the thief's pile."""
+
+    seat: int
+    card: Card
+    victim: int
+    cards: tuple[Card, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class HandEnded(Event):
     """The last card is played: the residue goes to the last capturer and the
     hand is scored. ``scores`` are the running totals per team."""
@@ -224,7 +236,7 @@ class HandVoided(Event):
 EVENT_TYPES: dict[str, type[Event]] = {
     cls.__name__: cls
     for cls in (GameCreated, ShuffleCommitted, ClientSeedSet, HandDealt, InitialPairsTaken, RoundDealt,
-                CardTrailed, CardsCaptured, BuildMade, CardDrawn, CardPlucked, PointsScored, HandEnded,
+                CardTrailed, CardsCaptured, BundleStolen, BuildMade, CardDrawn, CardPlucked, PointsScored, HandEnded,
                 SeedRevealed, CountedOut, GameFinished, UndoRequested, UndoAnswered, PlayUndone, HandVoided)
 }
 

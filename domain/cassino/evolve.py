@@ -10,11 +10,12 @@ from collections.abc import Callable, Iterable
 from typing import Any, TypeVar
 
 from ..cards import Card
-from .events import (BuildMade, CardDrawn, CardPlucked, CardsCaptured, CardTrailed, ClientSeedSet, CountedOut,
-                     Event, GameCreated, GameFinished, HandDealt, HandEnded, HandVoided, InitialPairsTaken,
+from .events import (BuildMade, BundleStolen, CardDrawn, CardPlucked, CardsCaptured, CardTrailed, ClientSeedSet,
+                     CountedOut, Event, GameCreated, GameFinished, HandDealt, HandEnded, HandVoided, InitialPairsTaken,
                      PlayUndone, PointsScored, RoundDealt, SeedRevealed, ShuffleCommitted, UndoAnswered,
                      UndoRequested)
-from .state import FINISHED, HAND_OVER, IN_PROGRESS, GameState, Outcome, replace_state
+from .moves import pile_counts
+from .state import FINISHED, HAND_OVER, IN_PROGRESS, GameState, Outcome, next_seat, replace_state
 from .table import Build, TableItem
 
 #: What a deal, a reveal or the end of a hand does to the undo point: an undo never crosses them.
@@ -66,12 +67,12 @@ def _replace_seat(tuples: tuple[T, ...], seat: int, value: T) -> tuple[T, ...]:
 
 
 def _hand_dealt(s: GameState, e: HandDealt) -> GameState:
-    dealt = sum(len(h) for h in e.hands) + len(e.table)
+    gone = {c for h in e.hands for c in h} | set(e.table)  # the top of the deck, or (African) not only
     n = len(s.seats)
     return replace_state(s, **_NO_UNDO, version=s.version + 1, status=IN_PROGRESS, hand_number=e.hand_number,
-                   dealer=e.dealer, turn=(e.dealer + 1) % n, round=1, last_round=False, redeal=False,
+                   dealer=e.dealer, turn=next_seat(e.dealer, n, s.options), round=1, last_round=False, redeal=False,
                    instant_awards=(), plucked=(), just_played=None,
-                   stock=e.deck[dealt:], hands=e.hands, table=e.table,
+                   stock=tuple(c for c in e.deck if c not in gone), hands=e.hands, table=e.table,
                    captured=((),) * n, sweeps=(0,) * n, last_capturer=None, last_capture=(),
                    next_build=1)
 
@@ -79,7 +80,7 @@ def _hand_dealt(s: GameState, e: HandDealt) -> GameState:
 def _round_dealt(s: GameState, e: RoundDealt) -> GameState:
     dealt = sum(len(h) for h in e.hands)
     return replace_state(s, **_NO_UNDO, version=s.version + 1, round=e.round, last_round=e.last, plucked=(),
-                   stock=s.stock[dealt:], hands=e.hands, turn=(s.dealer + 1) % len(s.seats))
+                   stock=s.stock[dealt:], hands=e.hands, turn=next_seat(s.dealer, len(s.seats), s.options))
 
 
 #: Where a play's changes go in the state's fields. Plays are nine events in
@@ -98,7 +99,7 @@ def _played(s: GameState, seat: int, card: Card) -> list[Any]:
     restored state is given none, so only the latest play can be taken back)."""
     values = list(s)
     values[_VERSION] = s.version + 1
-    values[_TURN] = (seat + 1) % len(s.seats)
+    values[_TURN] = next_seat(seat, len(s.seats), s.options)
     values[_HANDS] = _replace_seat(s.hands, seat, _without(s.hands[seat], card))
     values[_BEFORE_PLAY] = s
     values[_LAST_PLAYER] = seat
@@ -114,14 +115,31 @@ def _trailed(s: GameState, e: CardTrailed) -> GameState:
     return GameState._make(values)
 
 
+def _pile(s: GameState, seat: int) -> int:
+    """Whose pile ``seat``'s captures join: their own, or with ``team_pile``
+    (African partners) the one pile of their side, at its first seat."""
+    return s.team_seats(s.team_of(seat))[0] if s.options.team_pile else seat
+
+
 def _captured(s: GameState, e: CardsCaptured) -> GameState:
     taken = set(e.targets)
     seat = e.seat
+    pile = _pile(s, seat)
     values = _played(s, seat, e.card)
     values[_TABLE] = tuple([it for it in s.table if it.id not in taken])
-    values[_CAPTURED] = _replace_seat(s.captured, seat, s.captured[seat] + e.cards)
+    values[_CAPTURED] = _replace_seat(s.captured, pile, s.captured[pile] + e.cards)
     values[_SWEEPS] = _replace_seat(s.sweeps, seat, s.sweeps[seat] + e.sweep)
     values[_LAST_CAPTURER] = seat
+    values[_LAST_CAPTURE] = e.cards
+    return GameState._make(values)
+
+
+def _stolen(s: GameState, e: BundleStolen) -> GameState:
+    values = _played(s, e.seat, e.card)
+    captured = _replace_seat(s.captured, e.victim, ())
+    pile = _pile(s, e.seat)
+    values[_CAPTURED] = _replace_seat(captured, pile, captured[pile] + e.cards)
+    values[_LAST_CAPTURER] = e.seat
     values[_LAST_CAPTURE] = e.cards
     return GameState._make(values)
 
@@ -141,13 +159,23 @@ def _built(s: GameState, e: BuildMade) -> GameState:
     values = _played(s, e.seat, e.card)
     values[_TABLE] = tuple(table)
     values[_NEXT_BUILD] = s.next_build + fresh
+    if s.options.augment_from_piles:
+        values[_CAPTURED] = _without_tops(s.captured, e.targets)
     return GameState._make(values)
+
+
+def _without_tops(piles: tuple[tuple[Card, ...], ...], targets: tuple[str, ...]) -> tuple[tuple[Card, ...], ...]:
+    """The piles after a build took captured cards from their tops (``seat:N`` targets)."""
+    for seat, k in pile_counts(targets).items():
+        piles = _replace_seat(piles, seat, piles[seat][:len(piles[seat]) - k])
+    return piles
 
 
 def _hand_ended(s: GameState, e: HandEnded) -> GameState:
     captured = s.captured
     if e.last_capturer is not None:
-        captured = _replace_seat(captured, e.last_capturer, captured[e.last_capturer] + e.residue)
+        pile = _pile(s, e.last_capturer)
+        captured = _replace_seat(captured, pile, captured[pile] + e.residue)
     return replace_state(s, **_NO_UNDO, version=s.version + 1, status=HAND_OVER, turn=None, table=(),
                    captured=captured, scores=e.scores)
 
@@ -200,8 +228,9 @@ def _voided(s: GameState, e: HandVoided) -> GameState:
 
 def _pairs_taken(s: GameState, e: InitialPairsTaken) -> GameState:
     taken = set(e.cards)
+    pile = _pile(s, e.seat)
     return replace_state(s, version=s.version + 1, table=tuple(it for it in s.table if it not in taken),
-                      captured=_replace_seat(s.captured, e.seat, s.captured[e.seat] + e.cards),
+                      captured=_replace_seat(s.captured, pile, s.captured[pile] + e.cards),
                       sweeps=_replace_seat(s.sweeps, e.seat, s.sweeps[e.seat] + e.sweep),
                       last_capturer=e.seat, last_capture=e.cards)
 
@@ -212,8 +241,9 @@ def _drawn(s: GameState, e: CardDrawn) -> GameState:
 
 
 def _plucked(s: GameState, e: CardPlucked) -> GameState:
+    pile = _pile(s, e.seat)
     return replace_state(s, **_NO_UNDO, version=s.version + 1, table=tuple(it for it in s.table if it is not e.card),
-                      captured=_replace_seat(s.captured, e.seat, s.captured[e.seat] + (e.card,)),
+                      captured=_replace_seat(s.captured, pile, s.captured[pile] + (e.card,)),
                       plucked=s.plucked + (e.seat,))
 
 
@@ -226,6 +256,7 @@ _APPLY: dict[type[Event], Callable[[GameState, Any], GameState]] = {
     RoundDealt: _round_dealt,
     CardTrailed: _trailed,
     CardsCaptured: _captured,
+    BundleStolen: _stolen,
     BuildMade: _built,
     HandEnded: _hand_ended,
     CountedOut: _counted_out,

@@ -14,7 +14,7 @@ rules), so each template is checked once by :func:`domain.play.resolve_play`
 (the same check ``decide`` uses) and then spelled out into concrete moves.
 
 The order puts what a player most likely wants first: trails, the largest
-captures, every build, and then the smaller captures. :meth:`first` also
+captures, steals, every build, and then the smaller captures. :meth:`first` also
 stops after a fixed amount of work and says the list was cut, so that no
 table makes the engine work for long; a move left out of a cut list is
 still accepted when played.
@@ -22,14 +22,15 @@ still accepted when played.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from itertools import combinations, product
 
 from ..cards import Card
 from ..errors import RuleViolation
 from ..groups import Counts, _sub_multisets, fitting, one, value_counts
-from .moves import Action, Move
+from .moves import Action, Move, pile_target
+from .options import Options
 from .play import assignments, builds_to_touch, resolve_play, values_of
 from .state import IN_PROGRESS, GameState
 from .table import Build, TableItem
@@ -82,6 +83,22 @@ class LegalMoves:
         return MoveList(tuple(out), False)
 
 
+def _sums(cards: Sequence[Card], opts: Options) -> set[int]:
+    """Every total the cards can make, each taking one of its values."""
+    return {sum(a) for a in assignments(cards, opts)}
+
+
+def _reachable(pile: tuple[Card, ...], target: int, opts: Options) -> int:
+    """How deep into ``pile`` (from the top) captured cards can be of use to a
+    build of ``target``: down to the first card worth more than it."""
+    depth = 0
+    for card in reversed(pile):
+        if not any(0 < x <= target for x in values_of(card, opts)):
+            break
+        depth += 1
+    return depth
+
+
 def legal_moves(state: GameState, seat: int) -> LegalMoves:
     return LegalMoves(state, seat)
 
@@ -127,6 +144,7 @@ class _Generator:
         # Per hand card, the own builds its move must take or add to (the
         # owner's duty), so templates that leave one behind are never grouped.
         self.must: dict[Card, frozenset[str]] = {}
+        self.loose_sums: list[tuple[tuple[Card, ...], set[int]]] | None = None  # augment_from_piles
 
     # -- bookkeeping --------------------------------------------------------
 
@@ -186,9 +204,14 @@ class _Generator:
         for c in hand:
             yield from self._captures(c, maximal=True)
         for c in hand:
+            yield from self._steals(c)
+        for c in hand:
             yield from self._builds(c, extras=False)
         for c in hand:
             yield from self._builds(c, extras=True)
+        if self.opts.augment_from_piles:
+            for c in hand:
+                yield from self._pile_augments(c)
         yield from self._plucks()
         if self.opts.partial_capture:
             for c in hand:
@@ -204,6 +227,44 @@ class _Generator:
             for it in self.state.table:
                 if isinstance(it, Card):
                     yield from self._checked(Move(it, Action.PLUCK))
+
+    def _steals(self, c: Card) -> Iterator[Move]:
+        """``steal_bundles``: the opponents' piles topped by a card of ``c``'s rank."""
+        if self.opts.steal_bundles:
+            for victim, pile in enumerate(self.state.captured):
+                if pile and pile[-1].rank == c.rank:
+                    yield from self._checked(Move(c, Action.STEAL, (pile_target(victim),)))
+
+    def _pile_augments(self, c: Card) -> Iterator[Move]:
+        """``augment_from_piles`` (African): ``c`` added to a build of the
+        mover's side with the top cards of opponents' piles and any loose
+        cards. Only sets whose values can add up to a whole number of builds
+        are checked; a pile is reached no deeper than its first card worth
+        more than the build."""
+        state, opts = self.state, self.opts
+        side = state.team_of(self.seat)
+        piles = [(v, p) for v, p in enumerate(state.captured) if p and state.team_of(v) != side]
+        if self.loose_sums is None:  # the same for every card of the hand
+            loose = [it for it in state.table if isinstance(it, Card)]
+            self.loose_sums = [(cards, _sums(cards, opts)) for n in range(len(loose) + 1)
+                               for cards in combinations(loose, n)]
+        subsets = self.loose_sums
+        for target in sorted({b.value for b in self.builds if state.team_of(b.owner) == side}):
+            own = [b.id for b in self.builds if b.value == target and state.team_of(b.owner) == side]
+            reach = [_reachable(p, target, opts) for _, p in piles]
+            for depths in product(*[range(r + 1) for r in reach]):
+                taken = [card for (_, p), k in zip(piles, depths) for card in reversed(p[len(p) - k:])]
+                if not taken:
+                    continue
+                refs = tuple(pile_target(v) for (v, _), k in zip(piles, depths) for _ in range(k))
+                base = _sums([c, *taken], opts)
+                for cards, extra in subsets:
+                    if not any((a + b) % target == 0 for a in base for b in extra):
+                        continue
+                    for k in range(1, len(own) + 1):
+                        for ids in combinations(own, k):
+                            yield from self._checked(
+                                Move(c, Action.BUILD, (*(x.code for x in cards), *ids, *refs), target))
 
     # -- captures -----------------------------------------------------------
 

@@ -10,13 +10,15 @@ A move has the JSON shape of the API and a short text notation::
     '5C trail'
 
 Targets are kept in a canonical order (cards in deck order, then builds by
-number), so two moves that name the same things are equal. A build move may
-state its ``groups`` outright; written in text as ``(2H 7S) (9C)``.
+number, then seats' piles, which a steal names ``seat:N``), so two moves
+that name the same things are equal. A build move may state its ``groups``
+outright; written in text as ``(2H 7S) (9C)``.
 """
 
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import StrEnum
@@ -35,23 +37,46 @@ class Action(StrEnum):
     CAPTURE = "capture"
     BUILD = "build"
     PLUCK = "pluck"
+    STEAL = "steal"
 
 
 ACTIONS = tuple(Action)
 _ACTIONS_BY_NAME: dict[str, Action] = {a.value: a for a in Action}  # a dict lookup: moves are made by the thousand
 _BUILD_ID = re.compile(r"^B([1-9][0-9]{0,3})$")
+_SEAT = re.compile(r"^SEAT:([0-9]{1,2})$")
 _NUMBER = re.compile(r"^-?[0-9]+$")
 MAX_TARGETS = 52
 
 
 def _target(text: Any) -> str:
-    """Canonical form of a target: a card code or a build id like ``B3``."""
+    """Canonical form of a target: a card code, a build id like ``B3``, or a
+    seat's capture pile like ``seat:1`` (what a steal takes)."""
     if not isinstance(text, str):
-        raise NotationError(f"A target is a card code or a build id, not {text!r}.")
+        raise NotationError(f"A target is a card code, a build id or a seat's pile, not {text!r}.")
     up = text.strip().upper()
     if _BUILD_ID.match(up):
         return up
+    seat = _SEAT.match(up)
+    if seat:
+        return pile_target(int(seat.group(1)))
     return Card.parse(text).code
+
+
+def pile_target(seat: int) -> str:
+    """How a move names ``seat``'s capture pile (a steal's target)."""
+    return f"seat:{seat}"
+
+
+def pile_seat(target: str) -> int | None:
+    """The seat whose pile ``target`` names, or None for a card or a build."""
+    found = _SEAT.match(target.upper())
+    return int(found.group(1)) if found else None
+
+
+def pile_counts(targets: Iterable[str]) -> Counter[int]:
+    """How many times each seat's pile is named: a build that augments from
+    piles takes that many cards from its top."""
+    return Counter(s for t in targets if (s := pile_seat(t)) is not None)
 
 
 @lru_cache(maxsize=4096)
@@ -59,6 +84,9 @@ def _target_key(target: str) -> tuple[int, int]:
     match = _BUILD_ID.match(target)
     if match:
         return (1, int(match.group(1)))
+    seat = pile_seat(target)
+    if seat is not None:
+        return (2, seat)
     return (0, Card.parse(target).index)
 
 

@@ -50,6 +50,20 @@ CHOICES: dict[str, tuple[Any, ...]] = {
     "teams": (False, True),
     "undo": ("consent", "free", "off"),
     "public_log": (True, False),
+    # Stealing Bundles (003)
+    "capture_by": ("value", "rank"),
+    "steal_bundles": (False, True),
+    "open_piles": (False, True),
+    "refill_singly": (False, True),
+    "score_by_cards": (False, True),
+    # African Cassino (003)
+    "african_points": (False, True),
+    "counter_clockwise": (False, True),
+    "african_deal": (False, True),
+    "add_to_others": (True, False),
+    "max_own_builds": (None, 1),
+    "team_pile": (False, True),
+    "augment_from_piles": (False, True),
 }
 _INT_RANGES = {"target": (1, 10_000), "deals_each": (1, 10)}
 
@@ -88,6 +102,20 @@ class Options:
     teams: bool = False
     undo: str = "consent"
     public_log: bool = True  # once the game is over, its whole log is public
+    # Stealing Bundles (003)
+    capture_by: str = "value"  # "rank": a card takes only loose cards of its rank; no sums, no builds
+    steal_bundles: bool = False  # a card may take an opponent's whole pile whose top card is of its rank
+    open_piles: bool = False  # capture piles lie face up: each pile's top card is public
+    refill_singly: bool = False  # later rounds are drawn from the stock one card at a time, in turn
+    score_by_cards: bool = False  # a hand scores a point per captured card, and nothing else
+    # African Cassino (003)
+    african_points: bool = False  # most cards 2, most spades 2 (ties 1 each), 2S 1, 10S 2, aces 1
+    counter_clockwise: bool = False  # play, the deal and the deal's passing go to the right
+    african_deal: bool = False  # the table's four from the deck's middle, then every card one at a time
+    add_to_others: bool = True  # False: cards are added to a build of one's own side only (else taken with it)
+    max_own_builds: int | None = None  # the most builds a player may own at the end of their turn
+    team_pile: bool = False  # partners keep one capture pile, in front of the team's first seat
+    augment_from_piles: bool = False  # an opponent's top captured cards may be added to one's build
 
     @property
     def courts_have_values(self) -> bool:
@@ -121,7 +149,8 @@ class Variant:
 
     ``teams_at`` lists the seat counts played in two teams of partners;
     ``fixed`` names the options that make the variant what it is, which a
-    game of it cannot change.
+    game of it cannot change; ``at_players`` adds options at one seat count
+    (African's two-player and partnership rules).
     """
 
     name: str
@@ -130,6 +159,7 @@ class Variant:
     overrides: tuple[tuple[str, Any], ...] = ()
     teams_at: tuple[int, ...] = ()
     fixed: tuple[str, ...] = ()
+    at_players: tuple[tuple[int, tuple[tuple[str, Any], ...]], ...] = ()  # more options at a seat count
 
     @property
     def options(self) -> Options:
@@ -137,6 +167,31 @@ class Variant:
 
 
 _ROYAL = (("court_capture", "valued"), ("ace_high", True))
+
+#: Stealing Bundles (003): pairs by rank, open piles that can be stolen, one hand is the game.
+_STEALING_BUNDLES = Variant(
+    "stealing-bundles", "Cards pair by rank only (no sums, no builds); a card may instead steal an "
+    "opponent's whole face-up bundle whose top card matches it; one hand is the game and the most cards "
+    "wins.", (2, 3, 4),
+    (("capture_by", "rank"), ("court_capture", "any"), ("steal_bundles", True), ("open_piles", True),
+     ("refill_singly", True), ("score_by_cards", True), ("target", None), ("count_out", False)),
+    fixed=("capture_by", "steal_bundles", "score_by_cards"))
+
+#: African Cassino (003): Royal values, counter-clockwise, its own deal, open piles whose top cards
+#: may be added to one's builds, its own points to 11; two players own one build at most, and
+#: partners keep one pile.
+_AFRICAN = Variant(
+    "african", "Swazi Cassino: Royal values, played to the right; the table's four from the middle of the "
+    "deck; builds raised only when an opponent's and added to only when one's own, also with the top "
+    "cards of opponents' face-up capture piles; most cards 2, most spades 2, 2S 1, 10S 2, aces 1; game "
+    "to 11.", (3, 2, 4),
+    (*_ROYAL, ("counter_clockwise", True), ("african_deal", True), ("raise_own_build", "forbidden"),
+     ("add_to_others", False), ("open_piles", True), ("augment_from_piles", True), ("african_points", True),
+     ("target", 11), ("count_out", False)),
+    teams_at=(4,), at_players=((2, (("max_own_builds", 1),)), (4, (("team_pile", True),))),
+    fixed=("court_capture", "ace_high", "counter_clockwise", "african_deal", "augment_from_piles",
+           "african_points"))
+
 
 VARIANTS: dict[str, Variant] = {
     v.name: v
@@ -166,6 +221,8 @@ VARIANTS: dict[str, Variant] = {
         Variant("trailing-royals", "Courts pair and build in multiples freely; an orphaned court stays to "
                 "the end and goes to the last capturer.", (2, 3, 4),
                 (("court_capture", "any"), ("court_builds", True)), fixed=("court_capture", "court_builds")),
+        _STEALING_BUNDLES,
+        _AFRICAN,
         Variant("five-hand", "Five players; the twos of hearts, diamonds and clubs are removed and the last "
                 "deal gives each player a fifth card.", (5,), (("deck", "five_hand"),), fixed=("deck",)),
     )
@@ -218,6 +275,7 @@ def validated(options: Options, players: int | None = None) -> Options:
                           "courts without values.", "court_builds")
     if o.draw and o.deal_packet != 2:
         raise OptionError("A draw game deals its first round in twos and then draws.", "deal_packet")
+    _validated_bundles(o)
     if players is not None:
         if o.teams and players != 4:
             raise OptionError("Partners play four to a table, in two teams.", "teams")
@@ -225,6 +283,32 @@ def validated(options: Options, players: int | None = None) -> Options:
             raise OptionError("Five players use the five-hand deck (three twos removed), and only they do.",
                               "deck")
     return options
+
+
+def _validated_bundles(o: Options) -> None:
+    """Stealing Bundles' options (003) that need one another."""
+    if o.steal_bundles and not o.open_piles:
+        raise OptionError("A bundle is stolen by matching its top card, so the piles must lie face up "
+                          "(open_piles).", "steal_bundles")
+    if o.capture_by == "rank" and o.court_capture != "any":
+        raise OptionError("When cards pair by rank, every rank takes any number of its kind: set "
+                          "court_capture to any.", "capture_by")
+    if o.african_points and (o.spade_points != "none" or o.all_eleven != "none" or o.score_by_cards
+                             or o.count_out or o.instant_scoring):
+        raise OptionError("African points replace the standard table; spade points, all-eleven and scoring "
+                          "by cards do not go with them, nor a count-out or instant scoring.", "african_points")
+    if o.augment_from_piles and not o.open_piles:
+        raise OptionError("Captured cards are played from face-up piles: augment_from_piles needs open_piles.",
+                          "augment_from_piles")
+    if o.team_pile and not o.teams:
+        raise OptionError("One pile per side is for partners: team_pile needs teams.", "team_pile")
+    if o.african_deal and (o.draw or o.deck != "standard" or o.initial_pairs):
+        raise OptionError("The African deal shares out the whole standard deck at once; it does not go with "
+                          "drawing, the five-hand deck or initial pairs.", "african_deal")
+    if o.score_by_cards and (o.target is not None or o.sweeps or o.spade_points != "none"
+                             or o.all_eleven != "none" or o.instant_scoring):
+        raise OptionError("Scoring by cards counts only cards: one hand is the game (target null), "
+                          "with no sweeps, spade points, all-eleven or instant scoring.", "score_by_cards")
 
 
 def resolve(variant: str, overrides: dict[str, Any] | None = None,
@@ -244,4 +328,6 @@ def resolve(variant: str, overrides: dict[str, Any] | None = None,
     base = defining
     if players in preset.teams_at:
         base = replace(base, teams=True)
+    if players is not None:
+        base = replace(base, **dict(dict(preset.at_players).get(players, ())))
     return validated(replace(base, **overrides), players)

@@ -5,6 +5,7 @@ Points are listed in the fixed scoring order of the standard game, so that
 
 most cards (3), most spades (1), big casino 10D (2), little casino 2S (1),
 the aces in the order spades, clubs, hearts, diamonds (1 each), then sweeps.
+With ``score_by_cards`` a hand scores only its cards, one point each.
 """
 
 from __future__ import annotations
@@ -53,6 +54,10 @@ def hand_points(state: GameState) -> list[Award]:
     """
     opts = state.options
     piles = [state.team_captures(t) for t in range(state.teams)]
+    if opts.score_by_cards:
+        return _cards_taken(piles)
+    if opts.african_points:
+        return _african(piles) + _sweep_points(state)
     cards = [len(p) for p in piles]
     spades = [sum(1 for c in p if c.suit == "S") for p in piles]
     out: list[Award] = []
@@ -67,6 +72,30 @@ def hand_points(state: GameState) -> list[Award]:
     out += _all_eleven(out, opts)
     if opts.instant_scoring:
         out = _less(out, state.instant_awards)
+    return out
+
+
+def _cards_taken(piles: list[tuple[Card, ...]]) -> list[Award]:
+    """``score_by_cards`` (Stealing Bundles): a point per card in each pile."""
+    return [Award("cards", t, len(pile)) for t, pile in enumerate(piles) if pile]
+
+
+SPY_TWO = LITTLE_CASINO
+BIG_TEN = Card.parse("10S")
+
+
+def _african(piles: list[tuple[Card, ...]]) -> list[Award]:
+    """``african_points`` (003 African), in its strict order: most cards 2,
+    most spades 2 (a tie for either: 1 to each side tied), the 2 of spades
+    ("spy two") 1, the 10 of spades ("big ten") 2, then the aces, 1 each."""
+    out: list[Award] = []
+    for category, counts in (("most_cards", [len(p) for p in piles]),
+                             ("most_spades", [sum(1 for c in p if c.suit == "S") for p in piles])):
+        tied = [t for t, n in enumerate(counts) if n == max(counts)]
+        out += [Award(category, t, 2 if len(tied) == 1 else 1) for t in tied]
+    for card, category, points in ((SPY_TWO, "spy_two", 1), (BIG_TEN, "big_ten", 2)):
+        out += [Award(category, t, points) for t, p in enumerate(piles) if card in p]
+    out += [Award(f"ace_{ace.suit}", t, 1) for ace in ACES for t, p in enumerate(piles) if ace in p]
     return out
 
 

@@ -111,13 +111,14 @@ class GameState(NamedTuple):
         return tuple(i for i, s in enumerate(self.seats) if s.team == team)
 
     def left_of(self, seat: int) -> int:
-        """The next seat in turn order (clockwise: the player to the left)."""
-        return (seat + 1) % len(self.seats)
+        """The next seat in turn order: the player to the left (clockwise),
+        or to the right with ``counter_clockwise`` (African)."""
+        return next_seat(seat, len(self.seats), self.options)
 
     @property
     def next_dealer(self) -> int:
-        """Who deals the next hand: the first dealer, then the deal passes left
-        (after a voided hand, the same dealer deals again)."""
+        """Who deals the next hand: the first dealer, then the deal passes on
+        in turn order (after a voided hand, the same dealer deals again)."""
         return self.dealer if self.hand_number == 0 or self.redeal else self.left_of(self.dealer)
 
     # -- the table ----------------------------------------------------------
@@ -141,6 +142,12 @@ class GameState(NamedTuple):
     @property
     def is_over(self) -> bool:
         return self.status == FINISHED
+
+
+def next_seat(seat: int, players: int, options: Options) -> int:
+    """The seat after ``seat`` in turn order. Seats are numbered clockwise, so
+    counter-clockwise play goes down the numbers."""
+    return (seat - 1 if options.counter_clockwise else seat + 1) % players
 
 
 _FIELD_INDEX = {name: i for i, name in enumerate(GameState._fields)}

@@ -2,8 +2,9 @@
 
 At the table a seat sees its own hand, and no one else's; the operator sees
 every hand and the order of the stock. Captured piles lie face down, so only
-their size shows, but the cards of the latest capture were seen by everyone.
-A caller is named by two keywords: ``seat`` (the seat asking, or None) and
+their size shows, but the cards of the latest capture were seen by everyone;
+with ``open_piles`` (Stealing Bundles, African) they lie face up, and every
+caller sees each pile's top card (``pile_top``). A caller is named by two keywords: ``seat`` (the seat asking, or None) and
 ``operator``; with neither, the view is the public's.
 
 Events keep their version and type, so a reader can tell nothing is
@@ -43,6 +44,13 @@ def _options_dict(options: Options) -> dict[str, Any]:
     return options.to_dict()
 
 
+def _pile_top(state: GameState, seat: int) -> str | None:
+    """The top card of ``seat``'s capture pile where piles lie face up
+    (``open_piles``: Stealing Bundles, African); None where they lie face down."""
+    pile = state.captured[seat]
+    return pile[-1].code if state.options.open_piles and pile else None
+
+
 def game_view(state: GameState, seat: int | None = None, operator: bool = False) -> dict[str, Any]:
     """The game as ``seat``, the operator, or (with neither) the public may see it."""
     outcome = state.outcome
@@ -66,6 +74,7 @@ def game_view(state: GameState, seat: int | None = None, operator: bool = False)
                 "team": s.team,
                 "hand_count": len(state.hands[i]),
                 "captured_count": len(state.captured[i]),
+                "pile_top": _pile_top(state, i),
                 "sweeps": state.sweeps[i],
                 "score": state.scores[s.team],
             }

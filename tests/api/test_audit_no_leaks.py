@@ -29,7 +29,8 @@ def answers(api, game, token):
     ]
 
 
-@pytest.mark.parametrize("variant,players", [("cassino", 3), ("partnership", 4)])
+@pytest.mark.parametrize("variant,players", [("cassino", 3), ("partnership", 4), ("stealing-bundles", 3),
+                                             ("african", 3)])
 def test_no_new_endpoint_shows_another_hand_or_the_stock(api, operator, variant, players):
     game = api.create(players=players, variant=variant)
     deck = list(ORDERED_DECK)

@@ -38,7 +38,12 @@ def answers(api, game, token):
     return [api.get(p, token=token) for p in paths]
 
 
-@pytest.mark.parametrize("variant,players", [("cassino", 2), ("cassino", 3), ("cassino", 4), ("partnership", 4)])
+LEAK_CASES = [("cassino", 2), ("cassino", 3), ("cassino", 4), ("partnership", 4)]
+LEAK_CASES += [("stealing-bundles", n) for n in (2, 3, 4)]  # bundles' top cards are public, hands are not
+LEAK_CASES += [("african", n) for n in (2, 3, 4)]  # pile tops are public; 12-16 cards a hand are not
+
+
+@pytest.mark.parametrize("variant,players", LEAK_CASES)
 def test_no_endpoint_shows_another_hand_or_the_stock(api, operator, variant, players):
     game = api.create(players=players, variant=variant)
     deck = list(ORDERED_DECK)

@@ -1,5 +1,7 @@
 """Every variant is listed with its options and plays a whole game over HTTP."""
 
+import random
+
 import pytest
 
 from domain import VARIANTS, full_deck
@@ -7,6 +9,7 @@ from domain import VARIANTS, full_deck
 from .test_play import play_game
 
 SHORT = {"california": {"deals_each": 1}, "spade": {"target": 21}}
+SHORT["stealing-bundles"] = {}  # one hand is the game: no target to set
 
 
 @pytest.mark.parametrize("variant", sorted(VARIANTS))
@@ -55,3 +58,106 @@ def test_the_operator_deals_five_hand_a_fixed_deck_of_its_49_cards(api, operator
     assert api.view(game, operator)["deck_count"] == 49 - 5 * 4 - 4
     cassino = api.create()
     assert api.deal(cassino, five_hand).get_json()["rule"] == "invalid_deck"
+
+
+# -- Stealing Bundles (003) ------------------------------------------------
+
+
+def _bundles_turn(api, game, rng):
+    """One play of the player to move, a steal or a capture when there is one."""
+    view = api.view(game)
+    token = game.tokens[view["turn"]]
+    moves = api.get(f"{game.url}/moves", token=token).get_json()["moves"]
+    steals = [m for m in moves if m["action"] == "steal"]
+    taking = [m for m in moves if m["action"] == "capture"]
+    move = rng.choice(steals or taking or moves)
+    answer = api.post(f"{game.url}/play", json=move, token=token)
+    assert answer.status_code == 200, answer.get_json()
+    return view["turn"], move, answer.get_json()
+
+
+@pytest.mark.parametrize("players", VARIANTS["stealing-bundles"].players)
+def test_a_whole_game_of_stealing_bundles_with_each_seat_count(api, operator, players):
+    """Bundles lie face up: every caller's view shows each pile's top card, the
+    card that made the seat's latest capture or steal."""
+    rng = random.Random(players)
+    game = api.create(players=players, variant="stealing-bundles")
+    deck = [c.code for c in full_deck()]
+    rng.shuffle(deck)  # a fixed deck: the same game every run
+    api.deal(game, deck)
+    actions = set()
+    while api.view(game)["status"] == "in_progress":
+        seat, move, _ = _bundles_turn(api, game, rng)
+        actions.add(move["action"])
+        views = [api.view(game, token) for token in (None, operator, *game.tokens)]
+        tops = {tuple(s["pile_top"] for s in v["seats"]) for v in views}
+        assert len(tops) == 1, "every caller sees the same pile tops"
+        if move["action"] in ("steal", "capture") and views[0]["status"] == "in_progress":
+            assert views[0]["seats"][seat]["pile_top"] == move["card"]
+    final = api.view(game)
+    assert final["status"] == "finished" and final["result"] in ("single_hand", "draw")
+    assert sum(final["scores"]) == 52 and "steal" in actions
+    stolen = [e for e in api.events(game, game.tokens[0]) if e["type"] == "BundleStolen"]
+    assert stolen and all(e["data"]["cards"][-1] == e["data"]["card"] for e in stolen)
+
+
+def test_piles_lie_face_down_elsewhere(api, operator):
+    game = api.create()
+    api.deal(game, [c.code for c in full_deck()])
+    rng = random.Random(1)
+    while not any(e["type"] == "CardsCaptured" for e in api.events(game, operator)):
+        _bundles_turn(api, game, rng)
+    assert all(s["pile_top"] is None for s in api.view(game)["seats"])
+
+
+def test_a_steal_names_a_seat_and_a_bad_one_is_a_problem(api):
+    game = api.create(variant="stealing-bundles")
+    api.deal(game)
+    view = api.view(game)
+    token = game.tokens[view["turn"]]
+    card = api.view(game, token)["hand"][0]
+    answer = api.post(f"{game.url}/play", json={"card": card, "action": "steal", "targets": ["seat:1"]},
+                      token=token)
+    assert answer.status_code == 422 and answer.get_json()["rule"] == "illegal_steal"  # no bundle yet
+    bad = api.post(f"{game.url}/play", json={"card": card, "action": "steal", "targets": ["seat:x"]}, token=token)
+    assert bad.status_code == 400 and bad.get_json()["errors"][0]["field"].startswith("targets")
+
+
+# -- African (003) -----------------------------------------------------------
+
+
+def _african_turn(api, game, rng):
+    """One play of the player to move, preferring a build with captured cards."""
+    view = api.view(game)
+    token = game.tokens[view["turn"]]
+    moves = api.get(f"{game.url}/moves", token=token).get_json()["moves"]
+    from_piles = [m for m in moves if any(t.startswith("seat:") for t in m.get("targets", []))]
+    move = rng.choice(from_piles or moves)
+    answer = api.post(f"{game.url}/play", json=move, token=token)
+    assert answer.status_code == 200, answer.get_json()
+    return view, move
+
+
+@pytest.mark.parametrize("players", VARIANTS["african"].players)
+def test_a_whole_game_of_african_with_each_seat_count(api, operator, players):
+    """Capture piles lie face up: every caller sees each pile's top card, and a
+    build that takes an opponent's top card shows the next one."""
+    rng = random.Random(players)
+    game = api.create(players=players, variant="african", options={"target": 5})
+    augmented = 0
+    while (view := api.view(game))["status"] != "finished":
+        if view["status"] != "in_progress":
+            deck = [c.code for c in full_deck()]
+            rng.shuffle(deck)  # fixed decks: the same game every run
+            assert api.deal(game, deck).status_code == 200
+            continue
+        before, move = _african_turn(api, game, rng)
+        views = [api.view(game, token) for token in (None, operator, *game.tokens)]
+        assert len({tuple(s["pile_top"] for s in v["seats"]) for v in views}) == 1
+        if any(t.startswith("seat:") for t in move.get("targets", [])):
+            augmented += 1
+            victim = int(next(t for t in move["targets"] if t.startswith("seat:"))[5:])
+            assert views[0]["seats"][victim]["captured_count"] < before["seats"][victim]["captured_count"]
+        if views[0]["status"] == "in_progress" and players == 3:
+            assert views[0]["turn"] == (before["turn"] - 1) % 3  # to the right
+    assert max(api.view(game)["scores"]) >= 5 and augmented

@@ -63,6 +63,8 @@ def random_candidate(rnd: random.Random, state: GameState, seat: int) -> Move:
         card = rnd.choice(loose)
     else:
         card = rnd.choice(state.hands[seat])
+    if action == "steal" and rnd.random() < 0.8:
+        return steal_candidate(rnd, state, card)
     ids = [it.id for it in state.table]
     k = rnd.randint(0, len(ids)) if rnd.random() < 0.3 else rnd.randint(0, min(4, len(ids)))
     targets = rnd.sample(list(state.table), k)
@@ -70,7 +72,24 @@ def random_candidate(rnd: random.Random, state: GameState, seat: int) -> Move:
         value: int | None = card.rank + sum(it.value if hasattr(it, "groups") else it.rank for it in targets)
     else:
         value = rnd.randint(0, 15) if rnd.random() < 0.6 else None
-    return Move(card, action, tuple(it.id for it in targets), value)
+    ids = tuple(it.id for it in targets)
+    if action == "build" and state.options.augment_from_piles and rnd.random() < 0.5:
+        ids += pile_candidates(rnd, state)
+    return Move(card, action, ids, value)
+
+
+def pile_candidates(rnd: random.Random, state: GameState) -> tuple[str, ...]:
+    """``augment_from_piles``: one to three cards from the tops of any seats' piles."""
+    seats = [s for s, p in enumerate(state.captured) if p] or list(range(state.players))
+    return tuple(f"seat:{rnd.choice(seats)}" for _ in range(rnd.randint(1, 3)))
+
+
+def steal_candidate(rnd: random.Random, state: GameState, card) -> Move:
+    """A steal of any seat's pile (the player's own and empty ones included),
+    now and then with a second pile or a value."""
+    piles = [f"seat:{s}" for s in range(state.players)]
+    targets = tuple(rnd.sample(piles, 2 if rnd.random() < 0.1 else 1))
+    return Move(card, "steal", targets, rnd.choice([None, None, None, card.rank]))
 
 
 def check_turn(rnd: random.Random, state: GameState, seat: int) -> tuple[Move, ...]:

@@ -26,9 +26,30 @@ def where_every_card_is(state) -> list:
             *(c for p in state.captured for c in p)]
 
 
+def cards_total(state) -> int:
+    """``score_by_cards`` (Stealing Bundles): a point per card, so every card of the deck once."""
+    return sum(len(p) for p in state.captured)
+
+
+def african_total(state) -> int:
+    """``african_points``: 2 for most cards and 2 for most spades (1 to each
+    side tied for either), 1 for 2S, 2 for 10S, 1 per ace."""
+    piles = [[c for s, p in enumerate(state.captured) if state.seats[s].team == t for c in p]
+             for t in range(state.teams)]
+    total = 0
+    for counts in ([len(p) for p in piles], [sum(c.suit == "S" for c in p) for p in piles]):
+        tied = counts.count(max(counts))
+        total += 2 if tied == 1 else tied
+    return total + 1 + 2 + 4  # every card is in some pile at the end of a hand
+
+
 def expected_hand_total(state) -> int:
     """The hand's points, counted from the piles without the engine's scoring code."""
     opts = state.options
+    if opts.score_by_cards:
+        return cards_total(state)
+    if opts.african_points:
+        return african_total(state)
     piles = [[c for s, p in enumerate(state.captured) if state.seats[s].team == t for c in p]
              for t in range(state.teams)]
     sizes = [len(p) for p in piles]

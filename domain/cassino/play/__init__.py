@@ -6,7 +6,7 @@ what build appears) or raises :class:`RuleViolation` naming the broken rule.
 Both ``decide`` and ``legal_moves`` rely on it, so they cannot disagree.
 
 The rules of each action live in a module of their own (:mod:`.trail`,
-:mod:`.capture`, :mod:`.build`, :mod:`.pluck`), the owner's duty that
+:mod:`.capture`, :mod:`.build`, :mod:`.pluck`, :mod:`.steal`), the owner's duty that
 applies to them all in :mod:`.duty`, and what cards are worth in
 :mod:`.values`.
 """
@@ -14,13 +14,15 @@ applies to them all in :mod:`.duty`, and what cards are worth in
 from __future__ import annotations
 
 from ...errors import RuleViolation
-from ..moves import Action, Move
+from ..moves import Action, Move, pile_seat
 from ..state import FINISHED, IN_PROGRESS, GameState
 from ..table import TableItem
 from .build import resolve_build
 from .capture import resolve_capture
 from .duty import builds_to_touch, check_owner_duty, covers
+from .piles import check_augment, pile_cards
 from .pluck import is_point_card, resolve_pluck
+from .steal import resolve_steal
 from .trail import resolve_trail
 from .turn import Play
 from .values import assignments, can_make, holds_value, values_of
@@ -34,6 +36,8 @@ def _targets(state: GameState, move: Move) -> tuple[TableItem, ...]:
     items = []
     seen = set()
     for ident in move.targets:
+        if move.action == Action.BUILD and pile_seat(ident) is not None:
+            continue  # a captured card (augment_from_piles): see .piles
         if ident in seen:
             raise RuleViolation("duplicate_target", f"You named {ident} twice.")
         seen.add(ident)
@@ -59,12 +63,20 @@ def resolve_play(state: GameState, seat: int, move: Move) -> Play:
     hand = state.hands[seat]
     if move.card not in hand:
         raise RuleViolation("card_not_in_hand", f"{move.card.code} is not in your hand.")
+    if move.action == Action.STEAL:  # its target is a seat's pile, not a table item
+        play = resolve_steal(state, seat, move)
+        check_owner_duty(state, seat, play)
+        return play
     items = _targets(state, move)
     if move.action == Action.TRAIL:
         play = resolve_trail(seat, move, items)
     elif move.action == Action.CAPTURE:
         play = resolve_capture(state, seat, move, items)
+
     else:
-        play = resolve_build(state, seat, move, items)
+        taken = pile_cards(state, seat, move)
+        if taken and move.value is not None:
+            check_augment(state, seat, move.value or 0, items)
+        play = resolve_build(state, seat, move, items + taken)
     check_owner_duty(state, seat, play)
     return play

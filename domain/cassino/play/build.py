@@ -19,6 +19,8 @@ from .values import assignments, can_make, holds_value, is_court_build, values_o
 def resolve_build(state: GameState, seat: int, move: Move, items: tuple[TableItem, ...]) -> Play:
     opts = state.options
     card, target = move.card, move.value
+    if opts.capture_by == "rank":
+        raise RuleViolation("illegal_build", "There are no builds in this game: cards pair by rank only.")
     if target is None:
         raise RuleViolation("illegal_build", "Say what value you are building.")
     if opts.court_builds and card.is_court:
@@ -118,6 +120,7 @@ def _check_build_groups(state: GameState, seat: int, move: Move, target: int, gr
             shown = " ".join(item_id(g) for g in group)
             raise RuleViolation("illegal_build", f"The group {shown} does not make {target}.")
         if builds and builds[0].value == target:
+            _check_addition(state, seat, builds[0])
             if len(group) > 1:
                 raise RuleViolation("illegal_build",
                                     f"{builds[0].id} already makes {target}; it is a group of its own.")
@@ -129,6 +132,14 @@ def _check_build_groups(state: GameState, seat: int, move: Move, target: int, gr
         cards = [c for g in laid for c in (g.cards if isinstance(g, Build) else (g,))]
         out.append((*cards, card) if card in group else tuple(cards))
     return tuple(out)
+
+
+def _check_addition(state: GameState, seat: int, build: Build) -> None:
+    """``add_to_others: false`` (African): a build of the other side is added to
+    only by taking it, so a build move adds to one's own side's builds only."""
+    if not state.options.add_to_others and state.team_of(build.owner) != state.team_of(seat):
+        raise RuleViolation("add_to_others", f"{build.id} is the other side's build: you may take it, not "
+                            "add to it.")
 
 
 def _check_raise(state: GameState, seat: int, move: Move, build: Build, group: list[TableItem],

@@ -19,6 +19,7 @@ def check_owner_duty(state: GameState, seat: int, play: Play) -> None:
     opts = state.options
     duty = opts.owner_duty
     owned = state.builds_of(seat)
+    _check_build_count(state, seat, play, owned)
     if duty == "free" or not owned:
         return
     move = play.move
@@ -50,6 +51,19 @@ def check_owner_duty(state: GameState, seat: int, play: Play) -> None:
         shown = " and ".join(map(str, sorted(values)))
         raise RuleViolation("must_act_on_build", f"You need a different card to take each of your builds "
                             f"({shown}), and your hand would not have them.")
+
+
+def _check_build_count(state: GameState, seat: int, play: Play, owned: tuple[Build, ...]) -> None:
+    """``max_own_builds`` (two-player African): how many builds a player may own
+    once the play is made; the play's own build is theirs whatever it was."""
+    most = state.options.max_own_builds
+    if most is None or play.build is None:
+        return
+    touched = {item_id(it) for it in play.taken}
+    after = sum(1 for b in owned if b.id not in touched) + 1
+    if after > most:
+        raise RuleViolation("too_many_builds", f"You may own at most {most} build{'s' if most > 1 else ''} at "
+                            "the end of your turn; take or add to the one you have.")
 
 
 def builds_to_touch(state: GameState, seat: int, card: Card) -> tuple[Build, ...]:

@@ -19,11 +19,12 @@ class Play:
     taken: tuple[TableItem, ...]  # the table items the move takes or builds on
     build: Build | None = None  # the build the move leaves on the table
     sweep: bool = False  # a capture that clears the table and scores as a sweep
+    stolen: tuple[Card, ...] = ()  # the bundle a steal takes from an opponent's pile
 
     @property
     def captured(self) -> tuple[Card, ...]:
-        """The cards a capture takes in, the played card last."""
-        out: list[Card] = []
+        """The cards a capture (or a steal) takes in, the played card last."""
+        out: list[Card] = list(self.stolen)
         for it in self.taken:
             out.extend(it.cards if isinstance(it, Build) else (it,))
         return (*out, self.move.card)

@@ -13,7 +13,10 @@ from ..table import Build, TableItem
 def values_of(card: Card, options: Options) -> tuple[int, ...]:
     """The values a card may take in sums and builds, at its holder's choice:
     none for a court without Royal values, 1 or 14 for a Royal ace, 10 or 11
-    for Buckeye's ten of diamonds."""
+    for Buckeye's ten of diamonds. With ``capture_by: rank`` no card has a
+    number value: each pairs with its own rank only, as courts do."""
+    if options.capture_by == "rank":
+        return ()
     rank = card.rank
     if rank == 1:
         return (1, 14) if options.ace_high else (1,)
