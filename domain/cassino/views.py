@@ -4,8 +4,9 @@ At the table a seat sees its own hand, and no one else's; the operator sees
 every hand and the order of the stock. Captured piles lie face down, so only
 their size shows, but the cards of the latest capture were seen by everyone;
 with ``open_piles`` (Stealing Bundles, African) they lie face up, and every
-caller sees each pile's top card (``pile_top``). A caller is named by two keywords: ``seat`` (the seat asking, or None) and
-``operator``; with neither, the view is the public's.
+caller sees each pile's top card (``pile_top``). A caller is named by two
+keywords: ``seat`` (the seat asking, or None) and ``operator``; with
+neither, the view is the public's.
 
 Events keep their version and type, so a reader can tell nothing is
 missing; only what the caller could not see at the table is removed:
