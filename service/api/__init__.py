@@ -8,6 +8,7 @@ from flask import Flask
 from domain import NotationError, OptionError, RuleViolation
 from service import snapshots
 from service.cache import StateCache
+from service.computer import ComputerSeats
 from service.database import get_pool
 from service.games import GameNotFound, GameService, KeyReused, PreconditionFailed, VersionConflict
 from service.metrics import VERSION_CONFLICTS
@@ -23,6 +24,7 @@ def init_app(app: Flask) -> None:
     app.extensions["casino.games"] = GameService(EventStore(get_pool(app)), StateCache(),
                                                  snapshot_key=snapshots.key_from(token) if token else None)
     app.extensions["casino.readmodel"] = ReadModel(get_pool(app))
+    app.extensions["casino.computers"] = ComputerSeats(app.extensions["casino.games"])
     stream.init_app(app)
     for bp in (games.bp, listing.bp, commands.bp, events.bp, stream.bp, audit.bp, log.bp, variants.bp,
                spec.bp):
