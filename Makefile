@@ -4,7 +4,7 @@ VENV   ?= .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test bench bench-service clean
+.PHONY: run test browser bench bench-service clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -15,8 +15,18 @@ $(STAMP): pyproject.toml
 run: $(STAMP)
 	$(VENV)/bin/casino serve
 
-test: $(STAMP)
+test: $(STAMP) browser
 	$(PY) -m pytest -q $(PYTEST_ARGS)
+
+# The web client's browser tests drive Debian's Chromium. Install it when we
+# are root and it is missing; if that cannot be done, the tests say so and skip.
+browser:
+	@if [ ! -x /usr/bin/chromium ] && [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	  echo "installing chromium for the browser tests (apt-get)"; \
+	  (DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null 2>&1 || \
+	   (apt-get update -qq >/dev/null 2>&1 && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null 2>&1)) || \
+	  echo "could not install chromium: the browser tests will be skipped"; \
+	fi
 
 bench: $(STAMP)
 	$(PY) bench/domain.py

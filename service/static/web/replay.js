@@ -122,11 +122,12 @@ async function start() {
   events = await api.allEvents(gameId);
   slider.max = String(latest.version);
   eventList();
+  // The audit first: a game whose events were tampered with may not replay.
+  await verify(operator).catch(showError);
+  transcript(operator);
+  await shuffles();
   const wanted = Number(new URLSearchParams(location.search).get("version")) || latest.version;
   await go(wanted);
-  await shuffles();
-  transcript(operator);
-  await verify(operator);
 }
 
 slider.addEventListener("input", () => go(Number(slider.value)).catch(showError));
