@@ -163,6 +163,8 @@ def shoot(page, name: str, viewport) -> Path:
     page.set_viewport_size(viewport)
     path = SCREENSHOTS / f"{name}-{'phone' if viewport == PHONE else 'desktop'}.png"
     page.screenshot(path=str(path), full_page=True)
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= viewport["width"], f"{name} is {width}px wide: wider than the screen"
     return path
 
 
