@@ -3,7 +3,7 @@ against the service served over real HTTP in a thread of the test process.
 
 They need the ``playwright`` package (in the test extras) and
 ``/usr/bin/chromium`` (``make test`` installs it when it can); without
-either they are skipped with one line that says which is missing.
+either they are left out, with one line at the end that says which is missing.
 Screenshots go to ``test-output/screenshots/`` for a person to look at.
 """
 
@@ -29,6 +29,7 @@ PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 900}
 LAUNCH_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+STREAM_SECONDS = 4.0
 #: A card code as the API writes it, alone.
 CARD_CODE = re.compile(r"^(?:10|[2-9AJQK])[SHDC]$")
 
@@ -39,6 +40,26 @@ def _missing() -> str | None:
     if not CHROMIUM.exists():
         return f"browser tests skipped: no Chromium at {CHROMIUM} (apt-get install chromium)"
     return None
+
+
+def pytest_collection_modifyitems(config, items):
+    """Without a browser, leave out the tests that need one, and say so once
+    at the end (see ``pytest_terminal_summary``) rather than once per test."""
+    reason = _missing()
+    needing = [item for item in items if "browser" in getattr(item, "fixturenames", ())]
+    if reason is None or not needing:
+        return
+    config.hook.pytest_deselected(items=needing)
+    items[:] = [item for item in items if item not in needing]
+    config.stash[_LEFT_OUT] = f"{reason} ({len(needing)} tests left out)"
+
+
+def pytest_terminal_summary(terminalreporter, config):
+    if _LEFT_OUT in config.stash:
+        terminalreporter.write_line(config.stash[_LEFT_OUT])
+
+
+_LEFT_OUT = pytest.StashKey[str]()
 
 
 @pytest.fixture(scope="session")
@@ -56,10 +77,11 @@ def browser():
 
 @pytest.fixture(scope="session")
 def web_app(database_url):
-    """The service as ``casino serve`` runs it, but in a thread: streams last
-    long enough for a test and a handful may be open at once."""
+    """The service as ``casino serve`` runs it, but in a thread. Streams end
+    every few seconds, so that a page playing a hand reconnects several times,
+    and a handful may be open at once."""
     app = create_app({**TEST_SETTINGS, "DATABASE_URL": database_url,
-                      "STREAM_MAX_SECONDS": 30.0, "STREAM_MAX_OPEN": 64})
+                      "STREAM_MAX_SECONDS": STREAM_SECONDS, "STREAM_MAX_OPEN": 64})
     yield app
     close_pool(app)
 
@@ -90,7 +112,9 @@ class Seen:
     def __init__(self, page):
         self.responses = []
         self.errors: list[str] = []  # uncaught script errors: none is expected
+        self.streams: list[str] = []  # the URLs of the event streams the page opened
         page.on("response", self._keep)
+        page.on("request", lambda r: "/events/stream" in r.url and self.streams.append(r.url))
         page.on("pageerror", lambda error: self.errors.append(str(error)))
 
     def _keep(self, response):

@@ -4,6 +4,8 @@ what the API shows that caller and holds no card hidden from it."""
 
 from __future__ import annotations
 
+from urllib.parse import parse_qs, urlsplit
+
 from tests.api.conftest import ONE_HAND
 from tests.conftest import OPERATOR_TOKEN
 from tests.web.conftest import DESKTOP, PHONE, dom_cards, open_page, shoot, wait_version
@@ -97,7 +99,12 @@ def test_two_seats_play_a_whole_hand_by_clicking_and_nobody_sees_a_hidden_card(b
     for page, _, _ in pages:
         page.wait_for_selector("#result")
         assert page.locator(".score table tbody tr").count() >= 2  # the count, category by category
-    assert ann.locator("#log li").count() == state["version"]
+    assert ann.locator("#log li").count() == state["version"]  # each event once, across reconnections
+    for _, seen, _ in pages:  # a fresh ticket for every connection, resuming after the last event seen
+        queries = [parse_qs(urlsplit(url).query) for url in seen.streams]
+        tickets = [q["ticket"][0] for q in queries]
+        assert len(tickets) >= 3 and len(set(tickets)) == len(tickets)
+        assert queries[0]["after"] == ["0"] and all(int(q["after"][0]) > 0 for q in queries[1:])
     for page, _, _ in pages:
         page.context.close()
 

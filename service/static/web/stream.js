@@ -15,6 +15,8 @@ export class LiveEvents {
     this.last = 0;
     this.source = null;
     this.stopped = false;
+    this.failures = 0; // connections in a row that did not open: each waits longer
+
   }
 
   async open() {
@@ -28,6 +30,9 @@ export class LiveEvents {
     }
     const source = new EventSource(`${ticket.stream}&after=${this.last}`);
     this.source = source;
+    source.onopen = () => {
+      this.failures = 0;
+    };
     const receive = (message) => {
       const event = JSON.parse(message.data);
       if (event.version <= this.last) return;
@@ -42,9 +47,12 @@ export class LiveEvents {
     };
   }
 
+  /** A stream that ended as streams do is reopened at once; one that failed, after a pause. */
   retry() {
     if (this.stopped || this.isOver()) return;
-    setTimeout(() => this.open(), 500);
+    const pause = Math.min(250 * this.failures, 5000);
+    this.failures += 1;
+    setTimeout(() => this.open(), pause);
   }
 
   stop() {
