@@ -137,3 +137,32 @@ def test_a_refused_command_shows_the_services_sentence_and_keyboard_alone_plays(
                                        outline: getComputedStyle(document.activeElement).outlineStyle})""")
     assert focused["tag"] in ("BUTTON", "A") and focused["outline"] == "solid"  # focus is visible
     ann.context.close()
+
+
+def test_a_seat_asks_to_take_a_play_back_the_other_agrees_and_then_counts_out(browser, base_url, web_api):
+    game = web_api.create(first_dealer=1)
+    web_api.deal(game)
+    ann, ann_seen = open_page(browser, f"{base_url}/play/table.html?game={game.id}#token={game.tokens[0]}")
+    bob, bob_seen = open_page(browser, f"{base_url}/play/table.html?game={game.id}#token={game.tokens[1]}")
+    wait_version(ann, 3)
+    move = next(m for m in web_api.get(f"{game.url}/moves", token=game.tokens[0]).get_json()["moves"]
+                if m["action"] == "trail")
+    click_move(ann, move)
+    wait_version(ann, 4)
+    ann.get_by_role("button", name="Ask to take back my last play").click()
+    wait_version(bob, 5)
+    assert "asks to take their last play back" in bob.inner_text("#actions")
+    bob.get_by_role("button", name="Agree", exact=True).click()
+    wait_version(ann, 7)  # UndoAnswered, PlayUndone
+    ann.wait_for_selector(f'#hand [data-card="{move["card"]}"]')
+    assert web_api.view(game)["turn"] == 0 and "agrees" in ann.text_content("#log")
+
+    bob.get_by_role("button", name="Count out…").click()
+    bob.get_by_role("button", name="Count out now").click()
+    for page in (ann, bob):
+        page.wait_for_selector("#result")
+        assert "P0 won (count out)" in page.inner_text("#result")  # Bob had not reached the target
+    assert web_api.view(game)["status"] == "finished"
+    assert not ann_seen.errors and not bob_seen.errors
+    ann.context.close()
+    bob.context.close()
