@@ -29,11 +29,12 @@ async function go(version) {
   const then = await api.get(`${base}/replay?version=${v}`);
   if (asked !== v) return;
   document.getElementById("status-area").replaceChildren(header(then));
-  document.getElementById("seats-area").replaceChildren(seatsPanel(then, { hands: then.hands }));
+  // Every hand and the stock, where the replay shows them to this caller.
+  document.getElementById("seats-area").replaceChildren(seatsPanel(then, { hands: then.hands || null }));
   document.getElementById("table-area").replaceChildren(tableArea(then));
   document.getElementById("stock-area").replaceChildren(
-    el("h2", {}, `Stock (${then.stock.length}), top first`),
-    el("div", { class: "stock-cards" }, then.stock.map((c) => cardFace(c))));
+    el("h2", {}, `Stock (${then.deck_count})${then.stock ? ", top first" : ""}`),
+    then.stock ? el("div", { class: "stock-cards" }, then.stock.map((c) => cardFace(c))) : null);
   for (const item of document.querySelectorAll("#events li")) {
     const here = Number(item.dataset.version) === v;
     item.classList.toggle("current", here);
