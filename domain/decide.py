@@ -206,6 +206,9 @@ def _undo(state: GameState, c: cmd.Undo) -> list[Event]:
     if state.before_play is None:
         raise RuleViolation("nothing_to_undo",
                             "There is no play to take back: a deal or the end of a round cannot be undone.")
+    if _drew_since(state.before_play, state):
+        raise RuleViolation("nothing_to_undo",
+                            "This play cannot be taken back: the card drawn after it has been seen.")
     if c.seat is not None and c.seat != state.last_player:
         raise RuleViolation("not_your_play", "You can take back only your own play, and only the latest one.")
     if c.seat is None or policy == "free":
@@ -213,6 +216,15 @@ def _undo(state: GameState, c: cmd.Undo) -> list[Event]:
     if state.undo_request is not None:
         raise RuleViolation("undo_pending", "You have already asked to take this play back.")
     return [UndoRequested(c.seat)]
+
+
+def _drew_since(before: GameState, now: GameState) -> bool:
+    """Whether a card left the stock between ``before`` and ``now``: a play
+    never takes one, so the player drew after playing (Draw Cassino). The
+    drawn card was seen, and an undo would put it back on top of the stock
+    for all to know. (The undo point is kept through a draw, not cleared as a
+    deal clears it, so that logs written before this rule still fold.)"""
+    return len(now.stock) != len(before.stock)
 
 
 def _answer_undo(state: GameState, c: cmd.AnswerUndo) -> list[Event]:

@@ -11,6 +11,7 @@ its results and errors into HTTP.
 from __future__ import annotations
 
 import hashlib
+import secrets
 import time
 import uuid
 from collections.abc import Callable
@@ -22,13 +23,13 @@ from domain import GameState, RuleViolation, decide, fold, to_json
 
 from service import jsonio, snapshots
 from service.cache import StateCache, code_version
-from service.caller import Caller
+from service.caller import PUBLIC, Caller
 from service.metrics import COMMANDS_APPENDED
 from service.projection import decode, refold, row_changes
 from service.redaction import redact
 from service.store import (CREATION_SCOPE, ConcurrencyError, EventStore, IdempotencyRecord, NewEvent,
                            StoredEvent)
-from service.tokens import hash_token, new_token
+from service.tokens import hash_token, new_token, seat_token
 from service.views import game_view
 
 SNAPSHOT_EVERY = 100
@@ -53,6 +54,11 @@ class VersionConflict(Exception):
 
 class KeyReused(Exception):
     """The idempotency key was used before for a different request."""
+
+
+class TokensLost(Exception):
+    """A game's creation was retried, but its tokens cannot be made again:
+    the secret they were derived with has changed since (see ``create``)."""
 
 
 @dataclass(frozen=True)
@@ -102,21 +108,25 @@ class Loaded(NamedTuple):
 
 class GameService:
     def __init__(self, store: EventStore, cache: StateCache, clock: Callable[[], float] = time.monotonic, *,
-                 snapshot_key: bytes | None = None):
+                 snapshot_key: bytes | None = None, seat_key: bytes | None = None):
         """``snapshot_key`` signs the snapshots written and is needed to read
-        them (see ``service.snapshots``); without it there are none."""
+        them (see ``service.snapshots``); without it there are none.
+        ``seat_key`` derives the tokens of games created with an idempotency
+        key (``service.tokens.seat_token``); every process serving the
+        database needs the same one, and without it each makes its own."""
         self.store = store
         self.cache = cache
         self._clock = clock
         self._snapshot_key = snapshot_key
+        self._seat_key = seat_key or secrets.token_bytes(32)
         # Tokens found, per game: token hash -> (seat, until when to trust it).
         self._seats: dict[uuid.UUID, dict[str, tuple[int, float]]] = {}
 
     def seat_for_token(self, game_id: uuid.UUID, token_hash: str) -> int | None:
         """The seat the token is for, or None. A hit is kept for
-        ``TOKEN_TRUST_SECONDS``: a game's tokens change only when a retried
-        creation issues new ones (see ``create``), and another worker learns
-        of that within this time."""
+        ``TOKEN_TRUST_SECONDS``: the service never changes a game's tokens,
+        but one withdrawn in the database stops working everywhere within
+        this time."""
         known = self._seats.get(game_id, {}).get(token_hash)
         if known is not None and known[1] > self._clock():
             return known[0]
@@ -160,19 +170,22 @@ class GameService:
         seats' tokens are made here and only their hashes are kept.
 
         A retry with an idempotency key used before is found when the append
-        files the key a second time. It gets the same game, with new tokens:
-        tokens are shown once and kept nowhere in clear, so the first ones
-        cannot be shown again, and they stop working.
+        files the key a second time. It gets the same game and the same
+        tokens: a game created under a key has its tokens derived from the
+        key (``_tokens``), so they are made again rather than kept, none is
+        replaced, and all of concurrent retries get tokens that work. Only
+        the key's holder can retry, so a creation key must be a secret
+        random value (the edge refuses short ones).
         """
         events = decide(None, command)
         game_id = uuid.uuid4()
-        tokens = [new_token() for _ in command.players]
+        tokens = self._tokens(game_id, len(command.players), idempotency_key)
         state = fold(events)
         first = answer(game_id, state, tokens)
         record = None
         if idempotency_key is not None:
-            record = IdempotencyRecord(idempotency_key, fingerprint,
-                                       {"game": str(game_id), "version": state.version}, scope=CREATION_SCOPE)
+            record = IdempotencyRecord(idempotency_key, fingerprint, {"game": str(game_id), "version": state.version},
+                                       actor=PUBLIC.actor, scope=CREATION_SCOPE)
         try:
             stored = self.store.append(game_id, 0, [_new(e) for e in events], meta, idempotency=record,
                                        game_row=row_changes(state, created=True),
@@ -188,16 +201,22 @@ class GameService:
 
     def _replay_creation(self, key: str, fingerprint: str,
                          answer: Callable[[uuid.UUID, GameState, list[str]], Answer]) -> Answer | None:
-        """The game first created under ``key``, with new tokens for its seats; None if there is none."""
-        found = self._filed(CREATION_SCOPE, key, fingerprint)
+        """The game first created under ``key``, with its seats' tokens; None if there is none."""
+        found = self._filed(CREATION_SCOPE, PUBLIC, key, fingerprint)
         if found is None:
             return None
         game_id = uuid.UUID(found["game"])
         state = refold(self.store.load(game_id, until_version=found["version"]))
-        tokens = [new_token() for _ in state.seats]
-        self.store.replace_seat_tokens(game_id, {i: hash_token(t) for i, t in enumerate(tokens)})
-        self._seats.pop(game_id, None)
+        tokens = self._tokens(game_id, len(state.seats), key)
+        if self.store.seat_token_hashes(game_id) != {i: hash_token(t) for i, t in enumerate(tokens)}:
+            raise TokensLost()  # never answer with tokens that do not work
         return answer(game_id, state, tokens)
+
+    def _tokens(self, game_id: uuid.UUID, seats: int, key: str | None) -> list[str]:
+        """The seats' tokens of a new game: random, or derived from its creation's idempotency key."""
+        if key is None:
+            return [new_token() for _ in range(seats)]
+        return [seat_token(self._seat_key, key, game_id, i) for i in range(seats)]
 
     def execute(self, game_id: uuid.UUID, caller: Caller, make_command: Callable[[GameState], Any], *,
                 if_match: int | None, idempotency_key: str | None, fingerprint: str,
@@ -264,7 +283,8 @@ class GameService:
         # write with every command than the caller's whole view.
         record = None
         if key is not None:
-            record = IdempotencyRecord(key, fingerprint, {"versions": [state.version + 1, after.version]})
+            record = IdempotencyRecord(key, fingerprint, {"versions": [state.version + 1, after.version]},
+                                       actor=caller.actor)
         snapshot = None
         if self._snapshot_key is not None and after.version // SNAPSHOT_EVERY > state.version // SNAPSHOT_EVERY:
             snapshot = snapshots.seal(self._snapshot_key, game_id, after, code_version())
@@ -276,7 +296,7 @@ class GameService:
     def _replay(self, game_id, key: str, fingerprint: str, caller: Caller) -> Answer | None:
         """The first answer to the command filed under ``key``, or None: made
         again from the events it appended, as it was first made."""
-        found = self._filed(game_id, key, fingerprint)
+        found = self._filed(game_id, caller, key, fingerprint)
         if found is None:
             return None
         first, last = found["versions"]
@@ -284,9 +304,9 @@ class GameService:
         events = [decode(e) for e in stored[first - 1:]]
         return command_answer(first - 1, fold(events, refold(stored[:first - 1])), events, caller)
 
-    def _filed(self, scope, key: str, fingerprint: str) -> dict[str, Any] | None:
-        """What was filed under ``key``; KeyReused if it was for another request."""
-        found = self.store.find_idempotent(scope, key)
+    def _filed(self, scope, caller: Caller, key: str, fingerprint: str) -> dict[str, Any] | None:
+        """What ``caller`` filed under ``key``; KeyReused if it was for another request."""
+        found = self.store.find_idempotent(scope, caller.actor, key)
         if found is None:
             return None
         first_hash, response = found

@@ -35,6 +35,7 @@ TITLES = {
     "payload_too_large": "Payload too large",
     "rule_violation": "Against the rules",
     "idempotency_key_reused": "Idempotency key reused",
+    "idempotency_key_stale": "Idempotency key stale",
     "precondition_required": "Precondition required",
     "internal_error": "Internal error",
     "unavailable": "Service unavailable",

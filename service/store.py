@@ -63,6 +63,7 @@ from psycopg_pool import ConnectionPool
 from service import jsonio
 from service.chain import ZERO_HASH, event_hash
 from service.database import get_pool
+from service.tokens import hash_token
 
 # Raised by the events insert trigger when a version does not follow the last.
 VERSION_CONFLICT_SQLSTATE = "CV409"
@@ -127,13 +128,18 @@ class IdempotencyRecord:
     ``Idempotency-Key`` as the first attempt was answered (``response``:
     which versions it appended, and for a creation which game it made).
 
-    Keys are filed per game; ``scope`` files one elsewhere (the creation of
-    a game, which has no id before it, files under ``CREATION_SCOPE``).
+    Keys are filed per game and per caller (``actor``, as ``Caller.actor``
+    names it), so that no caller's key stands in another's way or tells
+    them it exists; ``scope`` files one elsewhere than under the game (the
+    creation of a game, which has no id before it, files under
+    ``CREATION_SCOPE``). The store keeps a key's sha256, not the key, and
+    forgets it after a day (migration 0005).
     """
 
     key: str
     request_hash: str
     response: Mapping[str, Any]
+    actor: str
     scope: UUID | None = None
 
 
@@ -181,8 +187,9 @@ _INSERT_EVENTS = """
 """
 
 _INSERT_IDEMPOTENCY = """
-    INSERT INTO idempotency (game_id, key, request_hash, response)
-    VALUES (($1 -> 'idempotency' ->> 'scope')::uuid, $1 -> 'idempotency' ->> 'key',
+    INSERT INTO idempotency (game_id, actor, key, request_hash, response)
+    VALUES (($1 -> 'idempotency' ->> 'scope')::uuid, $1 -> 'idempotency' ->> 'actor',
+            $1 -> 'idempotency' ->> 'key',
             $1 -> 'idempotency' ->> 'request_hash', $1 -> 'idempotency' -> 'response')
 """
 
@@ -258,7 +265,8 @@ class EventStore:
         writes: list[str] = []
         if idempotency is not None:
             writes.append(_INSERT_IDEMPOTENCY)
-            document["idempotency"] = {"scope": idempotency.scope or game_id, "key": idempotency.key,
+            document["idempotency"] = {"scope": idempotency.scope or game_id, "actor": idempotency.actor,
+                                       "key": hash_token(idempotency.key),
                                        "request_hash": idempotency.request_hash,
                                        "response": dict(idempotency.response)}
         if game_row is not None:
@@ -328,12 +336,13 @@ class EventStore:
             ).fetchone()
         return version
 
-    def find_idempotent(self, game_id: UUID | str, key: str) -> tuple[str, Any] | None:
-        """``(request_hash, response)`` recorded for the key, or None."""
+    def find_idempotent(self, game_id: UUID | str, actor: str, key: str) -> tuple[str, Any] | None:
+        """``(request_hash, response)`` recorded for the caller's key and not expired, or None."""
         with self._pool.connection() as conn:
             row = conn.execute(
-                "SELECT request_hash, response FROM idempotency WHERE game_id = %s AND key = %s",
-                (game_id, key),
+                "SELECT request_hash, response FROM idempotency"
+                " WHERE game_id = %s AND actor = %s AND key = %s AND expires_at > now()",
+                (game_id, actor, hash_token(key)),
             ).fetchone()
         return (row[0], row[1]) if row else None
 
@@ -346,15 +355,12 @@ class EventStore:
             ).fetchone()
         return row[0] if row else None
 
-    def replace_seat_tokens(self, game_id: UUID | str, token_hashes: Mapping[int, str]) -> None:
-        """Give the seats new tokens (seat to sha256 hex): the old ones stop working."""
+    def seat_token_hashes(self, game_id: UUID | str) -> dict[int, str]:
+        """Each seat's token hash (sha256 hex), by seat."""
         with self._pool.connection() as conn:
-            conn.execute(
-                "UPDATE seat_tokens AS s SET token_hash = t.token_hash"
-                " FROM unnest(%s::integer[], %s::text[]) AS t(seat, token_hash)"
-                " WHERE s.game_id = %s AND s.seat = t.seat",
-                (list(token_hashes), list(token_hashes.values()), game_id),
-            )
+            rows = conn.execute("SELECT seat, token_hash FROM seat_tokens WHERE game_id = %s",
+                                (game_id,)).fetchall()
+        return dict(rows)
 
     def load_snapshot(self, game_id: UUID | str, code_version: str) -> Snapshot | None:
         """The game's snapshot if ``code_version`` wrote it; older code's state is ignored."""

@@ -1,17 +1,24 @@
-"""Bearer tokens: made with ``secrets``, stored only as their sha256.
+"""Bearer tokens: stored only as their sha256.
 
 Seat tokens are shown once, when a game is created, and the database keeps
-their hashes (``seat_tokens.token_hash``). The operator token comes from
-``CASINO_OPERATOR_TOKEN`` or is generated once and kept in the data directory.
+their hashes (``seat_tokens.token_hash``). They are random, except for a game
+created with an ``Idempotency-Key``: its tokens are derived from the key and
+a server secret (``seat_token``), so that a retry of the creation, which
+only the key's holder can send, gets the same tokens again without their
+being kept anywhere. The operator token comes from ``CASINO_OPERATOR_TOKEN``
+or is generated once and kept in the data directory.
 """
 
 from __future__ import annotations
 
+import base64
 import hashlib
+import hmac
 import os
 import secrets
 import tempfile
 from pathlib import Path
+from uuid import UUID
 
 OPERATOR_TOKEN_FILE = "operator-token"
 
@@ -19,6 +26,23 @@ OPERATOR_TOKEN_FILE = "operator-token"
 def new_token() -> str:
     """A fresh bearer token: 256 random bits, URL-safe."""
     return secrets.token_urlsafe(32)
+
+
+def seat_key_from(operator_token: str) -> bytes:
+    """The secret seat tokens are derived with: one-way from the operator
+    token, the secret every worker shares, and used for nothing else.
+    Replacing the operator token changes it, so a creation retried across
+    that change gets tokens that do not work."""
+    return hmac.new(operator_token.encode(), b"casino seat tokens v1", hashlib.sha256).digest()
+
+
+def seat_token(secret: bytes, idempotency_key: str, game_id: UUID, seat: int) -> str:
+    """The token of ``seat`` in the game created under ``idempotency_key``:
+    as long as a random one, and only as hard to guess as the key (the
+    secret also stays out of the database, so a leaked table yields none)."""
+    message = "|".join([idempotency_key, str(game_id), str(seat)]).encode()
+    digest = hmac.new(secret, message, hashlib.sha256).digest()
+    return base64.urlsafe_b64encode(digest).decode().rstrip("=")
 
 
 def hash_token(token: str) -> str:

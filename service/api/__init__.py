@@ -6,11 +6,11 @@ from __future__ import annotations
 from flask import Flask
 
 from domain import NotationError, OptionError, RuleViolation
-from service import snapshots
+from service import snapshots, tokens
 from service.cache import StateCache
 from service.computer import ComputerSeats
 from service.database import get_pool
-from service.games import GameNotFound, GameService, KeyReused, PreconditionFailed, VersionConflict
+from service.games import GameNotFound, GameService, KeyReused, PreconditionFailed, TokensLost, VersionConflict
 from service.metrics import VERSION_CONFLICTS
 from service.problems import problem
 from service.readmodel import ReadModel
@@ -22,7 +22,8 @@ def init_app(app: Flask) -> None:
 
     token = app.config.get("OPERATOR_TOKEN")
     app.extensions["casino.games"] = GameService(EventStore(get_pool(app)), StateCache(),
-                                                 snapshot_key=snapshots.key_from(token) if token else None)
+                                                 snapshot_key=snapshots.key_from(token) if token else None,
+                                                 seat_key=tokens.seat_key_from(token) if token else None)
     app.extensions["casino.readmodel"] = ReadModel(get_pool(app))
     app.extensions["casino.computers"] = ComputerSeats(app.extensions["casino.games"])
     stream.init_app(app)
@@ -36,6 +37,7 @@ def init_app(app: Flask) -> None:
     app.register_error_handler(PreconditionFailed, _precondition_failed)
     app.register_error_handler(VersionConflict, _conflict)
     app.register_error_handler(KeyReused, _key_reused)
+    app.register_error_handler(TokensLost, _tokens_lost)
 
 
 def _rule_violation(error: RuleViolation):
@@ -70,3 +72,9 @@ def _conflict(error: VersionConflict):
 def _key_reused(error: KeyReused):
     return problem(422, "idempotency_key_reused",
                    "This Idempotency-Key was already used for a different request.")
+
+
+def _tokens_lost(error: TokensLost):
+    return problem(409, "idempotency_key_stale",
+                   "A game was created under this Idempotency-Key, but its seats' tokens can no longer be "
+                   "given again: the service's secret has been replaced since. Create a new game.")

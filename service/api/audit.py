@@ -1,5 +1,5 @@
 """An operator's look at one game: ``/verify`` checks its integrity, and
-``/replay`` shows it, every hand face up, as it was at any version."""
+``/replay`` shows it as it was at any version."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from flask import Blueprint
 from domain.state import FINISHED
 from service.api.helpers import caller_for, etag, games, int_arg, read_model, refused, require_operator
 from service.caller import OPERATOR
-from service.games import GameNotFound
+from service.games import GameNotFound, log_revealed
 from service.problems import ApiProblem
 from service.projection import refold
 from service.verify import Evidence, verify
@@ -28,8 +28,10 @@ def verify_game(game_id):
 
 @bp.get("/replay")
 def replay(game_id):
-    """The operator's view as of ``version``: for the operator, and for
-    everyone once the game is finished (nothing is hidden any more)."""
+    """The game as of ``version``: for the operator, and for everyone once
+    the game is finished. Each caller sees what the event log shows them:
+    every hand and the stock when the finished game's log is public
+    (``public_log``), else only what they saw at the table."""
     caller = caller_for(game_id)
     version = int_arg("version", None, 1, 10**9)
     state = games().load(game_id)
@@ -39,4 +41,5 @@ def replay(game_id):
         raise ApiProblem(404, "not_found", f"The game has no version {version}: it is at version "
                                            f"{state.version}.")
     then = refold(games().store.load(game_id, until_version=version))
-    return game_view(then, OPERATOR), 200, etag(version)
+    shown = OPERATOR if log_revealed(state) else caller
+    return game_view(then, shown), 200, etag(version)

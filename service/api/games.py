@@ -10,7 +10,7 @@ from flask import Blueprint, current_app, g, url_for
 
 from domain import CreateGame, legal_moves
 from service import computer
-from service.api.helpers import body, caller_for, etag, fresh_seed, games, idempotency_key
+from service.api.helpers import body, caller_for, creation_key, etag, fresh_seed, games
 from service.caller import PUBLIC
 from service.games import Answer, request_hash
 from service.problems import ApiProblem
@@ -62,7 +62,7 @@ def create():
 
     meta = {**metadata(PUBLIC, "CreateGame"), **computer.creation_metadata(computers)}
     done = games().create(command, meta, answer,
-                          idempotency_key=idempotency_key(), fingerprint=request_hash(PUBLIC, "CreateGame", data))
+                          idempotency_key=creation_key(), fingerprint=request_hash(PUBLIC, "CreateGame", data))
     computers_act(uuid.UUID(done.body["id"]))
     location = url_for("games.show", game_id=done.body["id"])
     return done.body, done.status, {"Location": location, **etag(done.body["version"])}

@@ -23,6 +23,8 @@ from service.tokens import hash_token
 _BEARER = re.compile(r"Bearer ([A-Za-z0-9._~+/=-]{1,256})")
 _IF_MATCH = re.compile(r'\s*(?:W/)?"?(\d{1,10})"?\s*')
 _IDEMPOTENCY_KEY = re.compile(r"[\x21-\x7e]{1,200}")
+# At least 22 characters of URL-safe base64 hold 128 bits; a UUID qualifies.
+_CREATION_KEY = re.compile(r"[A-Za-z0-9_-]{22,200}")
 _WHOLE_NUMBER = re.compile(r"[0-9]{1,18}")
 
 
@@ -150,6 +152,20 @@ def idempotency_key() -> str | None:
     if not _IDEMPOTENCY_KEY.fullmatch(key):
         raise ApiProblem(400, "malformed", "An Idempotency-Key is 1 to 200 visible ASCII characters.",
                          errors=[{"field": "Idempotency-Key", "message": "Not a valid key."}])
+    return key
+
+
+def creation_key() -> str | None:
+    """The ``Idempotency-Key`` of a game's creation, or None. A retry under
+    it is answered with the seats' tokens, so the key is its sender's secret
+    and must not be guessable: a random value, which at this length and
+    alphabet can hold 128 bits or more."""
+    key = idempotency_key()
+    if key is not None and not _CREATION_KEY.fullmatch(key):
+        raise ApiProblem(400, "malformed",
+                         "A game's Idempotency-Key must be a secret random value: 22 to 200 letters, digits, "
+                         "'-' or '_' (16 random bytes in URL-safe base64, or a UUID).",
+                         errors=[{"field": "Idempotency-Key", "message": "Too short to be a secret key."}])
     return key
 
 

@@ -21,6 +21,7 @@ from flask import Blueprint, Flask, Response, current_app, request, url_for
 from domain.state import FINISHED
 from service import streaming, tickets
 from service.api.helpers import caller_for, games, int_arg
+from service.database import get_pool
 from service.problems import ApiProblem
 
 bp = Blueprint("stream", __name__, url_prefix="/v1/games/<uuid:game_id>")
@@ -43,7 +44,8 @@ def new_ticket(game_id):
     """A short-lived ticket for the caller (seat, operator, or public) to open this game's stream."""
     caller = caller_for(game_id)
     games().load(game_id)  # 404 for no such game
-    ticket, expires = tickets.issue(current_app.extensions[_TICKET_KEY], game_id, caller, time.time())
+    ticket, expires = tickets.issue(current_app.extensions[_TICKET_KEY], game_id, caller, time.time(),
+                                    _token_hash(game_id, caller))
     return {"ticket": ticket,
             "expires_at": datetime.fromtimestamp(expires, UTC).isoformat(),
             "stream": url_for("stream.stream", game_id=game_id, ticket=ticket)}
@@ -76,12 +78,20 @@ def _stream_caller(game_id):
     ticket = request.args.get("ticket")
     if ticket is None:
         return caller_for(game_id)
-    caller = tickets.redeem(current_app.extensions[_TICKET_KEY], game_id, ticket, time.time())
-    if caller is None:
+    caller = tickets.redeem(current_app.extensions[_TICKET_KEY], game_id, ticket, time.time(),
+                            lambda named: _token_hash(game_id, named))
+    if caller is None or not tickets.use_once(get_pool(), ticket):
         raise ApiProblem(401, "unauthenticated",
-                         "This stream ticket is not valid for this game or has expired; ask for a new one.",
+                         "This stream ticket is not valid for this game, was used or has expired; "
+                         "ask for a new one.",
                          headers={"WWW-Authenticate": 'Bearer realm="casino", error="invalid_token"'})
     return caller
+
+
+def _token_hash(game_id, caller) -> str | None:
+    """The hash of the token the caller's seat has now ("" for the operator
+    and the public, whose tickets the signing key alone vouches for)."""
+    return games().store.seat_token_hashes(game_id).get(caller.seat) if caller.is_seat else ""
 
 
 def _resume_after() -> int:

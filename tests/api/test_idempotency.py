@@ -1,14 +1,25 @@
-"""Idempotency-Key: a retry gets the first answer and appends nothing."""
+"""Idempotency-Key: a retry gets the first answer and appends nothing.
 
+Keys are the caller's own; a game's creation key is its creator's secret,
+and a retry under it gets the same tokens, which are never replaced.
+"""
+
+import secrets
 import uuid
+from concurrent.futures import ThreadPoolExecutor
 
 import psycopg
+import pytest
 
+from service.app import create_app
 from service.cache import StateCache
+from service.database import close_pool
 from service.games import TOKEN_TRUST_SECONDS, GameService
 from service.tokens import hash_token
 
-from .conftest import ORDERED_DECK
+from tests.conftest import TEST_SETTINGS
+
+from .conftest import ORDERED_DECK, Api
 
 
 def test_a_retry_with_the_same_key_and_body_gets_the_first_answer(api, operator):
@@ -25,14 +36,25 @@ def test_a_retry_with_the_same_key_and_body_gets_the_first_answer(api, operator)
 
 def test_the_same_key_with_another_body_is_refused(api, operator):
     game = api.create(first_dealer=1)
-    api.deal(game, ORDERED_DECK)
-    api.post(f"{game.url}/play", json={"card": "AS", "action": "trail"}, token=game.tokens[0],
+    api.post(f"{game.url}/client-seed", json={"seed": "one"}, token=game.tokens[0],
              headers={"Idempotency-Key": "k-2"})
     before = len(api.events(game, operator))
-    other = api.post(f"{game.url}/play", json={"card": "2S", "action": "trail"}, token=game.tokens[1],
+    other = api.post(f"{game.url}/client-seed", json={"seed": "two"}, token=game.tokens[0],
                      headers={"Idempotency-Key": "k-2"})
     assert other.status_code == 422 and other.get_json()["code"] == "idempotency_key_reused"
     assert len(api.events(game, operator)) == before
+
+
+def test_a_key_is_the_callers_own_another_seat_using_it_is_not_refused(api, operator):
+    game = api.create(first_dealer=1)
+    api.deal(game, ORDERED_DECK)
+    key = {"Idempotency-Key": "my-move"}
+    first = api.post(f"{game.url}/play", json={"card": "AS", "action": "trail"}, token=game.tokens[0], headers=key)
+    second = api.post(f"{game.url}/play", json={"card": "5S", "action": "trail"}, token=game.tokens[1], headers=key)
+    assert first.status_code == second.status_code == 200
+    assert second.get_json()["version"] == first.get_json()["version"] + 1
+    # The operator's key is its own too: the same key deals nothing twice, and refuses nothing of the seats'.
+    assert api.post(f"{game.url}/undo", token=operator, headers=key).status_code == 200
 
 
 def test_a_key_is_per_game(api):
@@ -46,27 +68,70 @@ def test_a_key_is_per_game(api):
         assert answer.status_code == 200
 
 
-def test_creating_a_game_twice_with_one_key_makes_one_game_and_new_tokens(api, database_url):
+def test_creating_a_game_twice_with_one_key_makes_one_game_with_the_same_working_tokens(api, database_url):
     body = {"seats": [{"name": "Ann"}, {"name": "Bob"}]}
-    first = api.post("/v1/games", json=body, headers={"Idempotency-Key": "create-1"})
-    old_tokens = [s["token"] for s in first.get_json()["seats"]]
+    key = {"Idempotency-Key": secrets.token_urlsafe(16)}
+    first = api.post("/v1/games", json=body, headers=key)
+    tokens = [s["token"] for s in first.get_json()["seats"]]
     url = first.headers["Location"]
-    assert api.get(url, token=old_tokens[0]).status_code == 200  # in use, and remembered
-    again = api.post("/v1/games", json=body, headers={"Idempotency-Key": "create-1"})
+    assert api.get(url, token=tokens[0]).status_code == 200  # in use, and remembered
+    again = api.post("/v1/games", json=body, headers=key)
     assert first.status_code == again.status_code == 201
-    new_tokens = [s["token"] for s in again.get_json()["seats"]]
-    # The same game as first answered, but for the tokens, shown once each.
-    strip = lambda answer: {**answer, "seats": [{**s, "token": None} for s in answer["seats"]]}  # noqa: E731
-    assert strip(again.get_json()) == strip(first.get_json())
-    assert set(new_tokens).isdisjoint(old_tokens)
-    for old, new in zip(old_tokens, new_tokens, strict=True):
-        assert api.get(url, token=old).status_code == 401
-        assert api.get(url, token=new).status_code == 200
+    assert again.get_json() == first.get_json()
+    for token in tokens:
+        assert api.get(url, token=token).status_code == 200
     with psycopg.connect(database_url) as conn:
-        filed = conn.execute("SELECT response::text FROM idempotency WHERE key = 'create-1'").fetchone()[0]
-    assert not any(token in filed for token in old_tokens + new_tokens)
-    other = api.post("/v1/games", json={"seats": 3}, headers={"Idempotency-Key": "create-1"})
+        filed = conn.execute("SELECT key || response::text FROM idempotency").fetchall()
+        stored = conn.execute("SELECT token_hash FROM seat_tokens").fetchall()
+    # Neither the key nor a token is kept in clear.
+    assert not any(secret in row for (row,) in filed + stored for secret in [*tokens, key["Idempotency-Key"]])
+    other = api.post("/v1/games", json={"seats": 3}, headers=key)
     assert other.status_code == 422 and other.get_json()["code"] == "idempotency_key_reused"
+
+
+def test_concurrent_retries_of_a_creation_all_get_the_same_working_tokens(app):
+    body = {"seats": 2}
+    key = {"Idempotency-Key": str(uuid.uuid4())}
+
+    def create(_):
+        answer = app.test_client().post("/v1/games", json=body, headers=key)
+        return answer.status_code, answer.get_json()
+
+    with ThreadPoolExecutor(8) as pool:
+        answers = list(pool.map(create, range(8)))
+    assert {status for status, _ in answers} == {201}
+    assert all(answer == answers[0][1] for _, answer in answers)
+    client = app.test_client()
+    for seat in answers[0][1]["seats"]:
+        mine = client.get(f"/v1/games/{answers[0][1]['id']}", headers={"Authorization": f"Bearer {seat['token']}"})
+        assert mine.status_code == 200 and mine.get_json()["you"] == seat["seat"]
+
+
+def test_a_creation_retried_after_the_operator_token_was_replaced_gets_no_tokens_that_do_not_work(
+        api, database_url):
+    body, key = {"seats": 2}, {"Idempotency-Key": str(uuid.uuid4())}
+    assert api.post("/v1/games", json=body, headers=key).status_code == 201
+    app = create_app({**TEST_SETTINGS, "DATABASE_URL": database_url, "OPERATOR_TOKEN": "a replacement"})
+    try:
+        again = Api(app, app.test_client()).post("/v1/games", json=body, headers=key)
+    finally:
+        close_pool(app)
+    assert again.status_code == 409 and again.get_json()["code"] == "idempotency_key_stale"
+
+
+@pytest.mark.parametrize("key", ["create-1", "x" * 21, "a key with spaces in it!", "k" * 201])
+def test_a_creation_key_that_could_be_guessed_is_refused(api, key):
+    answer = api.post("/v1/games", json={"seats": 2}, headers={"Idempotency-Key": key})
+    assert answer.status_code == 400 and answer.get_json()["errors"][0]["field"] == "Idempotency-Key"
+
+
+def test_a_stranger_with_another_key_gets_a_game_of_its_own_and_learns_of_no_key(api):
+    body = {"seats": 2}
+    mine = api.post("/v1/games", json=body, headers={"Idempotency-Key": secrets.token_urlsafe(16)})
+    theirs = api.post("/v1/games", json=body, headers={"Idempotency-Key": secrets.token_urlsafe(16)})
+    assert mine.status_code == theirs.status_code == 201
+    assert theirs.get_json()["id"] != mine.get_json()["id"]
+    assert {s["token"] for s in theirs.get_json()["seats"]}.isdisjoint(s["token"] for s in mine.get_json()["seats"])
 
 
 def test_a_retry_after_the_game_moved_on_gets_the_first_answer_as_the_caller_saw_it(api, operator):
@@ -93,14 +158,16 @@ def test_a_retry_that_the_rules_would_accept_again_still_appends_nothing(api, op
     assert len(api.events(game, operator)) == before
 
 
-def test_another_worker_stops_trusting_a_replaced_token_within_a_minute(api, store):
+def test_another_worker_stops_trusting_a_withdrawn_token_within_a_minute(api, store, database_url):
     game = api.create(first_dealer=1)
     game_id = uuid.UUID(game.id)
     now = [0.0]
     worker = GameService(store, StateCache(), clock=lambda: now[0])  # another process's service
     old = hash_token(game.tokens[0])
     assert worker.seat_for_token(game_id, old) == 0  # seen in use there
-    store.replace_seat_tokens(game_id, {0: hash_token("a-new-token"), 1: hash_token("another")})
+    with psycopg.connect(database_url, autocommit=True) as conn:  # replaced by hand in the database
+        conn.execute("UPDATE seat_tokens SET token_hash = %s WHERE game_id = %s AND seat = 0",
+                     (hash_token("a-new-token"), game_id))
     now[0] = 1.0
     assert worker.seat_for_token(game_id, old) == 0  # still trusted, briefly
     now[0] = TOKEN_TRUST_SECONDS + 1
@@ -110,11 +177,11 @@ def test_another_worker_stops_trusting_a_replaced_token_within_a_minute(api, sto
 
 def test_a_retry_that_orders_the_bodys_keys_differently_is_still_a_retry(api):
     first = api.post("/v1/games", json={"seats": 2, "options": {"target": 11, "count_out": False}},
-                     headers={"Idempotency-Key": "create-reordered"})
+                     headers={"Idempotency-Key": "create-reordered-0123456789"})
     again = api.post("/v1/games", json={"options": {"count_out": False, "target": 11}, "seats": 2},
-                     headers={"Idempotency-Key": "create-reordered"})
+                     headers={"Idempotency-Key": "create-reordered-0123456789"})
     assert first.status_code == again.status_code == 201
     assert again.get_json()["id"] == first.get_json()["id"]
     other = api.post("/v1/games", json={"options": {"count_out": False, "target": 12}, "seats": 2},
-                     headers={"Idempotency-Key": "create-reordered"})
+                     headers={"Idempotency-Key": "create-reordered-0123456789"})
     assert other.status_code == 422 and other.get_json()["code"] == "idempotency_key_reused"

@@ -1,4 +1,5 @@
-"""GET /v1/games/{id}/replay?version=N: the game as it was, every hand face up."""
+"""GET /v1/games/{id}/replay?version=N: the game as it was, every hand face up
+for the operator, and for everyone else what the event log shows them."""
 
 from .conftest import ONE_HAND, ORDERED_DECK
 
@@ -38,6 +39,22 @@ def test_once_the_game_is_finished_anyone_may_replay_it(api, operator):
         assert response.get_json()["hands"][1] == ["5S", "6S", "JS", "QS"]
     final = api.view(game, operator)
     assert api.get(f"{game.url}/replay?version={final['version']}").get_json() == final
+
+
+def test_a_finished_game_with_a_private_log_replays_only_what_each_caller_saw(api, operator):
+    game = api.create(first_dealer=1, options={**ONE_HAND, "public_log": False})
+    dealt = api.deal(game, ORDERED_DECK).get_json()["version"]
+    api.play(game)
+
+    public = api.get(f"{game.url}/replay?version={dealt}").get_json()
+    seat = api.get(f"{game.url}/replay?version={dealt}", token=game.tokens[1]).get_json()
+    assert "hands" not in public and "stock" not in public and "hand" not in public
+    assert "hands" not in seat and "stock" not in seat and seat["hand"] == ["5S", "6S", "JS", "QS"]
+    # The same as the log shows them: seat 1 sees its own hand dealt, no other.
+    deal = next(e for e in api.events(game, token=game.tokens[1]) if e["type"] == "HandDealt")
+    assert deal["data"]["hands"] == [None, seat["hand"]] and deal["data"]["deck"] is None
+    full = api.get(f"{game.url}/replay?version={dealt}", token=operator).get_json()
+    assert full["hands"][0] == ["AS", "2S", "7S", "8S"] and full["stock"]
 
 
 def test_a_version_the_game_has_not_reached_is_404_and_no_version_is_400(api, operator):

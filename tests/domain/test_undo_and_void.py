@@ -103,3 +103,34 @@ def test_the_operator_voids_a_hand_and_the_same_dealer_deals_again():
     assert state.next_dealer == state.dealer == 1
     assert fold(run(events, Deal(DECK, seat=1))).hand_number == 2
     assert refused(events, VoidHand("again")) == "no_hand_in_progress"
+
+
+def drawing(**options):
+    """Draw Cassino after its deal, where each play is followed by a draw."""
+    events = decide(None, CreateGame("draw", ("P0", "P1"), 1, options))
+    return events + decide(fold(events), Deal(DECK))
+
+
+@pytest.mark.parametrize("undo", ["free", "consent"])
+def test_a_play_followed_by_a_draw_cannot_be_undone_the_drawn_card_was_seen(undo):
+    events = run(drawing(undo=undo), Play(0, Move.parse("AS trail")))
+    assert type(events[-1]).__name__ == "CardDrawn"
+    assert refused(events, Undo(0)) == "nothing_to_undo"
+
+
+def test_the_operator_cannot_undo_across_a_draw_either():
+    events = run(drawing(undo="free"), Play(0, Move.parse("AS trail")))
+    assert refused(events, Undo(None)) == "nothing_to_undo"
+
+
+def test_a_play_with_no_card_left_to_draw_can_still_be_undone():
+    state = fold(drawing(undo="free"))
+    emptied = state._replace(stock=(), before_play=None)  # the stock ran out earlier in the hand
+    played = fold(decide(emptied, Play(0, Move.parse("AS trail"))), emptied)
+    assert isinstance(decide(played, Undo(0))[-1], PlayUndone)
+
+
+def test_a_log_with_an_undo_across_a_draw_written_before_the_rule_still_folds():
+    events = run(drawing(undo="free"), Play(0, Move.parse("AS trail")))
+    old = events + [PlayUndone(0)]
+    assert "AS" in [c.code for c in fold(old).hands[0]]

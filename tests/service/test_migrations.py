@@ -13,7 +13,7 @@ import migrations
 from service.chain import first_break
 from service.store import VERSION_CONFLICT_SQLSTATE, EventStore
 
-TABLES = {"events", "idempotency", "games", "seat_tokens", "snapshots"}
+TABLES = {"events", "idempotency", "games", "seat_tokens", "snapshots", "stream_ticket_uses"}
 
 
 def revision(url: str) -> str:
@@ -88,6 +88,27 @@ def test_events_stored_before_0003_keep_their_positions_and_new_ones_come_after(
     # Each transaction numbers its events from 1 above its id's base.
     assert old[-1] < first[0] and first[1] == first[0] + 1 and first[0] % 65536 == 1
     assert first[1] < second[0] and second[0] % 65536 == 1
+
+
+def test_idempotency_records_before_0005_get_their_caller_and_a_hashed_key(scratch_url):
+    migrations.upgrade(scratch_url, "0004")
+    game = uuid.uuid4()
+    with psycopg.connect(scratch_url, autocommit=True) as conn:
+        conn.execute("INSERT INTO events (game_id, version, type, schema_version, data, metadata, hash)"
+                     " SELECT %s, v, 'E', 1, '{}', jsonb_build_object('actor', 'seat:' || v), repeat('0', 64)"
+                     " FROM generate_series(1, 2) AS v", (game,))
+        conn.execute("INSERT INTO idempotency (game_id, key, request_hash, response) VALUES"
+                     " (%s, 'play-1', 'h', '{\"versions\": [2, 2]}'),"
+                     " ('00000000-0000-0000-0000-000000000000', 'create-1', 'h', '{\"game\": \"x\"}')",
+                     (game,))
+    migrations.upgrade(scratch_url)
+    with psycopg_pool.ConnectionPool(scratch_url, kwargs={"autocommit": True}, min_size=1) as pool:
+        store = EventStore(pool)
+        assert store.find_idempotent(game, "seat:2", "play-1") == ("h", {"versions": [2, 2]})
+        assert store.find_idempotent(game, "seat:1", "play-1") is None
+        with pool.connection() as conn:
+            assert conn.execute("SELECT key FROM idempotency").fetchall() != [("play-1",)]
+            assert conn.execute("SELECT count(*) FROM idempotency").fetchone() == (1,)  # creations dropped
 
 
 @pytest.mark.parametrize(

@@ -100,7 +100,7 @@ def test_a_stale_expected_version_raises_and_writes_nothing(store, database_url)
             events("C"),
             META,
             previous_hash=stored[0].hash,
-            idempotency=IdempotencyRecord("key-1", "hash", {"status": 200}),
+            idempotency=IdempotencyRecord("key-1", "hash", {"status": 200}, "seat:0"),
             game_row=_row(version=99, status="finished"),
             seat_token_hashes={0: hash_token("t0")},
             snapshot=Snapshot(3, "code-1", b"state"),
@@ -108,7 +108,7 @@ def test_a_stale_expected_version_raises_and_writes_nothing(store, database_url)
 
     assert raised.value.expected_version == 1
     assert [e.type for e in store.load(game)] == ["A", "B"]
-    assert store.find_idempotent(game, "key-1") is None
+    assert store.find_idempotent(game, "seat:0", "key-1") is None
     assert store.seat_for_token(game, hash_token("t0")) is None
     assert store.load_snapshot(game, "code-1") is None
     with psycopg.connect(database_url) as conn:
@@ -185,23 +185,39 @@ def test_the_idempotency_record_is_stored_with_the_events(store):
     game = new_game()
     response = {"status": 200, "body": {"version": 1}, "headers": {"ETag": '"1"'}}
 
-    store.append(game, 0, events("A"), META, idempotency=IdempotencyRecord("k", "h1", response))
+    store.append(game, 0, events("A"), META, idempotency=IdempotencyRecord("k", "h1", response, "seat:0"))
 
-    assert store.find_idempotent(game, "k") == ("h1", response)
-    assert store.find_idempotent(game, "other") is None
-    assert store.find_idempotent(new_game(), "k") is None
+    assert store.find_idempotent(game, "seat:0", "k") == ("h1", response)
+    assert store.find_idempotent(game, "seat:0", "other") is None
+    assert store.find_idempotent(game, "seat:1", "k") is None  # another caller's keys are its own
+    assert store.find_idempotent(new_game(), "seat:0", "k") is None
+
+
+def test_idempotency_keys_are_stored_hashed_and_forgotten_when_they_expire(store, database_url):
+    game = new_game()
+    [first] = store.append(game, 0, events("A"), META,
+                           idempotency=IdempotencyRecord("secret-key", "h1", {}, "public"))
+    with psycopg.connect(database_url, autocommit=True) as conn:
+        assert conn.execute("SELECT count(*) FROM idempotency WHERE key = %s", ("secret-key",)).fetchone() == (0,)
+        conn.execute("UPDATE idempotency SET expires_at = now() - interval '1 second' WHERE game_id = %s",
+                     (game,))
+    assert store.find_idempotent(game, "public", "secret-key") is None
+    # Filed again once expired, the key files anew instead of conflicting.
+    store.append(game, 1, events("B"), META, previous_hash=first.hash,
+                 idempotency=IdempotencyRecord("secret-key", "h2", {}, "public"))
+    assert store.find_idempotent(game, "public", "secret-key") == ("h2", {})
 
 
 def test_a_reused_idempotency_key_raises_and_appends_nothing(store):
     game = new_game()
-    [first] = store.append(game, 0, events("A"), META, idempotency=IdempotencyRecord("k", "h1", {}))
+    [first] = store.append(game, 0, events("A"), META, idempotency=IdempotencyRecord("k", "h1", {}, "seat:0"))
 
     with pytest.raises(ConcurrencyError):
         store.append(game, 1, events("B"), META, previous_hash=first.hash,
-                     idempotency=IdempotencyRecord("k", "h2", {}))
+                     idempotency=IdempotencyRecord("k", "h2", {}, "seat:0"))
 
     assert store.game_version(game) == 1
-    assert store.find_idempotent(game, "k") == ("h1", {})
+    assert store.find_idempotent(game, "seat:0", "k") == ("h1", {})
 
 
 def test_seat_tokens_are_found_by_hash(store, database_url):

@@ -1,0 +1,37 @@
+"""Mass Cool Casino (seed 000): a betting game for 2 to 8 players, as a pure
+library beside Cassino's, on the same kernel (cards, errors, shuffles).
+
+The whole game in a few names::
+
+    from domain.masscool import CreateGame, Deal, Move, command_for, decide, fold, follow_up, legal_moves
+
+    events = decide(None, CreateGame(("Ann", "Bob"), first_dealer=0, seed=secret))
+    state = fold(events)
+    events += decide(state, Deal(seat=0, next_seed=secret2))
+    state = fold(events)
+    move = legal_moves(state, state.turn).first().moves[0]   # {"action": "bet", "cards": [...]} or stop
+    events += decide(state, command_for(state.turn, move))
+    # after each command, the service runs follow_up(state, fresh_secret) if it returns a command
+
+Nothing here does I/O, reads the clock or draws random numbers.
+"""
+
+from .audit import audit_shuffles
+from .betting import is_legal
+from .commands import AnswerUndo, Bet, CreateGame, Deal, Reshuffle, Stop, Undo, command_for
+from .decide import decide, follow_up
+from .events import EVENT_TYPES, UPCASTERS, Event, from_json, to_json
+from .evolve import evolve, fold
+from .legal import LegalMoves, MoveList, legal_moves
+from .moves import Move
+from .rules import DESCRIPTION, GAME_TYPE, MAX_PLAYERS, MIN_PLAYERS, Options, default_options, resolve
+from .state import MassCoolState, Outcome
+from .views import event_view, game_view
+
+__all__ = [
+    "AnswerUndo", "Bet", "CreateGame", "DESCRIPTION", "Deal", "EVENT_TYPES", "Event", "GAME_TYPE", "LegalMoves", "MAX_PLAYERS",
+    "MIN_PLAYERS", "MassCoolState", "Move", "MoveList", "Options", "Outcome", "Reshuffle",
+    "Stop", "UPCASTERS", "Undo", "audit_shuffles", "command_for", "decide", "default_options", "event_view",
+    "evolve", "fold", "follow_up", "from_json", "game_view", "is_legal", "legal_moves", "resolve",
+    "to_json",
+]

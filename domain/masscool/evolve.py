@@ -1,0 +1,166 @@
+"""Applying events: ``evolve(state, event)`` and ``fold(events)``.
+
+Evolving trusts its events (they were checked when decided). The one piece
+of the rules it applies is whose turn follows a bet or a stop, since that is
+a plain consequence of where the money and the bets lie (:func:`next_to_act`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from ..cards import Card
+from .events import (BetPlaced, BetTakenBack, BetUndoAnswered, BetUndoAsked, DeckReshuffled, Event, HandsDrawn,
+                     MoneyCounted, MoneyDealt, PotTied, PotWon, ShufflePromised, ShuffleRevealed, StopCalled,
+                     TableOpened)
+from .state import BETTING, FINISHED, RESHUFFLE, MassCoolState, Outcome
+
+#: A deal, a draw or a showdown ends the chance to take a move back.
+_NO_UNDO = {"before_move": None, "last_actor": None, "undo_request": None, "undo_accepted": ()}
+
+
+def fold(events: Iterable[Event], state: MassCoolState | None = None) -> MassCoolState:
+    """The state after ``events`` (applied to ``state``, or from the start).
+    A game's events always begin with ``TableOpened``, so this is never None."""
+    for event in events:
+        state = evolve(state, event)
+    if state is None:
+        raise ValueError("A game needs at least its TableOpened event.")
+    return state
+
+
+def evolve(state: MassCoolState | None, event: Event) -> MassCoolState:
+    if state is None:
+        if not isinstance(event, TableOpened):
+            raise ValueError(f"A game starts with TableOpened, not {type(event).__name__}.")
+        return _opened(event)
+    return _APPLY[type(event)](state, event)._replace(version=state.version + 1)
+
+
+def next_to_act(s: MassCoolState, after: int) -> int | None:
+    """Who bets after ``after``: the next seat clockwise with money (after a
+    stop, only one still short of the highest bet); None when no one is left
+    to bet, which is the showdown."""
+    for seat in s.clockwise_from(s.left_of(after)):
+        if s.money[seat] and (s.stopped_by is None or s.owes(seat) > 0):
+            return seat
+    return None
+
+
+def _opened(e: TableOpened) -> MassCoolState:
+    n = len(e.names)
+    return MassCoolState(names=e.names, options=e.options, first_dealer=e.first_dealer, version=1,
+                         money=((),) * n, bets=((),) * n, hands=(None,) * n, out=(False,) * n,
+                         shown=(None,) * n, leader=e.first_dealer)
+
+
+def _with(values: tuple, seat: int, value) -> tuple:
+    return values[:seat] + (value,) + values[seat + 1:]
+
+
+def _without(cards: tuple[Card, ...], taken: tuple[Card, ...]) -> tuple[Card, ...]:
+    gone = set(taken)
+    return tuple(c for c in cards if c not in gone)
+
+
+def _promised(s: MassCoolState, e: ShufflePromised) -> MassCoolState:
+    return s._replace(next_commitment=e.commitment, next_seed=e.seed)
+
+
+def _shuffled(s: MassCoolState, fixed: bool) -> dict:
+    """A new deck in use: a seeded one consumes the committed seed."""
+    if fixed:
+        return {"seed": None}
+    return {"seed": s.next_seed, "next_seed": None, "next_commitment": None}
+
+
+def _dealt(s: MassCoolState, e: MoneyDealt) -> MassCoolState:
+    dealt = sum(len(m) for m in e.money)
+    return s._replace(money=e.money, stock=e.deck[dealt:], shuffles=1, **_shuffled(s, e.fixed))
+
+
+def _drawn(s: MassCoolState, e: HandsDrawn) -> MassCoolState:
+    drawn = sum(h is not None for h in e.hands)
+    s = s._replace(**_NO_UNDO, status=BETTING, hands=e.hands, stock=s.stock[drawn:], round=e.round,
+                   leader=e.leader, stopped_by=None)
+    first = next((seat for seat in s.clockwise_from(e.leader) if s.money[seat]), None)
+    return s._replace(turn=first)
+
+
+def _bet(s: MassCoolState, e: BetPlaced) -> MassCoolState:
+    after = s._replace(money=_with(s.money, e.seat, _without(s.money[e.seat], e.cards)),
+                       bets=_with(s.bets, e.seat, s.bets[e.seat] + e.cards),
+                       **_undo_point(s, e.seat))
+    return after._replace(turn=next_to_act(after, e.seat))
+
+
+def _undo_point(s: MassCoolState, seat: int) -> dict:
+    """A bet or a stop can be taken back: keep the state before it (without
+    its own undo point, so only the latest move is ever restored)."""
+    return {"before_move": s._replace(**_NO_UNDO), "last_actor": seat, "undo_request": None, "undo_accepted": ()}
+
+
+def _stopped(s: MassCoolState, e: StopCalled) -> MassCoolState:
+    after = s._replace(stopped_by=e.seat, **_undo_point(s, e.seat))
+    return after._replace(turn=next_to_act(after, e.seat))
+
+
+def _won(s: MassCoolState, e: PotWon) -> MassCoolState:
+    n = s.players
+    out = tuple(s.out[i] or i in e.knocked_out for i in range(n))
+    hands = tuple(h for h in e.hands if h is not None)
+    return s._replace(**_NO_UNDO, money=_with(s.money, e.winner, s.money[e.winner] + e.pot), bets=((),) * n,
+                      hands=(None,) * n, discards=s.discards + hands, out=out, shown=e.hands,
+                      pot_winner=e.winner, turn=None, stopped_by=None)
+
+
+def _tied(s: MassCoolState, e: PotTied) -> MassCoolState:
+    n = s.players
+    gathered = tuple(c for b in s.bets for c in b) + tuple(h for h in e.hands if h is not None)
+    return s._replace(**_NO_UNDO, status=RESHUFFLE, bets=((),) * n, hands=(None,) * n, gathered=gathered,
+                      shown=e.hands, pot_winner=None, turn=None, stopped_by=None)
+
+
+def _reshuffled(s: MassCoolState, e: DeckReshuffled) -> MassCoolState:
+    return s._replace(stock=e.deck, gathered=(), shuffles=e.shuffle, **_shuffled(s, e.fixed))
+
+
+def _revealed(s: MassCoolState, e: ShuffleRevealed) -> MassCoolState:
+    if e.seed == s.seed:
+        return s._replace(seed=None)
+    return s._replace(next_seed=None, next_commitment=None)
+
+
+def _counted(s: MassCoolState, e: MoneyCounted) -> MassCoolState:
+    return s._replace(**_NO_UNDO, status=FINISHED, turn=None, outcome=Outcome(e.winners, e.reason, e.totals))
+
+
+def _undo_asked(s: MassCoolState, e: BetUndoAsked) -> MassCoolState:
+    return s._replace(undo_request=e.seat, undo_accepted=())
+
+
+def _undo_answered(s: MassCoolState, e: BetUndoAnswered) -> MassCoolState:
+    if not e.accepted:
+        return s._replace(undo_request=None, undo_accepted=())
+    return s._replace(undo_accepted=s.undo_accepted + (e.seat,))
+
+
+def _taken_back(s: MassCoolState, e: BetTakenBack) -> MassCoolState:
+    return s.before_move._replace(**_NO_UNDO)
+
+
+_APPLY = {
+    ShufflePromised: _promised,
+    MoneyDealt: _dealt,
+    HandsDrawn: _drawn,
+    BetPlaced: _bet,
+    StopCalled: _stopped,
+    PotWon: _won,
+    PotTied: _tied,
+    DeckReshuffled: _reshuffled,
+    ShuffleRevealed: _revealed,
+    MoneyCounted: _counted,
+    BetUndoAsked: _undo_asked,
+    BetUndoAnswered: _undo_answered,
+    BetTakenBack: _taken_back,
+}

@@ -1,0 +1,90 @@
+"""What each caller may see of a game, and of its events.
+
+At a real table of Mass Cool Casino the money and the bets lie face up, a
+hand is seen by its owner until the showdown turns every hand over, and no
+one sees the order of the stock. So:
+
+- a seat sees everything public and its own hand;
+- a spectator sees everything public;
+- the operator sees every hand and the stock's order as well.
+
+A caller is named by two keywords: ``seat`` (the seat asking, or None)
+and ``operator``; with neither, the view is a spectator's.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..cards import codes
+from .rules import GAME_TYPE, money_value
+from .state import MassCoolState
+
+
+def _code(card) -> str | None:
+    return card.code if card is not None else None
+
+
+def game_view(s: MassCoolState, seat: int | None = None, operator: bool = False) -> dict[str, Any]:
+    outcome = s.outcome
+    view: dict[str, Any] = {
+        "game_type": GAME_TYPE,
+        "status": s.status,
+        "options": s.options.to_dict(),
+        "version": s.version,
+        "dealer": s.first_dealer,
+        "round": s.round,
+        "leader": s.leader,
+        "turn": s.turn,
+        "stopped_by": s.stopped_by,
+        "deck_count": len(s.stock),
+        "pot_count": sum(len(b) for b in s.bets),
+        "discard_count": len(s.discards),
+        "seats": [
+            {
+                "seat": i,
+                "name": name,
+                "out": s.out[i],
+                "money": codes(s.money[i]),
+                "money_value": money_value(s.money[i]),
+                "bet": codes(s.bets[i]),
+                "has_hand": s.hands[i] is not None,
+            }
+            for i, name in enumerate(s.names)
+        ],
+        "last_showdown": ({"hands": [_code(h) for h in s.shown], "winner": s.pot_winner}
+                          if any(h is not None for h in s.shown) else None),
+        "commitment": s.next_commitment,
+        "undo_request": ({"seat": s.undo_request, "accepted": list(s.undo_accepted)}
+                         if s.undo_request is not None else None),
+        "winners": list(outcome.winners) if outcome else None,
+        "result": outcome.reason if outcome else None,
+        "totals": list(outcome.totals) if outcome else None,
+    }
+    if seat is not None:
+        view["you"] = seat
+        view["hand"] = _code(s.hands[seat])
+    if operator:
+        view["hands"] = [_code(h) for h in s.hands]
+        view["stock"] = codes(s.stock)
+    return view
+
+
+def event_view(stored: dict[str, Any], seat: int | None = None, operator: bool = False,
+               reveal: bool = False) -> dict[str, Any]:
+    """An event's JSON form (``to_json``) as its caller may see it; ``reveal``
+    shows everything (a finished game's public log). The event keeps its
+    type and fields; what is hidden becomes null beside a count."""
+    if operator or reveal:
+        return stored
+    kind, data = stored["type"], stored["data"]
+    if kind == "ShufflePromised":
+        data = {**data, "seed": None}
+    elif kind in ("MoneyDealt", "DeckReshuffled"):
+        data = {**data, "deck": None, "deck_count": len(data["deck"])}
+    elif kind == "HandsDrawn":
+        data = {**data, "hands": [h if i == seat else None for i, h in enumerate(data["hands"])],
+                "drawn": [h is not None for h in data["hands"]]}
+    else:
+        return stored
+    return {**stored, "data": data}

@@ -1,0 +1,29 @@
+"""Stream tickets at the edge: each opens one stream, and dies with its seat's token."""
+
+import psycopg
+
+from service.tokens import hash_token
+
+from .conftest import ORDERED_DECK
+
+
+def open_with(api, issued):
+    return api.get(issued["stream"] + "&timeout=0.01")
+
+
+def test_a_ticket_opens_one_stream_only(api):
+    game = api.create(first_dealer=1)
+    api.deal(game, ORDERED_DECK)
+    issued = api.post(f"{game.url}/stream-tickets", token=game.tokens[0]).get_json()
+    assert open_with(api, issued).status_code == 200
+    again = open_with(api, issued)
+    assert again.status_code == 401 and "used" in again.get_json()["detail"]
+
+
+def test_a_seats_ticket_stops_working_when_its_token_is_replaced(api, database_url):
+    game = api.create(first_dealer=1)
+    issued = api.post(f"{game.url}/stream-tickets", token=game.tokens[0]).get_json()
+    with psycopg.connect(database_url, autocommit=True) as conn:
+        conn.execute("UPDATE seat_tokens SET token_hash = %s WHERE game_id = %s AND seat = 0",
+                     (hash_token("a replacement"), game.id))
+    assert open_with(api, issued).status_code == 401
