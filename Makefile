@@ -6,7 +6,7 @@ STAMP  := $(VENV)/.installed
 # make run PORT=8080 serves on another port (as does CASINO_PORT=8080).
 PORT   ?=
 
-.PHONY: run test lint bench bench-service clean
+.PHONY: run test lint browser bench bench-service clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -17,12 +17,22 @@ $(STAMP): pyproject.toml
 run: $(STAMP)
 	$(VENV)/bin/casino serve $(if $(PORT),--port $(PORT))
 
-test: $(STAMP)
+test: $(STAMP) browser
 	$(PY) -m pytest -q $(PYTEST_ARGS)
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/mypy
+
+# The web client's browser tests drive Debian's Chromium. Install it when we
+# are root and it is missing; if that cannot be done, the tests say so and skip.
+browser:
+	@if [ ! -x /usr/bin/chromium ] && [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	  echo "installing chromium for the browser tests (apt-get)"; \
+	  (DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null 2>&1 || \
+	   (apt-get update -qq >/dev/null 2>&1 && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null 2>&1)) || \
+	  echo "could not install chromium: the browser tests will be skipped"; \
+	fi
 
 bench: $(STAMP)
 	$(PY) bench/domain.py

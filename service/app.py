@@ -8,7 +8,7 @@ from typing import Any
 
 from flask import Blueprint, Flask
 
-from service import api, database, health, metrics, observability, problems
+from service import api, database, health, metrics, observability, problems, web
 from service.jsonio import OrjsonProvider
 
 DEFAULTS: dict[str, Any] = {
@@ -58,7 +58,7 @@ ENVIRONMENT = {
 
 def create_app(overrides: Mapping[str, Any] | None = None) -> Flask:
     """Build the app: defaults, then the environment, then ``overrides``."""
-    app = Flask(__name__)
+    app = Flask(__name__, static_folder=None)  # the web client has its own route (service.web)
     app.json = OrjsonProvider(app)
     app.config.from_mapping(DEFAULTS)
     app.config.from_mapping(settings_from_environment(os.environ))
@@ -76,7 +76,7 @@ def create_app(overrides: Mapping[str, Any] | None = None) -> Flask:
 
 def blueprints() -> list[Blueprint]:
     """The service's own resources; the games API adds its blueprints in ``api.init_app``."""
-    return [health.bp]
+    return [health.bp, web.bp]
 
 
 def settings_from_environment(environ: Mapping[str, str]) -> dict[str, Any]:

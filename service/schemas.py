@@ -52,12 +52,24 @@ class Strict(Schema):
         unknown = RAISE
 
 
+class StrictBoolean(fields.Field):
+    """true or false, and nothing that merely looks like them (1, "yes")."""
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        if not isinstance(value, bool):
+            raise ValidationError("Expected true or false.")
+        return value
+
+
 class SeatSchema(Strict):
     name = fields.String(required=True, validate=NAME_LENGTH)
+    # Played by the service itself (see service.computer).
+    computer = StrictBoolean(load_default=False)
 
 
 class SeatsField(fields.Field):
-    """``seats``: a list of ``{"name": ...}``, or a number of seats."""
+    """``seats``: a list of ``{"name": ..., "computer": ...}``, or a number of
+    seats; loads as a list of such dicts, at least one of them a person's."""
 
     def _deserialize(self, value, attr, data, **kwargs):
         if isinstance(value, bool):
@@ -65,11 +77,14 @@ class SeatsField(fields.Field):
         if isinstance(value, int):
             if not 2 <= value <= MAX_SEATS:
                 raise ValidationError(f"A game has 2 to {MAX_SEATS} seats.")
-            return [f"Seat {i}" for i in range(value)]
+            return [{"name": f"Seat {i}", "computer": False} for i in range(value)]
         if isinstance(value, list):
             if not 2 <= len(value) <= MAX_SEATS:
                 raise ValidationError(f"A game has 2 to {MAX_SEATS} seats.")
-            return [SeatSchema().load(item)["name"] if isinstance(item, dict) else _bad_seat() for item in value]
+            seats = [SeatSchema().load(item) if isinstance(item, dict) else _bad_seat() for item in value]
+            if all(s["computer"] for s in seats):
+                raise ValidationError("At least one seat is a person's: the computer plays only against people.")
+            return seats
         raise ValidationError("Give a list of seats or a number of seats.")
 
 
@@ -79,7 +94,8 @@ def _bad_seat():
 
 class CreateGameSchema(Strict):
     variant = fields.String(load_default="cassino", validate=validate.Length(max=40))
-    seats = SeatsField(load_default=lambda: ["Seat 0", "Seat 1"])
+    seats = SeatsField(load_default=lambda: [{"name": "Seat 0", "computer": False},
+                                             {"name": "Seat 1", "computer": False}])
     options = fields.Dict(keys=fields.String(), load_default=dict)
     first_dealer = fields.Integer(load_default=None, allow_none=True, strict=True)
 
@@ -106,15 +122,6 @@ class MoveSchema(Strict):
 
 class EmptySchema(Strict):
     """Commands that take no arguments accept an empty object or no body."""
-
-
-class StrictBoolean(fields.Field):
-    """true or false, and nothing that merely looks like them (1, "yes")."""
-
-    def _deserialize(self, value, attr, data, **kwargs):
-        if not isinstance(value, bool):
-            raise ValidationError("Expected true or false.")
-        return value
 
 
 class AnswerUndoSchema(Strict):

@@ -8,6 +8,7 @@ from flask import Flask, request
 from domain import NotationError, OptionError, RuleViolation
 from service import checkpoints, snapshots, tokens
 from service.cache import StateCache
+from service.computer import ComputerSeats
 from service.database import get_pool
 from service.games import (CorruptGame, GameNotFound, GameService, KeyReused, PreconditionFailed, TokensLost,
                            VersionConflict)
@@ -26,6 +27,7 @@ def init_app(app: Flask) -> None:
                                                  snapshot_key=snapshots.key_from(token) if token else None,
                                                  seat_key=tokens.seat_key_from(token) if token else None)
     app.extensions["casino.readmodel"] = ReadModel(get_pool(app))
+    app.extensions["casino.computers"] = ComputerSeats(app.extensions["casino.games"])
     stream.init_app(app)
     for bp in (games.bp, listing.bp, commands.bp, events.bp, stream.bp, audit.bp, log.bp, variants.bp,
                spec.bp):

@@ -12,7 +12,7 @@ from __future__ import annotations
 from flask import Blueprint
 
 from domain import AnswerUndo, Card, CountOut, Deal, Move, Play, SetClientSeed, Undo, VoidHand
-from service.api.games import metadata
+from service.api.games import computers_act, metadata
 from service.api.helpers import body, caller_for, etag, fresh_seed, games, idempotency_key, if_match
 from service.games import request_hash
 from service.problems import ApiProblem
@@ -27,6 +27,7 @@ def _run(game_id, caller, name: str, data: dict, make_command):
         if_match=if_match(), idempotency_key=idempotency_key(),
         fingerprint=request_hash(caller, name, data), meta=metadata(caller, name),
     )
+    computers_act(game_id)
     return answer.body, answer.status, etag(answer.body["version"])
 
 

@@ -1,0 +1,62 @@
+// A game's live events over Server-Sent Events. EventSource cannot send a
+// header, so each (re)connection asks for a fresh ticket first and names
+// the last event it has seen (``after``); the service ends a stream now
+// and then, and once the game is over answers 204, which closes it.
+
+import { EVENT_TYPES } from "./events.js";
+
+export class LiveEvents {
+  /** ``onEvent(event)`` for each event in order; ``isOver()`` says when to stop reconnecting. */
+  constructor(api, gameId, onEvent, isOver) {
+    this.api = api;
+    this.gameId = gameId;
+    this.onEvent = onEvent;
+    this.isOver = isOver;
+    this.last = 0;
+    this.source = null;
+    this.stopped = false;
+    this.failures = 0; // connections in a row that did not open: each waits longer
+
+  }
+
+  async open() {
+    if (this.stopped) return;
+    let ticket;
+    try {
+      ticket = await this.api.post(`/v1/games/${this.gameId}/stream-tickets`);
+    } catch (error) {
+      this.retry();
+      return;
+    }
+    const source = new EventSource(`${ticket.stream}&after=${this.last}`);
+    this.source = source;
+    source.onopen = () => {
+      this.failures = 0;
+    };
+    const receive = (message) => {
+      const event = JSON.parse(message.data);
+      if (event.version <= this.last) return;
+      this.last = event.version;
+      this.onEvent(event);
+    };
+    for (const type of EVENT_TYPES) source.addEventListener(type, receive);
+    source.onerror = () => {
+      // Reconnect ourselves, with a new ticket: the one in this URL is spent.
+      source.close();
+      if (this.source === source) this.retry();
+    };
+  }
+
+  /** A stream that ended as streams do is reopened at once; one that failed, after a pause. */
+  retry() {
+    if (this.stopped || this.isOver()) return;
+    const pause = Math.min(250 * this.failures, 5000);
+    this.failures += 1;
+    setTimeout(() => this.open(), pause);
+  }
+
+  stop() {
+    this.stopped = true;
+    if (this.source) this.source.close();
+  }
+}

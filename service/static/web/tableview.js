@@ -1,0 +1,130 @@
+// The table as a view shows it: the header line, the seats, the loose
+// cards and builds, and (for a replay) every hand face up. Shared by the
+// play, watch and replay pages.
+
+import { el } from "./api.js";
+import { cardBacks, cardFace } from "./cards.js";
+
+const STATUS = {
+  waiting: "Waiting for the first deal",
+  in_progress: "Hand in play",
+  hand_over: "Hand over",
+  finished: "Game over",
+};
+
+export function itemId(item) {
+  return item.kind === "card" ? item.card : item.id;
+}
+
+export function seatName(view, seat) {
+  return seat === null || seat === undefined ? "nobody" : view.seats[seat].name;
+}
+
+/** The line that says where the game stands. */
+export function header(view) {
+  const facts = [
+    ["Variant", view.variant],
+    ["Status", STATUS[view.status] || view.status],
+    ["Hand", view.hand_number],
+    ["Dealer", seatName(view, view.dealer)],
+    ["Turn", view.status === "in_progress" ? seatName(view, view.turn) : "—"],
+    ["Stock", view.deck_count],
+    ["Version", view.version],
+  ];
+  return el("dl", { class: "facts", id: "facts" },
+    facts.map(([name, value]) => el("div", {}, el("dt", {}, name), el("dd", { "data-fact": name.toLowerCase() }, String(value)))));
+}
+
+/**
+ * The seats: name, cards in hand (face down unless ``hands`` gives them),
+ * captured pile, sweeps and score. ``you`` is marked.
+ */
+export function seatsPanel(view, { you = null, hands = null } = {}) {
+  return el("ol", { class: "seats", id: "seats" }, view.seats.map((s) => {
+    const marks = [];
+    if (s.seat === you) marks.push("you");
+    if (view.status === "in_progress" && view.turn === s.seat) marks.push("to play");
+    if (view.dealer === s.seat) marks.push("dealer");
+    const shown = hands ? hands[s.seat] : null;
+    return el("li", {
+      class: `seat${view.status === "in_progress" && view.turn === s.seat ? " turn" : ""}`,
+      "data-seat": s.seat,
+    },
+    el("div", { class: "seat-name" }, s.name, marks.length ? el("span", { class: "marks" }, ` (${marks.join(", ")})`) : null),
+    el("div", { class: "seat-hand" },
+      shown ? el("span", { class: "hand-cards" }, shown.map((c) => cardFace(c))) : cardBacks(s.hand_count, "cards in hand")),
+    el("dl", { class: "seat-stats" },
+      el("div", {}, el("dt", {}, "In hand"), el("dd", { "data-stat": "hand" }, String(s.hand_count))),
+      el("div", {}, el("dt", {}, "Captured"), el("dd", { "data-stat": "captured" }, String(s.captured_count))),
+      el("div", {}, el("dt", {}, "Sweeps"), el("dd", { "data-stat": "sweeps" }, String(s.sweeps))),
+      el("div", {}, el("dt", {}, "Score"), el("dd", { "data-stat": "score" }, String(s.score)))));
+  }));
+}
+
+/**
+ * The loose cards and builds. With ``choose``, the items in ``enabled``
+ * are buttons that toggle their choice, and those in ``chosen`` are pressed.
+ */
+export function tableArea(view, { enabled = null, chosen = new Set(), choose = null } = {}) {
+  const area = el("div", { class: "table-items", id: "table-items", "aria-label": "The table" });
+  if (!view.table.length) area.append(el("p", { class: "empty" }, "The table is empty."));
+  for (const item of view.table) {
+    const id = itemId(item);
+    const active = choose && enabled && enabled.has(id);
+    const onclick = active ? () => choose(id) : null;
+    if (item.kind === "card") {
+      area.append(cardFace(item.card, { onclick, pressed: active ? chosen.has(id) : null }));
+      continue;
+    }
+    const label = `Build ${item.id}: ${item.value}, ${seatName(view, item.owner)}'s`;
+    const body = [
+      el("span", { class: "build-label" }, `${item.multiple ? "Multiple build" : "Build"} of ${item.value}`,
+        el("small", {}, ` · ${seatName(view, item.owner)}'s`)),
+      el("span", { class: "build-groups" }, item.groups.map((g) => el("span", { class: "group" }, g.map((c) => cardFace(c))))),
+    ];
+    area.append(onclick
+      ? el("button", { type: "button", class: "build", "data-build": id, "aria-label": label, "aria-pressed": String(chosen.has(id)), onclick }, body)
+      : el("div", { class: "build", "data-build": id, role: "group", "aria-label": label }, body));
+  }
+  return area;
+}
+
+const CATEGORY = {
+  most_cards: "Most cards", most_spades: "Most spades", big_casino: "Big casino",
+  little_casino: "Little casino", ace_S: "Ace of spades", ace_C: "Ace of clubs",
+  ace_H: "Ace of hearts", ace_D: "Ace of diamonds", spades: "Spades", sweeps: "Sweeps",
+  all_eleven: "All eleven",
+};
+
+function sides(view) {
+  const names = [];
+  for (const s of view.seats) (names[s.team] ||= []).push(s.name);
+  return names.map((n) => n.join(" & "));
+}
+
+/** A hand's score, category by category and side by side, from its HandEnded event. */
+export function handScore(view, ended) {
+  const teams = sides(view);
+  const rows = new Map();
+  for (const award of ended.data.points) {
+    const row = rows.get(award.category) || teams.map(() => 0);
+    row[award.team] += award.points;
+    rows.set(award.category, row);
+  }
+  return el("section", { class: "score", "aria-label": `Score of hand ${ended.data.hand_number}` },
+    el("h3", {}, `Hand ${ended.data.hand_number}: the count`),
+    el("table", {},
+      el("thead", {}, el("tr", {}, el("th", {}, "Points"), teams.map((t) => el("th", {}, t)))),
+      el("tbody", {}, [...rows].map(([category, row]) =>
+        el("tr", {}, el("th", {}, CATEGORY[category] || category), row.map((p) => el("td", {}, String(p)))))),
+      el("tfoot", {}, el("tr", {}, el("th", {}, "Running total"), ended.data.scores.map((p) => el("td", {}, String(p)))))));
+}
+
+/** Who won, and how, from the GameFinished event. */
+export function gameResult(view, finished) {
+  const teams = sides(view);
+  const { winner, reason, scores } = finished.data;
+  const who = winner === null ? "A draw" : `${teams[winner]} won`;
+  return el("p", { class: "result", id: "result", role: "status" },
+    `${who} (${reason.replace(/_/g, " ")}): ${scores.map((p, t) => `${teams[t]} ${p}`).join(", ")}.`);
+}

@@ -1,0 +1,201 @@
+"""Browser tests of the web client: Debian's Chromium, driven by Playwright,
+against the service served over real HTTP in a thread of the test process.
+
+They need the ``playwright`` package (in the test extras) and
+``/usr/bin/chromium`` (``make test`` installs it when it can); without
+either they are left out, with one line at the end that says which is missing.
+Screenshots go to ``test-output/screenshots/`` for a person to look at.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import re
+import threading
+from pathlib import Path
+
+import pytest
+from werkzeug.serving import WSGIRequestHandler, make_server
+
+from service.app import create_app
+from service.database import close_pool
+from tests.api.conftest import Api
+from tests.conftest import TEST_SETTINGS
+
+CHROMIUM = Path("/usr/bin/chromium")
+SCREENSHOTS = Path(__file__).resolve().parents[2] / "test-output" / "screenshots"
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1280, "height": 900}
+LAUNCH_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+               "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+STREAM_SECONDS = 4.0
+#: A card code as the API writes it, alone.
+CARD_CODE = re.compile(r"^(?:10|[2-9AJQK])[SHDC]$")
+
+
+def _missing() -> str | None:
+    if importlib.util.find_spec("playwright") is None:
+        return "browser tests skipped: the playwright package is not installed (pip install -e '.[test]')"
+    if not CHROMIUM.exists():
+        return f"browser tests skipped: no Chromium at {CHROMIUM} (apt-get install chromium)"
+    return None
+
+
+def pytest_collection_modifyitems(config, items):
+    """Without a browser, leave out the tests that need one, and say so once
+    at the end (see ``pytest_terminal_summary``) rather than once per test."""
+    reason = _missing()
+    needing = [item for item in items if "browser" in getattr(item, "fixturenames", ())]
+    if reason is None or not needing:
+        return
+    config.hook.pytest_deselected(items=needing)
+    items[:] = [item for item in items if item not in needing]
+    config.stash[_LEFT_OUT] = f"{reason} ({len(needing)} tests left out)"
+
+
+def pytest_terminal_summary(terminalreporter, config):
+    if _LEFT_OUT in config.stash:
+        terminalreporter.write_line(config.stash[_LEFT_OUT])
+
+
+_LEFT_OUT = pytest.StashKey[str]()
+
+
+@pytest.fixture(scope="session")
+def browser():
+    reason = _missing()
+    if reason:
+        pytest.skip(reason)
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=LAUNCH_ARGS)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture(scope="session")
+def web_app(database_url):
+    """The service as ``casino serve`` runs it, but in a thread. Streams end
+    every few seconds, so that a page playing a hand reconnects several times,
+    and a handful may be open at once."""
+    app = create_app({**TEST_SETTINGS, "DATABASE_URL": database_url,
+                      "STREAM_MAX_SECONDS": STREAM_SECONDS, "STREAM_MAX_OPEN": 64})
+    yield app
+    close_pool(app)
+
+
+class _Quiet(WSGIRequestHandler):
+    def log_request(self, *args, **kwargs):
+        pass
+
+
+@pytest.fixture(scope="session")
+def base_url(web_app, browser):
+    server = make_server("127.0.0.1", 0, web_app, threaded=True, request_handler=_Quiet)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_port}"
+    server.shutdown()
+
+
+@pytest.fixture
+def web_api(web_app) -> Api:
+    """The API of the app the browser talks to (its test client, spec-checked)."""
+    return Api(web_app, web_app.test_client())
+
+
+class Seen:
+    """Everything one page fetched from the API (the JSON bodies), to look for leaks in.
+
+    Each body is read as soon as its response arrives: the browser may let go
+    of a body later, and a body not read would be a leak not looked for."""
+
+    def __init__(self, page):
+        self.bodies: list[str] = []
+        self.unread: list[str] = []  # responses whose body could not be had: none is expected
+        self.errors: list[str] = []  # uncaught script errors: none is expected
+        self.streams: list[str] = []  # the URLs of the event streams the page opened
+        self._read = 0
+        self._found: set[str] = set()
+        page.on("response", self._keep)
+        page.on("request", lambda r: "/events/stream" in r.url and self.streams.append(r.url))
+        page.on("pageerror", lambda error: self.errors.append(str(error)))
+
+    def _keep(self, response):
+        if "/v1/" not in response.url or "/events/stream" in response.url:
+            return
+        if not response.headers.get("content-type", "").endswith("json"):
+            return
+        try:
+            self.bodies.append(response.text())
+        except Exception:  # noqa: BLE001 - counted, and the test fails on it
+            self.unread.append(response.url)
+
+    def card_codes(self) -> set[str]:
+        """Every card code in a JSON answer the page has had so far."""
+        assert not self.unread, f"bodies not read: {self.unread}"
+        pending = self.bodies[self._read:]
+        self._read += len(pending)
+        for body in pending:
+            if body:
+                _codes_in(json.loads(body), self._found)
+        return self._found
+
+
+def _codes_in(value, found: set[str]) -> None:
+    if isinstance(value, str):
+        if CARD_CODE.match(value):
+            found.add(value)
+    elif isinstance(value, list):
+        for item in value:
+            _codes_in(item, found)
+    elif isinstance(value, dict):
+        for item in value.values():
+            _codes_in(item, found)
+
+
+def open_page(browser, url: str, viewport=DESKTOP):
+    context = browser.new_context(viewport=viewport, accept_downloads=True)
+    page = context.new_page()
+    seen = Seen(page)
+    page.goto(url)
+    return page, seen
+
+
+def dom_cards(page) -> set[str]:
+    """Every card the page's DOM names: drawn cards' ``data-card`` and card
+    codes anywhere in its text or attributes."""
+    return set(page.evaluate("""() => {
+        const found = new Set();
+        const code = /(?:^|[^A-Za-z0-9])((?:10|[2-9AJQK])[SHDC])(?![A-Za-z0-9])/g;
+        for (const node of document.querySelectorAll('*')) {
+            for (const attr of node.attributes) {
+                for (const m of attr.value.matchAll(code)) found.add(m[1]);
+            }
+        }
+        for (const m of document.body.innerText.matchAll(code)) found.add(m[1]);
+        const named = /\b(ace|[2-9]|10|jack|queen|king) of (spades|hearts|diamonds|clubs)\b/gi;
+        const ranks = {ace: "A", jack: "J", queen: "Q", king: "K"};
+        const html = document.documentElement.outerHTML;
+        for (const m of html.matchAll(named)) {
+            found.add((ranks[m[1].toLowerCase()] || m[1]) + m[2][0].toUpperCase());
+        }
+        return [...found];
+    }"""))
+
+
+def shoot(page, name: str, viewport) -> Path:
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.set_viewport_size(viewport)
+    path = SCREENSHOTS / f"{name}-{'phone' if viewport == PHONE else 'desktop'}.png"
+    page.screenshot(path=str(path), full_page=True)
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= viewport["width"], f"{name} is {width}px wide: wider than the screen"
+    return path
+
+
+def wait_version(page, version: int, timeout: float = 10_000) -> None:
+    """Until the page shows the game at ``version`` (its body's data-version)."""
+    page.wait_for_function("v => Number(document.body.dataset.version) >= v", arg=version, timeout=timeout)

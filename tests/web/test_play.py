@@ -1,0 +1,168 @@
+"""Playing in the browser: two seats in two browser contexts play a whole
+hand by clicking, a spectator watches, and at every step each page shows
+what the API shows that caller and holds no card hidden from it."""
+
+from __future__ import annotations
+
+from urllib.parse import parse_qs, urlsplit
+
+from tests.api.conftest import ONE_HAND
+from tests.conftest import OPERATOR_TOKEN
+from tests.web.conftest import DESKTOP, PHONE, dom_cards, open_page, shoot, wait_version
+
+SUMMARY = """() => ({
+  facts: Object.fromEntries([...document.querySelectorAll('#facts dd')].map(d => [d.dataset.fact, d.textContent])),
+  seats: [...document.querySelectorAll('#seats li.seat')].map(li =>
+    Object.fromEntries([...li.querySelectorAll('dd[data-stat]')].map(d => [d.dataset.stat, Number(d.textContent)]))),
+  table: [...document.getElementById('table-items').children].map(n => n.dataset.card || n.dataset.build).filter(Boolean),
+  hand: [...document.querySelectorAll('#hand .hand-cards > [data-card]')].map(n => n.dataset.card),
+})"""
+
+
+def move_label(move: dict) -> str:
+    """The move's button, as the page words it."""
+    if move["action"] == "trail":
+        return f"Trail {move['card']}"
+    if move["action"] == "capture":
+        return f"Take {' '.join(move.get('targets', []))} with {move['card']}"
+    return f"Build {move['value']} with {move['card']} on {' '.join(move.get('targets', []))}"
+
+
+def click_move(page, move: dict) -> None:
+    """Choose the card, then the table items, then the move, as a player would."""
+    page.click(f'[data-key="hand-{move["card"]}"]')
+    for target in move.get("targets", []):
+        page.click(f'[data-key="table-{target}"]')
+    page.get_by_role("button", name=move_label(move), exact=True).click()
+
+
+def table_ids(view: dict) -> list[str]:
+    return [item["card"] if item["kind"] == "card" else item["id"] for item in view["table"]]
+
+
+def assert_agrees(page, view: dict) -> None:
+    shown = page.evaluate(SUMMARY)
+    assert shown["facts"]["stock"] == str(view["deck_count"])
+    assert shown["facts"]["version"] == str(view["version"])
+    assert shown["seats"] == [{"hand": s["hand_count"], "captured": s["captured_count"], "sweeps": s["sweeps"],
+                               "score": s["score"]} for s in view["seats"]]
+    assert shown["table"] == table_ids(view)
+    assert shown["hand"] == view.get("hand", [])
+
+
+def hidden_from(everything: dict, seat: int | None) -> set[str]:
+    """The cards ``seat`` (None: the public) cannot see: the others' hands and the stock."""
+    hands = [h for i, h in enumerate(everything["hands"]) if i != seat]
+    return {c for h in hands for c in h} | set(everything["stock"])
+
+
+def test_two_seats_play_a_whole_hand_by_clicking_and_nobody_sees_a_hidden_card(browser, base_url, web_api):
+    game = web_api.create(options=ONE_HAND, first_dealer=1)
+    ann, ann_seen = open_page(browser, f"{base_url}/play/table.html?game={game.id}#token={game.tokens[0]}")
+    bob, bob_seen = open_page(browser, f"{base_url}/play/table.html?game={game.id}#token={game.tokens[1]}", PHONE)
+    watcher, watcher_seen = open_page(browser, f"{base_url}/play/table.html?game={game.id}")
+    pages = [(ann, ann_seen, 0), (bob, bob_seen, 1), (watcher, watcher_seen, None)]
+    assert "#token" not in ann.url  # the token left the address bar for the tab's storage
+
+    def settle():
+        """Every page at the game's version: each agrees with the API and holds nothing hidden from it."""
+        everything = web_api.view(game, token=OPERATOR_TOKEN)
+        for page, seen, seat in pages:
+            wait_version(page, everything["version"])
+            view = web_api.view(game, token=game.tokens[seat] if seat is not None else None)
+            assert_agrees(page, view)
+            hidden = hidden_from(everything, seat)
+            visible = {i["card"] for i in view["table"] if i["kind"] == "card"} | set(view.get("hand", []))
+            shown, fetched = dom_cards(page), seen.card_codes()
+            assert visible <= shown and visible <= fetched  # the looking works: it finds what is there
+            assert not shown & hidden, f"seat {seat}'s page shows a hidden card"
+            assert not fetched & hidden, f"seat {seat}'s page fetched a hidden card"
+            assert not seen.errors
+        return everything
+
+    settle()
+    bob.get_by_role("button", name="Deal", exact=True).click()
+    wait_version(bob, 3)
+    state = settle()
+    shoot(ann, "table", DESKTOP)
+    shoot(bob, "table", PHONE)
+    plays = 0
+    while state["status"] == "in_progress":
+        seat = state["turn"]
+        page = pages[seat][0]
+        move = web_api.get(f"{game.url}/moves", token=game.tokens[seat]).get_json()["moves"][-1]
+        click_move(page, move)
+        wait_version(page, state["version"] + 1)
+        state = settle()
+        plays += 1
+    assert plays == 48 and state["status"] == "finished"
+    for page, _, _ in pages:
+        page.wait_for_selector("#result")
+        assert page.locator(".score table tbody tr").count() >= 2  # the count, category by category
+    assert ann.locator("#log li").count() == state["version"]  # each event once, across reconnections
+    for _, seen, _ in pages:  # a fresh ticket for every connection, resuming after the last event seen
+        queries = [parse_qs(urlsplit(url).query) for url in seen.streams]
+        tickets = [q["ticket"][0] for q in queries]
+        assert len(tickets) >= 3 and len(set(tickets)) == len(tickets)
+        assert queries[0]["after"] == ["0"] and all(int(q["after"][0]) > 0 for q in queries[1:])
+    for page, _, _ in pages:
+        page.context.close()
+
+
+def test_a_refused_command_shows_the_services_sentence_and_keyboard_alone_plays(browser, base_url, web_api):
+    game = web_api.create(first_dealer=1)
+    web_api.deal(game)
+    ann, _ = open_page(browser, f"{base_url}/play/table.html?game={game.id}#token={game.tokens[0]}")
+    wait_version(ann, 3)
+    ann.get_by_role("button", name="Ask to take back my last play").click()
+    error = ann.locator("#error")
+    error.wait_for(state="visible")
+    assert error.inner_text() == ("There is no play to take back: a deal or the end of a round cannot be undone.")
+    # With the keyboard alone: Tab to a card of the hand, Enter, Tab to the move, Enter.
+    move = next(m for m in web_api.get(f"{game.url}/moves", token=game.tokens[0]).get_json()["moves"]
+                if m["action"] == "trail")
+    ann.focus(f'[data-key="hand-{move["card"]}"]')
+    ann.keyboard.press("Enter")
+    assert ann.evaluate("document.activeElement.dataset.key") == f"hand-{move['card']}"  # kept across the redraw
+    button = ann.get_by_role("button", name=move_label(move), exact=True)
+    for _ in range(20):
+        if ann.evaluate("document.activeElement.textContent") == move_label(move):
+            break
+        ann.keyboard.press("Tab")
+    ann.keyboard.press("Enter")
+    wait_version(ann, 4)
+    assert button.count() == 0 and move["card"] not in web_api.view(game, token=game.tokens[0])["hand"]
+    ann.keyboard.press("Tab")
+    focused = ann.evaluate("""() => ({tag: document.activeElement.tagName,
+                                       outline: getComputedStyle(document.activeElement).outlineStyle})""")
+    assert focused["tag"] in ("BUTTON", "A") and focused["outline"] == "solid"  # focus is visible
+    ann.context.close()
+
+
+def test_a_seat_asks_to_take_a_play_back_the_other_agrees_and_then_counts_out(browser, base_url, web_api):
+    game = web_api.create(first_dealer=1)
+    web_api.deal(game)
+    ann, ann_seen = open_page(browser, f"{base_url}/play/table.html?game={game.id}#token={game.tokens[0]}")
+    bob, bob_seen = open_page(browser, f"{base_url}/play/table.html?game={game.id}#token={game.tokens[1]}")
+    wait_version(ann, 3)
+    move = next(m for m in web_api.get(f"{game.url}/moves", token=game.tokens[0]).get_json()["moves"]
+                if m["action"] == "trail")
+    click_move(ann, move)
+    wait_version(ann, 4)
+    ann.get_by_role("button", name="Ask to take back my last play").click()
+    wait_version(bob, 5)
+    assert "asks to take their last play back" in bob.inner_text("#actions")
+    bob.get_by_role("button", name="Agree", exact=True).click()
+    wait_version(ann, 7)  # UndoAnswered, PlayUndone
+    ann.wait_for_selector(f'#hand [data-card="{move["card"]}"]')
+    assert web_api.view(game)["turn"] == 0 and "agrees" in ann.text_content("#log")
+
+    bob.get_by_role("button", name="Count out…").click()
+    bob.get_by_role("button", name="Count out now").click()
+    for page in (ann, bob):
+        page.wait_for_selector("#result")
+        assert "P0 won (count out)" in page.inner_text("#result")  # Bob had not reached the target
+    assert web_api.view(game)["status"] == "finished"
+    assert not ann_seen.errors and not bob_seen.errors
+    ann.context.close()
+    bob.context.close()

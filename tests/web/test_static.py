@@ -1,0 +1,48 @@
+"""The web client's files as the service serves them (no browser needed)."""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from pathlib import Path
+
+from domain import EVENT_TYPES
+from service.web import ROOT
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def test_the_lobby_is_served_with_a_same_origin_only_policy(api):
+    assert api.get("/play").headers["Location"].endswith("/play/")
+    page = api.get("/play/")
+    assert page.status_code == 200 and page.mimetype == "text/html"
+    assert "lobby.js" in page.get_data(as_text=True)
+    assert page.headers["Content-Security-Policy"].startswith("default-src 'self'")
+    assert page.headers["Referrer-Policy"] == "no-referrer"
+    script = api.get("/play/table.js")
+    assert script.status_code == 200 and "javascript" in script.mimetype
+
+
+def test_a_file_that_is_not_there_is_a_404_problem(api):
+    for path in ("/play/nothing.js", "/play/..%2Fweb.py"):
+        response = api.get(path)
+        assert response.status_code == 404 and response.mimetype == "application/problem+json"
+
+
+def test_nothing_is_loaded_from_outside_the_service():
+    svg_namespace = "http://www.w3.org/2000/svg"  # a name in the DOM API, not an address fetched
+    for path in ROOT.iterdir():
+        text = path.read_text(encoding="utf-8").replace(svg_namespace, "")
+        assert not re.search(r"https?://|//[a-z0-9.-]+\.[a-z]{2,}/", text, re.I), path.name
+        assert "@import" not in text and "url(" not in text, path.name
+
+
+def test_the_client_knows_every_event_type():
+    listed = re.search(r"EVENT_TYPES = \[(.*?)\];", (ROOT / "events.js").read_text(), re.S).group(1)
+    assert set(re.findall(r'"(\w+)"', listed)) == set(EVENT_TYPES)
+
+
+def test_the_client_ships_in_the_package():
+    data = tomllib.loads((REPO / "pyproject.toml").read_text())["tool"]["setuptools"]["package-data"]["service"]
+    suffixes = {path.suffix for path in ROOT.iterdir()}
+    assert "static/web/*" in data and suffixes <= {".html", ".js", ".css"}
