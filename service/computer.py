@@ -26,9 +26,9 @@ from collections.abc import Callable
 from typing import Any
 
 from domain import AnswerUndo, CountOut, Deal, GameState, Move, Play, RuleViolation, legal_moves
-from domain.scoring import card_points, secured_points
-from domain.state import HAND_OVER, IN_PROGRESS, WAITING
-from domain.table import Build
+from domain.cassino.scoring import card_points, secured_points
+from domain.cassino.state import HAND_OVER, IN_PROGRESS, WAITING
+from domain.cassino.table import Build
 
 from service.caller import seat
 from service.games import GameService, PreconditionFailed, VersionConflict, request_hash
@@ -86,7 +86,7 @@ def take_turns(service: GameService, seats: ComputerSeats, game_id: uuid.UUID,
         who, name, command = step
         caller = seat(who)
         try:
-            service.execute(game_id, caller, lambda _state: command, if_match=state.version,
+            service.execute(game_id, caller, lambda _state, chosen=command: chosen, if_match=state.version,
                             idempotency_key=None, fingerprint=request_hash(caller, name, {}),
                             meta=metadata(actor(who), name))
         except (PreconditionFailed, VersionConflict, RuleViolation):

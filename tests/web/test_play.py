@@ -14,7 +14,8 @@ SUMMARY = """() => ({
   facts: Object.fromEntries([...document.querySelectorAll('#facts dd')].map(d => [d.dataset.fact, d.textContent])),
   seats: [...document.querySelectorAll('#seats li.seat')].map(li =>
     Object.fromEntries([...li.querySelectorAll('dd[data-stat]')].map(d => [d.dataset.stat, Number(d.textContent)]))),
-  table: [...document.getElementById('table-items').children].map(n => n.dataset.card || n.dataset.build).filter(Boolean),
+  table: [...document.getElementById('table-items').children]
+    .map(n => n.dataset.card || n.dataset.build).filter(Boolean),
   hand: [...document.querySelectorAll('#hand .hand-cards > [data-card]')].map(n => n.dataset.card),
 })"""
 

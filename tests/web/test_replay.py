@@ -15,7 +15,8 @@ from tests.web.conftest import DESKTOP, PHONE, open_page, shoot, wait_version
 SHOWN = """() => ({
   hands: [...document.querySelectorAll('#seats li.seat')].map(li =>
     [...li.querySelectorAll('.hand-cards [data-card]')].map(n => n.dataset.card)),
-  table: [...document.getElementById('table-items').children].map(n => n.dataset.card || n.dataset.build).filter(Boolean),
+  table: [...document.getElementById('table-items').children]
+    .map(n => n.dataset.card || n.dataset.build).filter(Boolean),
   stock: [...document.querySelectorAll('#stock-area [data-card]')].map(n => n.dataset.card),
   current: document.querySelector('#events li.current')?.dataset.version,
 })"""

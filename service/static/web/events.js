@@ -2,7 +2,7 @@
 
 export const EVENT_TYPES = [
   "GameCreated", "ShuffleCommitted", "ClientSeedSet", "HandDealt", "InitialPairsTaken", "RoundDealt",
-  "CardTrailed", "CardsCaptured", "BuildMade", "CardDrawn", "CardPlucked", "PointsScored", "HandEnded",
+  "CardTrailed", "CardsCaptured", "BundleStolen", "BuildMade", "CardDrawn", "CardPlucked", "PointsScored", "HandEnded",
   "SeedRevealed", "CountedOut", "GameFinished", "UndoRequested", "UndoAnswered", "PlayUndone", "HandVoided",
 ];
 
@@ -22,6 +22,7 @@ export function describe(event, name) {
     case "InitialPairsTaken": return `${name(d.seat)} takes the pairs dealt to the table.`;
     case "CardTrailed": return `${name(d.seat)} trails ${d.card}.`;
     case "CardsCaptured": return `${name(d.seat)} takes ${d.targets.join(" ")} with ${d.card}${d.sweep ? ": a sweep" : ""}.`;
+    case "BundleStolen": return `${name(d.seat)} steals ${name(d.victim)}'s bundle with ${d.card}.`;
     case "BuildMade": return `${name(d.seat)} builds ${d.build.value} with ${d.card}.`;
     case "CardDrawn": return `${name(d.seat)} draws a card.`;
     case "CardPlucked": return `${name(d.seat)} plucks ${d.card}.`;

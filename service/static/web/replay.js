@@ -104,7 +104,7 @@ function transcript(operator) {
     version: last.version,
     head: last.hash,
     events: events.map((e) => ({ version: e.version, type: e.type, schema_version: e.schema_version, data: e.data,
-      metadata: e.metadata, recorded_at: e.recorded_at, hash: e.hash })),
+      metadata: e.metadata, recorded_at: e.recorded_at, hash: e.hash, chain: e.chain })),
   } : { game_id: gameId, events };
   const blob = new Blob([JSON.stringify(document_, null, 1)], { type: "application/json" });
   const name = `${operator ? "transcript" : "events"}-${gameId}.json`;
