@@ -122,7 +122,7 @@ class Load:
                 return
             try:
                 self._one(f"c{number}-{turn}")
-            except OSError:
+            except (OSError, http.client.HTTPException):
                 time.sleep(0.05)  # a connection cut by the fault: not acknowledged
 
     def _one(self, key: str) -> None:

@@ -1,0 +1,305 @@
+"""The event store's contract, kept by both stores (see conftest's ``contract``).
+
+What only PostgreSQL has (its triggers, prepared statements, notifications,
+what its tables hold) is tested in tests/service/test_store.py.
+"""
+
+from __future__ import annotations
+
+import threading
+import uuid
+
+import pytest
+
+from service.chain import chain, first_break
+from service.memory_store import EventStoreContract, MemoryEventStore
+from service.store import ConcurrencyError, EventStore, IdempotencyRecord, NewEvent, Snapshot
+from service.tokens import hash_token
+
+META = {"actor": "seat:0", "command_id": "c-1", "request_id": "r-1"}
+#: A previous hash for appends that are meant to fail before it matters.
+SOME_HASH = "a" * 64
+
+
+def events(*types: str) -> list[NewEvent]:
+    return [NewEvent(t, 1, {"n": i, "type": t}) for i, t in enumerate(types)]
+
+
+def new_game() -> uuid.UUID:
+    return uuid.uuid4()
+
+
+def _row(**changes):
+    return {"variant": "cassino", "status": "waiting", "player_names": ["Ann", "Bob"], "version": 1,
+            **changes}
+
+
+def test_both_stores_have_every_method_of_the_contract():
+    assert isinstance(MemoryEventStore(), EventStoreContract)
+    contract = {name for name in vars(EventStoreContract) if not name.startswith("_")}
+    assert "append" in contract and "read_all" in contract
+    assert {name for name in contract if not hasattr(EventStore, name)} == set()
+
+
+def test_appended_events_load_back_in_version_order(contract):
+    store, game = contract.store, new_game()
+    stored = store.append(game, 0, events("GameCreated", "HandDealt"), META)
+    stored += store.append(game, 2, events("CardTrailed"), META, previous_hash=stored[-1].hash)
+
+    loaded = store.load(game)
+
+    assert loaded == stored
+    assert [e.version for e in loaded] == [1, 2, 3]
+    assert [e.type for e in loaded] == ["GameCreated", "HandDealt", "CardTrailed"]
+    assert loaded[1].data == {"n": 1, "type": "HandDealt"}
+    assert all(e.metadata == META and e.game_id == game for e in loaded)
+    assert loaded[0].position < loaded[1].position < loaded[2].position
+    assert store.game_version(game) == 3
+    assert game in store.game_ids()
+
+
+def test_load_after_a_version_returns_only_later_events(contract):
+    store, game = contract.store, new_game()
+    store.append(game, 0, events("A", "B", "C"), META)
+
+    assert [e.version for e in store.load(game, after_version=2)] == [3]
+    assert store.load(game, after_version=3) == []
+    assert [e.version for e in store.load(game, after_version=1, until_version=2)] == [2]
+
+
+def test_appends_chain_each_events_hash_to_the_one_before(contract):
+    store, game = contract.store, new_game()
+    first = store.append(game, 0, events("A", "B"), META)
+    second = store.append(game, 2, events("C"), META, previous_hash=first[-1].hash)
+
+    loaded = store.load(game)
+    assert [e.hash for e in loaded] == [e.hash for e in first + second] == chain(game, loaded)
+    assert first_break(game, loaded) is None
+
+
+def test_an_append_after_the_first_needs_the_previous_hash_and_the_first_takes_none(contract):
+    store, game = contract.store, new_game()
+    with pytest.raises(ValueError, match="previous_hash"):
+        store.append(game, 0, events("A"), META, previous_hash=SOME_HASH)
+    store.append(game, 0, events("A"), META)
+    with pytest.raises(ValueError, match="previous_hash"):
+        store.append(game, 1, events("B"), META)
+    assert store.game_version(game) == 1
+
+
+def test_an_event_may_carry_metadata_of_its_own(contract):
+    store, game = contract.store, new_game()
+    own = {"actor": "seat:1", "command_id": "c-9"}
+    store.append(game, 0, [NewEvent("A", 1, {}), NewEvent("B", 1, {}, metadata=own)], META)
+
+    assert [e.metadata for e in store.load(game)] == [META, own]
+
+
+def test_an_unknown_game_has_version_zero_and_no_events(contract):
+    game = new_game()
+    assert contract.store.game_version(game) == 0
+    assert contract.store.load(game) == []
+    assert game not in contract.store.game_ids()
+
+
+def test_a_stale_expected_version_raises_and_writes_nothing(contract):
+    store, game = contract.store, new_game()
+    stored = store.append(game, 0, events("A", "B"), META, game_row=_row(version=2))
+
+    with pytest.raises(ConcurrencyError) as raised:
+        store.append(
+            game, 1, events("C"), META,
+            previous_hash=stored[0].hash,
+            idempotency=IdempotencyRecord("key-1", "hash", {"status": 200}, "seat:0"),
+            game_row=_row(version=99, status="finished"),
+            seat_token_hashes={0: hash_token("t0")},
+            snapshot=Snapshot(3, "code-1", b"state"),
+        )
+
+    assert raised.value.expected_version == 1
+    assert [e.type for e in store.load(game)] == ["A", "B"]
+    assert store.find_idempotent(game, "seat:0", "key-1") is None
+    assert store.seat_for_token(game, hash_token("t0")) is None
+    assert store.load_snapshot(game, "code-1") is None
+    row = contract.games_row(game)
+    assert (row["version"], row["status"]) == (2, "waiting")
+
+
+def test_an_expected_version_ahead_of_the_game_raises(contract):
+    store, game = contract.store, new_game()
+    store.append(game, 0, events("A"), META)
+
+    with pytest.raises(ConcurrencyError):
+        store.append(game, 5, events("B"), META, previous_hash=SOME_HASH)
+    assert store.game_version(game) == 1
+
+
+def test_of_two_threads_appending_the_same_version_exactly_one_wins(contract):
+    store = contract.store
+    for _ in range(10):
+        game = new_game()
+        [created] = store.append(game, 0, events("GameCreated"), META)
+
+        outcomes = race(store, game, expected_version=1, previous_hash=created.hash, contenders=2)
+
+        assert sorted(outcomes) == ["lost", "won"]
+        assert [e.type for e in store.load(game)] == ["GameCreated", "Move", "Next"]  # one whole append
+
+
+def race(store, game, expected_version: int, previous_hash: str, contenders: int) -> list[str]:
+    """Start ``contenders`` appends of the same version at once; who won?"""
+    start = threading.Barrier(contenders)
+    outcomes: list[str] = []
+
+    def append() -> None:
+        start.wait()
+        try:
+            store.append(game, expected_version, events("Move", "Next"), META, previous_hash=previous_hash)
+            outcomes.append("won")
+        except ConcurrencyError:
+            outcomes.append("lost")
+
+    threads = [threading.Thread(target=append) for _ in range(contenders)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return outcomes
+
+
+def test_the_idempotency_record_is_stored_with_the_events(contract):
+    store, game = contract.store, new_game()
+    response = {"status": 200, "body": {"version": 1}, "headers": {"ETag": '"1"'}}
+
+    store.append(game, 0, events("A"), META, idempotency=IdempotencyRecord("k", "h1", response, "seat:0"))
+
+    assert store.find_idempotent(game, "seat:0", "k") == ("h1", response)
+    assert store.find_idempotent(game, "seat:0", "other") is None
+    assert store.find_idempotent(game, "seat:1", "k") is None  # another caller's keys are its own
+    assert store.find_idempotent(new_game(), "seat:0", "k") is None
+
+
+def test_a_record_filed_under_a_scope_is_found_there_and_not_under_the_game(contract):
+    store, game, scope = contract.store, new_game(), new_game()
+    store.append(game, 0, events("A"), META, idempotency=IdempotencyRecord("k", "h1", {}, "public", scope))
+
+    assert store.find_idempotent(scope, "public", "k") == ("h1", {})
+    assert store.find_idempotent(game, "public", "k") is None
+
+
+def test_idempotency_keys_are_forgotten_when_they_expire_and_may_be_filed_again(contract):
+    store, game = contract.store, new_game()
+    [first] = store.append(game, 0, events("A"), META,
+                           idempotency=IdempotencyRecord("secret-key", "h1", {}, "public"))
+    contract.expire_keys(game)
+
+    assert store.find_idempotent(game, "public", "secret-key") is None
+    store.append(game, 1, events("B"), META, previous_hash=first.hash,
+                 idempotency=IdempotencyRecord("secret-key", "h2", {}, "public"))
+    assert store.find_idempotent(game, "public", "secret-key") == ("h2", {})
+
+
+def test_a_reused_idempotency_key_raises_and_appends_nothing(contract):
+    store, game = contract.store, new_game()
+    [first] = store.append(game, 0, events("A"), META, idempotency=IdempotencyRecord("k", "h1", {}, "seat:0"))
+
+    with pytest.raises(ConcurrencyError):
+        store.append(game, 1, events("B"), META, previous_hash=first.hash,
+                     idempotency=IdempotencyRecord("k", "h2", {}, "seat:0"))
+
+    assert store.game_version(game) == 1
+    assert store.find_idempotent(game, "seat:0", "k") == ("h1", {})
+
+
+def test_seat_tokens_are_found_by_hash(contract):
+    store, game = contract.store, new_game()
+    hashes = {0: hash_token("alpha"), 1: hash_token("beta")}
+    store.append(game, 0, events("A"), META, seat_token_hashes=hashes)
+
+    assert store.seat_for_token(game, hash_token("beta")) == 1
+    assert store.seat_for_token(game, hash_token("alpha")) == 0
+    assert store.seat_for_token(game, hash_token("gamma")) is None
+    assert store.seat_for_token(new_game(), hash_token("alpha")) is None
+    assert store.seat_token_hashes(game) == hashes
+
+
+def test_a_seat_given_a_token_twice_is_a_conflict(contract):
+    store, game = contract.store, new_game()
+    [first] = store.append(game, 0, events("A"), META, seat_token_hashes={0: hash_token("alpha")})
+
+    with pytest.raises(ConcurrencyError):
+        store.append(game, 1, events("B"), META, previous_hash=first.hash,
+                     seat_token_hashes={0: hash_token("other")})
+    assert store.seat_token_hashes(game) == {0: hash_token("alpha")}
+    assert store.game_version(game) == 1
+
+
+def test_the_games_row_is_inserted_then_updated(contract):
+    store, game = contract.store, new_game()
+    [first] = store.append(game, 0, events("A"), META, game_row=_row(version=1))
+    [second] = store.append(game, 1, events("B"), META, previous_hash=first.hash,
+                            game_row={"status": "finished", "version": 2,
+                                      "winner": {"team": 1, "reason": "target"}})
+
+    row = contract.games_row(game)
+    assert {c: row[c] for c in ("variant", "status", "player_names", "version", "winner")} == {
+        "variant": "cassino", "status": "finished", "player_names": ["Ann", "Bob"], "version": 2,
+        "winner": {"team": 1, "reason": "target"}}
+    assert (row["created_at"], row["updated_at"]) == (first.recorded_at, second.recorded_at)
+
+
+def test_an_unknown_games_column_is_refused(contract):
+    with pytest.raises(ValueError, match="drop_table"):
+        contract.store.append(new_game(), 0, events("A"), META, game_row={"drop_table": 1})
+
+
+def test_snapshots_are_only_returned_to_the_code_version_that_wrote_them(contract):
+    store, game = contract.store, new_game()
+    [first] = store.append(game, 0, events("A"), META, snapshot=Snapshot(1, "code-1", b"\x00state"))
+    store.append(game, 1, events("B"), META, previous_hash=first.hash,
+                 snapshot=Snapshot(2, "code-1", b"\x00later"))
+
+    assert store.load_snapshot(game, "code-1") == Snapshot(2, "code-1", b"\x00later")
+    assert store.load_snapshot(game, "code-2") is None
+
+
+def test_read_all_pages_through_every_game_in_global_order(contract):
+    store = contract.store
+    # Tests share the PostgreSQL database: start after an event of our own.
+    [mark] = store.append(new_game(), 0, events("Mark"), META)
+    first, second = new_game(), new_game()
+    appended = store.append(first, 0, events("A1", "A2"), META)
+    store.append(second, 0, events("B1"), META)
+    store.append(first, 2, events("A3"), META, previous_hash=appended[-1].hash)
+
+    page = store.read_all(mark.position, limit=3)
+    rest = store.read_all(page[-1].position, limit=3)
+
+    assert [e.type for e in page + rest] == ["A1", "A2", "B1", "A3"]
+    assert rest[-1] == store.load(first)[-1]
+    with pytest.raises(ValueError):
+        store.read_all(mark.position, limit=0)
+
+
+def test_append_needs_events(contract):
+    with pytest.raises(ValueError):
+        contract.store.append(new_game(), 0, [], META)
+
+
+def test_the_memory_stores_positions_leave_no_gaps():
+    store = MemoryEventStore()
+    first, second = new_game(), new_game()
+    store.append(first, 0, events("A1", "A2"), META)
+    store.append(second, 0, events("B1"), META)
+
+    assert [e.position for e in store.read_all()] == [1, 2, 3]
+
+
+def test_the_memory_store_signs_each_new_head_with_a_checkpoint_key():
+    from service import checkpoints
+
+    store, game = MemoryEventStore(checkpoint_key=b"k" * 32), new_game()
+    [*_, last] = store.append(game, 0, events("A", "B"), META)
+
+    assert store.checkpoint(game) == checkpoints.sign(b"k" * 32, game, 2, last.hash)
+    assert MemoryEventStore().checkpoint(game) is None

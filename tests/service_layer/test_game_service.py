@@ -1,0 +1,156 @@
+"""The service layer (GameService) on the in-memory store: no PostgreSQL.
+
+Commands, retries under an idempotency key, lost races, If-Match and a
+cache left behind by another worker, checked on what the store holds.
+"""
+
+from __future__ import annotations
+
+import uuid
+
+import pytest
+
+from domain import CreateGame, Deal, RuleViolation, SetClientSeed
+from service.cache import StateCache
+from service.caller import seat
+from service.games import (Answer, GameService, KeyReused, PreconditionFailed,
+                           VersionConflict, request_hash)
+from service.memory_store import MemoryEventStore
+from service.projection import refold
+from service.store import ConcurrencyError
+from service.tokens import hash_token
+
+META = {"actor": "public", "command_id": "c-1", "request_id": "r-1"}
+CREATE = CreateGame("cassino", ("Ann", "Bob"), first_dealer=1)
+
+
+def created(game_id: uuid.UUID, state, tokens: list[str]) -> Answer:
+    return Answer(201, {"id": str(game_id), "version": state.version, "tokens": tokens})
+
+
+def new_game(service: GameService, key: str | None = None) -> tuple[uuid.UUID, list[str]]:
+    answer = service.create(CREATE, META, created, idempotency_key=key, fingerprint="create")
+    return uuid.UUID(answer.body["id"]), answer.body["tokens"]
+
+
+def seed(service: GameService, game_id: uuid.UUID, text: str, *, by: int = 0, key: str | None = None,
+         if_match: int | None = None) -> Answer:
+    caller = seat(by)
+    return service.execute(game_id, caller, lambda state: SetClientSeed(by, text), if_match=if_match,
+                           idempotency_key=key, fingerprint=request_hash(caller, "client-seed", text),
+                           meta=META)
+
+
+@pytest.fixture
+def store() -> MemoryEventStore:
+    return MemoryEventStore()
+
+
+@pytest.fixture
+def service(store) -> GameService:
+    return GameService(store, StateCache())
+
+
+def test_a_created_game_is_stored_whole_with_only_its_tokens_hashes(service, store):
+    game_id, tokens = new_game(service)
+
+    assert service.load(game_id) == refold(store.load(game_id))
+    assert store.seat_token_hashes(game_id) == {0: hash_token(tokens[0]), 1: hash_token(tokens[1])}
+    assert store.game_row(game_id)["player_names"] == ["Ann", "Bob"]
+    assert service.seat_for_token(game_id, hash_token(tokens[1])) == 1
+
+
+def test_a_creation_retried_under_its_key_gets_the_same_game_and_tokens(service, store):
+    first = new_game(service, key="creation-key-0123456789")
+    again = new_game(service, key="creation-key-0123456789")
+
+    assert again == first
+    assert store.game_ids() == [first[0]]
+
+
+def test_a_command_is_appended_and_answered_with_the_new_version(service, store):
+    game_id, _ = new_game(service)
+    before = store.game_version(game_id)
+
+    answer = seed(service, game_id, "abc")
+
+    assert answer.status == 200 and answer.body["version"] == before + 1
+    assert store.game_version(game_id) == before + 1
+    assert store.game_row(game_id)["version"] == before + 1
+    assert service.load(game_id) == refold(store.load(game_id))
+
+
+def test_a_refused_command_appends_nothing(service, store):
+    game_id, _ = new_game(service)
+    before = store.game_version(game_id)
+
+    with pytest.raises(RuleViolation):  # seat 1 deals first
+        service.execute(game_id, seat(0), lambda state: Deal(seat=0), if_match=None, idempotency_key=None,
+                        fingerprint="deal", meta=META)
+    assert store.game_version(game_id) == before
+
+
+def test_a_retry_under_the_same_key_gets_the_first_answer_and_appends_nothing(service, store):
+    game_id, _ = new_game(service)
+    first = seed(service, game_id, "abc", key="k")
+    version = store.game_version(game_id)
+
+    assert seed(service, game_id, "abc", key="k") == first
+    assert store.game_version(game_id) == version
+    with pytest.raises(KeyReused):
+        seed(service, game_id, "other", key="k")
+    assert store.game_version(game_id) == version
+
+
+def test_a_key_is_the_callers_own(service, store):
+    game_id, _ = new_game(service)
+    seed(service, game_id, "abc", by=0, key="k")
+    second = seed(service, game_id, "xyz", by=1, key="k")
+
+    assert second.body["version"] == store.game_version(game_id)
+
+
+def test_if_match_on_an_older_version_is_refused_with_the_current_one(service, store):
+    game_id, _ = new_game(service)
+    version = store.game_version(game_id)
+    seed(service, game_id, "abc", if_match=version)
+
+    with pytest.raises(PreconditionFailed) as refused:
+        seed(service, game_id, "xyz", if_match=version)
+    assert refused.value.current == version + 1
+    assert store.game_version(game_id) == version + 1
+
+
+def test_a_cache_left_behind_by_another_worker_is_caught_up_and_the_command_decided_again(service, store):
+    game_id, _ = new_game(service)
+    service.load(game_id)  # cached here
+    other = GameService(store, StateCache())
+    seed(other, game_id, "from the other worker", by=1)
+
+    answer = seed(service, game_id, "abc")
+
+    assert answer.body["version"] == store.game_version(game_id)
+    assert [e.type for e in store.load(game_id)][-2:] == ["ClientSeedSet", "ClientSeedSet"]
+    assert service.load(game_id) == refold(store.load(game_id))
+
+
+class LosingStore(MemoryEventStore):
+    """Loses every append of a command to an unseen rival: the game never moves on."""
+
+    def append(self, game_id, expected_version, events, metadata, **writes):
+        if expected_version > 0:
+            raise ConcurrencyError(game_id, expected_version)
+        return super().append(game_id, expected_version, events, metadata, **writes)
+
+
+def test_an_append_lost_without_the_game_moving_on_is_a_version_conflict():
+    store = LosingStore()
+    service = GameService(store, StateCache())
+    game_id, _ = new_game(service)
+    version = store.game_version(game_id)
+
+    with pytest.raises(VersionConflict):
+        seed(service, game_id, "abc")
+    with pytest.raises(PreconditionFailed):
+        seed(service, game_id, "abc", if_match=store.game_version(game_id))
+    assert store.game_version(game_id) == version
