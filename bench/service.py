@@ -10,7 +10,7 @@ the end), and four measurements against it:
 1. ``pg_insert_tps``: raw PostgreSQL. ``--clients`` threads, each with its
    own psycopg connection, each transaction one INSERT and its COMMIT.
 2. ``floor_per_s``: a bare Flask app (``floor_app`` below) under gunicorn
-   with the service's own settings (``service.gunicorn_conf.options``:
+   with the service's own settings (``service.ops.serve.options``:
    workers, threads, logging) and a psycopg_pool pool configured like the
    service's (autocommit, min 1, max = threads, same timeout); its one
    endpoint does one INSERT and COMMIT per request.
@@ -93,7 +93,7 @@ def floor_app(database_url: str, pool_max_size: int):
     from psycopg.types.json import Jsonb
     from psycopg_pool import ConnectionPool
 
-    from service.app import DEFAULTS, settings_from_environment
+    from service.web.app import DEFAULTS, settings_from_environment
 
     config = {**DEFAULTS, **settings_from_environment(os.environ)}
     app = Flask("floor")
@@ -129,7 +129,7 @@ def serve_floor(port: int, database_url: str) -> None:
     """The floor subprocess: gunicorn with ``casino serve``'s settings."""
     from gunicorn.app.base import BaseApplication
 
-    from service import gunicorn_conf
+    from service.ops import serve as gunicorn_conf
 
     options = gunicorn_conf.options("127.0.0.1", port)
     # As `casino serve` does: one connection per thread unless configured.
@@ -745,8 +745,8 @@ def main(argv: list[str] | None = None) -> int:
     import migrations
     import psycopg
 
-    from service import gunicorn_conf
-    from service.database import EmbeddedPostgres
+    from service.ops import serve as gunicorn_conf
+    from service.postgres.database import EmbeddedPostgres
 
     options = gunicorn_conf.options("127.0.0.1", 0)
     print(f"casino service bench: {args.clients} clients; gunicorn {gunicorn_conf.describe(options)}; "
@@ -790,7 +790,7 @@ def main(argv: list[str] | None = None) -> int:
                                "--port", str(port), url], env, workdir / "floor.log", "/healthz")
         servers.append(floor_server)
         port = free_port()
-        service_server = Server([sys.executable, "-c", "import sys; from service.cli import main; sys.exit(main())",
+        service_server = Server([sys.executable, "-c", "import sys; from service.ops.cli import main; sys.exit(main())",
                                  "serve", "--port", str(port)], env, workdir / "service.log", "/readyz")
         servers.append(service_server)
         recording = time.perf_counter()

@@ -66,7 +66,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args(argv)
 
-    from service.database import EmbeddedPostgres
+    from service.postgres.database import EmbeddedPostgres
 
     workdir = Path(tempfile.mkdtemp(prefix="casino-ab-"))
     servers: list[bench.Server] = []
@@ -83,7 +83,7 @@ def main(argv: list[str] | None = None) -> int:
             port = bench.free_port()
             # `python -c` puts its working directory first on sys.path: the checkout's service.
             servers.append(bench.Server(
-                [sys.executable, "-c", "import sys; from service.cli import main; sys.exit(main())",
+                [sys.executable, "-c", "import sys; from service.ops.cli import main; sys.exit(main())",
                  "serve", "--port", str(port)], env, workdir / f"service-{i}.log", "/readyz", cwd=checkout))
             print(f"{label}: serving from {checkout}", flush=True)
         rng = random.Random(args.seed)

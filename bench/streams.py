@@ -251,8 +251,8 @@ def main(argv: list[str] | None = None) -> int:
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))  # a socket per stream, here too
 
     import migrations
-    from service import gunicorn_conf
-    from service.database import EmbeddedPostgres
+    from service.ops import serve as gunicorn_conf
+    from service.postgres.database import EmbeddedPostgres
 
     options = gunicorn_conf.options("127.0.0.1", 0)
     print(f"casino streams bench: {args.games} games x 2 streams, {args.clients} command clients; "
@@ -267,7 +267,7 @@ def main(argv: list[str] | None = None) -> int:
         url = embedded.database_url("casino_bench")
         migrations.upgrade(url)
         env = bench.server_env(url, workdir)
-        server = bench.Server([sys.executable, "-c", "import sys; from service.cli import main; sys.exit(main())",
+        server = bench.Server([sys.executable, "-c", "import sys; from service.ops.cli import main; sys.exit(main())",
                                "serve", "--port", str(bench.free_port())], env, workdir / "service.log", "/readyz")
         servers.append(server)
         port = server.port

@@ -1,8 +1,30 @@
 """The small family of errors the rules raise. All are ``ValueError``s."""
 
+from collections.abc import Callable
+from typing import TypeVar
+
+T = TypeVar("T")
+
 
 class NotationError(ValueError):
-    """A card code, move or deck could not be read."""
+    """A card code, move or deck could not be read.
+
+    ``field`` names the part of a move's JSON at fault (``card``,
+    ``targets.1``), when the error comes from reading one, so an API can
+    point at it.
+    """
+
+    def __init__(self, message: str, field: str | None = None):
+        super().__init__(message)
+        self.field = field
+
+
+def reading(field: str, read: Callable[[], T]) -> T:
+    """``read()``, with a :class:`NotationError` it raises naming ``field``."""
+    try:
+        return read()
+    except NotationError as error:
+        raise NotationError(str(error), field) from None
 
 
 class OptionError(ValueError):

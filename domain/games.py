@@ -37,7 +37,11 @@ class State(Protocol):
 
     @property
     def status(self) -> str:
-        """Where the game stands; every game has ``"finished"``."""
+        """Where the game stands; every game has ``"finished"`` (:data:`FINISHED`)."""
+
+    @property
+    def options(self) -> Options:
+        """The game's resolved options, as its first event stored them."""
 
 
 class Preset(Protocol):
@@ -142,6 +146,23 @@ class GameType(Protocol):
         """The command the service must issue by itself after a command, or
         None; decide it, append it, and ask again until None."""
 
+    def computer_command(self, state: Any, computers: tuple[int, ...],
+                         next_seed: bytes | None) -> tuple[int, Any] | None:
+        """What one of the seats the service plays (``computers``) does next,
+        as ``(seat, command)``; None while they wait for a person."""
+
+    # Commands some games have and others refuse with a RuleViolation
+    # (``not_in_this_game``): the service offers them to every game.
+
+    def count_out_command(self, seat: int) -> Any:
+        """``seat`` claims its side has reached the target."""
+
+    def void_command(self, reason: str, next_seed: bytes | None) -> Any:
+        """The operator voids the hand being played."""
+
+    def client_seed_command(self, seat: int, seed: str) -> Any:
+        """``seat`` adds its own seed to the next shuffles."""
+
     # -- the rules ----------------------------------------------------------
 
     def decide(self, state: Any, command: Any) -> list[Any]:
@@ -178,11 +199,23 @@ class GameType(Protocol):
     def seats(self, state: Any) -> list[dict[str, Any]]:
         """The seats as a creation answer lists them (before their tokens)."""
 
+    def describe_event(self, stored: dict[str, Any]) -> str:
+        """One line saying what a stored event records, for a person reading a transcript."""
+
     def summary(self, state: Any) -> Summary:
         """The read model's fields for the game at ``state``."""
 
     def audit(self, events: Iterable[Any]) -> list[str]:
         """One sentence per unfair shuffle in a game's events; none for a fair game."""
+
+
+#: The status every game ends in, whatever it calls its other ones.
+FINISHED = "finished"
+
+
+def is_finished(state: State) -> bool:
+    """Whether the game is over: nothing more will be appended to it."""
+    return state.status == FINISHED
 
 
 #: Every game type, by name.

@@ -1,9 +1,11 @@
 """What every game's view of a table shares: the parts only some callers
-see. At any table here a seat sees its own hand and the operator sees every
-hand and the order of the stock; the public part of a view is each game's own."""
+see, and a line of text for each event. At any table here a seat sees its
+own hand and the operator sees every hand and the order of the stock; the
+public part of a view is each game's own."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
@@ -24,3 +26,28 @@ def private_parts(hands: Sequence[Hand], stock: Sequence[Card], show: Callable[[
         parts["hands"] = [show(h) for h in hands]
         parts["stock"] = codes(stock)
     return parts
+
+
+#: Says in one line what an event's data (its JSON form's ``data``) records.
+Describer = Callable[[dict[str, Any]], str]
+
+
+def describe(stored: dict[str, Any], describers: dict[str, Describer]) -> str:
+    """One line saying what a stored event (``{"type", "schema_version",
+    "data"}``, current schema) records, for a person reading a transcript:
+    its type's describer, or, for a type or a shape it does not know, its fields."""
+    describer = describers.get(stored["type"])
+    try:
+        return describer(stored["data"]) if describer else _fields(stored["data"])
+    except (KeyError, TypeError, IndexError):
+        return _fields(stored["data"])
+
+
+def cards_text(codes_: Sequence[str]) -> str:
+    """Card codes in a sentence: space-separated, or "nothing"."""
+    return " ".join(codes_) or "nothing"
+
+
+def _fields(data: dict[str, Any]) -> str:
+    text = ", ".join(f"{name}={json.dumps(value)}" for name, value in data.items())
+    return text if len(text) <= 120 else text[:119] + "…"

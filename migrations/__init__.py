@@ -40,7 +40,9 @@ def upgrade(database_url: str, revision: str = "head") -> None:
 
 def head() -> str:
     """The newest revision this code knows."""
-    return ScriptDirectory(str(HERE)).get_current_head()
+    found = ScriptDirectory(str(HERE)).get_current_head()
+    assert found is not None, "the migrations have a head"
+    return found
 
 
 def current(database_url: str) -> str | None:

@@ -18,7 +18,7 @@ stored column but ``position`` is covered::
 
 ``position`` is assigned by the database as the row is inserted (from the
 transaction's id), after the hash is made, so no hash can cover its value;
-``service.verify`` checks its order instead: a game's positions rise with
+``service.ops.verify`` checks its order instead: a game's positions rise with
 its versions.
 
 Canonical JSON here is ``json.dumps(sort_keys=True, separators=(",", ":"),
@@ -46,6 +46,8 @@ from datetime import UTC, datetime, timedelta
 from typing import Any, Protocol
 from uuid import UUID
 
+from service.events import Recorded
+
 ZERO_HASH = "0" * 64
 #: The chain new events are hashed under.
 CURRENT = 2
@@ -54,20 +56,19 @@ _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 _MICROSECOND = timedelta(microseconds=1)
 
 
-class Hashable(Protocol):
-    """What the chain covers of an event."""
+class Hashable(Recorded, Protocol):
+    """What the chain covers of an event: what decoding needs, and its metadata and chain."""
 
-    version: int
-    type: str
-    schema_version: int
-    data: Any
-    metadata: Any
-    recorded_at: datetime | str  # a transcript holds it as ISO 8601 text
-    chain: int
+    @property
+    def metadata(self) -> Any: ...
+
+    @property
+    def chain(self) -> int: ...
 
 
 class Hashed(Hashable, Protocol):
-    hash: str
+    @property
+    def hash(self) -> str: ...
 
 
 def event_hash(game_id: UUID | str, version: int, type: str, schema_version: int, data: Any,

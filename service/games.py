@@ -1,39 +1,53 @@
-"""The service layer: run a command against a game, end to end.
+"""The service layer: create a game, run a command on one, load one.
 
-Each command is: take the game from the cache (reading the events after it
-only when the cache is empty or turns out to be behind), check the
-preconditions (``If-Match``), let the domain decide, append the events with
-the read model and idempotency record in one transaction, and answer with
-what the caller may see. Flask stays out of this module; the blueprints turn
-its results and errors into HTTP.
+A command goes: take the game from the cache (reading the events after it
+only when the cache is empty or turns out to be behind), check ``If-Match``,
+let the game's rules decide (``domain.games``: the service knows no game's
+rules), add whatever the rules then do by themselves (``follow_up``), and
+append it all, with the read model's row and the idempotency record, in one
+transaction. The result is the domain's: the version before, the events,
+the state after. What a caller may see of it is ``service.views``' to say,
+and HTTP is ``service.web``'s.
 """
 
 from __future__ import annotations
 
 import hashlib
 import secrets
-import time
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-import domain
-from domain import GameState, RuleViolation, decide, fold, to_json
+from domain.errors import OptionError, RuleViolation
+from domain.games import GAMES, GameType, State, game_of
 
-from service import jsonio, snapshots
-from service.cache import StateCache, code_version
-from service.caller import PUBLIC, Caller
-from service.metrics import COMMANDS_APPENDED
+from service import jsonio
+from service.auth import PUBLIC, Caller, hash_token, new_token, seat_token
+from service.cache import StateCache, code_version, seal, unseal
 from service.chain import first_break
-from service.projection import Unfoldable, decode, refold, refold_checked, row_changes
-from service.store import (CREATION_SCOPE, ConcurrencyError, EventStore, IdempotencyRecord, NewEvent,
-                           StoredEvent)
-from service.tokens import hash_token, new_token, seat_token
-from service.views import game_view, log_revealed, redact
+from service.events import (CREATION_SCOPE, ConcurrencyError, EventStore, IdempotencyRecord, NewEvent,
+                            StoredEvent, Unfoldable, decode, refold, refold_checked)
+from service.metrics import COMMANDS_APPENDED
+from service.projection import row_changes
 
 SNAPSHOT_EVERY = 100
-TOKEN_TRUST_SECONDS = 60.0
+SEED_BYTES = 32
+
+
+def fresh_seed() -> bytes:
+    """Secret entropy for a shuffle's commitment, from the operating system.
+    Every seed a game needs comes from here, as data in its commands."""
+    return secrets.token_bytes(SEED_BYTES)
+
+
+def game_type(variant: str) -> GameType:
+    """The game a variant belongs to; ``OptionError`` naming the variants for an unknown one."""
+    try:
+        return game_of(variant)
+    except KeyError:
+        known = ", ".join(v for game in GAMES.values() for v in game.VARIANTS)
+        raise OptionError(f"Unknown variant {variant!r}; the variants are {known}.") from None
 
 
 class GameNotFound(LookupError):
@@ -82,28 +96,22 @@ class TokensLost(Exception):
 
 
 @dataclass(frozen=True)
-class Answer:
-    """A command's result: the HTTP status and JSON body, as first answered."""
+class Created:
+    """A new game: its id, its state, and each seat's token (in clear only here)."""
 
-    status: int
-    body: dict[str, Any]
-
-
-def event_json(stored: StoredEvent, caller: Caller, reveal: bool = False) -> dict[str, Any]:
-    """A stored event as the API's event log shows it to ``caller``."""
-    out = {"version": stored.version, **redact(_stored_form(stored), caller, reveal),
-           "recorded_at": stored.recorded_at.isoformat()}
-    if caller.is_operator:
-        out["position"] = stored.position
-        out["metadata"] = stored.metadata
-        out["hash"] = stored.hash
-        out["chain"] = stored.chain
-    return out
+    game_id: uuid.UUID
+    state: State
+    tokens: tuple[str, ...]
 
 
-def new_event_json(version: int, event, caller: Caller, reveal: bool = False) -> dict[str, Any]:
-    """An event just decided, as a command's answer shows it to ``caller``."""
-    return {"version": version, **redact(to_json(event), caller, reveal)}
+@dataclass(frozen=True)
+class Applied:
+    """What a command did: the game went from version ``before`` to ``state`` by ``events``."""
+
+    game_id: uuid.UUID
+    before: int
+    events: tuple[Any, ...]
+    state: State
 
 
 def request_hash(caller: Caller, action: str, body: Any) -> str:
@@ -114,7 +122,7 @@ def request_hash(caller: Caller, action: str, body: Any) -> str:
 class Loaded(NamedTuple):
     """A folded state and the hash of its last event, which the next append chains to."""
 
-    state: GameState
+    state: State
     hash: str
 
     @property
@@ -122,41 +130,35 @@ class Loaded(NamedTuple):
         return self.state.version
 
 
+#: Builds a command from the game's rules and its state now.
+MakeCommand = Callable[[GameType, State], Any]
+
+
 class GameService:
-    def __init__(self, store: EventStore, cache: StateCache, clock: Callable[[], float] = time.monotonic, *,
-                 snapshot_key: bytes | None = None, seat_key: bytes | None = None):
+    def __init__(self, store: EventStore, cache: StateCache, *, snapshot_key: bytes | None = None,
+                 seat_key: bytes | None = None):
         """``snapshot_key`` signs the snapshots written and is needed to read
-        them (see ``service.snapshots``); without it there are none.
-        ``seat_key`` derives the tokens of games created with an idempotency
-        key (``service.tokens.seat_token``); every process serving the
-        database needs the same one, and without it each makes its own."""
+        them (``service.cache``); without it there are none. ``seat_key``
+        derives the tokens of games created with an idempotency key
+        (``service.auth.seat_token``); every process serving the database
+        needs the same one, and without it each makes its own."""
         self.store = store
         self.cache = cache
-        self._clock = clock
         self._snapshot_key = snapshot_key
         self._seat_key = seat_key or secrets.token_bytes(32)
-        # Tokens found, per game: token hash -> (seat, until when to trust it).
-        self._seats: dict[uuid.UUID, dict[str, tuple[int, float]]] = {}
-
-    def seat_for_token(self, game_id: uuid.UUID, token_hash: str) -> int | None:
-        """The seat the token is for, or None. A hit is kept for
-        ``TOKEN_TRUST_SECONDS``: the service never changes a game's tokens,
-        but one withdrawn in the database stops working everywhere within
-        this time."""
-        known = self._seats.get(game_id, {}).get(token_hash)
-        if known is not None and known[1] > self._clock():
-            return known[0]
-        found = self.store.seat_for_token(game_id, token_hash)
-        if found is not None:
-            self._seats.setdefault(game_id, {})[token_hash] = (found, self._clock() + TOKEN_TRUST_SECONDS)
-        return found
 
     # -- reading ------------------------------------------------------------
 
-    def load(self, game_id: uuid.UUID) -> GameState:
+    def load(self, game_id: uuid.UUID) -> State:
         """The game's current state; raises GameNotFound, or CorruptGame if
         its stored events do not fold."""
         return self._load(game_id).state
+
+    def rules_of(self, game_id: uuid.UUID) -> GameType:
+        """The rules of the game ``game_id``, from the cache when it has the
+        game (a game's type never changes, so a stale state tells it as well)."""
+        cached = self.cache.get(game_id)
+        return game_of((cached or self._load(game_id)).state.variant)
 
     def _load(self, game_id: uuid.UUID) -> Loaded:
         loaded = self.cache.get(game_id)
@@ -164,7 +166,7 @@ class GameService:
         after = state.version if state is not None else 0
         if loaded is None and self._snapshot_key is not None:
             snapshot = self.store.load_snapshot(game_id, code_version())
-            state = snapshots.unseal(self._snapshot_key, game_id, snapshot) if snapshot is not None else None
+            state = unseal(self._snapshot_key, game_id, snapshot) if snapshot is not None else None
             if state is not None:
                 # A snapshot holds no hash: read its last event again for the
                 # link the chain continues from (one more row, same round trip).
@@ -184,11 +186,10 @@ class GameService:
 
     # -- commands -----------------------------------------------------------
 
-    def create(self, command: domain.CreateGame, meta: dict[str, Any],
-               answer: Callable[[uuid.UUID, GameState, list[str]], Answer], *,
-               idempotency_key: str | None = None, fingerprint: str = "") -> Answer:
-        """Start a game and answer with ``answer(id, state, tokens)``; the
-        seats' tokens are made here and only their hashes are kept.
+    def create(self, variant: str, names: tuple[str, ...], first_dealer: int, options: dict[str, Any], *,
+               meta: Mapping[str, Any], idempotency_key: str | None = None, fingerprint: str = "") -> Created:
+        """Start a game of ``variant``; the seats' tokens are made here and
+        only their hashes are kept.
 
         A retry with an idempotency key used before is found when the append
         files the key a second time. It gets the same game and the same
@@ -198,40 +199,39 @@ class GameService:
         the key's holder can retry, so a creation key must be a secret
         random value (the edge refuses short ones).
         """
-        events = decide(None, command)
+        game = game_type(variant)
+        events = game.decide(None, game.create_command(variant, names, first_dealer, options, fresh_seed()))
         game_id = uuid.uuid4()
-        tokens = self._tokens(game_id, len(command.players), idempotency_key)
-        state = fold(events)
-        first = answer(game_id, state, tokens)
+        tokens = self._tokens(game_id, len(names), idempotency_key)
+        state = game.fold(events)
         record = None
         if idempotency_key is not None:
             record = IdempotencyRecord(idempotency_key, fingerprint, {"game": str(game_id), "version": state.version},
                                        actor=PUBLIC.actor, scope=CREATION_SCOPE)
         try:
-            stored = self.store.append(game_id, 0, [_new(e) for e in events], meta, idempotency=record,
+            stored = self.store.append(game_id, 0, [_new(game, e) for e in events], meta, idempotency=record,
                                        game_row=row_changes(state, created=True),
                                        seat_token_hashes={i: hash_token(t) for i, t in enumerate(tokens)})
         except ConcurrencyError:  # a new game's only conflict: the key was filed before
-            replay = self._replay_creation(idempotency_key, fingerprint, answer) if idempotency_key else None
-            if replay is None:
+            retried = self._retried_creation(idempotency_key, fingerprint) if idempotency_key else None
+            if retried is None:
                 raise
-            return replay
+            return retried
         self.cache.put(game_id, Loaded(state, stored[-1].hash))
         COMMANDS_APPENDED.inc()
-        return first
+        return Created(game_id, state, tuple(tokens))
 
-    def _replay_creation(self, key: str, fingerprint: str,
-                         answer: Callable[[uuid.UUID, GameState, list[str]], Answer]) -> Answer | None:
+    def _retried_creation(self, key: str, fingerprint: str) -> Created | None:
         """The game first created under ``key``, with its seats' tokens; None if there is none."""
         found = self._filed(CREATION_SCOPE, PUBLIC, key, fingerprint)
         if found is None:
             return None
         game_id = uuid.UUID(found["game"])
         state = refold(self.store.load(game_id, until_version=found["version"]))
-        tokens = self._tokens(game_id, len(state.seats), key)
+        tokens = self._tokens(game_id, len(game_of(state.variant).seats(state)), key)
         if self.store.seat_token_hashes(game_id) != {i: hash_token(t) for i, t in enumerate(tokens)}:
             raise TokensLost()  # never answer with tokens that do not work
-        return answer(game_id, state, tokens)
+        return Created(game_id, state, tuple(tokens))
 
     def _tokens(self, game_id: uuid.UUID, seats: int, key: str | None) -> list[str]:
         """The seats' tokens of a new game: random, or derived from its creation's idempotency key."""
@@ -239,14 +239,14 @@ class GameService:
             return [new_token() for _ in range(seats)]
         return [seat_token(self._seat_key, key, game_id, i) for i in range(seats)]
 
-    def execute(self, game_id: uuid.UUID, caller: Caller, make_command: Callable[[GameState], Any], *,
+    def execute(self, game_id: uuid.UUID, caller: Caller, make_command: MakeCommand, *,
                 if_match: int | None, idempotency_key: str | None, fingerprint: str,
-                meta: dict[str, Any]) -> Answer:
-        """Decide and append one command; answer with the new version, the
-        events the caller may see, and the caller's view.
+                meta: Mapping[str, Any]) -> Applied:
+        """Decide and append one command, and what its game then does by itself.
 
-        ``make_command`` builds the command from the current state (a deal
-        needs to know whose turn it is to deal, say).
+        ``make_command(game, state)`` builds the command from the game's
+        rules and its current state (a deal needs to know whose turn it is
+        to deal, say).
 
         The command is decided on the cached state without asking the
         database whether the game moved on: the append's version check does
@@ -257,10 +257,10 @@ class GameService:
         later. A cache that is current costs no read at all.
 
         With an idempotency key, a retry of the same request gets the first
-        answer again. The key is not looked up first: the append files it in
+        result again. The key is not looked up first: the append files it in
         the same transaction as the events, and a key filed before makes the
         append fail. Only then, or when the command is refused (a retry
-        usually is: the game has moved on), is the first answer looked for,
+        usually is: the game has moved on), is the first result looked for,
         so a first attempt costs no extra round trip.
         """
         loaded = self.cache.get(game_id)
@@ -271,10 +271,8 @@ class GameService:
             try:
                 if if_match is not None and if_match != loaded.version:
                     raise PreconditionFailed(loaded.version)
-                events = decide(loaded.state, make_command(loaded.state))
-                after = fold(events, loaded.state)
-                answer, head = self._append(game_id, loaded, after, events, meta, idempotency_key, fingerprint,
-                                            caller)
+                applied, head = self._decide_and_append(game_id, loaded, make_command, meta, idempotency_key,
+                                                        fingerprint, caller)
                 break
             except (RuleViolation, PreconditionFailed, ConcurrencyError) as refusal:
                 if not read:
@@ -282,50 +280,63 @@ class GameService:
                     loaded = self._load(game_id)
                     if loaded.version != cached.version:
                         continue
-                replay = self._replay(game_id, idempotency_key, fingerprint, caller) if idempotency_key else None
-                if replay is not None:
-                    return replay
+                retried = self._first_result(game_id, idempotency_key, fingerprint, caller) if idempotency_key else None
+                if retried is not None:
+                    return retried
                 if not isinstance(refusal, ConcurrencyError):
                     raise
                 if if_match is not None:
                     raise PreconditionFailed(self.load(game_id).version) from None
                 raise VersionConflict() from None
-        self.cache.put(game_id, Loaded(after, head))
+        self.cache.put(game_id, Loaded(applied.state, head))
         COMMANDS_APPENDED.inc()
-        return answer
+        return applied
 
-    def _append(self, game_id, loaded: Loaded, after, events, meta, key, fingerprint,
-                caller) -> tuple[Answer, str]:
-        """Append; the answer, and the hash of the new last event."""
+    def _decide_and_append(self, game_id: uuid.UUID, loaded: Loaded, make_command: MakeCommand,
+                           meta: Mapping[str, Any], key: str | None, fingerprint: str,
+                           caller: Caller) -> tuple[Applied, str]:
+        """Decide the command and its follow-ups on ``loaded`` and append
+        them; what was applied, and the hash of the new last event."""
         state = loaded.state
-        answer = command_answer(state.version, after, events, caller)
-        # The answer itself is not filed: the versions it covers are enough
-        # to give it again (see _replay), and a few bytes are cheaper to
-        # write with every command than the caller's whole view.
+        game = game_of(state.variant)
+        events = game.decide(state, make_command(game, state))
+        after = game.fold(events, state)
+        new = [_new(game, e) for e in events]
+        # What the rules do by themselves after a command (a reshuffle, say)
+        # is appended with it, so no game is ever left waiting for it.
+        while (follow := game.follow_up(after, fresh_seed())) is not None:
+            more = game.decide(after, follow)
+            after = game.fold(more, after)
+            events += more
+            follow_meta = {**meta, "actor": "service", "command": type(follow).__name__}
+            new += [_new(game, e, follow_meta) for e in more]
         record = None
         if key is not None:
+            # The result itself is not filed: the versions it covers are
+            # enough to give it again (see _first_result).
             record = IdempotencyRecord(key, fingerprint, {"versions": [state.version + 1, after.version]},
                                        actor=caller.actor)
         snapshot = None
         if self._snapshot_key is not None and after.version // SNAPSHOT_EVERY > state.version // SNAPSHOT_EVERY:
-            snapshot = snapshots.seal(self._snapshot_key, game_id, after, code_version())
-        stored = self.store.append(game_id, state.version, [_new(e) for e in events], meta,
-                                   previous_hash=loaded.hash, idempotency=record,
-                                   game_row=row_changes(after, created=False), snapshot=snapshot)
-        return answer, stored[-1].hash
+            snapshot = seal(self._snapshot_key, game_id, after, code_version())
+        stored = self.store.append(game_id, state.version, new, meta, previous_hash=loaded.hash,
+                                   idempotency=record, game_row=row_changes(after, created=False),
+                                   snapshot=snapshot)
+        return Applied(game_id, state.version, tuple(events), after), stored[-1].hash
 
-    def _replay(self, game_id, key: str, fingerprint: str, caller: Caller) -> Answer | None:
-        """The first answer to the command filed under ``key``, or None: made
-        again from the events it appended, as it was first made."""
+    def _first_result(self, game_id: uuid.UUID, key: str, fingerprint: str, caller: Caller) -> Applied | None:
+        """What the command filed under ``key`` did, or None: made again from
+        the events it appended."""
         found = self._filed(game_id, caller, key, fingerprint)
         if found is None:
             return None
         first, last = found["versions"]
         stored = self.store.load(game_id, until_version=last)
-        events = [decode(e) for e in stored[first - 1:]]
-        return command_answer(first - 1, fold(events, refold(stored[:first - 1])), events, caller)
+        before = refold(stored[:first - 1])
+        events = tuple(decode(e) for e in stored[first - 1:])
+        return Applied(game_id, first - 1, events, refold(stored[first - 1:], before))
 
-    def _filed(self, scope, caller: Caller, key: str, fingerprint: str) -> dict[str, Any] | None:
+    def _filed(self, scope: uuid.UUID, caller: Caller, key: str, fingerprint: str) -> dict[str, Any] | None:
         """What ``caller`` filed under ``key``; KeyReused if it was for another request."""
         found = self.store.find_idempotent(scope, caller.actor, key)
         if found is None:
@@ -336,19 +347,6 @@ class GameService:
         return response
 
 
-def command_answer(version: int, after: GameState, events, caller: Caller) -> Answer:
-    """The answer to a command that took the game from ``version`` to
-    ``after`` by appending ``events``: the new version, the events as the
-    caller may see them, and the caller's view."""
-    reveal = log_revealed(after)
-    shown = [new_event_json(version + 1 + i, e, caller, reveal) for i, e in enumerate(events)]
-    return Answer(200, {"version": after.version, "events": shown, "game": game_view(after, caller)})
-
-
-def _new(event) -> NewEvent:
-    j = to_json(event)
-    return NewEvent(j["type"], j["schema_version"], j["data"])
-
-
-def _stored_form(e: StoredEvent) -> dict[str, Any]:
-    return {"type": e.type, "schema_version": e.schema_version, "data": e.data}
+def _new(game: GameType, event: Any, metadata: Mapping[str, Any] | None = None) -> NewEvent:
+    stored = game.to_json(event)
+    return NewEvent(stored["type"], stored["schema_version"], stored["data"], metadata)

@@ -1,11 +1,11 @@
 """An event store in memory, with the PostgreSQL store's contract.
 
-``MemoryEventStore`` keeps what ``service.store.EventStore`` writes (events,
-idempotency records, seat token hashes, the games read-model row,
-snapshots, checkpoints) in dictionaries behind one lock, so the service
-layer can be tested, and run, without a database. ``EventStoreContract``
-names the methods both stores share; tests/contract checks that both keep
-it the same way.
+``MemoryEventStore`` keeps what ``service.postgres.store.PostgresEventStore``
+writes (events, idempotency records, seat token hashes, the games
+read-model row, snapshots, checkpoints) in dictionaries behind one lock, so
+the service layer can be tested, and run, without a database. Both keep the
+contract of ``service.events.EventStore``; tests/contract checks that they
+keep it the same way.
 
 What differs, and why it does not matter to a caller: positions here are
 1, 2, 3, ... with no gaps (PostgreSQL's skip numbers), and ``read_all``
@@ -19,48 +19,17 @@ import threading
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
-from typing import Any, Protocol, runtime_checkable
+from typing import Any
 from uuid import UUID
 
 from service import checkpoints
+from service.auth import hash_token
 from service.chain import CURRENT, ZERO_HASH, event_hash_2
-from service.store import (GAME_COLUMNS, NOW, ConcurrencyError, IdempotencyRecord, NewEvent, Snapshot,
-                           StoredEvent)
-from service.tokens import hash_token
+from service.events import (GAME_COLUMNS, NOW, ConcurrencyError, IdempotencyRecord, NewEvent, Snapshot,
+                            StoredEvent)
 
 #: How long an idempotency key is kept (the PostgreSQL store's, migration 0005).
 IDEMPOTENCY_LIFETIME = timedelta(days=1)
-
-
-@runtime_checkable
-class EventStoreContract(Protocol):
-    """What the service layer and the read paths use of an event store."""
-
-    @property
-    def closed(self) -> bool: ...
-
-    def append(self, game_id: UUID | str, expected_version: int, events: Sequence[NewEvent],
-               metadata: Mapping[str, Any], *, previous_hash: str | None = None,
-               idempotency: IdempotencyRecord | None = None, game_row: Mapping[str, Any] | None = None,
-               seat_token_hashes: Mapping[int, str] | None = None,
-               snapshot: Snapshot | None = None) -> list[StoredEvent]: ...
-
-    def load(self, game_id: UUID | str, after_version: int = 0,
-             until_version: int | None = None) -> list[StoredEvent]: ...
-
-    def read_all(self, after_position: int = 0, limit: int = 100) -> list[StoredEvent]: ...
-
-    def game_ids(self) -> list[UUID]: ...
-
-    def game_version(self, game_id: UUID | str) -> int: ...
-
-    def find_idempotent(self, game_id: UUID | str, actor: str, key: str) -> tuple[str, Any] | None: ...
-
-    def seat_for_token(self, game_id: UUID | str, token_hash: str) -> int | None: ...
-
-    def seat_token_hashes(self, game_id: UUID | str) -> dict[int, str]: ...
-
-    def load_snapshot(self, game_id: UUID | str, code_version: str) -> Snapshot | None: ...
 
 
 @dataclass(frozen=True)
@@ -101,7 +70,7 @@ class MemoryEventStore:
                idempotency: IdempotencyRecord | None = None, game_row: Mapping[str, Any] | None = None,
                seat_token_hashes: Mapping[int, str] | None = None,
                snapshot: Snapshot | None = None) -> list[StoredEvent]:
-        """As ``service.store.EventStore.append``: all of it or, with
+        """As ``service.events.EventStore.append``: all of it or, with
         ``ConcurrencyError``, nothing."""
         if not events:
             raise ValueError("append needs at least one event")

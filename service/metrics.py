@@ -1,8 +1,8 @@
-"""Prometheus metrics, served at ``GET /metrics``.
+"""Prometheus metrics, served at ``GET /metrics`` (``service.web.observability``).
 
-The API increments ``COMMANDS_APPENDED`` and ``VERSION_CONFLICTS``, the live
-streams (``service.fanout``) keep the ``STREAMS_*`` and ``NOTIFICATION_LAG``; the
-request metrics are recorded for every request by ``service.observability``.
+The service layer counts ``COMMANDS_APPENDED``, the API ``VERSION_CONFLICTS``,
+the live streams (``service.streams``) keep the ``STREAMS_*`` and
+``NOTIFICATION_LAG``; the request metrics are recorded for every request.
 Under ``casino serve`` several gunicorn workers each count their own
 requests: ``PROMETHEUS_MULTIPROC_DIR`` makes prometheus-client keep the
 counts in files there, and the scrape adds them up across workers.
@@ -13,7 +13,6 @@ from __future__ import annotations
 import functools
 import os
 
-from flask import Blueprint, Flask, Response
 from prometheus_client import (
     CONTENT_TYPE_LATEST,
     REGISTRY,
@@ -66,16 +65,10 @@ NOTIFICATION_LAG = Histogram(
     buckets=(0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0),
 )
 
-bp = Blueprint("metrics", __name__)
-
-
-def init_app(app: Flask) -> None:
+def check_multiprocess() -> None:
+    """Refuse to count in this process alone when workers should count together."""
     if os.environ.get(MULTIPROCESS_ENV) and values.ValueClass is values.MutexValue:
-        # The metrics above would then count in this process only.
-        raise RuntimeError(
-            f"{MULTIPROCESS_ENV} was set after prometheus_client was imported"
-        )
-    app.register_blueprint(bp)
+        raise RuntimeError(f"{MULTIPROCESS_ENV} was set after prometheus_client was imported")
 
 
 # Methods a client may send are any token: the rest are counted as one, so
@@ -96,11 +89,11 @@ def _series(method: str, route: str, status: int):
     return REQUESTS.labels(method, route, str(status)), REQUEST_SECONDS.labels(method, route)
 
 
-@bp.get("/metrics")
-def scrape() -> Response:
+def exposition() -> tuple[bytes, str]:
+    """Every metric in Prometheus's text format, added up across workers; and its content type."""
     if os.environ.get(MULTIPROCESS_ENV):
         registry = CollectorRegistry()
         multiprocess.MultiProcessCollector(registry)
     else:
         registry = REGISTRY
-    return Response(generate_latest(registry), mimetype=CONTENT_TYPE_LATEST)
+    return generate_latest(registry), CONTENT_TYPE_LATEST

@@ -26,9 +26,9 @@ import pytest
 from psycopg import sql
 
 import migrations
-from service.app import create_app
-from service.database import EmbeddedPostgres, close_pool, create_database, get_pool
-from service.store import EventStore
+from service.web.app import create_app
+from service.postgres.database import EmbeddedPostgres, close_pool, create_database, get_pool
+from service.postgres.store import PostgresEventStore
 
 OPERATOR_TOKEN = "operator-token-for-tests"
 
@@ -109,8 +109,8 @@ def client(app):
 
 
 @pytest.fixture
-def store(app) -> EventStore:
-    return EventStore(get_pool(app))
+def store(app) -> PostgresEventStore:
+    return PostgresEventStore(get_pool(app))
 
 
 @pytest.fixture

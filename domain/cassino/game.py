@@ -9,7 +9,8 @@ from typing import Any
 
 from ..cards import Card
 from ..summary import Summary
-from .commands import AnswerUndo, CreateGame, Deal, Play, Undo
+from .commands import AnswerUndo, CountOut, CreateGame, Deal, Play, SetClientSeed, Undo, VoidHand
+from .computer import computer_command as computer_command  # part of the game-type interface
 from .moves import Move
 from .options import VARIANTS
 from .state import FINISHED, GameState
@@ -45,6 +46,19 @@ def undo_command(seat: int | None) -> Undo:
 
 def answer_undo_command(seat: int, accept: bool) -> AnswerUndo:
     return AnswerUndo(seat, accept)
+
+
+def count_out_command(seat: int) -> CountOut:
+    return CountOut(seat)
+
+
+def void_command(reason: str, next_seed: bytes | None) -> VoidHand:
+    """The operator voids the hand; ``next_seed`` commits the next hand's shuffle."""
+    return VoidHand(reason, next_seed)
+
+
+def client_seed_command(seat: int, seed: str) -> SetClientSeed:
+    return SetClientSeed(seat, seed)
 
 
 def follow_up(state: GameState, next_seed: bytes | None) -> None:

@@ -22,11 +22,11 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import StrEnum
-from functools import lru_cache
+from functools import lru_cache, partial
 from typing import Any
 
 from ..cards import Card
-from ..errors import NotationError
+from ..errors import NotationError, reading
 
 
 class Action(StrEnum):
@@ -140,32 +140,37 @@ class Move:
 
     @classmethod
     def from_dict(cls, data: Any) -> Move:
-        """Read a move in the API's JSON shape; raises :class:`NotationError`."""
+        """Read a move in the API's JSON shape; raises :class:`NotationError`
+        naming the field at fault."""
         if not isinstance(data, dict):
             raise NotationError("A move is an object with 'card' and 'action'.")
         unknown = set(data) - {"card", "action", "targets", "value", "groups"}
         if unknown:
-            raise NotationError(f"A move has no field {sorted(unknown)[0]!r}.")
-        if "card" not in data or "action" not in data:
-            raise NotationError("A move needs a 'card' and an 'action'.")
+            raise NotationError(f"A move has no field {sorted(unknown)[0]!r}.", sorted(unknown)[0])
+        for name in ("card", "action"):
+            if name not in data:
+                raise NotationError("A move needs a 'card' and an 'action'.", name)
         action = data["action"]
         if not isinstance(action, str):
-            raise NotationError(f"'action' is one of {', '.join(ACTIONS)}.")
+            raise NotationError(f"'action' is one of {', '.join(ACTIONS)}.", "action")
         targets = data.get("targets") or []
         if not isinstance(targets, list) or len(targets) > MAX_TARGETS:
-            raise NotationError("'targets' is a list of card codes and build ids.")
+            raise NotationError("'targets' is a list of card codes and build ids.", "targets")
         value = data.get("value")
         if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
-            raise NotationError("'value' is a whole number.")
+            raise NotationError("'value' is a whole number.", "value")
         groups = data.get("groups")
         if groups is not None:
             if not isinstance(groups, list) or not all(isinstance(g, list) and g for g in groups):
-                raise NotationError("'groups' is a list of non-empty lists of card codes and build ids.")
+                raise NotationError("'groups' is a list of non-empty lists of card codes and build ids.", "groups")
             if sum(len(g) for g in groups) > MAX_TARGETS + 1:
-                raise NotationError("'groups' names more items than there are cards.")
-            groups = tuple(tuple(_target(t) for t in g) for g in groups)
-        return cls(_card(data["card"]), _action(action.strip().lower()),
-                   tuple(_target(t) for t in targets), value, groups)
+                raise NotationError("'groups' names more items than there are cards.", "groups")
+            groups = tuple(tuple(reading(f"groups.{i}.{j}", partial(_target, t)) for j, t in enumerate(g))
+                           for i, g in enumerate(groups))
+        return cls(reading("card", lambda: _card(data["card"])),
+                   reading("action", lambda: _action(action.strip().lower())),
+                   tuple(reading(f"targets.{i}", partial(_target, t)) for i, t in enumerate(targets)),
+                   value, groups)
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"card": self.card.code, "action": self.action.value}

@@ -30,7 +30,7 @@ import functools
 from typing import Any
 
 from ..cards import codes
-from ..views import private_parts
+from ..views import Describer, cards_text, describe, private_parts
 from .options import Options
 from .state import FINISHED, HAND_OVER, WAITING, GameState
 from .table import item_to_dict
@@ -124,3 +124,33 @@ def event_view(stored: dict[str, Any], seat: int | None = None, operator: bool =
 def log_revealed(state: GameState) -> bool:
     """Whether the whole log is public: the game is over and its options allow it."""
     return state.status == FINISHED and state.options.public_log
+
+
+def _scores(scores: list[int]) -> str:
+    return "-".join(map(str, scores))
+
+
+_DESCRIBERS: dict[str, Describer] = {
+    "GameCreated": lambda d: (f"{d['variant']} for {', '.join(s['name'] for s in d['seats'])};"
+                              f" seat {d['first_dealer']} deals first"),
+    "HandDealt": lambda d: (f"hand {d['hand_number']} dealt by seat {d['dealer']}; table {cards_text(d['table'])}"
+                            + (" (deck fixed by the operator)" if d.get("fixed") else "")),
+    "RoundDealt": lambda d: f"round {d['round']} dealt" + (" (the last)" if d["last"] else ""),
+    "CardTrailed": lambda d: f"seat {d['seat']} trails {d['card']}",
+    "CardsCaptured": lambda d: (f"seat {d['seat']} takes {cards_text(d['cards'][:-1])} with {d['card']}"
+                                + (", a sweep" if d.get("sweep") else "")),
+    "BundleStolen": lambda d: (f"seat {d['seat']} steals seat {d['victim']}'s bundle of {len(d['cards']) - 1}"
+                               f" with {d['card']}"),
+    "BuildMade": lambda d: (f"seat {d['seat']} plays {d['card']} on {cards_text(d['targets'])}:"
+                            f" build {d['build']['id']} of {d['build']['value']}"),
+    "HandEnded": lambda d: f"hand {d['hand_number']} scored; scores {_scores(d['scores'])}",
+    "CountedOut": lambda d: (f"seat {d['seat']} counts out at {d['total']}: "
+                             + ("it holds" if d["success"] else "it falls short")),
+    "GameFinished": lambda d: ((f"team {d['winner']} wins" if d["winner"] is not None else "a draw")
+                               + f" ({d['reason']}); scores {_scores(d['scores'])}"),
+}
+
+
+def describe_event(stored: dict[str, Any]) -> str:
+    """One line saying what the event records (``casino replay --print``)."""
+    return describe(stored, _DESCRIBERS)

@@ -89,6 +89,10 @@ def _new_deck(s: MassCoolState, given: Sequence[Card] | None,
 
 
 def _deal(s: MassCoolState, c: cmd.Deal) -> list[Event]:
+    if s.status == RESHUFFLE and c.seat is None:
+        # A game whose decks the operator fixes has no committed seed to
+        # reshuffle a tied pot with: the operator deals that deck too.
+        return _reshuffle(s, cmd.Reshuffle(c.deck, c.next_seed))
     if s.status != WAITING:
         raise RuleViolation("already_dealt", "The cards have been dealt already.")
     if c.seat is not None and c.seat != s.first_dealer:

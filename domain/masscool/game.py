@@ -8,11 +8,13 @@ are :func:`~.decide.decide` (with :func:`~.decide.follow_up`),
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NoReturn
 
 from ..cards import Card
+from ..errors import RuleViolation
 from ..summary import Summary
 from .commands import AnswerUndo, CreateGame, Deal, Undo
+from .computer import computer_command as computer_command  # part of the game-type interface
 from .moves import Move
 from .rules import DESCRIPTION, GAME_TYPE, MAX_PLAYERS, MIN_PLAYERS
 from .state import FINISHED, MassCoolState
@@ -54,6 +56,22 @@ def undo_command(seat: int | None) -> Undo:
 
 def answer_undo_command(seat: int, accept: bool) -> AnswerUndo:
     return AnswerUndo(seat, accept)
+
+
+def count_out_command(seat: int) -> NoReturn:
+    raise _not_in_this_game("count out: the game ends when the deck cannot give everyone a hand")
+
+
+def void_command(reason: str, next_seed: bytes | None) -> NoReturn:
+    raise _not_in_this_game("void a hand")
+
+
+def client_seed_command(seat: int, seed: str) -> NoReturn:
+    raise _not_in_this_game("take client seeds: its shuffles are committed one command ahead")
+
+
+def _not_in_this_game(what: str) -> RuleViolation:
+    return RuleViolation("not_in_this_game", f"Mass Cool Casino has no way to {what}.")
 
 
 def log_revealed(state: MassCoolState) -> bool:

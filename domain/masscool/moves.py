@@ -16,10 +16,11 @@ are the same move.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from ..cards import Card
-from ..errors import NotationError
+from ..errors import NotationError, reading
 
 BET, STOP = "bet", "stop"
 ACTIONS = (BET, STOP)
@@ -48,19 +49,20 @@ class Move:
 
     @classmethod
     def from_dict(cls, data: Any) -> Move:
-        """Read a ``/play`` body; raises :class:`NotationError`."""
+        """Read a ``/play`` body; raises :class:`NotationError` naming the field at fault."""
         if not isinstance(data, dict):
             raise NotationError("A move is an object with an 'action'.")
         unknown = set(data) - {"action", "cards"}
         if unknown:
-            raise NotationError(f"A move has no field {sorted(unknown)[0]!r}.")
+            raise NotationError(f"A move has no field {sorted(unknown)[0]!r}.", sorted(unknown)[0])
         action = data.get("action")
         if not isinstance(action, str):
-            raise NotationError(f"'action' is one of {', '.join(ACTIONS)}.")
+            raise NotationError(f"'action' is one of {', '.join(ACTIONS)}.", "action")
         cards = data.get("cards", [])
         if not isinstance(cards, list) or len(cards) > MAX_CARDS:
-            raise NotationError("'cards' is a list of card codes.")
-        return cls(action.strip().lower(), tuple(Card.parse(c) for c in cards))
+            raise NotationError("'cards' is a list of card codes.", "cards")
+        read = tuple(reading(f"cards.{i}", partial(Card.parse, c)) for i, c in enumerate(cards))
+        return reading("action", lambda: cls(action.strip().lower(), read))
 
     def to_dict(self) -> dict[str, Any]:
         if self.action == STOP:

@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..cards import Card, codes
-from ..views import private_parts
+from ..views import Describer, cards_text, describe, private_parts
 from .rules import GAME_TYPE, money_value
 from .state import MassCoolState
 
@@ -83,3 +83,34 @@ def event_view(stored: dict[str, Any], seat: int | None = None, operator: bool =
     else:
         return stored
     return {**stored, "data": data}
+
+
+def _seats(seats: list[int]) -> str:
+    return ", ".join(f"seat {s}" for s in seats)
+
+
+_DESCRIBERS: dict[str, Describer] = {
+    "TableOpened": lambda d: f"Mass Cool Casino for {', '.join(d['names'])}; seat {d['first_dealer']} deals",
+    "ShufflePromised": lambda d: f"shuffle {d['shuffle']} committed: {d['commitment'][:16]}…",
+    "MoneyDealt": lambda d: (f"seat {d['dealer']} deals {len(d['money'][0])} cards of money each"
+                             + (" (deck fixed by the operator)" if d["fixed"] else "")),
+    "HandsDrawn": lambda d: f"round {d['round']}: hands drawn, seat {d['leader']} bets first",
+    "BetPlaced": lambda d: f"seat {d['seat']} bets {cards_text(d['cards'])}",
+    "StopCalled": lambda d: f"seat {d['seat']} calls stop",
+    "PotWon": lambda d: (f"round {d['round']}: seat {d['winner']} takes the pot of {len(d['pot'])} cards"
+                         + (f"; {_seats(d['knocked_out'])} out" if d["knocked_out"] else "")),
+    "PotTied": lambda d: f"round {d['round']}: {_seats(d['tied'])} tie; the pot goes back into the deck",
+    "DeckReshuffled": lambda d: (f"shuffle {d['shuffle']}: the deck is reshuffled"
+                                 + (" (fixed by the operator)" if d["fixed"] else "")),
+    "ShuffleRevealed": lambda d: f"shuffle {d['shuffle']}'s seed revealed",
+    "MoneyCounted": lambda d: (f"money counted ({d['reason']}): {'-'.join(map(str, d['totals']))};"
+                               f" {_seats(d['winners'])} {'wins' if len(d['winners']) == 1 else 'share the win'}"),
+    "BetUndoAsked": lambda d: f"seat {d['seat']} asks to take back a bet",
+    "BetUndoAnswered": lambda d: f"seat {d['seat']} {'agrees' if d['accepted'] else 'refuses'}",
+    "BetTakenBack": lambda d: f"seat {d['seat']}'s move is taken back" + (" by the operator" if d["forced"] else ""),
+}
+
+
+def describe_event(stored: dict[str, Any]) -> str:
+    """One line saying what the event records (``casino replay --print``)."""
+    return describe(stored, _DESCRIBERS)

@@ -87,7 +87,7 @@ class Api:
         game is over: over HTTP, with the moves picked from the service's own
         state (quicker than asking /moves each turn)."""
         rng = random.Random(seed)
-        service = self.app.extensions["casino.games"]
+        service = self.app.extensions["casino.services"].games
         for _ in itertools.count() if steps is None else range(steps):
             state = service.load(uuid.UUID(game.id))
             if state.status == "finished":

@@ -8,7 +8,7 @@ import json
 import pytest
 
 from service import checkpoints
-from service.cli import main
+from service.ops.cli import main
 
 from .test_verify import check, game, last, report  # noqa: F401 (fixtures: a game some ten events long)
 

@@ -24,7 +24,7 @@ def damaged(api, operator, tamper):
 
 def forget_games(api):
     """As after a restart: the service's cache no longer holds the games."""
-    api.app.extensions["casino.games"].cache = StateCache()
+    api.app.extensions["casino.services"].games.cache = StateCache()
 
 
 def assert_corrupt(response, game, version=6):

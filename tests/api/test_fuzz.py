@@ -14,8 +14,8 @@ from hypothesis import HealthCheck, settings
 from schemathesis.checks import CHECKS, load_all_checks
 from schemathesis.core.parameters import ParameterLocation
 
-from service.app import create_app
-from service.database import close_pool
+from service.web.app import create_app
+from service.postgres.database import close_pool
 from tests.conftest import TEST_SETTINGS
 from tests.service.spec_check import SPEC_PATH
 

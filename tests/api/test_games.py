@@ -76,7 +76,7 @@ def test_moves_need_a_seat_token(api, operator):
 
 
 def test_names_with_quotes_backslashes_and_braces_are_kept_as_given(api, operator):
-    """Every write binds its arguments in the client (see service.store):
+    """Every write binds its arguments in the client (see service.postgres.store):
     names that quoting gets wrong come back changed, or break the write."""
     names = ["O'Brien \"Bo\"", "a\\b {c,d} é 😀"]
     created = api.post("/v1/games", json={"seats": [{"name": n} for n in names], "first_dealer": 0})

@@ -11,11 +11,9 @@ from concurrent.futures import ThreadPoolExecutor
 import psycopg
 import pytest
 
-from service.app import create_app
-from service.cache import StateCache
-from service.database import close_pool
-from service.games import TOKEN_TRUST_SECONDS, GameService
-from service.tokens import hash_token
+from service.web.app import create_app
+from service.postgres.database import close_pool
+from service.auth import TOKEN_TRUST_SECONDS, Authenticator, hash_token
 
 from tests.conftest import TEST_SETTINGS
 
@@ -162,7 +160,7 @@ def test_another_worker_stops_trusting_a_withdrawn_token_within_a_minute(api, st
     game = api.create(first_dealer=1)
     game_id = uuid.UUID(game.id)
     now = [0.0]
-    worker = GameService(store, StateCache(), clock=lambda: now[0])  # another process's service
+    worker = Authenticator(None, store, clock=lambda: now[0])  # another process's
     old = hash_token(game.tokens[0])
     assert worker.seat_for_token(game_id, old) == 0  # seen in use there
     with psycopg.connect(database_url, autocommit=True) as conn:  # replaced by hand in the database

@@ -9,11 +9,12 @@ import pytest
 
 from domain import Deal, Play, fold, from_json, legal_moves
 from service import games as games_module
-from service import snapshots
+from service import cache as snapshots
 from service.cache import StateCache, code_version
-from service.caller import OPERATOR, seat
+from service.auth import OPERATOR, seat
 from service.games import GameService
-from service.store import EventStore
+from service.events import Snapshot
+from service.postgres.store import PostgresEventStore
 from tests.conftest import OPERATOR_TOKEN
 
 from .conftest import ORDERED_DECK
@@ -47,7 +48,7 @@ def refold(store, game_id):
                 for e in store.load(game_id))
 
 
-KEY = snapshots.key_from(OPERATOR_TOKEN)
+KEY = snapshots.snapshot_key_from(OPERATOR_TOKEN)
 
 
 def cold_service(store) -> GameService:
@@ -83,7 +84,8 @@ def test_snapshots_are_written_as_the_game_grows_and_used_by_a_cold_service(api,
         for e in store.load(game_id) if e.version <= snapshot.version)
     reads = []
     service = cold_service(store)
-    monkeypatch.setattr(store, "load", lambda *args, **kw: reads.append(args) or EventStore.load(store, *args, **kw))
+    monkeypatch.setattr(store, "load",
+                        lambda *args, **kw: reads.append(args) or PostgresEventStore.load(store, *args, **kw))
     assert service.load(game_id) == refold(store, game_id)
     assert reads[0] == (game_id, snapshot.version - 1)  # from the snapshot on, not from the start
 
@@ -118,7 +120,7 @@ def test_a_snapshot_the_service_did_not_sign_is_never_unpickled(database_url, st
     assert cold_service(store).load(game_id) == true_state
     assert UNPICKLED == []
     # The same bytes signed with the key would run: the MAC is all that stands in the way.
-    assert snapshots.unseal(KEY, game_id, snapshots.Snapshot(1, "c", forged)) is None
+    assert snapshots.unseal(KEY, game_id, Snapshot(1, "c", forged)) is None
     pickle.loads(forged[snapshots.MAC_BYTES:])
     assert UNPICKLED == ["code ran"]
     UNPICKLED.clear()
@@ -141,7 +143,7 @@ def test_without_a_key_no_snapshot_is_written_or_read(store, monkeypatch, played
     game_id = uuid.UUID(played.id)
     written = []
     monkeypatch.setattr(store, "append",
-                        lambda *a, **kw: written.append(kw["snapshot"]) or EventStore.append(store, *a, **kw))
+                        lambda *a, **kw: written.append(kw["snapshot"]) or PostgresEventStore.append(store, *a, **kw))
     monkeypatch.setattr(store, "load_snapshot", lambda *a: pytest.fail("a service without a key read a snapshot"))
     service = GameService(store, StateCache())
     for _ in range(4):
@@ -152,7 +154,8 @@ def test_without_a_key_no_snapshot_is_written_or_read(store, monkeypatch, played
         else:
             command = Deal(None)
         service.execute(game_id, OPERATOR if isinstance(command, Deal) else seat(state.turn),
-                        lambda _, c=command: c, if_match=None, idempotency_key=None, fingerprint="", meta={})
+                        lambda _game, _state, c=command: c, if_match=None, idempotency_key=None, fingerprint="",
+                        meta={})
     assert written == [None] * 4
     assert service.load(game_id) == refold(store, game_id)
 
@@ -163,8 +166,8 @@ def test_without_a_key_no_snapshot_is_written_or_read(store, monkeypatch, played
 def other_worker(database_url):
     """A second app on the same database, with a cache of its own: another
     gunicorn worker, as far as the first app can tell."""
-    from service.app import create_app
-    from service.database import close_pool
+    from service.web.app import create_app
+    from service.postgres.database import close_pool
     from tests.conftest import TEST_SETTINGS
 
     from .conftest import Api
@@ -176,7 +179,7 @@ def other_worker(database_url):
 
 def reads_of(api, monkeypatch) -> list:
     """Every read of a game's events by the app's service from now on."""
-    service = api.app.extensions["casino.games"]
+    service = api.app.extensions["casino.services"].games
     reads = []
     load = service.store.load
 

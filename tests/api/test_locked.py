@@ -7,8 +7,8 @@ import time
 import psycopg
 import pytest
 
-from service.app import create_app
-from service.database import close_pool
+from service.web.app import create_app
+from service.postgres.database import close_pool
 from tests.conftest import TEST_SETTINGS
 
 from .conftest import ORDERED_DECK, Api
@@ -58,7 +58,7 @@ def test_a_command_waiting_on_a_locked_table_answers_503_and_writes_nothing(api,
 
 
 def test_the_limits_are_set_on_every_connection_of_the_pool(api):
-    from service.database import get_pool
+    from service.postgres.database import get_pool
 
     with get_pool(api.app).connection() as conn:
         lock, statement = conn.execute("SELECT current_setting('lock_timeout'),"

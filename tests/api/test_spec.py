@@ -65,6 +65,6 @@ def test_every_body_and_answer_is_a_named_schema():
 
 
 def test_problem_codes_are_the_ones_the_service_sends():
-    from service.problems import TITLES
+    from service.web.problems import TITLES
 
     assert set(spec()["components"]["schemas"]["Problem"]["properties"]["code"]["enum"]) == set(TITLES)

@@ -14,8 +14,8 @@ import time
 import psycopg
 import pytest
 
-from service.app import create_app
-from service.database import close_pool
+from service.web.app import create_app
+from service.postgres.database import close_pool
 from tests.conftest import TEST_SETTINGS
 from tests.service.spec_check import check, sse_messages
 

@@ -11,8 +11,8 @@ import time
 import psycopg
 import pytest
 
-from service.app import create_app
-from service.database import close_pool
+from service.web.app import create_app
+from service.postgres.database import close_pool
 from tests.conftest import TEST_SETTINGS
 from tests.service.spec_check import sse_messages
 
@@ -83,7 +83,7 @@ def test_one_listener_serves_every_stream_and_a_waiting_stream_holds_no_connecti
 
 def test_the_streams_of_a_game_share_one_read_per_append(api, app, monkeypatch):
     game = dealt_game(api)
-    hub = app.extensions["casino.stream_hub"]
+    hub = app.extensions["casino.services"].hub
     reads = []
 
     class Counted:

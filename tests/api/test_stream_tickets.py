@@ -2,7 +2,7 @@
 
 import psycopg
 
-from service.tokens import hash_token
+from service.auth import hash_token
 
 from .conftest import ORDERED_DECK
 

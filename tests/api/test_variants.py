@@ -25,7 +25,11 @@ def test_a_whole_game_of_each_variant_over_http(api, operator, variant):
 
 def test_the_variants_list_names_every_preset(api):
     listed = {v["name"]: v for v in api.get("/v1/variants").get_json()["variants"]}
-    assert set(listed) == set(VARIANTS)
+    assert set(listed) == set(VARIANTS) | {"mass-cool-casino"}
+    assert {v["game_type"] for name, v in listed.items() if name in VARIANTS} == {"cassino"}
+    assert listed["mass-cool-casino"]["game_type"] == "mass-cool-casino"
+    assert listed["mass-cool-casino"]["players"] == list(range(2, 9))
+    assert listed["mass-cool-casino"]["options"] == {"money": 10, "ace_high": True, "undo": "consent"}
     assert listed["royal"]["options"]["ace_high"] is True
     assert listed["california"]["players"] == [2, 3, 4, 6]
 

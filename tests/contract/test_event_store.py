@@ -12,9 +12,10 @@ import uuid
 import pytest
 
 from service.chain import chain, first_break
-from service.memory_store import EventStoreContract, MemoryEventStore
-from service.store import ConcurrencyError, EventStore, IdempotencyRecord, NewEvent, Snapshot
-from service.tokens import hash_token
+from service.events import ConcurrencyError, EventStore, IdempotencyRecord, NewEvent, Snapshot
+from service.memory_store import MemoryEventStore
+from service.postgres.store import PostgresEventStore
+from service.auth import hash_token
 
 META = {"actor": "seat:0", "command_id": "c-1", "request_id": "r-1"}
 #: A previous hash for appends that are meant to fail before it matters.
@@ -35,10 +36,10 @@ def _row(**changes):
 
 
 def test_both_stores_have_every_method_of_the_contract():
-    assert isinstance(MemoryEventStore(), EventStoreContract)
-    contract = {name for name in vars(EventStoreContract) if not name.startswith("_")}
+    assert isinstance(MemoryEventStore(), EventStore)
+    contract = {name for name in vars(EventStore) if not name.startswith("_")}
     assert "append" in contract and "read_all" in contract
-    assert {name for name in contract if not hasattr(EventStore, name)} == set()
+    assert {name for name in contract if not hasattr(PostgresEventStore, name)} == set()
 
 
 def test_appended_events_load_back_in_version_order(contract):

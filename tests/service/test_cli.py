@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 import migrations
-from service.cli import main
-from service.tokens import OPERATOR_TOKEN_FILE
+from service.ops.cli import main
+from service.auth import OPERATOR_TOKEN_FILE
 from tests.service.serving import Serving, serve_environment
 
 

@@ -7,7 +7,7 @@ import sys
 
 import psycopg
 
-from service.database import EmbeddedPostgres, data_dir, resolve_database_url, with_database
+from service.postgres.database import EmbeddedPostgres, data_dir, resolve_database_url, with_database
 
 
 def test_database_url_wins_over_the_embedded_server(tmp_path):
@@ -43,7 +43,7 @@ def test_the_embedded_server_is_shared_and_keeps_its_data_across_restarts(postgr
         # does not stop it under us.
         other = subprocess.run(
             [sys.executable, "-c",
-             "import sys; from service.database import resolve_database_url;"
+             "import sys; from service.postgres.database import resolve_database_url;"
              " print(resolve_database_url({'CASINO_DATA_DIR': sys.argv[1]}))",
              str(postgres_dir)],
             capture_output=True, text=True, check=True, timeout=60,

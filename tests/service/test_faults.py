@@ -26,7 +26,7 @@ import psutil
 import psycopg
 import pytest
 
-from service.database import EmbeddedPostgres
+from service.postgres.database import EmbeddedPostgres
 from tests.conftest import OPERATOR_TOKEN, directory_for_postgres
 
 CLIENTS = 3
@@ -58,7 +58,7 @@ class Server:
     def workers(self) -> list[psutil.Process]:
         """gunicorn's workers: the children of its master, which ``casino
         serve`` runs as a child process of its own."""
-        masters = [p for p in psutil.Process(self.process.pid).children() if "service.server" in p.cmdline()]
+        masters = [p for p in psutil.Process(self.process.pid).children() if "service.ops.serve" in p.cmdline()]
         return [w for master in masters for w in master.children()]
 
 

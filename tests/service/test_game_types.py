@@ -10,9 +10,9 @@ from domain import masscool
 from domain.cards import full_deck
 from tests.domain.test_games import play_through
 
-from service.caller import OPERATOR, PUBLIC, seat
+from service.auth import OPERATOR, PUBLIC, seat
+from service.events import StoredEvent
 from service.projection import expected_row, row_changes
-from service.store import StoredEvent
 from service.views import game_view, log_revealed, redact
 
 

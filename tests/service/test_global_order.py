@@ -1,6 +1,6 @@
 """Readers of the global log never skip an event that commits later.
 
-See "Global order" in the docstring of service.store: positions follow
+See "Global order" in the docstring of service.postgres.store: positions follow
 transaction ids, and readers read below the oldest running transaction.
 """
 
@@ -11,7 +11,7 @@ import uuid
 
 import psycopg
 
-from service.store import NewEvent
+from service.events import NewEvent
 
 META = {"actor": "test"}
 INSERT_IN_FLIGHT = (

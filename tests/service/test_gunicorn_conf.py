@@ -5,7 +5,7 @@ import sys
 
 import pytest
 
-from service.gunicorn_conf import Logger, options, stream_capacity
+from service.ops.serve import Logger, options, stream_capacity
 
 
 def test_defaults_suit_a_small_machine():
@@ -43,15 +43,15 @@ def test_a_bad_size_is_refused_by_name(value):
 
 
 def test_gunicorn_formats_no_access_lines_the_app_writes_itself():
-    assert options("127.0.0.1", 8000, {})["logger_class"] == "service.gunicorn_conf.Logger"
+    assert options("127.0.0.1", 8000, {})["logger_class"] == "service.ops.serve.Logger"
     assert Logger.access(object.__new__(Logger), None, None, {}, 0) is None
 
 
 def test_gunicorns_master_imports_neither_psycopg_nor_the_app():
     # gevent patches each worker when it starts; psycopg and its pool take
     # their wait function and locks when imported, so only after that.
-    code = ("import sys, service.server, service.gunicorn_conf; "
+    code = ("import sys, service.ops.serve; "
             "print(sorted(m for m in sys.modules if m.split('.')[0] in ('psycopg', 'psycopg_pool', 'flask')"
-            " or m in ('service.app', 'service.database')))")
+            " or m in ('service.web.app', 'service.postgres.database')))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"

@@ -9,10 +9,10 @@ import pytest
 from flask import g, request
 
 from service import metrics
-from service.app import create_app
-from service.database import close_pool
-from service.logs import JsonFormatter
-from service.problems import ApiProblem
+from service.web.app import create_app
+from service.postgres.database import close_pool
+from service.ops.logs import JsonFormatter
+from service.web.problems import ApiProblem
 
 PROBLEM = "application/problem+json"
 

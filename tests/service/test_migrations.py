@@ -12,9 +12,10 @@ from alembic import command
 import migrations
 from service.chain import chain, first_break
 from service.checkpoints import key_from
-from service.readmodel import ReadModel
-from service.store import VERSION_CONFLICT_SQLSTATE, EventStore, NewEvent
-from service.verify import Evidence, check_checkpoint, check_hash_chain
+from service.postgres.readmodel import ReadModel
+from service.events import NewEvent
+from service.postgres.store import VERSION_CONFLICT_SQLSTATE, PostgresEventStore
+from service.ops.verify import Evidence, check_checkpoint, check_hash_chain
 from tests.conftest import tamper_with
 
 TABLES = {"events", "idempotency", "games", "seat_tokens", "snapshots", "stream_ticket_uses", "checkpoints"}
@@ -71,7 +72,7 @@ def test_events_stored_before_the_hash_chain_get_their_hashes_in_order(scratch_u
 
     with psycopg_pool.ConnectionPool(scratch_url, kwargs={"autocommit": True}, min_size=1) as pool:
         for game in games:
-            stored = EventStore(pool).load(game)
+            stored = PostgresEventStore(pool).load(game)
             assert len(stored) == 3 and first_break(game, stored) is None
         with pool.connection() as conn, pytest.raises(psycopg.errors.RestrictViolation):
             conn.execute("UPDATE events SET type = 'F'")  # append-only again
@@ -107,7 +108,7 @@ def test_idempotency_records_before_0005_get_their_caller_and_a_hashed_key(scrat
                      (game,))
     migrations.upgrade(scratch_url)
     with psycopg_pool.ConnectionPool(scratch_url, kwargs={"autocommit": True}, min_size=1) as pool:
-        store = EventStore(pool)
+        store = PostgresEventStore(pool)
         assert store.find_idempotent(game, "seat:2", "play-1") == ("h", {"versions": [2, 2]})
         assert store.find_idempotent(game, "seat:1", "play-1") is None
         with pool.connection() as conn:
@@ -202,7 +203,7 @@ def test_games_stored_under_chain_1_still_verify_and_go_on_under_chain_2(scratch
         old = Evidence(game, *ReadModel(pool).evidence(game), key)
         assert [e.chain for e in old.events] == [1, 1]
         assert check_hash_chain(old).ok and check_checkpoint(old).ok
-        store = EventStore(pool, key)
+        store = PostgresEventStore(pool, key)
         store.append(game, 2, [NewEvent("E", 1, {"n": 3})], {"actor": "public"}, previous_hash=before[-1][1])
         new = Evidence(game, *ReadModel(pool).evidence(game), key)
     assert [e.chain for e in new.events] == [1, 1, 2]

@@ -16,16 +16,17 @@ import psycopg
 import pytest
 
 import migrations
-from service.app import create_app
+from service.web.app import create_app
 from service.cache import StateCache
-from service.caller import OPERATOR
+from service.auth import OPERATOR
 from service.chain import first_break
-from service.cli import main
-from service.database import close_pool, get_pool, open_pool
+from service.ops.cli import main
+from service.postgres.database import close_pool, get_pool, open_pool
 from service.games import GameService
-from service.projection import expected_row, refold_checked
-from service.readmodel import ReadModel
-from service.store import EventStore
+from service.events import refold_checked
+from service.projection import expected_row
+from service.postgres.readmodel import ReadModel
+from service.postgres.store import PostgresEventStore
 from service.views import game_view
 from tests.api.conftest import ONE_HAND, ORDERED_DECK, Api
 from tests.conftest import TEST_SETTINGS, tamper_with
@@ -55,7 +56,7 @@ def finished_game(api, seed=0):
 
 def stored(url: str, game_id) -> list:
     with open_pool(url) as pool:
-        return EventStore(pool).load(game_id)
+        return PostgresEventStore(pool).load(game_id)
 
 
 def content(events) -> list[tuple]:
@@ -224,7 +225,7 @@ def test_replaying_an_export_into_an_empty_database_reproduces_the_game_exactly(
     original, replayed = stored(database_url, game.id), stored(scratch_url, game.id)
     assert content(replayed) == content(original) and len(original) > 50
     with open_pool(scratch_url) as pool:
-        state = GameService(EventStore(pool), StateCache()).load(uuid.UUID(game.id))
+        state = GameService(PostgresEventStore(pool), StateCache()).load(uuid.UUID(game.id))
     assert game_view(state, OPERATOR) == api.view(game, operator)
     assert main(["verify", game.id]) == 0  # its read model row came with it
 
@@ -321,7 +322,8 @@ def test_replay_print_shows_each_step_and_needs_no_database(api, on_session_data
     (lambda t: t["events"][4]["data"].update(forged=True), "breaks at version 5"),
     (lambda t: t["events"].pop(2), "breaks at version 3: Version 3 is missing"),
     (lambda t: t.update(head="0" * 64), "head"),
-    (lambda t: t.pop("events"), "not a readable transcript"),
+    (lambda t: t.pop("events"), "This transcript is damaged: a field is missing"),
+    (lambda t: t.clear(), "not a casino-transcript version 1 document"),
 ])
 def test_a_transcript_that_was_changed_is_refused(api, on_session_database, tmp_path, capsys, change,
                                                    message):

@@ -7,12 +7,9 @@ import threading
 import psycopg
 import pytest
 
+from service.auth import hash_token
 from service.chain import chain
-from service.store import (
-    ConcurrencyError,
-    IdempotencyRecord,
-)
-from service.tokens import hash_token
+from service.events import ConcurrencyError, IdempotencyRecord
 from tests.contract.test_event_store import META, SOME_HASH, events, new_game
 
 def test_a_writer_committing_the_same_version_meanwhile_makes_the_append_fail(
@@ -60,7 +57,7 @@ def _try_append(store, game, expected):
 
 def test_an_append_is_kept_when_only_the_notification_after_its_commit_fails(store, monkeypatch, caplog):
     # A channel name past PostgreSQL's 63 bytes makes pg_notify fail, after the COMMIT.
-    monkeypatch.setattr("service.store.CHANNEL", "x" * 100)
+    monkeypatch.setattr("service.postgres.store.CHANNEL", "x" * 100)
     game = new_game()
     stored = store.append(game, 0, events("GameCreated", "HandDealt"), META)
     assert [e.version for e in stored] == [1, 2] and stored[0].position < stored[1].position
@@ -73,11 +70,11 @@ def test_an_append_is_kept_when_only_the_notification_after_its_commit_fails(sto
 @pytest.fixture
 def one_connection_store(database_url):
     """A store over a pool of one connection: every append shares its prepared statements."""
-    from service.database import open_pool
-    from service.store import EventStore
+    from service.postgres.database import open_pool
+    from service.postgres.store import PostgresEventStore
 
     pool = open_pool(database_url, max_size=1)
-    yield EventStore(pool), pool
+    yield PostgresEventStore(pool), pool
     pool.close()
 
 

@@ -4,7 +4,7 @@ import hashlib
 import stat
 from uuid import uuid4
 
-from service.tokens import OPERATOR_TOKEN_FILE, hash_token, new_token, operator_token, seat_key_from, seat_token
+from service.auth import OPERATOR_TOKEN_FILE, hash_token, new_token, operator_token, seat_key_from, seat_token
 
 
 def test_tokens_are_long_random_and_stored_as_sha256_hex():

@@ -10,35 +10,28 @@ import uuid
 
 import pytest
 
-from domain import CreateGame, Deal, RuleViolation, SetClientSeed
+from domain import Deal, RuleViolation
+from service.auth import Authenticator, hash_token, seat
 from service.cache import StateCache
-from service.caller import seat
-from service.games import (Answer, GameService, KeyReused, PreconditionFailed,
-                           VersionConflict, request_hash)
+from service.events import ConcurrencyError, refold
+from service.games import Applied, GameService, KeyReused, PreconditionFailed, VersionConflict, request_hash
 from service.memory_store import MemoryEventStore
-from service.projection import refold
-from service.store import ConcurrencyError
-from service.tokens import hash_token
 
 META = {"actor": "public", "command_id": "c-1", "request_id": "r-1"}
-CREATE = CreateGame("cassino", ("Ann", "Bob"), first_dealer=1)
-
-
-def created(game_id: uuid.UUID, state, tokens: list[str]) -> Answer:
-    return Answer(201, {"id": str(game_id), "version": state.version, "tokens": tokens})
 
 
 def new_game(service: GameService, key: str | None = None) -> tuple[uuid.UUID, list[str]]:
-    answer = service.create(CREATE, META, created, idempotency_key=key, fingerprint="create")
-    return uuid.UUID(answer.body["id"]), answer.body["tokens"]
+    created = service.create("cassino", ("Ann", "Bob"), 1, {}, meta=META, idempotency_key=key,
+                             fingerprint="create")
+    return created.game_id, list(created.tokens)
 
 
 def seed(service: GameService, game_id: uuid.UUID, text: str, *, by: int = 0, key: str | None = None,
-         if_match: int | None = None) -> Answer:
+         if_match: int | None = None) -> Applied:
     caller = seat(by)
-    return service.execute(game_id, caller, lambda state: SetClientSeed(by, text), if_match=if_match,
-                           idempotency_key=key, fingerprint=request_hash(caller, "client-seed", text),
-                           meta=META)
+    return service.execute(game_id, caller, lambda game, state: game.client_seed_command(by, text),
+                           if_match=if_match, idempotency_key=key,
+                           fingerprint=request_hash(caller, "client-seed", text), meta=META)
 
 
 @pytest.fixture
@@ -57,7 +50,7 @@ def test_a_created_game_is_stored_whole_with_only_its_tokens_hashes(service, sto
     assert service.load(game_id) == refold(store.load(game_id))
     assert store.seat_token_hashes(game_id) == {0: hash_token(tokens[0]), 1: hash_token(tokens[1])}
     assert store.game_row(game_id)["player_names"] == ["Ann", "Bob"]
-    assert service.seat_for_token(game_id, hash_token(tokens[1])) == 1
+    assert Authenticator(None, store).seat_for_token(game_id, hash_token(tokens[1])) == 1
 
 
 def test_a_creation_retried_under_its_key_gets_the_same_game_and_tokens(service, store):
@@ -72,9 +65,10 @@ def test_a_command_is_appended_and_answered_with_the_new_version(service, store)
     game_id, _ = new_game(service)
     before = store.game_version(game_id)
 
-    answer = seed(service, game_id, "abc")
+    applied = seed(service, game_id, "abc")
 
-    assert answer.status == 200 and answer.body["version"] == before + 1
+    assert applied.before == before and applied.state.version == before + 1
+    assert [type(e).__name__ for e in applied.events] == ["ClientSeedSet"]
     assert store.game_version(game_id) == before + 1
     assert store.game_row(game_id)["version"] == before + 1
     assert service.load(game_id) == refold(store.load(game_id))
@@ -85,7 +79,7 @@ def test_a_refused_command_appends_nothing(service, store):
     before = store.game_version(game_id)
 
     with pytest.raises(RuleViolation):  # seat 1 deals first
-        service.execute(game_id, seat(0), lambda state: Deal(seat=0), if_match=None, idempotency_key=None,
+        service.execute(game_id, seat(0), lambda game, state: Deal(seat=0), if_match=None, idempotency_key=None,
                         fingerprint="deal", meta=META)
     assert store.game_version(game_id) == before
 
@@ -107,7 +101,7 @@ def test_a_key_is_the_callers_own(service, store):
     seed(service, game_id, "abc", by=0, key="k")
     second = seed(service, game_id, "xyz", by=1, key="k")
 
-    assert second.body["version"] == store.game_version(game_id)
+    assert second.state.version == store.game_version(game_id)
 
 
 def test_if_match_on_an_older_version_is_refused_with_the_current_one(service, store):
@@ -127,9 +121,9 @@ def test_a_cache_left_behind_by_another_worker_is_caught_up_and_the_command_deci
     other = GameService(store, StateCache())
     seed(other, game_id, "from the other worker", by=1)
 
-    answer = seed(service, game_id, "abc")
+    applied = seed(service, game_id, "abc")
 
-    assert answer.body["version"] == store.game_version(game_id)
+    assert applied.state.version == store.game_version(game_id)
     assert [e.type for e in store.load(game_id)][-2:] == ["ClientSeedSet", "ClientSeedSet"]
     assert service.load(game_id) == refold(store.load(game_id))
 

@@ -18,8 +18,8 @@ from pathlib import Path
 import pytest
 from werkzeug.serving import WSGIRequestHandler, make_server
 
-from service.app import create_app
-from service.database import close_pool
+from service.web.app import create_app
+from service.postgres.database import close_pool
 from tests.api.conftest import Api
 from tests.conftest import TEST_SETTINGS
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from service.transcript import parse
+from service.ops.transcripts import parse
 from tests.api.conftest import ONE_HAND
 from tests.conftest import OPERATOR_TOKEN
 from tests.web.conftest import DESKTOP, PHONE, open_page, shoot, wait_version

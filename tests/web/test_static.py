@@ -7,7 +7,7 @@ import tomllib
 from pathlib import Path
 
 from domain import EVENT_TYPES
-from service.web import ROOT
+from service.web.client import ROOT
 
 REPO = Path(__file__).resolve().parents[2]
 

@@ -11,7 +11,7 @@ from domain.masscool.events import (DeckReshuffled, HandsDrawn, MoneyCounted, Mo
 from domain.masscool.rules import showdown_rank
 from domain.shuffle import deck_from_seed
 
-from .table import Table, stacked_deck
+from .table import Table, reshuffled, stacked_deck
 
 
 def seed(n: int) -> bytes:
@@ -103,4 +103,16 @@ def test_a_tie_in_a_game_without_a_committed_seed_waits_for_the_operators_deck()
     t = Table(2, deck=stacked_deck(2, 0, 10, stock="AD AC"))
     play_round(t)
     assert t.state.status == "reshuffle" and follow_up(t.state, seed(3)) is None
-    assert t.refused(Deal()) == "already_dealt"
+    assert t.refused(Deal()) == "no_shuffle_committed"  # the operator must give the deck
+    assert t.refused(Deal(seat=0)) == "already_dealt"  # and only the operator
+
+
+def test_the_operators_deal_in_a_game_without_a_committed_seed_reshuffles_a_tied_pot():
+    t = Table(2, deck=stacked_deck(2, 0, 10, stock="AD AC"))
+    play_round(t)
+    top = [c.code for c in t.state.stock[-2:]]
+    deck = reshuffled(t.state, " ".join(top))
+    events = t.do(Deal(deck))
+    reshuffle = next(e for e in events if isinstance(e, DeckReshuffled))
+    assert reshuffle.deck == deck and reshuffle.fixed and t.state.status == "betting"
+    assert sorted(h.code for h in t.state.hands) == sorted(top)  # the fixed deck's top cards are the hands

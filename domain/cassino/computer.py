@@ -1,0 +1,61 @@
+"""The computer player: what a seat played by the service does next.
+
+Greedy, and simple on purpose: it agrees to every undo request, counts out
+as soon as its side has made sure of the target, deals when it is the
+dealer, and on its turn takes the capture worth the most points (then the
+most cards), else trails its lowest card, else (when the rules forbid a
+trail) makes the first legal move.
+"""
+
+from __future__ import annotations
+
+from .commands import AnswerUndo, Command, CountOut, Deal, Play
+from .legal import legal_moves
+from .moves import Action, Move
+from .scoring import card_points, secured_points
+from .state import HAND_OVER, IN_PROGRESS, WAITING, GameState
+from .table import Build
+
+
+def computer_command(state: GameState, computers: tuple[int, ...],
+                     next_seed: bytes | None) -> tuple[int, Command] | None:
+    """The next thing one of the ``computers`` seats does in ``state``, as
+    ``(seat, command)``; None when it waits for a person."""
+    asker = state.undo_request
+    if asker is not None:
+        for s in computers:
+            if s != asker and s not in state.undo_accepted:
+                return s, AnswerUndo(s, True)
+    if state.status == IN_PROGRESS and state.options.count_out:
+        target = state.options.target
+        for s in computers:
+            team = state.team_of(s)
+            if target is not None and state.scores[team] + secured_points(state, team) >= target:
+                return s, CountOut(s)
+    if state.status in (WAITING, HAND_OVER) and state.next_dealer in computers:
+        return state.next_dealer, Deal(None, seat=state.next_dealer)
+    if state.status == IN_PROGRESS and state.turn in computers and asker is None:
+        return state.turn, Play(state.turn, choose(state, state.turn), next_seed)
+    return None
+
+
+def choose(state: GameState, seat: int) -> Move:
+    """The greedy player's move (see the module's docstring)."""
+    moves = legal_moves(state, seat).first().moves
+    captures = [m for m in moves if m.action == Action.CAPTURE]
+    if captures:
+        return max(captures, key=lambda m: _gain(state, m))
+    trails = [m for m in moves if m.action == Action.TRAIL]
+    if trails:
+        return min(trails, key=lambda m: (m.card.rank, m.card.suit))
+    return moves[0]
+
+
+def _gain(state: GameState, move: Move) -> tuple[int, int]:
+    """What a capture takes: (points the cards score, number of cards)."""
+    taken = [move.card]
+    for target in move.targets:
+        item = state.item(target)
+        assert item is not None, "a listed capture names what is on the table"
+        taken += item.cards if isinstance(item, Build) else [item]
+    return sum(a.points for a in card_points(taken, state.options)), len(taken)

@@ -1,0 +1,30 @@
+"""The computer player: what a seat played by the service does next.
+
+Plain on purpose: it agrees to every undo request, deals when it is the
+first dealer, and on its turn makes the first move ``legal_moves`` lists,
+which is the stop when a stop is allowed and else the cheapest bet.
+"""
+
+from __future__ import annotations
+
+from .commands import AnswerUndo, Bet, Command, Deal, Stop, command_for
+from .legal import legal_moves
+from .state import BETTING, WAITING, MassCoolState
+
+
+def computer_command(state: MassCoolState, computers: tuple[int, ...],
+                     next_seed: bytes | None) -> tuple[int, Command] | None:
+    """The next thing one of the ``computers`` seats does in ``state``, as
+    ``(seat, command)``; None when it waits for a person."""
+    asker = state.undo_request
+    if asker is not None:
+        for s in computers:
+            if s != asker and s not in state.undo_accepted and not state.out[s]:
+                return s, AnswerUndo(s, True)
+        return None
+    if state.status == WAITING and state.first_dealer in computers:
+        return state.first_dealer, Deal(None, state.first_dealer, next_seed)
+    if state.status == BETTING and state.turn in computers:
+        move: Bet | Stop = command_for(state.turn, legal_moves(state, state.turn).first(1).moves[0])
+        return state.turn, move
+    return None

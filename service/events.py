@@ -1,0 +1,235 @@
+"""Stored events: what an event store keeps, the contract every store keeps,
+and the one place where stored rows become the domain's events again.
+
+Two stores keep the contract: ``service.postgres.store.PostgresEventStore``
+(the real one) and ``service.memory_store.MemoryEventStore`` (tests and
+``make test-fast``); ``tests/contract`` holds both to it.
+
+Which game a stored event belongs to is read off its type
+(:func:`domain.games.game_of_event`): event names are unique across games,
+so folding a stored game needs no other clue.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any, Protocol, runtime_checkable
+from uuid import UUID
+
+from domain.games import State, game_of_event
+
+#: Where the idempotency keys of game creations are filed: no game has this id.
+CREATION_SCOPE = UUID(int=0)
+
+#: The columns of the ``games`` read model an append may write (``id`` is always the game's).
+GAME_COLUMNS = ("variant", "status", "player_names", "version", "created_at", "updated_at",
+                "finished_at", "winner")
+
+
+class _AppendTime:
+    """The value of a ``game_row`` column that means "the append's time"."""
+
+    def __repr__(self) -> str:
+        return "NOW"
+
+
+#: A ``game_row`` value meaning the append's time: the same instant as its
+#: events' ``recorded_at``, so the read model's times can be rebuilt from the
+#: events alone. ``created_at`` and ``updated_at`` get it without asking.
+NOW = _AppendTime()
+
+
+class ConcurrencyError(Exception):
+    """Another append got there first: the game is no longer at ``expected_version``
+    (or a unique key the append files, such as an idempotency key, was filed before)."""
+
+    def __init__(self, game_id: UUID | str, expected_version: int):
+        super().__init__(f"game {game_id} is no longer at version {expected_version}")
+        self.game_id = game_id
+        self.expected_version = expected_version
+
+
+@dataclass(frozen=True)
+class NewEvent:
+    """An event to append; the store gives it its version, position and hash.
+
+    ``metadata`` and ``recorded_at``, when given, replace the append's for
+    this event (a replayed transcript keeps each event's own; a follow-up
+    the service issued by itself names its own command).
+    """
+
+    type: str
+    schema_version: int
+    data: Any
+    metadata: Mapping[str, Any] | None = None
+    recorded_at: datetime | None = None
+
+
+@dataclass(frozen=True)
+class StoredEvent:
+    """An event as recorded: ``version`` within its game, ``position`` across all."""
+
+    position: int
+    game_id: UUID
+    version: int
+    type: str
+    schema_version: int
+    data: Any
+    metadata: dict[str, Any]
+    recorded_at: datetime
+    hash: str
+    chain: int  # which form of hash (service.chain)
+
+
+@dataclass(frozen=True)
+class IdempotencyRecord:
+    """What it takes to answer a retry of a request sent with an
+    ``Idempotency-Key`` as the first attempt was answered (``response``:
+    which versions it appended, and for a creation which game it made).
+
+    Keys are filed per game and per caller (``actor``, as ``Caller.actor``
+    names it), so that no caller's key stands in another's way or tells
+    them it exists; ``scope`` files one elsewhere than under the game (the
+    creation of a game, which has no id before it, files under
+    ``CREATION_SCOPE``). Stores keep a key's sha256, not the key, and
+    forget it after a day.
+    """
+
+    key: str
+    request_hash: str
+    response: Mapping[str, Any]
+    actor: str
+    scope: UUID | None = None
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """A game's folded state at ``version``, sealed (``service.cache``), valid only for ``code_version``."""
+
+    version: int
+    code_version: str
+    state: bytes
+
+
+@runtime_checkable
+class EventStore(Protocol):
+    """What the service layer and the read paths use of an event store."""
+
+    @property
+    def closed(self) -> bool:
+        """Whether the store can no longer be used (its pool was closed)."""
+
+    def append(self, game_id: UUID | str, expected_version: int, events: Sequence[NewEvent],
+               metadata: Mapping[str, Any], *, previous_hash: str | None = None,
+               idempotency: IdempotencyRecord | None = None, game_row: Mapping[str, Any] | None = None,
+               seat_token_hashes: Mapping[int, str] | None = None,
+               snapshot: Snapshot | None = None) -> list[StoredEvent]:
+        """Append ``events`` as versions ``expected_version + 1``, ... of the game, all of it or nothing.
+
+        ``expected_version`` is 0 for a new game; otherwise ``previous_hash``
+        is the hash of the game's event at that version, which the new
+        events' hashes chain to. ``metadata`` (actor, command, command id,
+        request id) is stored with each event. With them: ``idempotency`` is
+        filed, ``game_row`` (columns of ``GAME_COLUMNS``) is the game's new
+        ``games`` row when ``expected_version`` is 0 and the columns to
+        change otherwise, ``seat_token_hashes`` are kept, ``snapshot``
+        replaces the game's. Raises ``ConcurrencyError``, with nothing
+        written, when the game is not at ``expected_version`` or a key filed
+        here was filed before.
+        """
+
+    def load(self, game_id: UUID | str, after_version: int = 0,
+             until_version: int | None = None) -> list[StoredEvent]:
+        """The game's events after ``after_version`` (up to ``until_version``), in version order."""
+
+    def read_all(self, after_position: int = 0, limit: int = 100) -> list[StoredEvent]:
+        """Up to ``limit`` events of every game after ``after_position``, in a
+        global order no reader paging by position can miss an event of."""
+
+    def game_ids(self) -> list[UUID]:
+        """Every game that has events, in id order."""
+
+    def game_version(self, game_id: UUID | str) -> int:
+        """The version of the game's last event; 0 when it has none."""
+
+    def find_idempotent(self, game_id: UUID | str, actor: str, key: str) -> tuple[str, Any] | None:
+        """``(request_hash, response)`` filed for the caller's key and not expired, or None."""
+
+    def seat_for_token(self, game_id: UUID | str, token_hash: str) -> int | None:
+        """The seat whose token hashes to ``token_hash``, or None."""
+
+    def seat_token_hashes(self, game_id: UUID | str) -> dict[int, str]:
+        """Each seat's token hash (sha256 hex), by seat."""
+
+    def load_snapshot(self, game_id: UUID | str, code_version: str) -> Snapshot | None:
+        """The game's snapshot if ``code_version`` wrote it; older code's is ignored."""
+
+
+# -- stored rows to the domain's events ------------------------------------
+
+
+class Unfoldable(ValueError):
+    """Stored events that do not fold into a game: ``version`` is the first that does not apply."""
+
+    def __init__(self, version: int, event_type: str, cause: Exception):
+        super().__init__(f"Version {version} ({event_type}) does not fit the game before it"
+                         f" ({type(cause).__name__}: {cause}).")
+        self.version = version
+
+
+class Recorded(Protocol):
+    """What decoding needs of a stored event (a transcript's events have it too)."""
+
+    @property
+    def version(self) -> int: ...
+
+    @property
+    def type(self) -> str: ...
+
+    @property
+    def schema_version(self) -> int: ...
+
+    @property
+    def data(self) -> Any: ...
+
+    @property
+    def recorded_at(self) -> datetime: ...
+
+
+def stored_form(stored: Recorded) -> dict[str, Any]:
+    """The event as its game's JSON codec reads it: ``type``, ``schema_version``, ``data``."""
+    return {"type": stored.type, "schema_version": stored.schema_version, "data": stored.data}
+
+
+def decode(stored: Recorded) -> Any:
+    """A stored event as its game's event (upcast to the current schema)."""
+    return game_of_event(stored.type).from_json(stored_form(stored))
+
+
+def refold(events: Iterable[Recorded], state: State | None = None) -> State:
+    """The state after the stored ``events``, applied to ``state`` (or from
+    the start); like the domain's ``fold``, it is a ValueError to fold nothing."""
+    rest = iter(events)
+    first = next(rest, None)
+    if first is None:
+        if state is None:
+            raise ValueError("no events to fold, and no state to fold them into")
+        return state
+    game = game_of_event(first.type)  # a game's events are all its own: one lookup folds them
+    return game.fold((game.from_json(stored_form(e)) for e in rest), game.evolve(state, decode(first)))
+
+
+def refold_checked(events: Iterable[Recorded], state: State | None = None) -> State:
+    """``refold`` for events that may have been altered: raises ``Unfoldable``."""
+    for event in events:
+        try:
+            state = game_of_event(event.type).evolve(state, decode(event))
+        # Altered data can fail anywhere in decoding or applying an event;
+        # whatever it raises, the history does not hold together there.
+        except Exception as error:
+            raise Unfoldable(event.version, event.type, error) from error
+    if state is None:
+        raise ValueError("no events to fold, and no state to fold them into")
+    return state

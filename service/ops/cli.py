@@ -1,0 +1,244 @@
+"""The ``casino`` command.
+
+Storage is the same for every subcommand: ``DATABASE_URL``, else the
+embedded PostgreSQL in ``CASINO_DATA_DIR`` (default ``./.casino-data``),
+started on demand and stopped when the last ``casino`` process using it ends.
+``serve`` and ``migrate`` bring the schema up to date; the operator commands
+(``verify``, ``heads``, ``export``, ``replay``, ``rebuild-projections``, in
+``service.ops.commands``) only use it, and say so when it is behind.
+"""
+
+from __future__ import annotations
+
+import argparse
+import errno
+import os
+import socket
+import sys
+import tempfile
+import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import psycopg
+import sqlalchemy.exc
+from psycopg_pool import ConnectionPool
+
+import migrations
+from service import auth, checkpoints
+from service.ops import commands as ops
+from service.ops import serve as server
+from service.postgres import database
+from service.postgres.readmodel import ReadModel
+from service.postgres.store import PostgresEventStore
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="casino", description="The casino card-game service.")
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    serve_parser = commands.add_parser("serve", help="migrate the database, then serve the API")
+    serve_parser.add_argument("--host", default="127.0.0.1", help="address to listen on")
+    serve_parser.add_argument("--port", type=_port, default=os.environ.get("CASINO_PORT") or "8000",
+                              help="port to listen on (default: CASINO_PORT, else 8000)")
+    serve_parser.set_defaults(run=serve)
+
+    migrate_parser = commands.add_parser("migrate", help="bring the database schema up to date")
+    migrate_parser.set_defaults(run=migrate)
+
+    verify_parser = commands.add_parser(
+        "verify", help="check games' hash chains and read model; exit 1 if anything is wrong")
+    verify_parser.add_argument("game", nargs="?", type=uuid.UUID, metavar="GAME",
+                               help="the game's id (default: every game)")
+    verify_parser.add_argument("--heads", type=Path, metavar="FILE",
+                               help="also check heads kept from `casino heads` (every game in the file)")
+    verify_parser.add_argument("--json", action="store_true", dest="as_json",
+                               help="print each report whole, as JSON (full head hashes included)")
+    verify_parser.set_defaults(run=verify)
+
+    heads_parser = commands.add_parser(
+        "heads", help="write every game's head (JSON), to keep outside the database for `verify --heads`")
+    heads_parser.add_argument("-o", "--output", type=Path, metavar="FILE", help="write here, not to stdout")
+    heads_parser.set_defaults(run=heads)
+
+    export_parser = commands.add_parser("export", help="write a game's transcript (JSON)")
+    export_parser.add_argument("game", type=uuid.UUID, metavar="GAME", help="the game's id")
+    export_parser.add_argument("-o", "--output", type=Path, metavar="FILE", help="write here, not to stdout")
+    export_parser.add_argument("--force", action="store_true",
+                               help="export a game that fails verification all the same")
+    export_parser.set_defaults(run=export)
+
+    replay_parser = commands.add_parser(
+        "replay", help="check a transcript and replay it into the database as a game")
+    replay_parser.add_argument("file", type=Path, metavar="FILE", help="a transcript from casino export")
+    replay_parser.add_argument("--print", action="store_true", dest="print_only",
+                               help="print each step instead; write nothing")
+    replay_parser.set_defaults(run=replay)
+
+    rebuild_parser = commands.add_parser(
+        "rebuild-projections", help="recompute the games read model from the events alone")
+    rebuild_parser.set_defaults(run=rebuild_projections)
+
+    args = parser.parse_args(argv)
+    try:
+        return args.run(args)
+    except (psycopg.OperationalError, sqlalchemy.exc.OperationalError) as error:
+        print(f"casino: cannot use the database: {error}", file=sys.stderr)
+        return 1
+    except SchemaBehind as error:
+        print(f"casino: {error}", file=sys.stderr)
+        return 1
+
+
+def migrate(args: argparse.Namespace) -> int:
+    migrations.upgrade(_database_url())
+    print(f"Database schema is at revision {migrations.head()}.")
+    return 0
+
+
+def verify(args: argparse.Namespace) -> int:
+    with _pool() as pool:
+        read_model = ReadModel(pool)
+        found = ops.verify_games(read_model, args.game, sys.stdout, _checkpoint_key(), as_json=args.as_json)
+        if args.heads is not None:
+            try:
+                kept = args.heads.read_text(encoding="utf-8")
+            except (OSError, UnicodeDecodeError) as error:
+                print(f"casino: cannot read {args.heads}: {error}", file=sys.stderr)
+                return 1
+            found = max(found, ops.check_heads(read_model, kept, sys.stdout))
+        return found
+
+
+def heads(args: argparse.Namespace) -> int:
+    with _pool() as pool:
+        return ops.export_heads(ReadModel(pool), args.output, sys.stdout)
+
+
+def export(args: argparse.Namespace) -> int:
+    with _pool() as pool:
+        return ops.export_game(ReadModel(pool), args.game, args.output, _checkpoint_key(), force=args.force)
+
+
+def replay(args: argparse.Namespace) -> int:
+    try:
+        text = args.file.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        print(f"casino: cannot read {args.file}: {error}", file=sys.stderr)
+        return 1
+    if args.print_only:
+        return ops.replay_transcript(None, text, sys.stdout)
+    with _pool() as pool:
+        return ops.replay_transcript(PostgresEventStore(pool, _checkpoint_key()), text, sys.stdout)
+
+
+def rebuild_projections(args: argparse.Namespace) -> int:
+    with _pool() as pool:
+        return ops.rebuild_projections(PostgresEventStore(pool), ReadModel(pool), sys.stdout)
+
+
+class SchemaBehind(Exception):
+    pass
+
+
+@contextmanager
+def _pool() -> Iterator[ConnectionPool]:
+    """A small pool on the configured database, whose schema must be current."""
+    url = _database_url(sys.stderr)
+    at = migrations.current(url)
+    if at != migrations.head():
+        raise SchemaBehind(f"The database schema is at revision {at or 'none'}, not {migrations.head()}:"
+                           " run `casino migrate` first.")
+    with database.open_pool(url) as pool:
+        yield pool
+
+
+def serve(args: argparse.Namespace) -> int:
+    taken = _port_taken(args.host, args.port)
+    if taken:
+        print(f"casino: cannot serve on {args.host}:{args.port}: {taken}. Choose another port with"
+              " --port N or CASINO_PORT=N (make run PORT=N).", file=sys.stderr)
+        return 1
+    options = server.options(args.host, args.port)
+    url = _database_url()
+    migrations.upgrade(url)
+    app_config: dict[str, Any] = {
+        "DATABASE_URL": url,
+        "OPERATOR_TOKEN": os.environ.get("CASINO_OPERATOR_TOKEN") or _kept_operator_token(),
+    }
+    if not os.environ.get("CASINO_DB_POOL_MAX_SIZE"):
+        app_config["DB_POOL_MAX_SIZE"] = options["threads"]
+    if not os.environ.get("CASINO_STREAM_MAX_OPEN"):
+        app_config["STREAM_MAX_OPEN"] = server.stream_capacity(options)
+
+    with tempfile.TemporaryDirectory(prefix="casino-metrics-") as metrics_dir:
+        # prometheus_client picks its storage when first imported (in the
+        # workers): they all count in this directory.
+        env = {"PROMETHEUS_MULTIPROC_DIR": metrics_dir, **os.environ}
+        print(f"Serving the casino API on http://{options['bind']}/ ({server.describe(options)})",
+              flush=True)
+        return server.run(options, app_config, env)
+
+
+def _port(text: str) -> int:
+    """A TCP port number, for argparse (which also applies it to the default)."""
+    if not text.isdigit() or not 1 <= int(text) <= 65535:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a port number (1 to 65535)")
+    return int(text)
+
+
+def _port_taken(host: str, port: int) -> str | None:
+    """Why ``host:port`` cannot be listened on, or None if it can.
+
+    Checked before anything starts: gunicorn, finding the address in use,
+    would retry for seconds and then exit with a log of JSON lines. Bound
+    with SO_REUSEADDR as gunicorn binds, so a closed connection still
+    lingering in TIME_WAIT does not count as taken.
+    """
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except socket.gaierror as error:
+        return f"unknown host ({error.strerror})"
+    family, kind, proto, _, address = infos[0]
+    with socket.socket(family, kind, proto) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind(address)
+        except OSError as error:
+            if error.errno == errno.EADDRINUSE:
+                return "the port is taken"
+            return error.strerror or str(error)
+    return None
+
+
+def _database_url(out=None) -> str:
+    out = out or sys.stdout
+    if os.environ.get("DATABASE_URL"):
+        print("Database: DATABASE_URL", file=out, flush=True)
+    else:
+        print(f"Database: embedded PostgreSQL in {database.data_dir() / 'pgdata'}", file=out, flush=True)
+    return database.resolve_database_url()
+
+
+def _checkpoint_key() -> bytes | None:
+    """The key ``casino serve`` signs checkpoints with, from the same
+    settings; None when there is none (signatures then go unchecked)."""
+    token = os.environ.get("CASINO_OPERATOR_TOKEN")
+    kept = database.data_dir() / auth.OPERATOR_TOKEN_FILE
+    if not token and kept.is_file():
+        token = kept.read_text(encoding="utf-8").strip()
+    return checkpoints.key_for({"CHECKPOINT_KEY": os.environ.get("CASINO_CHECKPOINT_KEY"),
+                                "OPERATOR_TOKEN": token})
+
+
+def _kept_operator_token() -> str:
+    directory = database.data_dir()
+    token, created = auth.operator_token(directory)
+    where = directory / auth.OPERATOR_TOKEN_FILE
+    if created:
+        print(f"Operator token (shown this once; kept in {where}):\n  {token}", flush=True)
+    else:
+        print(f"Operator token: kept in {where}", flush=True)
+    return token

@@ -1,0 +1,187 @@
+"""The ``games`` read model in PostgreSQL: listing, auditing and rebuilding it.
+
+The rows are written with each append by the event store; what a row
+holds is ``service.projection``'s business. Here are the queries an
+operator needs: a filtered listing paged by keyset, a game's events and row
+read as of one moment, and the rebuild of one game's row from its events.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from typing import Any
+from uuid import UUID
+
+from psycopg import sql
+from psycopg.rows import dict_row
+from psycopg.types.json import Jsonb
+from psycopg_pool import ConnectionPool
+
+from service.checkpoints import Checkpoint
+from service.events import GAME_COLUMNS as ROW_COLUMNS
+from service.events import StoredEvent
+from service.postgres.store import EVENT_COLUMNS
+
+@dataclass(frozen=True)
+class Cursor:
+    """Where a page of the listing (newest first) ended: its last game's ``(created_at, id)``.
+
+    Its code is ``<created_at in microseconds since 1970>.<id as 32 hex
+    digits>``: a form the spec states exactly, so that every string of
+    that form is a place in the listing."""
+
+    created_at: datetime
+    id: UUID
+
+    @property
+    def code(self) -> str:
+        return f"{(self.created_at - _EPOCH) // _MICROSECOND}.{self.id.hex}"
+
+    @classmethod
+    def parse(cls, code: str) -> Cursor:
+        """Raises ValueError unless ``code`` has a cursor's form."""
+        match = _CURSOR.fullmatch(code)
+        if not match:
+            raise ValueError("not a cursor")
+        return cls(_EPOCH + int(match.group(1)) * _MICROSECOND, UUID(hex=match.group(2)))
+
+
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+_MICROSECOND = timedelta(microseconds=1)
+_CURSOR = re.compile(r"([0-9]{1,16})\.([0-9a-f]{32})")
+
+
+@dataclass(frozen=True)
+class GameFilter:
+    """Which games to list; every given condition must hold.
+
+    A game matches one of ``statuses`` and of ``variants``, has every one of
+    ``players`` among its seats' names, and was created (finished) at or
+    after ``*_since`` and before ``*_before``.
+    """
+
+    statuses: tuple[str, ...] = ()
+    variants: tuple[str, ...] = ()
+    players: tuple[str, ...] = ()
+    created_since: datetime | None = None
+    created_before: datetime | None = None
+    finished_since: datetime | None = None
+    finished_before: datetime | None = None
+
+    def conditions(self) -> tuple[list[sql.Composable], list[Any]]:
+        terms: list[tuple[str, Any]] = [
+            ("status = ANY(%s)", list(self.statuses) or None),
+            ("variant = ANY(%s)", list(self.variants) or None),
+            # Uses the GIN index on player_names.
+            ("player_names @> %s::text[]", list(self.players) or None),
+            ("created_at >= %s", self.created_since),
+            ("created_at < %s", self.created_before),
+            ("finished_at >= %s", self.finished_since),
+            ("finished_at < %s", self.finished_before),
+        ]
+        given = [(condition, value) for condition, value in terms if value is not None]
+        return [sql.SQL(condition) for condition, _ in given], [value for _, value in given]
+
+
+class ReadModel:
+    """Queries on the ``games`` table (and the events behind it) over a pool."""
+
+    def __init__(self, pool: ConnectionPool):
+        self._pool = pool
+
+    def page(self, where: GameFilter, after: Cursor | None, limit: int
+             ) -> tuple[list[dict[str, Any]], Cursor | None]:
+        """Up to ``limit`` rows newest first, after ``after``; and the cursor
+        of the next page, None when there is none."""
+        conditions, params = where.conditions()
+        if after is not None:
+            conditions.append(sql.SQL("(created_at, id) < (%s, %s)"))
+            params += [after.created_at, after.id]
+        query = sql.SQL("SELECT id, {columns} FROM games {where}"
+                        " ORDER BY created_at DESC, id DESC LIMIT %s").format(
+            columns=sql.SQL(", ").join(map(sql.Identifier, ROW_COLUMNS)),
+            where=sql.SQL("WHERE ") + sql.SQL(" AND ").join(conditions) if conditions else sql.SQL(""),
+        )
+        with self._pool.connection() as conn:
+            rows = conn.cursor(row_factory=dict_row).execute(query, [*params, limit + 1]).fetchall()
+        if len(rows) <= limit:
+            return rows, None
+        last = rows[limit - 1]
+        return rows[:limit], Cursor(last["created_at"], last["id"])
+
+    def game_ids(self) -> list[UUID]:
+        """Every game with events or a row, in id order."""
+        with self._pool.connection() as conn:
+            rows = conn.execute("SELECT DISTINCT game_id FROM events UNION SELECT id FROM games"
+                                " UNION SELECT game_id FROM checkpoints ORDER BY 1").fetchall()
+        return [game_id for (game_id,) in rows]
+
+    def evidence(self, game_id: UUID) -> tuple[list[StoredEvent], dict[str, Any] | None, Checkpoint | None]:
+        """The game's events, its row and its checkpoint, read as of one
+        moment (an append between two separate reads would look like a stale
+        row)."""
+        with self._pool.connection() as conn:
+            conn.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
+            try:
+                events = _events(conn, game_id)
+                row = _row(conn, game_id)
+                found = conn.execute("SELECT version, head, signature FROM checkpoints WHERE game_id = %s",
+                                     (game_id,)).fetchone()
+            finally:
+                conn.execute("ROLLBACK")
+        return events, row, Checkpoint(*found) if found else None
+
+    def heads(self) -> list[dict[str, Any]]:
+        """Every game's last version and its hash, in game id order: what to
+        keep outside the database (``casino heads``)."""
+        with self._pool.connection() as conn:
+            rows = conn.execute("SELECT DISTINCT ON (game_id) game_id, version, hash FROM events"
+                                " ORDER BY game_id, version DESC").fetchall()
+        return [{"game_id": str(game_id), "version": version, "head": head} for game_id, version, head in rows]
+
+    def rebuild(self, game_id: UUID,
+                project: Callable[[Sequence[StoredEvent]], Mapping[str, Any]]) -> None:
+        """Replace the game's row by ``project(events)``, from its events alone.
+
+        The row is locked first, so an append in flight on this game (which
+        updates the row before it inserts its events) either commits before
+        the events are read here or waits for this row to be written: the
+        row never goes back to an older version. Other games are not held up.
+        """
+        with self._pool.connection() as conn, conn.transaction():
+            conn.execute("SELECT 1 FROM games WHERE id = %s FOR UPDATE", (game_id,))
+            row = project(_events(conn, game_id))
+            values = [Jsonb(row[c]) if c == "winner" and row[c] is not None else row[c]
+                      for c in ROW_COLUMNS]
+            conn.execute(
+                sql.SQL("INSERT INTO games (id, {columns}) VALUES (%s, {values})"
+                        " ON CONFLICT (id) DO UPDATE SET {updates}").format(
+                    columns=sql.SQL(", ").join(map(sql.Identifier, ROW_COLUMNS)),
+                    values=sql.SQL(", ").join(sql.Placeholder() * len(ROW_COLUMNS)),
+                    updates=sql.SQL(", ").join(
+                        sql.SQL("{0} = EXCLUDED.{0}").format(sql.Identifier(c)) for c in ROW_COLUMNS),
+                ),
+                [game_id, *values],
+            )
+
+    def delete_rows_without_events(self) -> int:
+        """Remove rows of games that have no events (a game's first events and
+        its row are committed together, so a game being created is never one)."""
+        with self._pool.connection() as conn:
+            return conn.execute("DELETE FROM games g WHERE NOT EXISTS"
+                                " (SELECT 1 FROM events e WHERE e.game_id = g.id)").rowcount
+
+
+def _events(conn, game_id: UUID) -> list[StoredEvent]:
+    rows = conn.execute(f"SELECT {EVENT_COLUMNS} FROM events WHERE game_id = %s ORDER BY version",
+                        (game_id,)).fetchall()
+    return [StoredEvent(*row) for row in rows]
+
+
+def _row(conn, game_id: UUID) -> dict[str, Any] | None:
+    query = sql.SQL("SELECT {columns} FROM games WHERE id = %s").format(
+        columns=sql.SQL(", ").join(map(sql.Identifier, ROW_COLUMNS)))
+    return conn.cursor(row_factory=dict_row).execute(query, (game_id,)).fetchone()

@@ -1,0 +1,470 @@
+"""The event store: games' events in PostgreSQL, appended atomically.
+
+Every command's outcome is written by ``PostgresEventStore.append`` in one
+transaction: its events, and with them the idempotency record, the ``games``
+read-model row, new seat tokens and a state snapshot. Either all of it is
+committed or none.
+
+Global order
+    ``events.position`` orders every game's events, and a catch-up reader
+    paging with ``position > N`` must never miss one: no position may commit
+    below one a reader has already seen. Positions come from the id of the
+    appending transaction (``xid * 65536 + n``, assigned by the insert
+    trigger of migration 0003), so they follow transaction ids, and
+    ``read_all`` takes only the positions below the oldest transaction still
+    running: those have all committed or never will, and anything committed
+    later lies above them. Positions skip numbers freely; order is what
+    counts. Appends never wait for one another (their commits share disk
+    flushes), and a reader waits at most for the oldest running transaction.
+
+One round trip per append
+    The append is one prepared statement: the events' insert, with the
+    idempotency record, read-model row, tokens and snapshot written by
+    data-modifying CTEs before it. It is prepared once per connection (SQL
+    ``PREPARE``) and run by one simple query, its argument bound by the
+    client: ``BEGIN``, ``EXECUTE``, ``COMMIT``, then the notification of the
+    channel of live streams (``service.postgres.notifications``). One message, one answer, and none of the
+    per-statement work of sending four statements. The argument is one JSON
+    document holding everything the append writes (a snapshot's bytes, when
+    there is one, are a second): one literal for the client to quote rather
+    than a dozen, and the SQL of each write fixed. The explicit transaction
+    keeps the notification out of it: a notification inside the transaction
+    makes PostgreSQL serialise the commits of every append. The
+    expected-version check is the ``events`` insert trigger (migration
+    0001), which refuses an event whose version does not follow the game's
+    last.
+
+Hash chain and checkpoints
+    Each event is stored with its hash (see ``service.chain``), chained to
+    the hash of the game's event before it. The caller passes that previous
+    hash (the service keeps it next to its cached state), so computing the
+    chain costs no extra round trip. The hash covers the event's
+    ``recorded_at``, so the store picks that moment itself (the app's clock,
+    not the database's) and gives it to the read model's times too. With a
+    checkpoint key, each append also replaces the game's signed checkpoint
+    (``service.checkpoints``), in the same statement.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import itertools
+import logging
+import time
+import weakref
+from collections.abc import Mapping, Sequence
+from datetime import UTC, datetime
+from typing import Any
+from uuid import UUID
+
+import psycopg
+from psycopg import sql
+from psycopg.pq import TransactionStatus
+from psycopg.types.json import Jsonb
+from psycopg_pool import ConnectionPool
+
+from service import checkpoints, jsonio
+from service.auth import hash_token
+from service.chain import CURRENT, ZERO_HASH, event_hash_2
+from service.events import (GAME_COLUMNS, NOW, ConcurrencyError, IdempotencyRecord, NewEvent, Snapshot,
+                            StoredEvent)
+from service.postgres.notifications import CHANNEL, notification
+
+# Raised by the events insert trigger when a version does not follow the last.
+VERSION_CONFLICT_SQLSTATE = "CV409"
+
+
+_log = logging.getLogger("casino.store")
+
+#: Positions are ``xid * PER_TRANSACTION + n`` (migration 0003).
+PER_TRANSACTION = 65536
+
+
+#: How an append's SQL reads the append's time (``service.events.NOW``).
+_NOW = sql.SQL("($1 ->> 'at')::timestamptz")
+
+# The SQL types of the games read model's columns (service.events.GAME_COLUMNS).
+_COLUMN_TYPES = {
+    "variant": "text",
+    "status": "text",
+    "player_names": "text[]",
+    "version": "integer",
+    "created_at": "timestamptz",
+    "updated_at": "timestamptz",
+    "finished_at": "timestamptz",
+    "winner": "jsonb",
+}
+
+EVENT_COLUMNS = "position, game_id, version, type, schema_version, data, metadata, recorded_at, hash, chain"
+
+# Every write of an append reads its values from the append's argument, $1:
+# one JSON document (built in PostgresEventStore.append). The events are its array
+# "events", the n-th element for version "after" + n.
+_INSERT_EVENTS = """
+    INSERT INTO events (game_id, version, type, schema_version, data, metadata, hash, chain, recorded_at)
+    SELECT ($1 ->> 'game')::uuid, ($1 ->> 'after')::integer + e.n::integer, e.event ->> 'type',
+           (e.event ->> 'schema_version')::integer, e.event -> 'data', e.event -> 'metadata',
+           e.event ->> 'hash', ($1 ->> 'chain')::smallint, (e.event ->> 'at')::timestamptz
+    FROM jsonb_array_elements($1 -> 'events') WITH ORDINALITY AS e(event, n)
+    ORDER BY e.n
+    RETURNING position, recorded_at
+"""
+
+_INSERT_IDEMPOTENCY = """
+    INSERT INTO idempotency (game_id, actor, key, request_hash, response)
+    VALUES (($1 -> 'idempotency' ->> 'scope')::uuid, $1 -> 'idempotency' ->> 'actor',
+            $1 -> 'idempotency' ->> 'key',
+            $1 -> 'idempotency' ->> 'request_hash', $1 -> 'idempotency' -> 'response')
+"""
+
+_INSERT_SEAT_TOKENS = """
+    INSERT INTO seat_tokens (game_id, seat, token_hash)
+    SELECT ($1 ->> 'game')::uuid, (t ->> 'seat')::integer, t ->> 'hash'
+    FROM jsonb_array_elements($1 -> 'tokens') AS t
+"""
+
+_UPSERT_CHECKPOINT = """
+    INSERT INTO checkpoints (game_id, version, head, signature)
+    VALUES (($1 ->> 'game')::uuid, ($1 -> 'checkpoint' ->> 'version')::integer,
+            $1 -> 'checkpoint' ->> 'head', $1 -> 'checkpoint' ->> 'signature')
+    ON CONFLICT (game_id) DO UPDATE SET version = EXCLUDED.version, head = EXCLUDED.head,
+        signature = EXCLUDED.signature
+"""
+
+# The snapshot's state is the second argument, $2.
+_UPSERT_SNAPSHOT = """
+    INSERT INTO snapshots (game_id, version, code_version, state)
+    VALUES (($1 ->> 'game')::uuid, ($1 -> 'snapshot' ->> 'version')::integer,
+            $1 -> 'snapshot' ->> 'code_version', $2)
+    ON CONFLICT (game_id) DO UPDATE SET version = EXCLUDED.version,
+        code_version = EXCLUDED.code_version, state = EXCLUDED.state
+"""
+
+
+class PostgresEventStore:
+    """The event store (``service.events.EventStore``) over a psycopg pool.
+
+    The pool's connections must be in autocommit mode (as
+    ``service.postgres.database`` makes them): reads are then one round trip each,
+    and ``append`` opens its own transaction. With ``checkpoint_key``, every
+    append signs the game's new head (``service.checkpoints``).
+    """
+
+    def __init__(self, pool: ConnectionPool, checkpoint_key: bytes | None = None):
+        self._pool = pool
+        self._checkpoint_key = checkpoint_key
+
+    @property
+    def closed(self) -> bool:
+        """Whether its pool is closed (the app that made it has gone)."""
+        return self._pool.closed
+
+    def append(
+        self,
+        game_id: UUID | str,
+        expected_version: int,
+        events: Sequence[NewEvent],
+        metadata: Mapping[str, Any],
+        *,
+        previous_hash: str | None = None,
+        idempotency: IdempotencyRecord | None = None,
+        game_row: Mapping[str, Any] | None = None,
+        seat_token_hashes: Mapping[int, str] | None = None,
+        snapshot: Snapshot | None = None,
+    ) -> list[StoredEvent]:
+        """Append ``events`` as versions ``expected_version + 1``, ... of the game.
+
+        ``expected_version`` is 0 for a new game; otherwise
+        ``previous_hash`` is the hash of the game's event at that version,
+        which the new events' hashes chain to. ``metadata`` (actor, command
+        id, request id, ...) is stored with each event. In the same
+        transaction: ``idempotency`` is recorded for the game; ``game_row``
+        (columns of ``GAME_COLUMNS``) is the game's new ``games`` row when
+        ``expected_version`` is 0, else the columns to change in it;
+        ``seat_token_hashes`` (seat to sha256 hex, see ``service.auth``)
+        are inserted, and ``snapshot`` replaces the game's snapshot.
+
+        Raises ``ConcurrencyError``, with nothing written, when the game is
+        not at ``expected_version`` or another append wins a unique key (the
+        same version, idempotency key or seat).
+        """
+        if not events:
+            raise ValueError("append needs at least one event")
+        if (previous_hash is None) != (expected_version == 0):
+            raise ValueError("previous_hash is the hash of version expected_version, and only then")
+        if game_row is not None:
+            _check_game_columns(game_row)
+        at = datetime.now(UTC)
+        rows = [{"type": e.type, "schema_version": e.schema_version, "data": e.data,
+                 "metadata": dict(metadata if e.metadata is None else e.metadata),
+                 "at": (e.recorded_at or at).isoformat()} for e in events]
+        _hash_rows(game_id, expected_version, rows, previous_hash or ZERO_HASH)
+        document: dict[str, Any] = {"game": game_id, "after": expected_version, "events": rows,
+                                    "chain": CURRENT, "at": at.isoformat()}
+        writes: list[str] = []
+        if self._checkpoint_key is not None:
+            writes.append(_UPSERT_CHECKPOINT)
+            signed = checkpoints.sign(self._checkpoint_key, game_id, expected_version + len(rows),
+                                      rows[-1]["hash"])
+            document["checkpoint"] = {"version": signed.version, "head": signed.head,
+                                      "signature": signed.signature}
+        if idempotency is not None:
+            writes.append(_INSERT_IDEMPOTENCY)
+            document["idempotency"] = {"scope": idempotency.scope or game_id, "actor": idempotency.actor,
+                                       "key": hash_token(idempotency.key),
+                                       "request_hash": idempotency.request_hash,
+                                       "response": dict(idempotency.response)}
+        if game_row is not None:
+            writes.append(_write_game(game_row, new=expected_version == 0))
+            document["row"] = {c: v for c, v in game_row.items() if v is not NOW}
+        if seat_token_hashes:
+            writes.append(_INSERT_SEAT_TOKENS)
+            document["tokens"] = [{"seat": seat, "hash": h} for seat, h in seat_token_hashes.items()]
+        args: list[Any] = [_json(document)]
+        if snapshot is not None:
+            writes.append(_UPSERT_SNAPSHOT)
+            document["snapshot"] = {"version": snapshot.version, "code_version": snapshot.code_version}
+            args.append(snapshot.state)
+        with self._pool.connection() as conn:
+            written = _write(conn, _with_writes(tuple(writes)), args,
+                             game_id, expected_version, expected_version + len(events))
+            if written is None:  # committed; only the notification failed
+                written = conn.execute(
+                    "SELECT position, recorded_at FROM events WHERE game_id = %s AND version > %s"
+                    " ORDER BY version", (game_id, expected_version)).fetchall()
+        # The rest of each event is what was sent: no need to read it back.
+        game = UUID(str(game_id))
+        versions = itertools.count(expected_version + 1)
+        return [StoredEvent(position, game, version, row["type"], row["schema_version"], row["data"],
+                            row["metadata"], recorded_at, row["hash"], CURRENT)
+                for version, row, (position, recorded_at) in zip(versions, rows, written)]
+
+    def load(self, game_id: UUID | str, after_version: int = 0,
+             until_version: int | None = None) -> list[StoredEvent]:
+        """The game's events after ``after_version`` (up to ``until_version``), in version order."""
+        with self._pool.connection() as conn:
+            rows = conn.execute(
+                f"SELECT {EVENT_COLUMNS} FROM events"
+                " WHERE game_id = %s AND version > %s AND (%s::integer IS NULL OR version <= %s)"
+                " ORDER BY version",
+                (game_id, after_version, until_version, until_version),
+            ).fetchall()
+        return [StoredEvent(*row) for row in rows]
+
+    def read_all(self, after_position: int = 0, limit: int = 100) -> list[StoredEvent]:
+        """Up to ``limit`` events of every game after ``after_position``, in
+        global order: only those below the oldest transaction still running
+        (see "Global order" above)."""
+        if limit < 1:
+            raise ValueError("limit must be at least 1")
+        with self._pool.connection() as conn:
+            rows = conn.execute(
+                f"SELECT {EVENT_COLUMNS} FROM events"
+                " WHERE position > %s"
+                " AND position < pg_snapshot_xmin(pg_current_snapshot())::text::bigint * %s"
+                " ORDER BY position LIMIT %s",
+                (after_position, PER_TRANSACTION, limit),
+            ).fetchall()
+        return [StoredEvent(*row) for row in rows]
+
+    def game_ids(self) -> list[UUID]:
+        """Every game that has events, in id order."""
+        with self._pool.connection() as conn:
+            rows = conn.execute("SELECT DISTINCT game_id FROM events ORDER BY game_id").fetchall()
+        return [game_id for (game_id,) in rows]
+
+    def game_version(self, game_id: UUID | str) -> int:
+        """The version of the game's last event; 0 when it has none."""
+        with self._pool.connection() as conn:
+            row = conn.execute("SELECT coalesce(max(version), 0) FROM events WHERE game_id = %s",
+                               (game_id,)).fetchone()
+        return row[0] if row else 0
+
+    def find_idempotent(self, game_id: UUID | str, actor: str, key: str) -> tuple[str, Any] | None:
+        """``(request_hash, response)`` recorded for the caller's key and not expired, or None."""
+        with self._pool.connection() as conn:
+            row = conn.execute(
+                "SELECT request_hash, response FROM idempotency"
+                " WHERE game_id = %s AND actor = %s AND key = %s AND expires_at > now()",
+                (game_id, actor, hash_token(key)),
+            ).fetchone()
+        return (row[0], row[1]) if row else None
+
+    def seat_for_token(self, game_id: UUID | str, token_hash: str) -> int | None:
+        """The seat whose token hashes to ``token_hash``, or None."""
+        with self._pool.connection() as conn:
+            row = conn.execute(
+                "SELECT seat FROM seat_tokens WHERE game_id = %s AND token_hash = %s",
+                (game_id, token_hash),
+            ).fetchone()
+        return row[0] if row else None
+
+    def seat_token_hashes(self, game_id: UUID | str) -> dict[int, str]:
+        """Each seat's token hash (sha256 hex), by seat."""
+        with self._pool.connection() as conn:
+            rows = conn.execute("SELECT seat, token_hash FROM seat_tokens WHERE game_id = %s",
+                                (game_id,)).fetchall()
+        return dict(rows)
+
+    def load_snapshot(self, game_id: UUID | str, code_version: str) -> Snapshot | None:
+        """The game's snapshot if ``code_version`` wrote it; older code's state is ignored."""
+        with self._pool.connection() as conn:
+            row = conn.execute(
+                "SELECT version, code_version, state FROM snapshots"
+                " WHERE game_id = %s AND code_version = %s",
+                (game_id, code_version),
+            ).fetchone()
+        return Snapshot(row[0], row[1], bytes(row[2])) if row else None
+
+
+@functools.cache
+def _with_writes(queries: tuple[str, ...]) -> str:
+    """The events' insert, with the append's other writes before it as
+    data-modifying CTEs: one statement for the whole append. (A handful of
+    combinations occur, each prepared once per connection.)"""
+    if not queries:
+        return _INSERT_EVENTS
+    return "WITH " + ", ".join(f"w{i} AS ({q})" for i, q in enumerate(queries)) + _INSERT_EVENTS
+
+
+# Prepared statement names per connection: an append's statement is prepared
+# once on each connection (a rollback may deallocate them: see _write).
+_PREPARED: weakref.WeakKeyDictionary[psycopg.Connection, set[str]] = weakref.WeakKeyDictionary()
+
+
+def _prepare(conn: psycopg.Connection, statement: str) -> str:
+    """The name ``statement`` is prepared under on ``conn``, preparing it if needed."""
+    name, prepare = _preparation(statement)
+    prepared = _PREPARED.setdefault(conn, set())
+    if name not in prepared:
+        try:
+            conn.execute(prepare)
+        except psycopg.errors.DuplicatePreparedStatement:
+            pass  # prepared before a rollback made us forget it
+        prepared.add(name)
+    return name
+
+
+@functools.cache
+def _preparation(statement: str) -> tuple[str, sql.Composed]:
+    """A name for ``statement``, and the PREPARE that makes it: its first
+    parameter is the append's JSON document, its second (if it has one) a
+    snapshot's state."""
+    name = "casino_append_" + hashlib.sha256(statement.encode()).hexdigest()[:16]
+    types = "jsonb, bytea" if "$2" in statement else "jsonb"
+    return name, sql.SQL("PREPARE {} ({}) AS ").format(sql.Identifier(name), sql.SQL(types)) + sql.SQL(statement)
+
+
+@functools.cache
+def _append_script(name: str, count: int) -> str:
+    """The whole append as one simple query: the prepared statement's
+    ``count`` arguments and the notification's two are bound by the client.
+    The notification follows the COMMIT, in a transaction of its own: in the
+    append's, it would make PostgreSQL serialise every append's commit."""
+    arguments = ", ".join(["%s"] * count)
+    return f"BEGIN; EXECUTE {name}({arguments}); COMMIT; SELECT pg_notify(%s, %s)"
+
+
+def _write(conn: psycopg.Connection, statement: str, args: Sequence[Any], game_id, expected_version: int,
+           version: int, *, again: bool = True) -> list[tuple[int, datetime]] | None:
+    """Run an append's ``statement`` (prepared on ``conn`` as needed) in its
+    transaction, then notify ``CHANNEL`` of the game's new ``version``: the
+    rows the insert returned, or None when only the notification failed.
+
+    Raises ConcurrencyError when the statement broke a version or key.
+    """
+    name = _prepare(conn, statement)
+    cursor = psycopg.ClientCursor(conn)
+    try:
+        cursor.execute(_append_script(name, len(args)),
+                       [*args, CHANNEL, notification(game_id, version, time.time())])
+        cursor.nextset()  # past BEGIN's result, to the insert's rows
+        return cursor.fetchall()
+    except psycopg.Error as error:
+        if conn.info.transaction_status == TransactionStatus.IDLE:
+            # Only the notification runs outside the transaction: the
+            # events are committed. Streams poll too; go on without it.
+            _log.warning("game %s: live streams not notified: %s", game_id, error)
+            return None
+        # The statement failed and the rest of the script was skipped:
+        # end the aborted transaction before the connection goes back to
+        # the pool. A rollback may deallocate every prepared statement.
+        conn.rollback()
+        _PREPARED.pop(conn, None)
+        if isinstance(error, psycopg.errors.InvalidSqlStatementName) and again:
+            return _write(conn, statement, args, game_id, expected_version, version, again=False)
+        if _is_conflict(error):
+            raise ConcurrencyError(game_id, expected_version) from error
+        raise
+
+
+def _json(value: Any) -> Jsonb:
+    return Jsonb(value, dumps=jsonio.dumps)
+
+
+def _hash_rows(game_id, expected_version: int, rows: list[dict[str, Any]], previous: str) -> None:
+    """Give each row to insert its hash (chain ``CURRENT``), the first chained to ``previous``."""
+    for version, row in enumerate(rows, start=expected_version + 1):
+        previous = event_hash_2(game_id, version, row["type"], row["schema_version"], row["data"],
+                                row["metadata"], row["at"], previous)
+        row["hash"] = previous
+
+
+def _is_conflict(error: BaseException) -> bool:
+    return isinstance(error, psycopg.errors.UniqueViolation) or (
+        isinstance(error, psycopg.Error) and error.sqlstate == VERSION_CONFLICT_SQLSTATE
+    )
+
+
+def _check_game_columns(row: Mapping[str, Any]) -> None:
+    unknown = set(row) - set(GAME_COLUMNS)
+    if unknown:
+        raise ValueError(f"not columns of games: {sorted(unknown)}")
+
+
+def _write_game(row: Mapping[str, Any], *, new: bool) -> str:
+    """The insert of a new game's row, or the update of its changed columns.
+    A new row's times default to the append's (the table's own default is
+    the database's clock, not the events')."""
+    if new:
+        row = {"created_at": NOW, "updated_at": NOW, **row}
+    columns = tuple(row)
+    now = tuple(row[c] is NOW for c in columns)
+    return _game_insert(columns, now) if new else _game_update(columns, now)
+
+
+# How a games column's value is read from the document's "row".
+_FROM_ROW = {
+    "text": "$1 -> 'row' ->> {}",
+    "integer": "($1 -> 'row' ->> {})::integer",
+    "timestamptz": "($1 -> 'row' ->> {})::timestamptz",
+    "text[]": "ARRAY(SELECT jsonb_array_elements_text($1 -> 'row' -> {}))",
+    # JSON null is no winner: SQL NULL.
+    "jsonb": "nullif($1 -> 'row' -> {}, 'null')",
+}
+
+
+def _values(columns: tuple[str, ...], now: tuple[bool, ...]) -> list[sql.Composable]:
+    return [_NOW if is_now else sql.SQL(_FROM_ROW[_COLUMN_TYPES[c]]).format(sql.Literal(c))
+            for c, is_now in zip(columns, now, strict=True)]
+
+
+# A handful of column sets occur (a creation, a move, the last move): compose each once.
+@functools.cache
+def _game_insert(columns: tuple[str, ...], now: tuple[bool, ...]) -> str:
+    return sql.SQL("INSERT INTO games (id, {}) VALUES (($1 ->> 'game')::uuid, {})").format(
+        sql.SQL(", ").join(map(sql.Identifier, columns)), sql.SQL(", ").join(_values(columns, now))
+    ).as_string()
+
+
+@functools.cache
+def _game_update(columns: tuple[str, ...], now: tuple[bool, ...]) -> str:
+    assignments = [
+        sql.SQL("{} = {}").format(sql.Identifier(column), value)
+        for column, value in zip(columns, _values(columns, now), strict=True)
+    ]
+    if "updated_at" not in columns:
+        assignments.append(sql.SQL("updated_at = {}").format(_NOW))
+    return sql.SQL("UPDATE games SET {} WHERE id = ($1 ->> 'game')::uuid").format(
+        sql.SQL(", ").join(assignments)).as_string()

@@ -1,0 +1,378 @@
+"""Live streams: a game's events as Server-Sent Events, as they are appended.
+
+A stream sends the events after the client's cursor, then each new one as
+it is appended, redacted for its caller exactly as the event log is
+(``service.views.event_json``). Between events a comment line every
+``keepalive`` seconds keeps proxies from closing the connection and lets
+the server notice a client that left. A stream ends after its time is up
+(the client reconnects with ``Last-Event-ID``), once the game is finished
+and it has sent the last event, or when its reader fell so far behind that
+it was let go (the client reconnects the same way).
+
+One worker, one listener. Every append notifies one channel with the game
+and its new version (``service.postgres.notifications``). A ``Hub`` keeps
+one connection listening there, for the whole process, and hands each
+notification to the streams of that game that this process serves. Their
+catch-up is shared: one read of the events after the furthest-behind
+stream of the game, then each stream gets the events it has not had, in its
+own bounded buffer. A stream that lets its buffer fill (its reader does not
+keep up) is dropped. Waiting streams hold no database connection; reads
+borrow one from the pool for a moment.
+
+A stream first reads the log up to now itself (its cursor is the client's,
+and its history can be long), then becomes ``ready``: from then on the hub
+pushes what follows. Pushes to a stream always continue exactly where it
+is, so nothing is skipped or sent twice, whatever order reads finish in. If
+notifications stop (the listener lost its connection), each stream asks for
+a read every ``poll`` seconds, so an event is late, never lost.
+
+Works the same on threads (tests, gthread) and on greenlets (gevent, where
+``threading`` is patched): the hub's locks are held for bookkeeping only,
+never across I/O.
+"""
+
+from __future__ import annotations
+
+import _thread
+import logging
+import threading
+import time
+from collections import deque
+from collections.abc import Callable, Generator, Iterator
+from dataclasses import dataclass, field
+from uuid import UUID
+
+from domain.games import State, is_finished
+
+from service import jsonio, metrics
+from service.auth import Caller
+from service.events import EventStore, StoredEvent, refold
+from service.postgres import notifications
+from service.postgres.notifications import Notice
+from service.views import event_json, log_revealed
+
+_log = logging.getLogger("casino.streams")
+
+
+@dataclass
+class Batch:
+    """Events for one stream, in order, and the game's state after them."""
+
+    events: list[StoredEvent]
+    state: State
+
+
+@dataclass(eq=False)
+class Subscription:
+    """A stream's place in its game's feed.
+
+    ``cursor`` is the last version handed to the stream (None until it has
+    read its history); ``buffered`` counts the events waiting in ``batches``.
+    """
+
+    feed: Feed
+    capacity: int
+    cursor: int | None = None
+    batches: deque[Batch] = field(default_factory=deque)
+    buffered: int = 0
+    dropped: bool = False
+    wake: threading.Event = field(default_factory=threading.Event)
+
+
+@dataclass(eq=False)
+class Feed:
+    """The streams of one game in this process, and what the hub knows of it."""
+
+    game_id: UUID
+    state: State  # folded up to the newest version the hub has read
+    subscriptions: set[Subscription] = field(default_factory=set)
+    latest: int = 0  # the newest version announced or read
+    announced_at: float | None = None  # when the oldest notification not yet read was sent
+    dirty: bool = False  # a read is wanted
+    reading: bool = False  # a read is under way
+
+
+class Hub:
+    """The live feeds of one process (one per app)."""
+
+    def __init__(self, database_url: str, store: EventStore, *, capacity: int):
+        self._url = database_url
+        self._store = store
+        self._capacity = capacity
+        self._lock = threading.Lock()
+        self._feeds: dict[UUID, Feed] = {}
+        self._listening = threading.Event()
+        self._tried = threading.Event()  # the listener has tried to connect once
+        self._listener: threading.Thread | None = None
+        self.open = 0  # streams admitted and not yet ended
+
+    # -- streams' side ------------------------------------------------------
+
+    def admit(self, limit: int) -> bool:
+        """Count one more open stream, unless ``limit`` are open already."""
+        with self._lock:
+            if self.open >= limit:
+                return False
+            self.open += 1
+        metrics.STREAMS_OPEN.inc()
+        return True
+
+    def release(self) -> None:
+        """A stream admitted has ended."""
+        with self._lock:
+            self.open -= 1
+        metrics.STREAMS_OPEN.dec()
+
+    @property
+    def listening(self) -> bool:
+        return self._listening.is_set()
+
+    def subscribe(self, game_id: UUID, state: State) -> Subscription:
+        """Join the game's feed, before reading its history: whatever is
+        appended from now on will be announced to this subscription."""
+        self._start_listening()
+        self._tried.wait(5.0)  # the first stream waits for the first LISTEN, or its failure
+        with self._lock:
+            feed = self._feeds.get(game_id)
+            if feed is None:
+                feed = self._feeds[game_id] = Feed(game_id, state, latest=state.version)
+            elif state.version > feed.state.version:
+                feed.state = state
+            subscription = Subscription(feed, self._capacity)
+            feed.subscriptions.add(subscription)
+        return subscription
+
+    def ready(self, subscription: Subscription, version: int) -> None:
+        """The stream has sent everything up to ``version``: push what follows."""
+        with self._lock:
+            subscription.cursor = version
+            feed = subscription.feed
+            if feed.latest > version:
+                self._want_read(feed)
+
+    def refresh(self, subscription: Subscription) -> None:
+        """Read the game again, notified or not (a stream's periodic look
+        while no notifications come)."""
+        with self._lock:
+            if not subscription.dropped:
+                self._want_read(subscription.feed)
+
+    def take(self, subscription: Subscription, timeout: float) -> list[Batch]:
+        """What was pushed to the stream, waiting up to ``timeout`` seconds
+        for something (nothing once it has been dropped)."""
+        subscription.wake.wait(max(0.0, timeout))
+        with self._lock:
+            batches = list(subscription.batches)
+            subscription.batches.clear()
+            subscription.buffered = 0
+            subscription.wake.clear()
+        return batches
+
+    def leave(self, subscription: Subscription) -> None:
+        with self._lock:
+            self._remove(subscription)
+
+    # -- the feeds' reads -----------------------------------------------------
+
+    def _want_read(self, feed: Feed) -> None:
+        """Under the lock: have the feed read once more, starting a reader if none runs."""
+        feed.dirty = True
+        if not feed.reading:
+            feed.reading = True
+            # Not threading.Thread: under gevent its start costs five times as much.
+            _thread.start_new_thread(self._read, (feed,))
+
+    def _read(self, feed: Feed) -> None:
+        """Read for the feed until no read is wanted, pushing each read's events."""
+        while True:
+            with self._lock:
+                cursors = [s.cursor for s in feed.subscriptions if s.cursor is not None]
+                if not feed.dirty or not cursors:
+                    feed.reading = False
+                    return
+                feed.dirty = False
+                after = min(*cursors, feed.state.version)
+            try:
+                events = self._store.load(feed.game_id, after)
+            except Exception:  # noqa: BLE001 - the streams' own periodic looks retry
+                _log.exception("game %s: live streams could not read", feed.game_id)
+                with self._lock:
+                    feed.reading = False
+                return
+            with self._lock:
+                self._push(feed, events)
+
+    def _push(self, feed: Feed, events: list[StoredEvent]) -> None:
+        """Under the lock: fold the feed forward and give each ready stream
+        the events that continue it."""
+        newer = [e for e in events if e.version > feed.state.version]
+        if newer:
+            feed.state = refold(newer, feed.state)
+            feed.latest = max(feed.latest, feed.state.version)
+        if feed.announced_at is not None and feed.state.version >= feed.latest:
+            metrics.NOTIFICATION_LAG.observe(max(0.0, time.time() - feed.announced_at))
+            feed.announced_at = None
+        for subscription in list(feed.subscriptions):
+            if subscription.cursor is None:
+                continue
+            fresh = [e for e in events if e.version > subscription.cursor]
+            if not fresh:
+                continue
+            if fresh[0].version != subscription.cursor + 1:
+                feed.dirty = True  # it is further behind than this read went: read again
+                continue
+            if subscription.buffered + len(fresh) > subscription.capacity:
+                self._drop(subscription)
+                continue
+            subscription.batches.append(Batch(fresh, feed.state))
+            subscription.buffered += len(fresh)
+            subscription.cursor = fresh[-1].version
+            subscription.wake.set()
+
+    def _drop(self, subscription: Subscription) -> None:
+        """Under the lock: a reader that fell behind its buffer is let go."""
+        self._remove(subscription)
+        subscription.dropped = True
+        subscription.batches.clear()
+        subscription.buffered = 0
+        subscription.wake.set()
+        metrics.STREAMS_DROPPED.inc()
+        _log.info("game %s: a live stream fell behind its buffer and was closed", subscription.feed.game_id)
+
+    def _remove(self, subscription: Subscription) -> None:
+        feed = subscription.feed
+        feed.subscriptions.discard(subscription)
+        if not feed.subscriptions and self._feeds.get(feed.game_id) is feed:
+            del self._feeds[feed.game_id]
+
+    # -- the listener -------------------------------------------------------
+
+    def _start_listening(self) -> None:
+        with self._lock:
+            if self._listener is None:
+                self._listener = threading.Thread(target=self._listen, daemon=True, name="casino-listener")
+                self._listener.start()
+
+    def _listen(self) -> None:
+        notifications.listen(self._url, connected=self._connected, notice=self._announce,
+                             disconnected=self._disconnected, stopped=self._stopped)
+
+    def _connected(self) -> None:
+        """Listening (again): every feed reads once, for whatever was appended while no one listened."""
+        self._listening.set()
+        self._tried.set()
+        with self._lock:
+            for feed in self._feeds.values():
+                self._want_read(feed)
+
+    def _disconnected(self) -> None:
+        self._listening.clear()
+        self._tried.set()
+        self._wake_all()
+
+    def _wake_all(self) -> None:
+        """Have every stream look at the hub again: it stopped listening,
+        and waiting streams only poll while it does not (they would
+        otherwise wake every few seconds each, thousands of them, for nothing)."""
+        with self._lock:
+            for feed in self._feeds.values():
+                for subscription in feed.subscriptions:
+                    subscription.wake.set()
+
+    def _announce(self, notice: Notice) -> None:
+        with self._lock:
+            feed = self._feeds.get(notice.game_id)
+            if feed is not None and notice.version > feed.latest:
+                feed.latest = notice.version
+                if feed.announced_at is None:
+                    feed.announced_at = notice.sent_at
+                self._want_read(feed)
+
+    def _stopped(self) -> bool:
+        """The app is gone (its pool closed): the listener ends within a second."""
+        return self._store.closed
+
+
+# -- the streams ------------------------------------------------------------
+
+
+KEEPALIVE = ": keep-alive\n\n"
+
+
+@dataclass(frozen=True)
+class Timing:
+    seconds: float  # how long the stream lasts at most
+    keepalive: float
+    poll: float  # how often to look while notifications are down
+
+
+def frame(stored: StoredEvent, caller: Caller, reveal: bool = False) -> str:
+    """One event as an SSE message: ``id`` is its version, ``event`` its type;
+    redacted exactly as the event log is (``reveal`` once a game's log is public)."""
+    data = jsonio.dumps(event_json(stored, caller, reveal)).decode()
+    return f"id: {stored.version}\nevent: {stored.type}\ndata: {data}\n\n"
+
+
+def events(load: Callable[[UUID], State], store: EventStore, hub: Hub, game_id: UUID, caller: Caller, after: int,
+           state: State, timing: Timing, clock: Callable[[], float] = time.monotonic) -> Generator[str, None, None]:
+    """The stream's text: the events after version ``after`` as ``caller``
+    may see them, then each new one as it is appended, until time is up.
+    ``state`` is the game as the request found it; ``load`` loads it anew."""
+    deadline = clock() + timing.seconds
+    keepalive_at = clock() + timing.keepalive
+    subscription = hub.subscribe(game_id, state)  # before the history, so no append slips between
+    try:
+        history = store.load(game_id, after)
+        if history and history[-1].version > state.version:
+            state = load(game_id)
+        sent = after
+        for stored in history:
+            yield frame(stored, caller, log_revealed(state))
+            sent = stored.version
+        hub.ready(subscription, sent)
+        poll_at = clock() + timing.poll
+        while not (is_finished(state) and sent >= state.version):
+            now = clock()
+            if now >= deadline or subscription.dropped:
+                return
+            if now >= keepalive_at:
+                yield KEEPALIVE
+                keepalive_at = now + timing.keepalive
+            wake_at = min(deadline, keepalive_at)
+            if not hub.listening:  # the hub wakes every stream when it stops listening
+                if now >= poll_at:
+                    hub.refresh(subscription)
+                    poll_at = now + timing.poll
+                wake_at = min(wake_at, poll_at)
+            for batch in hub.take(subscription, wake_at - now):
+                for stored in batch.events:
+                    yield frame(stored, caller, log_revealed(batch.state))
+                    sent = stored.version
+                state = batch.state
+    finally:
+        hub.leave(subscription)
+
+
+class Body:
+    """A streamed response body that runs ``on_close`` once: when it has been
+    read to its end, or when the server closes it, even unread (a
+    generator's ``finally`` would not run then)."""
+
+    def __init__(self, chunks: Generator[str, None, None], on_close: Callable[[], None]):
+        self._chunks = chunks
+        self._on_close = on_close
+        self._closed = False
+
+    def __iter__(self) -> Iterator[str]:
+        try:
+            yield from self._chunks
+        finally:
+            self.close()
+
+    def close(self) -> None:
+        if not self._closed:
+            self._closed = True
+            try:
+                self._chunks.close()
+            finally:
+                self._on_close()

@@ -1,0 +1,60 @@
+"""An operator's look at one game: ``/verify`` checks its integrity, and
+``/replay`` shows it as it was at any version."""
+
+from __future__ import annotations
+
+import uuid
+
+from flask import Blueprint
+
+from domain.games import is_finished
+
+from service.auth import OPERATOR, Caller, any_caller, operator_required, refused
+from service.events import Unfoldable, refold_checked
+from service.games import GameNotFound, corrupt_game
+from service.ops.verify import Evidence, verify
+from service.views import game_view, log_revealed
+from service.web.app import services
+from service.web.problems import ApiProblem
+from service.web.requests import etag, int_arg
+
+bp = Blueprint("audit", __name__, url_prefix="/v1/games/<uuid:game_id>")
+
+
+@bp.get("/verify")
+@operator_required("verify a game")
+def verify_game(game_id: uuid.UUID, caller: Caller):
+    found = services()
+    events, row, checkpoint = found.read_model.evidence(game_id)
+    if not events and row is None and checkpoint is None:
+        raise GameNotFound(game_id)
+    return verify(Evidence(game_id, events, row, checkpoint, found.checkpoint_key)).to_json()
+
+
+@bp.get("/replay")
+@any_caller
+def replay(game_id: uuid.UUID, caller: Caller):
+    """The game as of ``version``: for the operator, and for everyone once
+    the game is finished. Each caller sees what the event log shows them:
+    every hand and the stock when the finished game's log is public
+    (``public_log``), else only what they saw at the table. On a damaged
+    game it works for the operator up to the version before the damage."""
+    version = int_arg("version", None, 1, 10**9)
+    games = services().games
+    shown = OPERATOR
+    if not caller.is_operator:
+        state = games.load(game_id)
+        if not is_finished(state):
+            raise refused(caller, "replay a game before it is finished")
+        shown = OPERATOR if log_revealed(state) else caller
+    stored = games.store.load(game_id)
+    if not stored:
+        raise GameNotFound(game_id)
+    if version > stored[-1].version:
+        raise ApiProblem(404, "not_found", f"The game has no version {version}: it is at version "
+                                           f"{stored[-1].version}.")
+    try:
+        then = refold_checked(e for e in stored if e.version <= version)
+    except Unfoldable as error:
+        raise corrupt_game(game_id, stored, error) from error
+    return game_view(then, shown), 200, etag(version)

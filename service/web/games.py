@@ -1,0 +1,52 @@
+"""``/v1/games``: create a game, see one, and a seat's legal moves."""
+
+from __future__ import annotations
+
+import secrets
+import uuid
+
+from flask import Blueprint, url_for
+
+from service import computer
+from service.auth import PUBLIC, Caller, any_caller, seat_required
+from service.games import request_hash
+from service.views import creation_answer, game_view, moves_answer
+from service.web.app import services
+from service.web.commands import computers_act, metadata
+from service.web.requests import body, creation_key, etag
+from service.web.schemas import CreateGameSchema
+
+bp = Blueprint("games", __name__, url_prefix="/v1/games")
+
+
+@bp.post("")
+def create():
+    """Anyone may create a game; its seats' tokens are in this answer only."""
+    data = body(CreateGameSchema)
+    names = tuple(s["name"] for s in data["seats"])
+    computers = [i for i, s in enumerate(data["seats"]) if s["computer"]]
+    first = data["first_dealer"]
+    if first is None:
+        first = secrets.randbelow(len(names))
+    meta = {**metadata(PUBLIC.actor, "CreateGame"), **computer.creation_metadata(computers)}
+    created = services().games.create(data["variant"], names, first, data["options"], meta=meta,
+                                      idempotency_key=creation_key(),
+                                      fingerprint=request_hash(PUBLIC, "CreateGame", data))
+    computers_act(created.game_id)
+    answer = creation_answer(created, PUBLIC, computers)
+    location = url_for("games.show", game_id=created.game_id)
+    return answer, 201, {"Location": location, **etag(created.state.version)}
+
+
+@bp.get("/<uuid:game_id>")
+@any_caller
+def show(game_id: uuid.UUID, caller: Caller):
+    state = services().games.load(game_id)
+    return game_view(state, caller), 200, etag(state.version)
+
+
+@bp.get("/<uuid:game_id>/moves")
+@seat_required("list legal moves")
+def moves(game_id: uuid.UUID, caller: Caller):
+    state = services().games.load(game_id)
+    return moves_answer(state, caller), 200, etag(state.version)

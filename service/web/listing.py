@@ -1,0 +1,56 @@
+"""``GET /v1/games``: the operator's list of games, filtered, newest first,
+paged by a cursor on ``(created_at, id)`` rather than an offset (a page
+stays right while games are created, and costs the same however deep)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, url_for
+
+from service.auth import Caller, operator_required
+from service.postgres.readmodel import Cursor, GameFilter
+from service.web.app import services
+from service.web.requests import int_arg, parsed_arg, text_args, time_arg
+
+bp = Blueprint("listing", __name__, url_prefix="/v1/games")
+
+STATUSES = ("waiting", "in_progress", "hand_over", "finished")
+MAX_PAGE = 200
+_MAX_TEXT = 40  # the longest variant or seat name
+
+
+@bp.get("")
+@operator_required("list games")
+def index(caller: Caller):
+    where = GameFilter(
+        statuses=text_args("status", _MAX_TEXT, allowed=STATUSES),
+        variants=text_args("variant", _MAX_TEXT),
+        players=text_args("player", _MAX_TEXT),
+        created_since=time_arg("created_since"),
+        created_before=time_arg("created_before"),
+        finished_since=time_arg("finished_since"),
+        finished_before=time_arg("finished_before"),
+    )
+    cursor = parsed_arg("cursor", Cursor.parse, "Not a cursor this service gave out: pass a page's 'next' as it is.")
+    limit = int_arg("limit", 50, 1, MAX_PAGE)
+    rows, following = services().read_model.page(where, cursor, limit)
+    return {"games": [_summary(row) for row in rows],
+            "next": following.code if following else None}
+
+
+def _summary(row: dict[str, Any]) -> dict[str, Any]:
+    winner = row["winner"]
+    return {
+        "id": str(row["id"]),
+        "url": url_for("games.show", game_id=row["id"]),
+        "variant": row["variant"],
+        "status": row["status"],
+        "players": row["player_names"],
+        "version": row["version"],
+        "created_at": row["created_at"].isoformat(),
+        "updated_at": row["updated_at"].isoformat(),
+        "finished_at": row["finished_at"].isoformat() if row["finished_at"] else None,
+        "winner": winner.get("team") if winner else None,
+        "result": winner.get("reason") if winner else None,
+    }

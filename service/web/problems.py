@@ -1,0 +1,230 @@
+"""Errors as RFC 9457 problem details (``application/problem+json``).
+
+Every error the service answers has ``type``, ``title``, ``status``,
+``detail`` (a sentence for a person) and ``code`` (a stable name for
+programs), plus any extension members a caller adds (``errors``, ``rule``).
+Views raise ``ApiProblem``. Everything else that can go wrong is turned into
+a problem here, in one place: the rules' refusals, the service layer's
+errors, who may not ask (``service.auth``), Werkzeug's own HTTP errors, a
+lost database connection, and unexpected exceptions.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Mapping
+from http import HTTPStatus
+from typing import Any
+
+import psycopg
+from flask import Flask, Response, g
+from werkzeug.exceptions import HTTPException, InternalServerError
+
+from domain.errors import NotationError, OptionError, RuleViolation
+from service.auth import Forbidden, Unauthenticated
+from service.games import CorruptGame, GameNotFound, KeyReused, PreconditionFailed, TokensLost, VersionConflict
+from service.metrics import VERSION_CONFLICTS
+
+MIMETYPE = "application/problem+json"
+# `type` is a URI reference naming the problem; relative, so that it is
+# resolved against the service that answered.
+TYPE_PREFIX = "/problems/"
+
+TITLES = {
+    "malformed": "Malformed request",
+    "unauthenticated": "Authentication required",
+    "forbidden": "Not allowed",
+    "not_found": "Not found",
+    "method_not_allowed": "Method not allowed",
+    "version_conflict": "Version conflict",
+    "precondition_failed": "Precondition failed",
+    "payload_too_large": "Payload too large",
+    "rule_violation": "Against the rules",
+    "idempotency_key_reused": "Idempotency key reused",
+    "idempotency_key_stale": "Idempotency key stale",
+    "internal_error": "Internal error",
+    "corrupt_game": "Damaged game",
+    "unavailable": "Service unavailable",
+}
+
+# Codes for the HTTP errors Flask and Werkzeug raise by themselves; any
+# other status gets a code made from its reason phrase.
+_HTTP_CODES = {
+    400: "malformed",
+    404: "not_found",
+    405: "method_not_allowed",
+    413: "payload_too_large",
+    500: "internal_error",
+}
+
+_log = logging.getLogger("casino.errors")
+
+
+class ApiProblem(Exception):
+    """Raise in a view to answer with a problem; ``extra`` becomes members of the body."""
+
+    def __init__(
+        self,
+        status: int,
+        code: str,
+        detail: str,
+        *,
+        title: str | None = None,
+        headers: Mapping[str, str] | None = None,
+        **extra: Any,
+    ):
+        super().__init__(detail)
+        self.status = status
+        self.code = code
+        self.detail = detail
+        self.title = title
+        self.headers = dict(headers or {})
+        self.extra = extra
+
+    def response(self) -> Response:
+        return problem(
+            self.status,
+            self.code,
+            self.detail,
+            title=self.title,
+            headers=self.headers,
+            **self.extra,
+        )
+
+
+def problem(
+    status: int,
+    code: str,
+    detail: str,
+    *,
+    title: str | None = None,
+    headers: Mapping[str, str] | None = None,
+    **extra: Any,
+) -> Response:
+    """A ``application/problem+json`` response."""
+    body = {
+        "type": TYPE_PREFIX + code,
+        "title": title or TITLES.get(code) or HTTPStatus(status).phrase,
+        "status": status,
+        "detail": detail,
+        "code": code,
+        **extra,
+    }
+    return Response(json.dumps(body), status=status, headers=headers, mimetype=MIMETYPE)
+
+
+def init_app(app: Flask) -> None:
+    app.register_error_handler(ApiProblem, ApiProblem.response)
+    app.register_error_handler(HTTPException, _http_error)
+    app.register_error_handler(psycopg.OperationalError, _database_unavailable)
+    for error, handler in _HANDLERS.items():
+        app.register_error_handler(error, handler)
+
+
+def _http_error(error: HTTPException) -> Response:
+    status = error.code or 500
+    code = _HTTP_CODES.get(status) or HTTPStatus(status).phrase.lower().replace(" ", "_")
+    # Keep what Werkzeug says in headers (Allow on a 405, say), not its HTML type.
+    headers = {k: v for k, v in error.get_headers() if k.lower() != "content-type"}
+    if isinstance(error, InternalServerError):
+        # Flask has logged the exception; the client gets a handle on it.
+        return problem(
+            500,
+            code,
+            "Something went wrong on our side. If it happens again, "
+            f"quote request id {g.get('request_id', 'unknown')}.",
+            headers=headers,
+        )
+    return problem(status, code, error.description or HTTPStatus(status).description,
+                   headers=headers)
+
+
+def _database_unavailable(error: psycopg.OperationalError) -> Response:
+    """A lost or saturated database is transient: 503, so clients retry."""
+    _log.warning("database unavailable: %s", error)
+    return problem(
+        503,
+        "unavailable",
+        "The game database cannot be reached right now. Please try again shortly.",
+        headers={"Retry-After": "1"},
+    )
+
+
+# -- the rules, the service layer, and who is asking --------------------------
+
+_REALM = 'Bearer realm="casino"'
+
+
+def _unauthenticated(error: Unauthenticated) -> Response:
+    challenge = _REALM + (', error="invalid_token"' if error.invalid_token else "")
+    return problem(401, "unauthenticated", error.detail, headers={"WWW-Authenticate": challenge})
+
+
+def _forbidden(error: Forbidden) -> Response:
+    return problem(403, "forbidden", error.detail)
+
+
+def _rule_violation(error: RuleViolation) -> Response:
+    return problem(422, "rule_violation", error.message, rule=error.rule)
+
+
+def _option_error(error: OptionError) -> Response:
+    field = f"options.{error.name}" if error.name and error.name != "first_dealer" else error.name
+    return problem(400, "malformed", str(error), errors=[{"field": field, "message": str(error)}])
+
+
+def _notation_error(error: NotationError) -> Response:
+    where = f"'{error.field}': " if error.field else ""
+    return problem(400, "malformed", f"The request is not valid: {where}{error}",
+                   errors=[{"field": error.field, "message": str(error)}])
+
+
+def _not_found(error: GameNotFound) -> Response:
+    return problem(404, "not_found", "There is no game with this id.")
+
+
+def _corrupt_game(error: CorruptGame) -> Response:
+    verify = f"/v1/games/{error.game_id}/verify"
+    return problem(500, "corrupt_game",
+                   f"This game's stored history is damaged from version {error.version} on, so it cannot be"
+                   f" shown. The operator can see what is wrong at {verify}.",
+                   first_bad_version=error.version, verify=verify)
+
+
+def _precondition_failed(error: PreconditionFailed) -> Response:
+    return problem(412, "precondition_failed",
+                   f"The game has moved on: it is now at version {error.current}. Reload it and try again.",
+                   headers={"ETag": f'"{error.current}"'}, version=error.current)
+
+
+def _conflict(error: VersionConflict) -> Response:
+    VERSION_CONFLICTS.inc()
+    return problem(409, "version_conflict",
+                   "Another move was made at the same moment. Reload the game and try again.")
+
+
+def _key_reused(error: KeyReused) -> Response:
+    return problem(422, "idempotency_key_reused",
+                   "This Idempotency-Key was already used for a different request.")
+
+
+def _tokens_lost(error: TokensLost) -> Response:
+    return problem(409, "idempotency_key_stale",
+                   "A game was created under this Idempotency-Key, but its seats' tokens can no longer be "
+                   "given again: the service's secret has been replaced since. Create a new game.")
+
+
+_HANDLERS: dict[type[Exception], Any] = {
+    Unauthenticated: _unauthenticated,
+    Forbidden: _forbidden,
+    RuleViolation: _rule_violation,
+    OptionError: _option_error,
+    NotationError: _notation_error,
+    GameNotFound: _not_found,
+    CorruptGame: _corrupt_game,
+    PreconditionFailed: _precondition_failed,
+    VersionConflict: _conflict,
+    KeyReused: _key_reused,
+    TokensLost: _tokens_lost,
+}

@@ -1,0 +1,281 @@
+"""Reading a request, in one place: its JSON body, its query arguments, and
+the headers that carry versions and keys. Whatever is malformed is a 400
+``malformed`` problem naming the field, before anything is done.
+
+Bodies are read strictly: no key twice in one object (a reader that keeps
+the first and one that keeps the last would see two different requests),
+no NUL character in any string (PostgreSQL cannot store it), no ``NaN`` or
+integers past 64 bits, and no more than ``MAX_CONTENT_LENGTH`` bytes however
+they are sent.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import re
+from collections.abc import Callable
+from datetime import datetime
+from typing import Any
+
+import orjson
+from flask import Flask, Response, request
+from flask.json.provider import JSONProvider
+from marshmallow import Schema, ValidationError
+from werkzeug.exceptions import RequestEntityTooLarge
+
+from service import jsonio
+from service.web.problems import ApiProblem
+from service.web.schemas import errors_list
+
+_IF_MATCH = re.compile(r'\s*(?:W/)?"?(\d{1,10})"?\s*')
+_IDEMPOTENCY_KEY = re.compile(r"[\x21-\x7e]{1,200}")
+# At least 22 characters of URL-safe base64 hold 128 bits; a UUID qualifies.
+_CREATION_KEY = re.compile(r"[A-Za-z0-9_-]{22,200}")
+_WHOLE_NUMBER = re.compile(r"[0-9]{1,18}")
+_VERSION = re.compile(r"\s*([0-9]{1,10})\s*")
+
+#: Query parameters that may be given more than once, by endpoint (each value counts).
+REPEATABLE: dict[str, frozenset[str]] = {"listing.index": frozenset({"status", "variant", "player"})}
+
+
+def init_app(app: Flask) -> None:
+    app.before_request(_one_value_each)
+
+
+def malformed(field: str | None, message: str, detail: str | None = None) -> ApiProblem:
+    """The 400 problem for one bad field (``None``: the body as a whole)."""
+    where = f"'{field}': " if field else ""
+    return ApiProblem(400, "malformed", detail or f"The request is not valid: {where}{message}",
+                      errors=[{"field": field, "message": message}])
+
+
+def _one_value_each() -> None:
+    """Refuse a query parameter given twice, unless the endpoint reads every
+    value: reading one of them quietly would act on half of what was asked."""
+    repeatable = REPEATABLE.get(request.endpoint or "", frozenset())
+    for name, values in request.args.lists():
+        if len(values) > 1 and name not in repeatable:
+            raise malformed(name, "Given more than once.", f"Give '{name}' once.")
+
+
+# -- the body -------------------------------------------------------------------
+
+
+def json_body(*, optional: bool = False) -> dict[str, Any]:
+    """The body, a JSON object; ``{}`` for no body when ``optional``."""
+    raw = _whole_body()
+    if not raw.strip():
+        if optional:
+            return {}
+        raise malformed(None, "The body is empty.", "This request needs a JSON body.")
+    if not request.is_json:
+        raise malformed(None, "The body is not JSON.", "Send the body as JSON (Content-Type: application/json).")
+    try:
+        data = _strict_loads(raw)
+    except ValueError:
+        raise malformed(None, "The body could not be parsed as JSON.", "The body is not valid JSON.") from None
+    if not isinstance(data, dict):
+        raise malformed(None, "Expected a JSON object.", "The body must be a JSON object.")
+    return data
+
+
+def body(kind: type[Schema], *, optional: bool = False) -> dict[str, Any]:
+    """The JSON body loaded through the schema ``kind``; a 400 problem listing each bad field."""
+    data = json_body(optional=optional)
+    try:
+        return _schema(kind).load(data)
+    except ValidationError as error:
+        listed = errors_list(error)
+        first = listed[0]
+        where = f"'{first['field']}': " if first["field"] else ""
+        raise ApiProblem(400, "malformed", f"The request is not valid: {where}{first['message']}",
+                         errors=listed) from None
+
+
+@functools.cache
+def _schema(kind: type[Schema]) -> Schema:
+    # One instance per schema class, reused: making one costs more than loading a body.
+    return kind()
+
+
+def _whole_body() -> bytes:
+    """The request's body; 413 when it is over the limit, whether its size was
+    announced or not. A chunked body (no Content-Length) is cut at the limit
+    when read, so a byte left after it means it was too long."""
+    raw = request.get_data(cache=True)
+    limit = request.max_content_length
+    if request.content_length is None and limit is not None and len(raw) >= limit:
+        if request.environ["wsgi.input"].read(1):
+            raise RequestEntityTooLarge()
+    return raw
+
+
+def _strict_loads(raw: bytes) -> Any:
+    """orjson's reading (no ``NaN``, no integers past 64 bits), then no key
+    twice and no NUL: the last two are problems naming where."""
+    data = orjson.loads(raw)
+    json.loads(raw, object_pairs_hook=_unique_keys)
+    _refuse_nul(data, [])
+    return data
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    seen: set[str] = set()
+    for key, _ in pairs:
+        if key in seen:
+            raise malformed(key, f"The key '{key}' appears more than once in one object.")
+        seen.add(key)
+    return {}  # the values are orjson's: this pass only looks at keys
+
+
+def _refuse_nul(value: Any, path: list[str]) -> None:
+    if isinstance(value, str):
+        if "\x00" in value:
+            raise malformed(".".join(path) or None, "Text cannot contain the NUL character (U+0000).")
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            _refuse_nul(key, path + [key])
+            _refuse_nul(item, path + [key])
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            _refuse_nul(item, path + [str(index)])
+
+
+class OrjsonProvider(JSONProvider):
+    """Flask's JSON (views returning dicts, ``get_json``) by orjson."""
+
+    def dumps(self, obj: Any, **kwargs: Any) -> str:
+        return jsonio.dumps(obj).decode()
+
+    def loads(self, s: str | bytes, **kwargs: Any) -> Any:
+        return orjson.loads(s)
+
+    def response(self, *args: Any, **kwargs: Any) -> Response:
+        obj = self._prepare_response_obj(args, kwargs)
+        return Response(jsonio.dumps(obj), mimetype="application/json")
+
+
+# -- query arguments ------------------------------------------------------------
+
+
+def int_arg(name: str, default: int | None, low: int, high: int) -> int:
+    """Query argument ``name``, a whole number from ``low`` to ``high``; a
+    ``default`` of None makes it required."""
+    raw = request.args.get(name)
+    if raw is None:
+        if default is None:
+            raise malformed(name, "Missing.", f"Give '{name}', a whole number from {low} to {high}.")
+        return default
+    if not _WHOLE_NUMBER.fullmatch(raw) or not low <= int(raw) <= high:
+        raise malformed(name, f"Expected a whole number from {low} to {high}.",
+                        f"'{name}' is a whole number from {low} to {high}.")
+    return int(raw)
+
+
+def float_arg(name: str, low: float, high: float) -> float | None:
+    """Query argument ``name``, a number above ``low`` and at most ``high``; None when absent."""
+    raw = request.args.get(name)
+    if raw is None:
+        return None
+    try:
+        value = float(raw)
+    except ValueError:
+        value = float("nan")
+    if not low < value <= high:  # also refuses nan
+        raise malformed(name, f"Expected a number above {low:g} and at most {high:g}.",
+                        f"'{name}' is a number above {low:g}, at most {high:g}.")
+    return value
+
+
+def text_args(name: str, longest: int, allowed: tuple[str, ...] | None = None) -> tuple[str, ...]:
+    """Every value of query argument ``name``: printable, 1 to ``longest`` characters, and one of ``allowed``."""
+    values = tuple(request.args.getlist(name))
+    for value in values:
+        if allowed is not None and value not in allowed:
+            raise malformed(name, f"Expected one of {', '.join(allowed)}.", f"'{name}': Expected one of "
+                                                                              f"{', '.join(allowed)}.")
+        if not 1 <= len(value) <= longest or not value.isprintable():
+            raise malformed(name, f"Expected 1 to {longest} printable characters.",
+                            f"'{name}': Expected 1 to {longest} printable characters.")
+    return values
+
+
+def time_arg(name: str) -> datetime | None:
+    """Query argument ``name``, a moment with its offset; None when absent."""
+    raw = request.args.get(name)
+    if raw is None:
+        return None
+    try:
+        when: datetime | None = datetime.fromisoformat(raw)
+    except ValueError:
+        when = None
+    if when is None or when.tzinfo is None:
+        message = "Expected a date and time with its offset, like 2025-11-22T18:00:00Z (in a URL, write + as %2B)."
+        raise malformed(name, message, f"'{name}': {message}")
+    return when
+
+
+def parsed_arg(name: str, parse: Callable[[str], Any], message: str) -> Any:
+    """Query argument ``name`` read by ``parse`` (which raises ValueError); None when absent."""
+    raw = request.args.get(name)
+    if raw is None:
+        return None
+    try:
+        return parse(raw)
+    except ValueError:
+        raise malformed(name, message, f"'{name}': {message}") from None
+
+
+# -- headers --------------------------------------------------------------------
+
+
+def if_match() -> int | None:
+    """The version named by ``If-Match``, or None; ``*`` matches any."""
+    header = request.headers.get("If-Match")
+    if header is None or header.strip() == "*":
+        return None
+    match = _IF_MATCH.fullmatch(header)
+    if not match:
+        raise malformed("If-Match", "Not a version ETag.", 'If-Match names a game version as an ETag, like "12".')
+    return int(match.group(1))
+
+
+def idempotency_key() -> str | None:
+    key = request.headers.get("Idempotency-Key")
+    if key is None:
+        return None
+    if not _IDEMPOTENCY_KEY.fullmatch(key):
+        raise malformed("Idempotency-Key", "Not a valid key.", "An Idempotency-Key is 1 to 200 visible ASCII "
+                                                               "characters.")
+    return key
+
+
+def creation_key() -> str | None:
+    """The ``Idempotency-Key`` of a game's creation, or None. A retry under
+    it is answered with the seats' tokens, so the key is its sender's secret
+    and must not be guessable: a random value, which at this length and
+    alphabet can hold 128 bits or more."""
+    key = idempotency_key()
+    if key is not None and not _CREATION_KEY.fullmatch(key):
+        raise malformed("Idempotency-Key", "Too short to be a secret key.",
+                        "A game's Idempotency-Key must be a secret random value: 22 to 200 letters, digits, "
+                        "'-' or '_' (16 random bytes in URL-safe base64, or a UUID).")
+    return key
+
+
+def resume_after() -> int:
+    """Where a stream resumes: ``Last-Event-ID`` (what EventSource sends when
+    it reconnects), else ``?after=``."""
+    after = int_arg("after", 0, 0, 10**9)  # checked even when the header wins
+    header = request.headers.get("Last-Event-ID")
+    if header is None:
+        return after
+    match = _VERSION.fullmatch(header)
+    if not match:
+        raise malformed("Last-Event-ID", "Not a version.", "Last-Event-ID names an event's version, like 12.")
+    return int(match.group(1))
+
+
+def etag(version: int) -> dict[str, str]:
+    return {"ETag": f'"{version}"'}

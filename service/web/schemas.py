@@ -1,0 +1,130 @@
+"""Request bodies, checked at the edge with marshmallow.
+
+A schema error becomes a 400 ``malformed`` problem whose ``errors`` lists
+each field at fault. Card codes are checked here too, so an unknown card is
+a malformed request rather than a move against the rules. A move's body has
+no schema here: each game reads its own moves (``GameType.parse_move``),
+and that is the one place a move is checked.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from marshmallow import RAISE, Schema, ValidationError, fields, validate
+
+from domain.cards import Card
+from domain.errors import NotationError
+
+MAX_SEATS = 8
+NAME_LENGTH = validate.Length(min=1, max=40)
+
+
+class CardCode(fields.String):
+    """A card code, read in any case with T for ten; loads as the canonical code."""
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        text = super()._deserialize(value, attr, data, **kwargs)
+        try:
+            return Card.parse(text).code
+        except NotationError as error:
+            raise ValidationError(str(error)) from None
+
+
+class Strict(Schema):
+    class Meta:
+        unknown = RAISE
+
+
+class StrictBoolean(fields.Field):
+    """true or false, and nothing that merely looks like them (1, "yes")."""
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        if not isinstance(value, bool):
+            raise ValidationError("Expected true or false.")
+        return value
+
+
+class SeatSchema(Strict):
+    name = fields.String(required=True, validate=NAME_LENGTH)
+    # Played by the service itself (see service.computer).
+    computer = StrictBoolean(load_default=False)
+
+
+class SeatsField(fields.Field):
+    """``seats``: a list of ``{"name": ..., "computer": ...}``, or a number of
+    seats; loads as a list of such dicts, at least one of them a person's."""
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        if isinstance(value, bool):
+            raise ValidationError("Give a list of seats or a number of seats.")
+        if isinstance(value, int):
+            if not 2 <= value <= MAX_SEATS:
+                raise ValidationError(f"A game has 2 to {MAX_SEATS} seats.")
+            return [{"name": f"Seat {i}", "computer": False} for i in range(value)]
+        if isinstance(value, list):
+            if not 2 <= len(value) <= MAX_SEATS:
+                raise ValidationError(f"A game has 2 to {MAX_SEATS} seats.")
+            seats = [SeatSchema().load(item) if isinstance(item, dict) else _bad_seat() for item in value]
+            if all(s["computer"] for s in seats):
+                raise ValidationError("At least one seat is a person's: the computer plays only against people.")
+            return seats
+        raise ValidationError("Give a list of seats or a number of seats.")
+
+
+def _bad_seat():
+    raise ValidationError('Each seat is an object like {"name": "Ann"}.')
+
+
+class CreateGameSchema(Strict):
+    variant = fields.String(load_default="cassino", validate=validate.Length(max=40))
+    seats = SeatsField(load_default=lambda: [{"name": "Seat 0", "computer": False},
+                                             {"name": "Seat 1", "computer": False}])
+    options = fields.Dict(keys=fields.String(), load_default=dict)
+    first_dealer = fields.Integer(load_default=None, allow_none=True, strict=True)
+
+
+class DealSchema(Strict):
+    # The game's whole deck: 52 cards, or 49 in five-hand; the rules check the exact cards.
+    deck = fields.List(CardCode(), validate=validate.Length(min=1, max=52), load_default=None)
+
+
+class EmptySchema(Strict):
+    """Commands that take no arguments accept an empty object or no body."""
+
+
+class AnswerUndoSchema(Strict):
+    accept = StrictBoolean(required=True)
+
+
+class VoidSchema(Strict):
+    reason = fields.String(required=True, validate=validate.Length(min=1, max=200))
+
+
+class ClientSeedSchema(Strict):
+    seed = fields.String(required=True, validate=[
+        validate.Length(min=1, max=64),
+        validate.Regexp(r"^[\x21-\x7e]+$", error="A client seed is 1 to 64 visible ASCII characters, without '|'."),
+        validate.Regexp(r"^[^|]+$", error="A client seed cannot contain '|'."),
+    ])
+
+
+def errors_list(error: ValidationError) -> list[dict[str, Any]]:
+    """marshmallow's nested messages as a flat list of ``{"field", "message"}``."""
+    out: list[dict[str, Any]] = []
+
+    def walk(messages, path):
+        if isinstance(messages, dict):
+            for key, value in messages.items():
+                walk(value, path + [str(key)] if key != "_schema" else path)
+        elif isinstance(messages, list) and all(isinstance(m, str) for m in messages):
+            for m in messages:
+                out.append({"field": ".".join(path) or None, "message": m})
+        elif isinstance(messages, list):
+            for i, m in enumerate(messages):
+                walk(m, path + [str(i)])
+        else:
+            out.append({"field": ".".join(path) or None, "message": str(messages)})
+
+    walk(error.messages, [])
+    return out

@@ -1,0 +1,72 @@
+"""``/v1/games/{id}/events/stream``: the event log as Server-Sent Events, and
+``/stream-tickets``, which lets a browser open it without a header.
+
+The stream's events are the event log's, redacted for the caller in the
+same way. A worker keeps at most ``STREAM_MAX_OPEN`` streams open
+(thousands under gevent, see ``service.ops.serve``) and answers 503 beyond
+that; they all wait on the worker's one ``Hub`` (``service.streams``).
+"""
+
+from __future__ import annotations
+
+import time
+import uuid
+from datetime import UTC, datetime
+
+from flask import Blueprint, Response, current_app, request, url_for
+
+from domain.games import is_finished
+
+from service import streams
+from service.auth import Caller, any_caller, authenticator, current_caller
+from service.metrics import STREAMS_REFUSED
+from service.web.app import services
+from service.web.problems import ApiProblem
+from service.web.requests import float_arg, resume_after
+
+bp = Blueprint("stream", __name__, url_prefix="/v1/games/<uuid:game_id>")
+
+#: The longest a client may ask a stream to last (``?timeout=``), in seconds.
+LONGEST_TIMEOUT = 86400.0
+
+
+@bp.post("/stream-tickets")
+@any_caller
+def new_ticket(game_id: uuid.UUID, caller: Caller):
+    """A short-lived ticket for the caller (seat, operator, or public) to open this game's stream."""
+    services().games.load(game_id)  # 404 for no such game
+    ticket, expires = authenticator().ticket(game_id, caller, time.time())
+    return {"ticket": ticket,
+            "expires_at": datetime.fromtimestamp(expires, UTC).isoformat(),
+            "stream": url_for("stream.stream", game_id=game_id, ticket=ticket)}
+
+
+@bp.get("/events/stream")
+def stream(game_id: uuid.UUID):
+    caller = _stream_caller(game_id)
+    after = resume_after()
+    config = current_app.config
+    asked = float_arg("timeout", 0.0, LONGEST_TIMEOUT)
+    seconds = min(asked, config["STREAM_MAX_SECONDS"]) if asked is not None else config["STREAM_MAX_SECONDS"]
+    found = services()
+    state = found.games.load(game_id)
+    if is_finished(state) and after >= state.version:
+        # Nothing more will come: 204 tells EventSource to stop reconnecting.
+        return Response(status=204)
+    hub = found.hub
+    if not hub.admit(config["STREAM_MAX_OPEN"]):
+        STREAMS_REFUSED.inc()
+        raise ApiProblem(503, "unavailable", "Too many live streams are open right now. Try again shortly.",
+                         headers={"Retry-After": "5"})
+    timing = streams.Timing(seconds, config["STREAM_KEEPALIVE_SECONDS"], config["STREAM_POLL_SECONDS"])
+    chunks = streams.events(found.games.load, found.games.store, hub, game_id, caller, after, state, timing)
+    return Response(streams.Body(chunks, on_close=hub.release), mimetype="text/event-stream",
+                    headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+
+
+def _stream_caller(game_id: uuid.UUID) -> Caller:
+    """The ticket's caller when there is one; else the ``Authorization`` header's."""
+    ticket = request.args.get("ticket")
+    if ticket is None:
+        return current_caller(game_id)
+    return authenticator().redeem(game_id, ticket, time.time())
