@@ -8,7 +8,8 @@ from urllib.parse import parse_qs, urlsplit
 
 from tests.api.conftest import ONE_HAND
 from tests.conftest import OPERATOR_TOKEN
-from tests.web.conftest import DESKTOP, PHONE, dom_cards, open_page, shoot, wait_version
+from tests.web.conftest import (DESKTOP, PHONE, assert_holds_nothing_hidden, click_move, move_label, open_page, shoot,
+                                wait_streamed, wait_version)
 
 SUMMARY = """() => ({
   facts: Object.fromEntries([...document.querySelectorAll('#facts dd')].map(d => [d.dataset.fact, d.textContent])),
@@ -18,23 +19,6 @@ SUMMARY = """() => ({
     .map(n => n.dataset.card || n.dataset.build).filter(Boolean),
   hand: [...document.querySelectorAll('#hand .hand-cards > [data-card]')].map(n => n.dataset.card),
 })"""
-
-
-def move_label(move: dict) -> str:
-    """The move's button, as the page words it."""
-    if move["action"] == "trail":
-        return f"Trail {move['card']}"
-    if move["action"] == "capture":
-        return f"Take {' '.join(move.get('targets', []))} with {move['card']}"
-    return f"Build {move['value']} with {move['card']} on {' '.join(move.get('targets', []))}"
-
-
-def click_move(page, move: dict) -> None:
-    """Choose the card, then the table items, then the move, as a player would."""
-    page.click(f'[data-key="hand-{move["card"]}"]')
-    for target in move.get("targets", []):
-        page.click(f'[data-key="table-{target}"]')
-    page.get_by_role("button", name=move_label(move), exact=True).click()
 
 
 def table_ids(view: dict) -> list[str]:
@@ -51,12 +35,6 @@ def assert_agrees(page, view: dict) -> None:
     assert shown["hand"] == view.get("hand", [])
 
 
-def hidden_from(everything: dict, seat: int | None) -> set[str]:
-    """The cards ``seat`` (None: the public) cannot see: the others' hands and the stock."""
-    hands = [h for i, h in enumerate(everything["hands"]) if i != seat]
-    return {c for h in hands for c in h} | set(everything["stock"])
-
-
 def test_two_seats_play_a_whole_hand_by_clicking_and_nobody_sees_a_hidden_card(browser, base_url, web_api):
     game = web_api.create(options=ONE_HAND, first_dealer=1)
     ann, ann_seen = open_page(browser, f"{base_url}/play/table.html?game={game.id}#token={game.tokens[0]}")
@@ -70,15 +48,12 @@ def test_two_seats_play_a_whole_hand_by_clicking_and_nobody_sees_a_hidden_card(b
         everything = web_api.view(game, token=OPERATOR_TOKEN)
         for page, seen, seat in pages:
             wait_version(page, everything["version"])
+            wait_streamed(page, everything["version"])
             view = web_api.view(game, token=game.tokens[seat] if seat is not None else None)
             assert_agrees(page, view)
-            hidden = hidden_from(everything, seat)
-            visible = {i["card"] for i in view["table"] if i["kind"] == "card"} | set(view.get("hand", []))
-            shown, fetched = dom_cards(page), seen.card_codes()
-            assert visible <= shown and visible <= fetched  # the looking works: it finds what is there
-            assert not shown & hidden, f"seat {seat}'s page shows a hidden card"
-            assert not fetched & hidden, f"seat {seat}'s page fetched a hidden card"
-            assert not seen.errors
+            assert_holds_nothing_hidden(page, seen, view, everything, seat)
+            # The streams' messages were looked in too: every event came over them, once.
+            assert seen.stream_versions() == list(range(1, everything["version"] + 1))
         return everything
 
     settle()
