@@ -21,7 +21,7 @@ from werkzeug.serving import WSGIRequestHandler, make_server
 from service.app import create_app
 from service.database import close_pool
 from tests.api.conftest import Api
-from tests.conftest import TEST_SETTINGS
+from tests.conftest import OPERATOR_TOKEN, TEST_SETTINGS
 
 CHROMIUM = Path("/usr/bin/chromium")
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "test-output" / "screenshots"
@@ -321,3 +321,47 @@ def assert_holds_nothing_hidden(page, seen: Seen, view: dict, everything: dict, 
     assert not shown & hidden, f"seat {seat}'s page shows a hidden card: {shown & hidden}"
     assert not fetched & hidden, f"seat {seat}'s page fetched a hidden card: {fetched & hidden}"
     assert not seen.errors
+
+
+# -- the table pages agree with the API and hold nothing hidden -----------------
+
+SUMMARY = """() => ({
+  facts: Object.fromEntries([...document.querySelectorAll('#facts dd')].map(d => [d.dataset.fact, d.textContent])),
+  seats: [...document.querySelectorAll('#seats li.seat')].map(li =>
+    Object.fromEntries([...li.querySelectorAll('dd[data-stat]')].map(d => [d.dataset.stat, Number(d.textContent)]))),
+  table: [...document.getElementById('table-items').children]
+    .map(n => n.dataset.card || n.dataset.build).filter(Boolean),
+  hand: [...document.querySelectorAll('#hand .hand-cards > [data-card]')].map(n => n.dataset.card),
+  piles: [...document.querySelectorAll('#seats li.seat')].map(li => li.querySelector('.pile [data-card]')?.dataset.card ?? null),
+})"""
+
+
+def table_ids(view: dict) -> list[str]:
+    return [item["card"] if item["kind"] == "card" else item["id"] for item in view["table"]]
+
+
+def assert_agrees(page, view: dict) -> None:
+    shown = page.evaluate(SUMMARY)
+    assert shown["facts"]["stock"] == str(view["deck_count"])
+    assert shown["facts"]["version"] == str(view["version"])
+    assert shown["seats"] == [{"hand": s["hand_count"], "captured": s["captured_count"], "sweeps": s["sweeps"],
+                               "score": s["score"]} for s in view["seats"]]
+    assert shown["table"] == table_ids(view)
+    assert shown["hand"] == view.get("hand", [])
+    assert shown["piles"] == [s["pile_top"] for s in view["seats"]]
+
+
+def settle(web_api, game, pages) -> dict:
+    """Every page (``(page, seen, seat)``, seat None for a spectator) at the
+    game's version, and at the event stream's: each agrees with the API and
+    holds nothing hidden from its caller. Returns the operator's view."""
+    everything = web_api.view(game, token=OPERATOR_TOKEN)
+    for page, seen, seat in pages:
+        wait_version(page, everything["version"])
+        wait_streamed(page, everything["version"])
+        view = web_api.view(game, token=game.tokens[seat] if seat is not None else None)
+        assert_agrees(page, view)
+        assert_holds_nothing_hidden(page, seen, view, everything, seat)
+        # The streams' messages were looked in too: every event came over them, once.
+        assert seen.stream_versions() == list(range(1, everything["version"] + 1))
+    return everything

@@ -8,31 +8,7 @@ from urllib.parse import parse_qs, urlsplit
 
 from tests.api.conftest import ONE_HAND
 from tests.conftest import OPERATOR_TOKEN
-from tests.web.conftest import (DESKTOP, PHONE, assert_holds_nothing_hidden, click_move, move_label, open_page, shoot,
-                                wait_streamed, wait_version)
-
-SUMMARY = """() => ({
-  facts: Object.fromEntries([...document.querySelectorAll('#facts dd')].map(d => [d.dataset.fact, d.textContent])),
-  seats: [...document.querySelectorAll('#seats li.seat')].map(li =>
-    Object.fromEntries([...li.querySelectorAll('dd[data-stat]')].map(d => [d.dataset.stat, Number(d.textContent)]))),
-  table: [...document.getElementById('table-items').children]
-    .map(n => n.dataset.card || n.dataset.build).filter(Boolean),
-  hand: [...document.querySelectorAll('#hand .hand-cards > [data-card]')].map(n => n.dataset.card),
-})"""
-
-
-def table_ids(view: dict) -> list[str]:
-    return [item["card"] if item["kind"] == "card" else item["id"] for item in view["table"]]
-
-
-def assert_agrees(page, view: dict) -> None:
-    shown = page.evaluate(SUMMARY)
-    assert shown["facts"]["stock"] == str(view["deck_count"])
-    assert shown["facts"]["version"] == str(view["version"])
-    assert shown["seats"] == [{"hand": s["hand_count"], "captured": s["captured_count"], "sweeps": s["sweeps"],
-                               "score": s["score"]} for s in view["seats"]]
-    assert shown["table"] == table_ids(view)
-    assert shown["hand"] == view.get("hand", [])
+from tests.web.conftest import DESKTOP, PHONE, click_move, move_label, open_page, settle, shoot, wait_version
 
 
 def test_two_seats_play_a_whole_hand_by_clicking_and_nobody_sees_a_hidden_card(browser, base_url, web_api):
@@ -43,23 +19,10 @@ def test_two_seats_play_a_whole_hand_by_clicking_and_nobody_sees_a_hidden_card(b
     pages = [(ann, ann_seen, 0), (bob, bob_seen, 1), (watcher, watcher_seen, None)]
     assert "#token" not in ann.url  # the token left the address bar for the tab's storage
 
-    def settle():
-        """Every page at the game's version: each agrees with the API and holds nothing hidden from it."""
-        everything = web_api.view(game, token=OPERATOR_TOKEN)
-        for page, seen, seat in pages:
-            wait_version(page, everything["version"])
-            wait_streamed(page, everything["version"])
-            view = web_api.view(game, token=game.tokens[seat] if seat is not None else None)
-            assert_agrees(page, view)
-            assert_holds_nothing_hidden(page, seen, view, everything, seat)
-            # The streams' messages were looked in too: every event came over them, once.
-            assert seen.stream_versions() == list(range(1, everything["version"] + 1))
-        return everything
-
-    settle()
+    settle(web_api, game, pages)
     bob.get_by_role("button", name="Deal", exact=True).click()
     wait_version(bob, 3)
-    state = settle()
+    state = settle(web_api, game, pages)
     shoot(ann, "table", DESKTOP)
     shoot(bob, "table", PHONE)
     plays = 0
@@ -69,7 +32,7 @@ def test_two_seats_play_a_whole_hand_by_clicking_and_nobody_sees_a_hidden_card(b
         move = web_api.get(f"{game.url}/moves", token=game.tokens[seat]).get_json()["moves"][-1]
         click_move(page, move)
         wait_version(page, state["version"] + 1)
-        state = settle()
+        state = settle(web_api, game, pages)
         plays += 1
     assert plays == 48 and state["status"] == "finished"
     for page, _, _ in pages:
