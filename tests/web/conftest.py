@@ -75,6 +75,16 @@ def browser():
         chromium.close()
 
 
+@pytest.fixture(autouse=True)
+def _pages_closed(request):
+    """Every page a test opened is closed after it, even when the test fails
+    half-way: no stream is left open on a service about to stop."""
+    yield
+    if "browser" in request.fixturenames:
+        for context in request.getfixturevalue("browser").contexts:
+            context.close()
+
+
 @pytest.fixture(scope="session")
 def web_app(database_url):
     """The service as ``casino serve`` runs it, but in a thread. Streams end
@@ -332,7 +342,8 @@ SUMMARY = """() => ({
   table: [...document.getElementById('table-items').children]
     .map(n => n.dataset.card || n.dataset.build).filter(Boolean),
   hand: [...document.querySelectorAll('#hand .hand-cards > [data-card]')].map(n => n.dataset.card),
-  piles: [...document.querySelectorAll('#seats li.seat')].map(li => li.querySelector('.pile [data-card]')?.dataset.card ?? null),
+  piles: [...document.querySelectorAll('#seats li.seat')]
+    .map(li => li.querySelector('.pile [data-card]')?.dataset.card ?? null),
 })"""
 
 

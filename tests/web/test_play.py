@@ -7,7 +7,6 @@ from __future__ import annotations
 from urllib.parse import parse_qs, urlsplit
 
 from tests.api.conftest import ONE_HAND
-from tests.conftest import OPERATOR_TOKEN
 from tests.web.conftest import DESKTOP, PHONE, click_move, move_label, open_page, settle, shoot, wait_version
 
 

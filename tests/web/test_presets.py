@@ -37,7 +37,8 @@ def press_until(page, key: str, data_key: str | None = None, text: str | None = 
     """Press ``key`` (Tab, Shift+Tab) until the focus is on the control with
     that ``data-key`` or text: the keyboard alone, as a player without a mouse."""
     for _ in range(limit):
-        focused = page.evaluate("() => ({key: document.activeElement.dataset.key, text: document.activeElement.textContent})")
+        focused = page.evaluate("() => ({key: document.activeElement.dataset.key,"
+                                " text: document.activeElement.textContent})")
         if (data_key is not None and focused["key"] == data_key) or (text is not None and focused["text"] == text):
             return
         page.keyboard.press(key)
