@@ -81,8 +81,6 @@ function targetWords(move) {
   ];
 }
 
-const ACTION_WORDS = { trail: "Trail", capture: "Take", build: "Build", steal: "Steal", pluck: "Pluck" };
-
 /** A move's button, in words. */
 function moveLabel(m) {
   const things = listed(targetWords(m));
@@ -96,7 +94,7 @@ function moveLabel(m) {
     case "build": return `Build ${m.value} with ${m.card}${things ? ` on ${things}` : ""}${groups}`;
     default: {
       // Any other game's moves, in words from their own fields.
-      const verb = ACTION_WORDS[m.action] || `${m.action.charAt(0).toUpperCase()}${m.action.slice(1)}`;
+      const verb = `${m.action.charAt(0).toUpperCase()}${m.action.slice(1)}`;
       const cards = [m.card, ...(m.cards || [])].filter((c) => typeof c === "string");
       return `${verb}${cards.length ? ` ${cards.join(" ")}` : ""}${things ? ` on ${things}` : ""}`;
     }
