@@ -21,7 +21,7 @@ from werkzeug.serving import WSGIRequestHandler, make_server
 from service.web.app import create_app
 from service.postgres.database import close_pool
 from tests.api.conftest import Api
-from tests.conftest import TEST_SETTINGS
+from tests.conftest import OPERATOR_TOKEN, TEST_SETTINGS
 
 CHROMIUM = Path("/usr/bin/chromium")
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "test-output" / "screenshots"
@@ -75,6 +75,16 @@ def browser():
         chromium.close()
 
 
+@pytest.fixture(autouse=True)
+def _pages_closed(request):
+    """Every page a test opened is closed after it, even when the test fails
+    half-way: no stream is left open on a service about to stop."""
+    yield
+    if "browser" in request.fixturenames:
+        for context in request.getfixturevalue("browser").contexts:
+            context.close()
+
+
 @pytest.fixture(scope="session")
 def web_app(database_url):
     """The service as ``casino serve`` runs it, but in a thread. Streams end
@@ -107,25 +117,41 @@ def web_api(web_app) -> Api:
 
 
 class Seen:
-    """Everything one page fetched from the API (the JSON bodies), to look for leaks in.
+    """Everything one page fetched from the API, to look for leaks in: the JSON
+    bodies, and every message of its event streams.
 
     Each body is read as soon as its response arrives: the browser may let go
-    of a body later, and a body not read would be a leak not looked for."""
+    of a body later, and a body not read would be a leak not looked for. An
+    event stream's body never reaches Playwright (no ``requestfinished`` for
+    an EventSource), so its messages are taken from Chromium's own network
+    events over a DevTools session: every message the stream carried, whether
+    or not the page listens for its type."""
 
     def __init__(self, page):
         self.bodies: list[str] = []
         self.unread: list[str] = []  # responses whose body could not be had: none is expected
         self.errors: list[str] = []  # uncaught script errors: none is expected
         self.streams: list[str] = []  # the URLs of the event streams the page opened
-        self._read = 0
+        self.stream_messages: list[str] = []  # the data of every message those streams carried
+        self.plays: list[dict] = []  # the bodies the page posted to /play
+        self._bodies_read = self._messages_read = 0
         self._found: set[str] = set()
         page.on("response", self._keep)
-        page.on("request", lambda r: "/events/stream" in r.url and self.streams.append(r.url))
+        page.on("request", self._sent)
         page.on("pageerror", lambda error: self.errors.append(str(error)))
+        devtools = page.context.new_cdp_session(page)
+        devtools.send("Network.enable")
+        devtools.on("Network.eventSourceMessageReceived", lambda message: self.stream_messages.append(message["data"]))
+
+    def _sent(self, request):
+        if "/events/stream" in request.url:
+            self.streams.append(request.url)
+        elif request.method == "POST" and request.url.endswith("/play"):
+            self.plays.append(request.post_data_json)
 
     def _keep(self, response):
         if "/v1/" not in response.url or "/events/stream" in response.url:
-            return
+            return  # a stream's messages are kept as they arrive (see above)
         if not response.headers.get("content-type", "").endswith("json"):
             return
         try:
@@ -134,14 +160,19 @@ class Seen:
             self.unread.append(response.url)
 
     def card_codes(self) -> set[str]:
-        """Every card code in a JSON answer the page has had so far."""
+        """Every card code in a JSON answer or a stream message the page has had so far."""
         assert not self.unread, f"bodies not read: {self.unread}"
-        pending = self.bodies[self._read:]
-        self._read += len(pending)
-        for body in pending:
+        for body in self.bodies[self._bodies_read:]:
             if body:
                 _codes_in(json.loads(body), self._found)
+        for data in self.stream_messages[self._messages_read:]:
+            _codes_in(json.loads(data), self._found)
+        self._bodies_read, self._messages_read = len(self.bodies), len(self.stream_messages)
         return self._found
+
+    def stream_versions(self) -> list[int]:
+        """The versions of the events the streams carried, in the order they came."""
+        return [json.loads(data)["version"] for data in self.stream_messages]
 
 
 def _codes_in(value, found: set[str]) -> None:
@@ -199,3 +230,149 @@ def shoot(page, name: str, viewport) -> Path:
 def wait_version(page, version: int, timeout: float = 10_000) -> None:
     """Until the page shows the game at ``version`` (its body's data-version)."""
     page.wait_for_function("v => Number(document.body.dataset.version) >= v", arg=version, timeout=timeout)
+
+
+def wait_streamed(page, version: int, timeout: float = 10_000) -> None:
+    """Until the table page has had event ``version`` over its stream (its log shows it)."""
+    page.wait_for_selector(f'#log li[data-version="{version}"]', state="attached", timeout=timeout)
+
+
+# -- moves, as the table page offers them --------------------------------------
+
+
+def _pile_seat(target: str) -> int | None:
+    return int(target[5:]) if target.startswith("seat:") else None
+
+
+def _listed(items: list[str]) -> str:
+    if len(items) < 2:
+        return "".join(items)
+    return f"{', '.join(items[:-1])} and {items[-1]}"
+
+
+def move_label(move: dict, names=None) -> str:
+    """The move's button, as the page words it (``names``: the seats' names,
+    needed for a move that names a seat's pile)."""
+    targets = move.get("targets", [])
+    piles: dict[int, int] = {}
+    for seat in filter(lambda s: s is not None, map(_pile_seat, targets)):
+        piles[seat] = piles.get(seat, 0) + 1
+    loose = [t for t in targets if _pile_seat(t) is None]
+    words = ([" ".join(loose)] if loose else []) + [
+        f"the top card of {names[seat]}'s pile" if n == 1 else f"the top {n} cards of {names[seat]}'s pile"
+        for seat, n in piles.items()]
+    things = _listed(words)
+    card = move.get("card")
+    match move["action"]:
+        case "trail":
+            return f"Trail {card}"
+        case "pluck":
+            return f"Pluck {card}"
+        case "capture":
+            return f"Take {things} with {card}" + (f" as {move['value']}" if move.get("value") is not None else "")
+        case "steal":
+            victims = [f"{names[_pile_seat(t)]}'s bundle" for t in targets]
+            return f"Steal {_listed(victims)} with {card}"
+        case "build":
+            groups = " in groups " + " ".join(f"({' '.join(g)})" for g in move["groups"]) if move.get("groups") else ""
+            return f"Build {move['value']} with {card}" + (f" on {things}" if things else "") + groups
+    raise AssertionError(f"no label for {move}")
+
+
+def piece_control(piece: str) -> str:
+    """The page's control for one piece of a move: a card of the hand or the
+    table (a pluck's card is on the table), a build, or a seat's pile."""
+    if piece.startswith("seat:"):
+        return f'[data-key="pile-{piece}"]'
+    return f'[data-key="hand-{piece}"], [data-key="table-{piece}"]'
+
+
+def choose_pieces(page, move: dict) -> None:
+    """Click the move's card, then each thing it names once (a pile named
+    three times is chosen once: the move's button says how many cards)."""
+    for piece in dict.fromkeys([move["card"], *move.get("targets", [])]):
+        page.click(piece_control(piece))
+
+
+def click_move(page, move: dict, names=None) -> None:
+    """Choose the move's card, then the table items and piles, then the move, as a player would."""
+    choose_pieces(page, move)
+    page.get_by_role("button", name=move_label(move, names), exact=True).click()
+
+
+OFFERED = "() => [...document.querySelectorAll('#actions button.primary')].map(b => b.textContent)"
+
+
+def assert_every_move_is_offered(page, moves: list[dict], names) -> None:
+    """Each listed move can be chosen by clicking, and only listed moves are offered."""
+    labels = {move_label(m, names) for m in moves}
+    for move in moves:
+        choose_pieces(page, move)
+        offered = page.evaluate(OFFERED)
+        assert move_label(move, names) in offered and set(offered) <= labels, (move, offered)
+        page.click('[data-key="clear"]')
+
+
+def hidden_from(everything: dict, seat: int | None) -> set[str]:
+    """The cards ``seat`` (None: the public) cannot see: the others' hands and the stock."""
+    hands = [h for i, h in enumerate(everything["hands"]) if i != seat]
+    return {c for h in hands for c in h} | set(everything["stock"])
+
+
+def assert_holds_nothing_hidden(page, seen: Seen, view: dict, everything: dict, seat: int | None) -> None:
+    """Neither the page's DOM nor anything it fetched (JSON bodies and stream
+    messages) holds a card hidden from ``seat``; and the looking works: it
+    finds the cards that are there for this caller to see."""
+    hidden = hidden_from(everything, seat)
+    visible = ({i["card"] for i in view["table"] if i["kind"] == "card"} | set(view.get("hand", []))
+               | {s["pile_top"] for s in view["seats"] if s["pile_top"]})
+    shown, fetched = dom_cards(page), seen.card_codes()
+    assert visible <= shown and visible <= fetched
+    assert not shown & hidden, f"seat {seat}'s page shows a hidden card: {shown & hidden}"
+    assert not fetched & hidden, f"seat {seat}'s page fetched a hidden card: {fetched & hidden}"
+    assert not seen.errors
+
+
+# -- the table pages agree with the API and hold nothing hidden -----------------
+
+SUMMARY = """() => ({
+  facts: Object.fromEntries([...document.querySelectorAll('#facts dd')].map(d => [d.dataset.fact, d.textContent])),
+  seats: [...document.querySelectorAll('#seats li.seat')].map(li =>
+    Object.fromEntries([...li.querySelectorAll('dd[data-stat]')].map(d => [d.dataset.stat, Number(d.textContent)]))),
+  table: [...document.getElementById('table-items').children]
+    .map(n => n.dataset.card || n.dataset.build).filter(Boolean),
+  hand: [...document.querySelectorAll('#hand .hand-cards > [data-card]')].map(n => n.dataset.card),
+  piles: [...document.querySelectorAll('#seats li.seat')]
+    .map(li => li.querySelector('.pile [data-card]')?.dataset.card ?? null),
+})"""
+
+
+def table_ids(view: dict) -> list[str]:
+    return [item["card"] if item["kind"] == "card" else item["id"] for item in view["table"]]
+
+
+def assert_agrees(page, view: dict) -> None:
+    shown = page.evaluate(SUMMARY)
+    assert shown["facts"]["stock"] == str(view["deck_count"])
+    assert shown["facts"]["version"] == str(view["version"])
+    assert shown["seats"] == [{"hand": s["hand_count"], "captured": s["captured_count"], "sweeps": s["sweeps"],
+                               "score": s["score"]} for s in view["seats"]]
+    assert shown["table"] == table_ids(view)
+    assert shown["hand"] == view.get("hand", [])
+    assert shown["piles"] == [s["pile_top"] for s in view["seats"]]
+
+
+def settle(web_api, game, pages) -> dict:
+    """Every page (``(page, seen, seat)``, seat None for a spectator) at the
+    game's version, and at the event stream's: each agrees with the API and
+    holds nothing hidden from its caller. Returns the operator's view."""
+    everything = web_api.view(game, token=OPERATOR_TOKEN)
+    for page, seen, seat in pages:
+        wait_version(page, everything["version"])
+        wait_streamed(page, everything["version"])
+        view = web_api.view(game, token=game.tokens[seat] if seat is not None else None)
+        assert_agrees(page, view)
+        assert_holds_nothing_hidden(page, seen, view, everything, seat)
+        # The streams' messages were looked in too: every event came over them, once.
+        assert seen.stream_versions() == list(range(1, everything["version"] + 1))
+    return everything

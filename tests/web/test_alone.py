@@ -7,8 +7,7 @@ from urllib.parse import parse_qs, urlsplit
 
 from tests.api.conftest import Game
 from tests.conftest import OPERATOR_TOKEN
-from tests.web.conftest import DESKTOP, PHONE, open_page, shoot, wait_version
-from tests.web.test_play import click_move
+from tests.web.conftest import DESKTOP, PHONE, click_move, open_page, shoot, wait_version
 
 
 def test_the_lobby_makes_a_game_against_the_computer_and_the_person_finishes_it(browser, base_url, web_api):

@@ -7,54 +7,7 @@ from __future__ import annotations
 from urllib.parse import parse_qs, urlsplit
 
 from tests.api.conftest import ONE_HAND
-from tests.conftest import OPERATOR_TOKEN
-from tests.web.conftest import DESKTOP, PHONE, dom_cards, open_page, shoot, wait_version
-
-SUMMARY = """() => ({
-  facts: Object.fromEntries([...document.querySelectorAll('#facts dd')].map(d => [d.dataset.fact, d.textContent])),
-  seats: [...document.querySelectorAll('#seats li.seat')].map(li =>
-    Object.fromEntries([...li.querySelectorAll('dd[data-stat]')].map(d => [d.dataset.stat, Number(d.textContent)]))),
-  table: [...document.getElementById('table-items').children]
-    .map(n => n.dataset.card || n.dataset.build).filter(Boolean),
-  hand: [...document.querySelectorAll('#hand .hand-cards > [data-card]')].map(n => n.dataset.card),
-})"""
-
-
-def move_label(move: dict) -> str:
-    """The move's button, as the page words it."""
-    if move["action"] == "trail":
-        return f"Trail {move['card']}"
-    if move["action"] == "capture":
-        return f"Take {' '.join(move.get('targets', []))} with {move['card']}"
-    return f"Build {move['value']} with {move['card']} on {' '.join(move.get('targets', []))}"
-
-
-def click_move(page, move: dict) -> None:
-    """Choose the card, then the table items, then the move, as a player would."""
-    page.click(f'[data-key="hand-{move["card"]}"]')
-    for target in move.get("targets", []):
-        page.click(f'[data-key="table-{target}"]')
-    page.get_by_role("button", name=move_label(move), exact=True).click()
-
-
-def table_ids(view: dict) -> list[str]:
-    return [item["card"] if item["kind"] == "card" else item["id"] for item in view["table"]]
-
-
-def assert_agrees(page, view: dict) -> None:
-    shown = page.evaluate(SUMMARY)
-    assert shown["facts"]["stock"] == str(view["deck_count"])
-    assert shown["facts"]["version"] == str(view["version"])
-    assert shown["seats"] == [{"hand": s["hand_count"], "captured": s["captured_count"], "sweeps": s["sweeps"],
-                               "score": s["score"]} for s in view["seats"]]
-    assert shown["table"] == table_ids(view)
-    assert shown["hand"] == view.get("hand", [])
-
-
-def hidden_from(everything: dict, seat: int | None) -> set[str]:
-    """The cards ``seat`` (None: the public) cannot see: the others' hands and the stock."""
-    hands = [h for i, h in enumerate(everything["hands"]) if i != seat]
-    return {c for h in hands for c in h} | set(everything["stock"])
+from tests.web.conftest import DESKTOP, PHONE, click_move, move_label, open_page, settle, shoot, wait_version
 
 
 def test_two_seats_play_a_whole_hand_by_clicking_and_nobody_sees_a_hidden_card(browser, base_url, web_api):
@@ -65,26 +18,10 @@ def test_two_seats_play_a_whole_hand_by_clicking_and_nobody_sees_a_hidden_card(b
     pages = [(ann, ann_seen, 0), (bob, bob_seen, 1), (watcher, watcher_seen, None)]
     assert "#token" not in ann.url  # the token left the address bar for the tab's storage
 
-    def settle():
-        """Every page at the game's version: each agrees with the API and holds nothing hidden from it."""
-        everything = web_api.view(game, token=OPERATOR_TOKEN)
-        for page, seen, seat in pages:
-            wait_version(page, everything["version"])
-            view = web_api.view(game, token=game.tokens[seat] if seat is not None else None)
-            assert_agrees(page, view)
-            hidden = hidden_from(everything, seat)
-            visible = {i["card"] for i in view["table"] if i["kind"] == "card"} | set(view.get("hand", []))
-            shown, fetched = dom_cards(page), seen.card_codes()
-            assert visible <= shown and visible <= fetched  # the looking works: it finds what is there
-            assert not shown & hidden, f"seat {seat}'s page shows a hidden card"
-            assert not fetched & hidden, f"seat {seat}'s page fetched a hidden card"
-            assert not seen.errors
-        return everything
-
-    settle()
+    settle(web_api, game, pages)
     bob.get_by_role("button", name="Deal", exact=True).click()
     wait_version(bob, 3)
-    state = settle()
+    state = settle(web_api, game, pages)
     shoot(ann, "table", DESKTOP)
     shoot(bob, "table", PHONE)
     plays = 0
@@ -94,7 +31,7 @@ def test_two_seats_play_a_whole_hand_by_clicking_and_nobody_sees_a_hidden_card(b
         move = web_api.get(f"{game.url}/moves", token=game.tokens[seat]).get_json()["moves"][-1]
         click_move(page, move)
         wait_version(page, state["version"] + 1)
-        state = settle()
+        state = settle(web_api, game, pages)
         plays += 1
     assert plays == 48 and state["status"] == "finished"
     for page, _, _ in pages:

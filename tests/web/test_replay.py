@@ -53,6 +53,13 @@ def test_the_timeline_shows_the_table_at_every_version_asked(browser, base_url, 
     assert_shows_version(page, web_api, game, last)
     page.locator(f'#events li[data-version="{last // 2}"] button').click()
     assert_shows_version(page, web_api, game, last // 2)
+    rounds = [e["version"] for e in web_api.events(game) if e["type"] == "RoundDealt"]
+    mid = rounds[len(rounds) // 2] + 3  # a round dealt, and three plays: cards left in every hand
+    page.locator(f'#events li[data-version="{mid}"] button').click()
+    assert_shows_version(page, web_api, game, mid)
+    assert all(page.evaluate(SHOWN)["hands"])  # each hand face up
+    shoot(page, "replay-midhand", PHONE)
+    shoot(page, "replay-midhand", DESKTOP)
     page.click("#first")
     assert_shows_version(page, web_api, game, 1)
     shoot(page, "replay", PHONE)

@@ -6,6 +6,8 @@ import re
 import tomllib
 from pathlib import Path
 
+import yaml
+
 from domain import EVENT_TYPES
 from service.web.client import ROOT
 
@@ -46,3 +48,10 @@ def test_the_client_ships_in_the_package():
     data = tomllib.loads((REPO / "pyproject.toml").read_text())["tool"]["setuptools"]["package-data"]["service"]
     suffixes = {path.suffix for path in ROOT.iterdir()}
     assert "static/web/*" in data and suffixes <= {".html", ".js", ".css"}
+
+
+def test_the_pages_know_the_statuses_the_spec_lists():
+    """The operator's status filter is drawn from STATUS (tableview.js): the spec's GameStatus, in its order."""
+    spec = yaml.safe_load((REPO / "openapi.yaml").read_text())
+    listed = re.search(r"export const STATUS = \{(.*?)\};", (ROOT / "tableview.js").read_text(), re.S).group(1)
+    assert re.findall(r"^\s*(\w+):", listed, re.M) == spec["components"]["schemas"]["GameStatus"]["enum"]

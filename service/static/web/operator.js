@@ -2,8 +2,13 @@
 // game opens in the replay page, which uses the same token.
 
 import { Api, el, operatorToken, replayLink, setOperatorToken, showError } from "./api.js";
+import { STATUS } from "./tableview.js";
 
 const filters = document.getElementById("filters");
+// One box per status, from the one list the pages keep (tableview.js).
+document.getElementById("status-filter").append(...Object.keys(STATUS).map((status) =>
+  el("label", { class: "check", title: STATUS[status] },
+    el("input", { type: "checkbox", name: "status", value: status }), status.replace(/_/g, " "))));
 const rows = document.querySelector("#games tbody");
 const more = document.getElementById("more");
 let next = null;

@@ -1,7 +1,15 @@
-// A game's live events over Server-Sent Events. EventSource cannot send a
-// header, so each (re)connection asks for a fresh ticket first and names
-// the last event it has seen (``after``); the service ends a stream now
-// and then, and once the game is over answers 204, which closes it.
+// A game's live events over Server-Sent Events. The service ends a stream
+// now and then, and once the game is over answers 204, which closes it.
+//
+// Why a fresh ticket and ``?after=N`` on every reconnection, not the
+// ``Last-Event-ID`` header: EventSource cannot send an Authorization header,
+// so a stream is opened with a ticket in its URL, and a ticket opens one
+// stream only. EventSource's own retry resends that same URL (with
+// Last-Event-ID), so its ticket is already spent and the retry is refused.
+// So on any error or end the page closes the source itself, asks for a new
+// ticket and opens a new EventSource; a new one cannot set headers at all,
+// Last-Event-ID included, so the last version seen goes in ``after``, which
+// the service reads the same way.
 
 import { EVENT_TYPES } from "./events.js";
 

@@ -1,12 +1,16 @@
 // A seat's table (with the seat's token) or a spectator's (without): the
 // game as the service shows this caller, kept current from the live stream.
-// Moves are only ever chosen among those /moves lists.
+// Moves are only ever chosen among those /moves lists, and are sent as it
+// lists them. A move is made of pieces (its card, its cards, its targets:
+// hand and table cards, builds, seats' piles as ``seat:N``): the player
+// chooses pieces, only those that some listed move still holds can be
+// chosen, and the moves made of exactly the chosen pieces are offered.
 
 import { Api, el, gameIdFromPage, keepingFocus, seatToken, showError } from "./api.js";
 import { cardFace } from "./cards.js";
 import { describe } from "./events.js";
 import { LiveEvents } from "./stream.js";
-import { gameResult, handScore, header, seatName, seatsPanel, tableArea } from "./tableview.js";
+import { gameResult, handScore, header, pileSeat, seatName, seatsPanel, tableArea } from "./tableview.js";
 
 const gameId = gameIdFromPage();
 const api = new Api(seatToken(gameId));
@@ -15,33 +19,98 @@ const base = `/v1/games/${gameId}`;
 let view = null;
 let moves = [];
 const events = [];
-let card = null; // the hand card chosen
-let targets = new Set(); // the table items chosen
+let chosen = new Set(); // the pieces chosen
 let confirmCountOut = false;
 let pending = null;
 
-function targetsOf(move) {
-  return move.targets || []; // a trail has none
+/** The distinct pieces of a move: its card, its cards and its targets (a target may repeat: see moveLabel). */
+function piecesOf(move) {
+  return [...new Set([move.card, ...(move.cards || []), ...(move.targets || [])].filter((p) => typeof p === "string"))];
 }
 
-function sameSet(list, set) {
-  return list.length === set.size && list.every((t) => set.has(t));
+/** The pieces a move is chosen by first: its card, else any of its cards. */
+function leadsOf(move) {
+  return typeof move.card === "string" ? [move.card] : move.cards || [];
 }
 
+function holdsChosen(move) {
+  const pieces = piecesOf(move);
+  return [...chosen].every((p) => pieces.includes(p));
+}
+
+/** The pieces that may be chosen now (or unchosen). */
+function choosable() {
+  if (!chosen.size) return new Set(moves.flatMap(leadsOf));
+  return new Set([...chosen, ...moves.filter(holdsChosen).flatMap(piecesOf)]);
+}
+
+/** The moves to offer: those made of exactly the chosen pieces, and those made of none. */
+function fitting() {
+  return moves.filter((m) => {
+    const pieces = piecesOf(m);
+    return !pieces.length || (pieces.length === chosen.size && holdsChosen(m));
+  });
+}
+
+function pileName(seat) {
+  return `${seatName(view, seat)}'s pile`;
+}
+
+function pieceName(piece) {
+  const seat = pileSeat(piece);
+  return seat === null ? piece : pileName(seat);
+}
+
+function listed(items) {
+  return items.length < 2 ? items.join("") : `${items.slice(0, -1).join(", ")} and ${items.at(-1)}`;
+}
+
+/**
+ * What a move's targets name: the table's cards and builds, then each
+ * seat's pile, which a build may name once for every card it takes from
+ * the pile's top (African).
+ */
+function targetWords(move) {
+  const targets = move.targets || [];
+  const piles = new Map();
+  for (const seat of targets.map(pileSeat).filter((s) => s !== null)) piles.set(seat, (piles.get(seat) || 0) + 1);
+  const loose = targets.filter((t) => pileSeat(t) === null);
+  return [
+    ...(loose.length ? [loose.join(" ")] : []),
+    ...[...piles].map(([seat, n]) => (n === 1 ? `the top card of ${pileName(seat)}` : `the top ${n} cards of ${pileName(seat)}`)),
+  ];
+}
+
+/** A move's button, in words. */
 function moveLabel(m) {
-  if (m.action === "trail") return `Trail ${m.card}`;
-  if (m.action === "capture") return `Take ${targetsOf(m).join(" ")} with ${m.card}`;
-  return `Build ${m.value} with ${m.card} on ${targetsOf(m).join(" ")}`;
+  const things = listed(targetWords(m));
+  const as = m.value !== undefined && m.value !== null ? ` as ${m.value}` : "";
+  const groups = m.groups ? ` in groups ${m.groups.map((g) => `(${g.join(" ")})`).join(" ")}` : "";
+  switch (m.action) {
+    case "trail": return `Trail ${m.card}`;
+    case "pluck": return `Pluck ${m.card}`;
+    case "capture": return `Take ${things} with ${m.card}${as}`;
+    case "steal": return `Steal ${listed((m.targets || []).map((t) => `${seatName(view, pileSeat(t))}'s bundle`))} with ${m.card}`;
+    case "build": return `Build ${m.value} with ${m.card}${things ? ` on ${things}` : ""}${groups}`;
+    default: {
+      // Any other game's moves, in words from their own fields.
+      const verb = `${m.action.charAt(0).toUpperCase()}${m.action.slice(1)}`;
+      const cards = [m.card, ...(m.cards || [])].filter((c) => typeof c === "string");
+      return `${verb}${cards.length ? ` ${cards.join(" ")}` : ""}${things ? ` on ${things}` : ""}`;
+    }
+  }
 }
 
 async function refresh() {
   const fresh = await api.get(base);
-  const mine = fresh.you !== undefined && fresh.status === "in_progress" && fresh.turn === fresh.you;
-  const listed = mine ? (await api.get(`${base}/moves`)).moves : [];
+  // A seat may have moves off its turn too (a pluck just after its play).
+  const seated = fresh.you !== undefined && fresh.status === "in_progress";
+  const list = seated ? await api.get(`${base}/moves`) : null;
   if (view && fresh.version < view.version) return; // an older answer overtaken by a newer one
   view = fresh;
-  moves = listed;
-  if (card && !(view.hand || []).includes(card)) clearChoice();
+  moves = list && list.version === fresh.version ? list.moves : [];
+  if (list && list.version !== fresh.version) refreshSoon(); // the game moved on between the two answers
+  if (chosen.size && !moves.some(holdsChosen)) clearChoice();
   render();
 }
 
@@ -51,8 +120,7 @@ function refreshSoon() {
 }
 
 function clearChoice() {
-  card = null;
-  targets = new Set();
+  chosen = new Set();
 }
 
 async function command(path, body = {}) {
@@ -68,42 +136,50 @@ async function command(path, body = {}) {
   await refresh().catch(showError);
 }
 
-function chooseCard(code) {
-  targets = new Set();
-  card = card === code ? null : code;
+/**
+ * Choose a piece, or unchoose it. A piece that no move holds together with
+ * those chosen, but that a move starts with (another card of the hand),
+ * starts the choice again from it.
+ */
+function choose(piece) {
+  if (chosen.has(piece)) chosen.delete(piece);
+  else if (choosable().has(piece)) chosen.add(piece);
+  else chosen = new Set([piece]);
   render();
 }
 
-function chooseTarget(id) {
-  if (targets.has(id)) targets.delete(id);
-  else targets.add(id);
-  render();
+/** The pieces shown as enabled buttons: those that may be chosen, and those a move starts with. */
+function clickable() {
+  return new Set([...choosable(), ...moves.flatMap(leadsOf)]);
 }
 
 function button(label, key, onclick, extra = {}) {
   return el("button", { type: "button", "data-key": key, onclick, ...extra }, label);
 }
 
-function handArea() {
+function handArea(enabled) {
   if (view.hand === undefined) return el("p", { class: "note" }, "You are watching: no hand is shown.");
-  const playable = new Set(moves.map((m) => m.card));
   return el("div", { class: "hand", id: "hand" },
     el("h2", {}, "Your hand"),
     el("div", { class: "hand-cards" }, view.hand.map((code) => {
-      const face = cardFace(code, { onclick: () => chooseCard(code), pressed: card === code, disabled: !playable.has(code) });
+      const face = cardFace(code, { onclick: () => choose(code), pressed: chosen.has(code), disabled: !enabled.has(code) });
       face.dataset.key = `hand-${code}`;
       return face;
     })));
 }
 
 function playChoices() {
-  if (!card) return [];
-  const fitting = moves.filter((m) => m.card === card && sameSet(targetsOf(m), targets));
+  if (!moves.length) return [];
+  const offered = fitting();
+  const out = offered.map((m, i) => button(moveLabel(m), `move-${i}-${moveLabel(m)}`, () => command("play", m), { class: "primary" }));
+  if (!chosen.size) return out;
+  const more = moves.some((m) => holdsChosen(m) && piecesOf(m).length > chosen.size);
   return [
-    el("p", { class: "note" }, fitting.length ? "Choose the move:" : "Choose the table items to take or build on."),
-    ...fitting.map((m, i) => button(moveLabel(m), `move-${i}-${moveLabel(m)}`, () => command("play", m), { class: "primary" })),
+    el("p", { class: "note" }, offered.length ? "Choose the move:" : "Choose the rest of the move: what to take, build on or steal."),
+    ...out,
+    more && offered.length ? el("p", { class: "note" }, "Or choose more for another move.") : null,
     button("Clear the choice", "clear", () => { clearChoice(); render(); }),
-  ];
+  ].filter(Boolean);
 }
 
 function undoControls() {
@@ -140,8 +216,14 @@ function actions() {
   if (dealing && view.next_dealer === you) out.push(button("Deal", "deal", () => command("deal"), { class: "primary" }));
   else if (dealing) out.push(el("p", { class: "note" }, `Waiting for ${seatName(view, view.next_dealer)} to deal.`));
   if (view.status === "in_progress") {
-    if (view.turn === you) out.push(el("p", { class: "note turn-note" }, card ? `You chose ${card}.` : "Your turn: choose a card from your hand."));
-    else out.push(el("p", { class: "note" }, `Waiting for ${seatName(view, view.turn)} to play.`));
+    const hand = view.hand || [];
+    const fromTable = moves.flatMap(leadsOf).some((c) => !hand.includes(c));
+    const where = fromTable ? (view.turn === you ? "from your hand or the table" : "on the table") : "from your hand";
+    let note;
+    if (chosen.size) note = `You chose ${listed([...chosen].map(pieceName))}.`;
+    else if (view.turn === you) note = `Your turn: choose a card ${where}.`;
+    else note = `Waiting for ${seatName(view, view.turn)} to play${moves.length ? `; until then you may still choose a card ${where}` : ""}.`;
+    out.push(el("p", { class: `note${view.turn === you || chosen.size ? " turn-note" : ""}` }, note));
   }
   out.push(...playChoices(), ...undoControls(), ...countOutControls());
   return out;
@@ -159,14 +241,11 @@ function render() {
     const you = view.you;
     document.getElementById("role").textContent = you === undefined ? "Watching" : `Seat ${you}: ${view.seats[you].name}`;
     document.getElementById("status-area").replaceChildren(header(view));
-    document.getElementById("seats-area").replaceChildren(seatsPanel(view, { you }));
-    const enabled = new Set(moves.filter((m) => m.card === card).flatMap(targetsOf));
-    document.getElementById("table-area").replaceChildren(
-      tableArea(view, { enabled, chosen: targets, choose: you === undefined ? null : chooseTarget }));
-    for (const node of document.querySelectorAll("#table-area [data-card], #table-area [data-build]")) {
-      if (node.tagName === "BUTTON") node.dataset.key = `table-${node.dataset.card || node.dataset.build}`;
-    }
-    document.getElementById("hand-area").replaceChildren(handArea());
+    const enabled = clickable();
+    const choice = { enabled, chosen, choose: you === undefined ? null : choose };
+    document.getElementById("seats-area").replaceChildren(seatsPanel(view, { you, piles: choice }));
+    document.getElementById("table-area").replaceChildren(tableArea(view, choice));
+    document.getElementById("hand-area").replaceChildren(handArea(enabled));
     document.getElementById("actions").replaceChildren(...(you === undefined ? [] : actions()));
     document.getElementById("results").replaceChildren(...results().filter(Boolean));
     document.body.dataset.version = String(view.version);

@@ -3,9 +3,10 @@
 // play, watch and replay pages.
 
 import { el } from "./api.js";
-import { cardBacks, cardFace } from "./cards.js";
+import { cardBacks, cardFace, cardName } from "./cards.js";
 
-const STATUS = {
+/** A game's statuses, in the order a game goes through them, with what the pages call them. */
+export const STATUS = {
   waiting: "Waiting for the first deal",
   in_progress: "Hand in play",
   hand_over: "Hand over",
@@ -18,6 +19,30 @@ export function itemId(item) {
 
 export function seatName(view, seat) {
   return seat === null || seat === undefined ? "nobody" : view.seats[seat].name;
+}
+
+/** The seat whose capture pile a move's target names (``seat:N``), or null for a card or a build. */
+export function pileSeat(target) {
+  const found = /^seat:(\d+)$/.exec(target);
+  return found ? Number(found[1]) : null;
+}
+
+/**
+ * A seat's capture pile where piles lie face up: its top card, for everyone
+ * to see. With ``choose``, a pile that ``enabled`` holds (as ``seat:N``, the
+ * way moves name it) is a button that toggles its choice.
+ */
+function pile(s, { enabled = null, chosen = new Set(), choose = null } = {}) {
+  const id = `seat:${s.seat}`;
+  const active = Boolean(choose && enabled && enabled.has(id));
+  if (!s.pile_top && !active) return null;
+  const label = s.pile_top ? `${s.name}'s pile, ${cardName(s.pile_top)} on top` : `${s.name}'s pile`;
+  const face = s.pile_top ? cardFace(s.pile_top) : cardBacks(s.captured_count, "cards captured");
+  const body = [el("span", { class: "pile-label" }, "Pile"), face];
+  return active
+    ? el("button", { type: "button", class: "pile", "data-pile": id, "data-key": `pile-${id}`, "aria-label": label,
+      "aria-pressed": String(chosen.has(id)), onclick: () => choose(id) }, body)
+    : el("span", { class: "pile", "data-pile": id, role: "group", "aria-label": label }, body);
 }
 
 /** The line that says where the game stands. */
@@ -37,9 +62,10 @@ export function header(view) {
 
 /**
  * The seats: name, cards in hand (face down unless ``hands`` gives them),
- * captured pile, sweeps and score. ``you`` is marked.
+ * the top of the capture pile where it lies face up (``piles`` as for
+ * ``pile``), captured count, sweeps and score. ``you`` is marked.
  */
-export function seatsPanel(view, { you = null, hands = null } = {}) {
+export function seatsPanel(view, { you = null, hands = null, piles = {} } = {}) {
   return el("ol", { class: "seats", id: "seats" }, view.seats.map((s) => {
     const marks = [];
     if (s.seat === you) marks.push("you");
@@ -51,8 +77,10 @@ export function seatsPanel(view, { you = null, hands = null } = {}) {
       "data-seat": s.seat,
     },
     el("div", { class: "seat-name" }, s.name, marks.length ? el("span", { class: "marks" }, ` (${marks.join(", ")})`) : null),
-    el("div", { class: "seat-hand" },
-      shown ? el("span", { class: "hand-cards" }, shown.map((c) => cardFace(c))) : cardBacks(s.hand_count, "cards in hand")),
+    el("div", { class: "seat-cards" },
+      el("div", { class: "seat-hand" },
+        shown ? el("span", { class: "hand-cards" }, shown.map((c) => cardFace(c))) : cardBacks(s.hand_count, "cards in hand")),
+      pile(s, piles)),
     el("dl", { class: "seat-stats" },
       el("div", {}, el("dt", {}, "In hand"), el("dd", { "data-stat": "hand" }, String(s.hand_count))),
       el("div", {}, el("dt", {}, "Captured"), el("dd", { "data-stat": "captured" }, String(s.captured_count))),
@@ -73,7 +101,9 @@ export function tableArea(view, { enabled = null, chosen = new Set(), choose = n
     const active = choose && enabled && enabled.has(id);
     const onclick = active ? () => choose(id) : null;
     if (item.kind === "card") {
-      area.append(cardFace(item.card, { onclick, pressed: active ? chosen.has(id) : null }));
+      const face = cardFace(item.card, { onclick, pressed: active ? chosen.has(id) : null });
+      if (active) face.dataset.key = `table-${id}`;
+      area.append(face);
       continue;
     }
     const label = `Build ${item.id}: ${item.value}, ${seatName(view, item.owner)}'s`;
@@ -83,7 +113,8 @@ export function tableArea(view, { enabled = null, chosen = new Set(), choose = n
       el("span", { class: "build-groups" }, item.groups.map((g) => el("span", { class: "group" }, g.map((c) => cardFace(c))))),
     ];
     area.append(onclick
-      ? el("button", { type: "button", class: "build", "data-build": id, "aria-label": label, "aria-pressed": String(chosen.has(id)), onclick }, body)
+      ? el("button", { type: "button", class: "build", "data-build": id, "data-key": `table-${id}`, "aria-label": label,
+        "aria-pressed": String(chosen.has(id)), onclick }, body)
       : el("div", { class: "build", "data-build": id, role: "group", "aria-label": label }, body));
   }
   return area;
