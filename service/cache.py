@@ -67,6 +67,10 @@ class StateCache:
                 self._states.move_to_end(game_id)
             return state
 
+    def drop(self, game_id) -> None:
+        with self._lock:
+            self._states.pop(game_id, None)
+
     def put(self, game_id, state) -> None:
         with self._lock:
             current = self._states.get(game_id)

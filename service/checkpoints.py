@@ -17,9 +17,9 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 from uuid import UUID
 
 
@@ -52,3 +52,53 @@ def sign(key: bytes, game_id: UUID | str, version: int, head: str) -> Checkpoint
 def is_genuine(key: bytes, game_id: UUID | str, checkpoint: Checkpoint) -> bool:
     expected = sign(key, game_id, checkpoint.version, checkpoint.head).signature
     return hmac.compare_digest(expected, checkpoint.signature)
+
+
+class Stored(Protocol):
+    """What the check reads of a stored event."""
+
+    @property
+    def version(self) -> int: ...
+
+    @property
+    def hash(self) -> str: ...
+
+    @property
+    def chain(self) -> int: ...
+
+
+@dataclass(frozen=True)
+class Mismatch:
+    """What is wrong with a game's checkpoint; ``first_bad_version`` when it names one."""
+
+    detail: str
+    first_bad_version: int | None = None
+
+
+def mismatch(key: bytes | None, game_id: UUID | str, checkpoint: Checkpoint | None,
+             events: Sequence[Stored]) -> Mismatch | None:
+    """Whether a game's stored ``events`` (all of them, or the last ones) end
+    where its signed checkpoint says: None when they do, else what is wrong.
+    Without ``key`` the signature goes unchecked. A game last played before
+    checkpoints began (only chain 1 events) has none, and that is no fault."""
+    last = events[-1].version if events else 0
+    if checkpoint is None:
+        if any(e.chain >= 2 for e in events):
+            return Mismatch("The game has no checkpoint, though every append since checkpoints began writes"
+                            " one: it was deleted.")
+        return None
+    if key is not None and not is_genuine(key, game_id, checkpoint):
+        return Mismatch("The checkpoint's signature is wrong: it was not written by the service with this key"
+                        " (forged, or the key changed).")
+    if checkpoint.version > last:
+        return Mismatch(f"Truncated: the checkpoint vouches for version {checkpoint.version}, but the game ends"
+                        f" at version {last}; its last {checkpoint.version - last} event(s) were deleted.",
+                        last + 1)
+    if checkpoint.version < last:
+        return Mismatch(f"Versions {checkpoint.version + 1} to {last} are not covered by the checkpoint:"
+                        " appended without the service, or an older checkpoint was put back.",
+                        checkpoint.version + 1)
+    if events[-1].hash != checkpoint.head:
+        return Mismatch(f"Version {last} does not have the hash the checkpoint vouches for: the chain was"
+                        " rewritten.", last)
+    return None

@@ -20,6 +20,8 @@ from uuid import UUID
 
 from domain.games import State, game_of_event
 
+from service.checkpoints import Checkpoint
+
 #: Where the idempotency keys of game creations are filed: no game has this id.
 CREATION_SCOPE = UUID(int=0)
 
@@ -165,6 +167,10 @@ class EventStore(Protocol):
 
     def load_snapshot(self, game_id: UUID | str, code_version: str) -> Snapshot | None:
         """The game's snapshot if ``code_version`` wrote it; older code's is ignored."""
+
+    def load_head(self, game_id: UUID | str, after_version: int = 0) -> tuple[list[StoredEvent], Checkpoint | None]:
+        """``load(game_id, after_version)``, and the game's signed checkpoint as
+        of the same moment (None without one, or without events to read)."""
 
 
 # -- stored rows to the domain's events ------------------------------------

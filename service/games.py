@@ -26,6 +26,7 @@ from service import jsonio
 from service.auth import PUBLIC, Caller, hash_token, new_token, seat_token
 from service.cache import StateCache, code_version, seal, unseal
 from service.chain import first_break
+from service.checkpoints import Checkpoint, mismatch
 from service.events import (CREATION_SCOPE, ConcurrencyError, EventStore, IdempotencyRecord, NewEvent,
                             StoredEvent, Unfoldable, decode, refold, refold_checked)
 from service.metrics import COMMANDS_APPENDED
@@ -136,16 +137,21 @@ MakeCommand = Callable[[GameType, State], Any]
 
 class GameService:
     def __init__(self, store: EventStore, cache: StateCache, *, snapshot_key: bytes | None = None,
-                 seat_key: bytes | None = None):
+                 seat_key: bytes | None = None, checkpoint_key: bytes | None = None):
         """``snapshot_key`` signs the snapshots written and is needed to read
         them (``service.cache``); without it there are none. ``seat_key``
         derives the tokens of games created with an idempotency key
         (``service.auth.seat_token``); every process serving the database
-        needs the same one, and without it each makes its own."""
+        needs the same one, and without it each makes its own. With
+        ``checkpoint_key`` (the store's, which signs each game's head), a game
+        read from the store must end where its signed checkpoint says, or it
+        is a ``CorruptGame``: no append ever signs a head over a history
+        changed behind the service's back."""
         self.store = store
         self.cache = cache
         self._snapshot_key = snapshot_key
         self._seat_key = seat_key or secrets.token_bytes(32)
+        self._checkpoint_key = checkpoint_key
 
     # -- reading ------------------------------------------------------------
 
@@ -153,6 +159,13 @@ class GameService:
         """The game's current state; raises GameNotFound, or CorruptGame if
         its stored events do not fold."""
         return self._load(game_id).state
+
+    def _check_head(self, game_id: uuid.UUID, events: list[StoredEvent], checkpoint: Checkpoint | None) -> None:
+        """Refuse a game whose stored events do not end at its signed checkpoint."""
+        found = mismatch(self._checkpoint_key, game_id, checkpoint, events)
+        if found is not None:
+            last = events[-1].version
+            raise CorruptGame(game_id, found.first_bad_version or last, last)
 
     def rules_of(self, game_id: uuid.UUID) -> GameType:
         """The rules of the game ``game_id``, from the cache when it has the
@@ -171,10 +184,12 @@ class GameService:
                 # A snapshot holds no hash: read its last event again for the
                 # link the chain continues from (one more row, same round trip).
                 after = state.version - 1
-        events = self.store.load(game_id, after)
+        events, checkpoint = self.store.load_head(game_id, after)
         if not events and loaded is None:
             raise GameNotFound(game_id)
         if events:
+            if self._checkpoint_key is not None:
+                self._check_head(game_id, events, checkpoint)
             try:
                 state = refold_checked((e for e in events if state is None or e.version > state.version),
                                        state)
@@ -279,6 +294,12 @@ class GameService:
                     read, cached = True, loaded
                     loaded = self._load(game_id)
                     if loaded.version != cached.version:
+                        continue
+                    if isinstance(refusal, ConcurrencyError):
+                        # The store is behind the cache: events it once held
+                        # are gone. Read the game afresh (and find it damaged).
+                        self.cache.drop(game_id)
+                        loaded = self._load(game_id)
                         continue
                 retried = self._first_result(game_id, idempotency_key, fingerprint, caller) if idempotency_key else None
                 if retried is not None:

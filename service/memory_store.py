@@ -51,7 +51,7 @@ class MemoryEventStore:
                  now: Callable[[], datetime] = lambda: datetime.now(UTC)):
         self._checkpoint_key = checkpoint_key
         self._now = now
-        self._lock = threading.Lock()
+        self._lock = threading.RLock()  # load_head reads under it too
         self._log: list[StoredEvent] = []  # every event, position = index + 1
         self._games: dict[UUID, list[StoredEvent]] = {}
         self._filed: dict[tuple[UUID, str, str], _Filed] = {}
@@ -181,6 +181,13 @@ class MemoryEventStore:
         with self._lock:
             snapshot = self._snapshots.get(UUID(str(game_id)))
         return snapshot if snapshot is not None and snapshot.code_version == code_version else None
+
+    def load_head(self, game_id: UUID | str,
+                  after_version: int = 0) -> tuple[list[StoredEvent], checkpoints.Checkpoint | None]:
+        """``load``, and the game's checkpoint, as of one moment."""
+        with self._lock:
+            events = self.load(game_id, after_version)
+            return events, self._checkpoints.get(UUID(str(game_id))) if events else None
 
     def game_row(self, game_id: UUID | str) -> dict[str, Any] | None:
         """The game's read-model row (the ``games`` table's columns), or None."""

@@ -65,6 +65,7 @@ from psycopg.types.json import Jsonb
 from psycopg_pool import ConnectionPool
 
 from service import checkpoints, jsonio
+from service.checkpoints import Checkpoint
 from service.auth import hash_token
 from service.chain import CURRENT, ZERO_HASH, event_hash_2
 from service.events import (GAME_COLUMNS, NOW, ConcurrencyError, IdempotencyRecord, NewEvent, Snapshot,
@@ -97,6 +98,7 @@ _COLUMN_TYPES = {
 }
 
 EVENT_COLUMNS = "position, game_id, version, type, schema_version, data, metadata, recorded_at, hash, chain"
+_EVENT_COLUMNS_OF_E = ", ".join(f"e.{c}" for c in EVENT_COLUMNS.split(", "))
 
 # Every write of an append reads its values from the append's argument, $1:
 # one JSON document (built in PostgresEventStore.append). The events are its array
@@ -251,6 +253,20 @@ class PostgresEventStore:
                 (game_id, after_version, until_version, until_version),
             ).fetchall()
         return [StoredEvent(*row) for row in rows]
+
+    def load_head(self, game_id: UUID | str, after_version: int = 0) -> tuple[list[StoredEvent], Checkpoint | None]:
+        """``load``, and the game's checkpoint, in one statement (one snapshot of the database)."""
+        with self._pool.connection() as conn:
+            rows = conn.execute(
+                f"SELECT {_EVENT_COLUMNS_OF_E}, c.version, c.head, c.signature FROM events e"
+                " LEFT JOIN checkpoints c ON c.game_id = e.game_id"
+                " WHERE e.game_id = %s AND e.version > %s ORDER BY e.version",
+                (game_id, after_version),
+            ).fetchall()
+        if not rows:
+            return [], None
+        head = rows[0][-3:]
+        return [StoredEvent(*row[:-3]) for row in rows], Checkpoint(*head) if head[0] is not None else None
 
     def read_all(self, after_position: int = 0, limit: int = 100) -> list[StoredEvent]:
         """Up to ``limit`` events of every game after ``after_position``, in

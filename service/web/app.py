@@ -108,7 +108,7 @@ def create_app(overrides: Mapping[str, Any] | None = None) -> Flask:
     store = PostgresEventStore(pool, checkpoint_key)
     games = GameService(store, StateCache(),
                         snapshot_key=snapshot_key_from(token) if token else None,
-                        seat_key=auth.seat_key_from(token) if token else None)
+                        seat_key=auth.seat_key_from(token) if token else None, checkpoint_key=checkpoint_key)
     auth.init_app(app, auth.Authenticator(token, store, TicketUses(pool)))
     app.extensions[_SERVICES] = Services(
         games=games,

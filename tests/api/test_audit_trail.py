@@ -8,6 +8,7 @@ import json
 import pytest
 
 from service import checkpoints
+from service.cache import StateCache
 from service.ops.cli import main
 
 from .test_verify import check, game, last, report  # noqa: F401 (fixtures: a game some ten events long)
@@ -24,6 +25,39 @@ def test_a_truncated_tail_with_its_row_fixed_is_named_a_truncation(api, operator
     found = check(body, "checkpoint")
     assert found["ok"] is False and found["first_bad_version"] == last - 1
     assert found["detail"].startswith("Truncated") and "last 2 event(s) were deleted" in found["detail"]
+
+
+@pytest.mark.parametrize("worker", ["warm", "cold"])
+def test_no_play_signs_a_head_over_a_truncated_game(api, operator, game, last, tamper, worker):
+    """Truncate the tail and fix the row: the next ordinary play, by a worker
+    that had the game cached or one that reads it afresh, must not re-sign
+    what is left (the checkpoint would then vouch for it)."""
+    seat = api.view(game)["turn"]
+    move = api.get(f"{game.url}/moves", token=game.tokens[seat]).get_json()["moves"][0]
+    tamper("DELETE FROM events WHERE game_id = %s AND version >= %s", (game.id, last - 1))
+    tamper("UPDATE games SET version = %s WHERE id = %s", (last - 2, game.id))
+    if worker == "cold":
+        api.app.extensions["casino.services"].games.cache = StateCache()
+
+    answer = api.post(f"{game.url}/play", json=move, token=game.tokens[seat])
+
+    assert answer.status_code == 500 and answer.get_json()["code"] == "corrupt_game"
+    assert answer.get_json()["first_bad_version"] == last - 1
+    assert len(api.events(game, operator)) == last - 2  # nothing was appended
+    assert check(report(api, game, operator), "checkpoint")["ok"] is False
+
+
+def test_a_game_whose_checkpoint_was_forged_to_fit_a_truncation_is_not_played_on(api, operator, game, last,
+                                                                                  tamper):
+    events = api.events(game, operator)
+    tamper("DELETE FROM events WHERE game_id = %s AND version = %s", (game.id, last))
+    tamper("UPDATE checkpoints SET version = %s, head = %s, signature = %s WHERE game_id = %s",
+           (last - 1, events[-2]["hash"], "ab" * 32, game.id))
+    api.app.extensions["casino.services"].games.cache = StateCache()  # a worker that reads the game afresh
+
+    answer = api.get(game.url, token=game.tokens[0])
+
+    assert answer.status_code == 500 and answer.get_json()["code"] == "corrupt_game"
 
 
 @pytest.mark.parametrize("edit", [

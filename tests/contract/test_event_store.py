@@ -304,3 +304,23 @@ def test_the_memory_store_signs_each_new_head_with_a_checkpoint_key():
 
     assert store.checkpoint(game) == checkpoints.sign(b"k" * 32, game, 2, last.hash)
     assert MemoryEventStore().checkpoint(game) is None
+
+
+def test_load_head_is_load_with_the_checkpoint_of_the_same_moment(contract):
+    store, game = contract.store, new_game()
+    assert store.load_head(game) == ([], None)
+    stored = store.append(game, 0, events("A", "B"), META)
+
+    found, checkpoint = store.load_head(game, 1)
+
+    assert found == store.load(game, 1) == stored[1:]
+    assert checkpoint is None  # these stores sign no heads: they have no checkpoint key
+
+
+def test_a_store_with_a_checkpoint_key_reads_the_signed_head_with_the_events():
+    from service import checkpoints
+
+    store, game = MemoryEventStore(checkpoint_key=b"k" * 32), new_game()
+    [*_, last] = store.append(game, 0, events("A", "B"), META)
+
+    assert store.load_head(game) == (store.load(game), checkpoints.sign(b"k" * 32, game, 2, last.hash))

@@ -100,3 +100,15 @@ def test_appends_go_on_when_their_prepared_statement_is_gone(one_connection_stor
         conn.execute("DEALLOCATE ALL")  # as a connection reset by a proxy might
     stored += store.append(game, 2, events("CardTrailed"), META, previous_hash=stored[-1].hash)
     assert store.load(game) == stored
+
+
+def test_load_head_reads_the_signed_checkpoint_with_the_events(app):
+    from service import checkpoints
+    from service.postgres.database import get_pool
+    from service.postgres.store import PostgresEventStore
+
+    store, game = PostgresEventStore(get_pool(app), b"k" * 32), new_game()
+    [*_, last] = store.append(game, 0, events("A", "B"), META)
+
+    assert store.load_head(game) == (store.load(game), checkpoints.sign(b"k" * 32, game, 2, last.hash))
+    assert store.load_head(game, 2) == ([], None)
