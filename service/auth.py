@@ -192,6 +192,7 @@ def operator_token(directory: Path) -> tuple[str, bool]:
 # -- stream tickets -------------------------------------------------------------
 
 TICKET_LIFETIME = 60
+_ACTOR = re.compile(r"operator|public|seat:[0-9]{1,2}")
 _TICKET_PURPOSE = b"events/stream"
 _TICKET_MAX_LENGTH = 200
 
@@ -218,7 +219,7 @@ def redeem_ticket(key: bytes, game_id: UUID, ticket: str, now: float,
         return None
     body, _, mac = ticket.rpartition(".")
     expires, actor, _nonce = body.split(".")
-    if not expires.isdigit() or now >= int(expires):
+    if not expires.isdigit() or now >= int(expires) or not _ACTOR.fullmatch(actor):
         return None
     caller = caller_of(actor)
     current = token_hash(caller)

@@ -14,6 +14,7 @@ from __future__ import annotations
 import functools
 import json
 import re
+import uuid
 from collections.abc import Callable
 from datetime import datetime
 from typing import Any
@@ -30,8 +31,10 @@ from service.web.schemas import errors_list
 
 _IF_MATCH = re.compile(r'\s*(?:W/)?"?(\d{1,10})"?\s*')
 _IDEMPOTENCY_KEY = re.compile(r"[\x21-\x7e]{1,200}")
-# At least 22 characters of URL-safe base64 hold 128 bits; a UUID qualifies.
+# At least 22 characters of URL-safe base64 hold 128 bits; so does a UUID's hex.
 _CREATION_KEY = re.compile(r"[A-Za-z0-9_-]{22,200}")
+_HEX = re.compile(r"[0-9a-f]{32,200}|[0-9A-F]{32,200}")
+_UUID = re.compile(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}")
 _WHOLE_NUMBER = re.compile(r"[0-9]{1,18}")
 _VERSION = re.compile(r"\s*([0-9]{1,10})\s*")
 
@@ -111,13 +114,35 @@ def _whole_body() -> bytes:
     return raw
 
 
+#: The deepest nesting of arrays and objects a body may have (no request needs more than four).
+MAX_DEPTH = 32
+
+
 def _strict_loads(raw: bytes) -> Any:
-    """orjson's reading (no ``NaN``, no integers past 64 bits), then no key
-    twice and no NUL: the last two are problems naming where."""
+    """orjson's reading (no ``NaN``, no integers past 64 bits), then no
+    nesting deeper than ``MAX_DEPTH``, no key twice and no NUL: the last
+    three are problems naming where."""
     data = orjson.loads(raw)
+    if _depth(data) > MAX_DEPTH:
+        raise malformed(None, f"Arrays and objects nest at most {MAX_DEPTH} deep.")
     json.loads(raw, object_pairs_hook=_unique_keys)
     _refuse_nul(data, [])
     return data
+
+
+def _depth(value: Any) -> int:
+    """How deep arrays and objects nest in ``value``, found without recursion
+    (the checks after this one recurse, within the limit it sets)."""
+    deepest, pending = 0, [(value, 1)]
+    while pending:
+        item, depth = pending.pop()
+        children = item.values() if isinstance(item, dict) else item if isinstance(item, list) else None
+        if children is not None:
+            deepest = max(deepest, depth)
+            if deepest > MAX_DEPTH:
+                break
+            pending.extend((child, depth + 1) for child in children)
+    return deepest
 
 
 def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
@@ -254,14 +279,49 @@ def idempotency_key() -> str | None:
 def creation_key() -> str | None:
     """The ``Idempotency-Key`` of a game's creation, or None. A retry under
     it is answered with the seats' tokens, so the key is its sender's secret
-    and must not be guessable: a random value, which at this length and
-    alphabet can hold 128 bits or more."""
+    and must not be guessable: a random value (``looks_random``). Only its
+    holder can then reach the game it made, so nothing the service answers
+    under it tells anyone else that it exists."""
     key = idempotency_key()
-    if key is not None and not _CREATION_KEY.fullmatch(key):
-        raise malformed("Idempotency-Key", "Too short to be a secret key.",
-                        "A game's Idempotency-Key must be a secret random value: 22 to 200 letters, digits, "
-                        "'-' or '_' (16 random bytes in URL-safe base64, or a UUID).")
+    if key is not None and not looks_random(key):
+        raise malformed("Idempotency-Key", "Not a secret random value.",
+                        "A game's Idempotency-Key must be a secret random value: a random (version 4) UUID, or "
+                        "16 or more random bytes in URL-safe base64 (22 to 200 letters, digits, '-' or '_').")
     return key
+
+
+def looks_random(key: str) -> bool:
+    """Whether ``key`` has the form of a random value and none of the marks
+    of a made-up one: a random (version 4) UUID, 32 or more hex digits, or
+    22 or more URL-safe base64 characters (each at least 122 random bits);
+    enough different characters (a random key has fewer than 8 of the 16
+    hex digits, or 11 of the 64 base64 characters, about once in 10**7);
+    and no character repeated, nor an alphabet run, over 6 hex digits or 5
+    base64 characters (about one random key in a million has one: it is
+    refused, and its sender draws another). Length alone is not entropy:
+    ``create-game-0000000042`` is long enough, and anyone could guess it."""
+    if _UUID.fullmatch(key):
+        found = uuid.UUID(key)
+        if found.version != 4 or found.variant != uuid.RFC_4122:
+            return False
+        text, fewest, longest = found.hex, 8, 6
+    elif _HEX.fullmatch(key):
+        text, fewest, longest = key.lower(), 8, 6
+    elif _CREATION_KEY.fullmatch(key):
+        text, fewest, longest = key, 11, 5
+    else:
+        return False
+    return len(set(text)) >= fewest and _longest_pattern(text) <= longest
+
+
+def _longest_pattern(text: str) -> int:
+    """The most characters in a row that repeat one character or run up or down the alphabet."""
+    longest = run = min(len(text), 2)
+    for i in range(2, len(text)):
+        step = ord(text[i]) - ord(text[i - 1])
+        run = run + 1 if step in (0, 1, -1) and step == ord(text[i - 1]) - ord(text[i - 2]) else 2
+        longest = max(longest, run)
+    return longest
 
 
 def resume_after() -> int:

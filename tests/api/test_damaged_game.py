@@ -71,3 +71,23 @@ def test_verify_names_the_event_that_does_not_fold(api, operator, damaged):
     checks = {c["name"]: c for c in api.get(f"{damaged.url}/verify", token=operator).get_json()["checks"]}
     assert checks["projection"]["first_bad_version"] == 6
     assert "Version 6 (" in checks["projection"]["detail"]
+
+
+def test_an_event_of_a_type_no_game_has_is_shown_to_the_operator_as_stored(api, operator, tamper):
+    """Its type changed behind the service's back: the game's log and the
+    global feed still answer the operator (the damage is theirs to see);
+    everyone else gets the problem."""
+    game = api.create(first_dealer=1)
+    api.deal(game, ORDERED_DECK)
+    api.play(game, steps=4)
+    tamper("UPDATE events SET type = 'Bogus' WHERE game_id = %s AND version = 4", (game.id,))
+    forget_games(api)
+
+    # A row of no type the spec names is outside the contract: read it with the bare client.
+    as_operator = {"Authorization": f"Bearer {operator}"}
+    log = api.client.get(f"{game.url}/events", headers=as_operator)
+    assert log.status_code == 200 and log.get_json()["events"][3]["type"] == "Bogus"
+    after = log.get_json()["events"][0]["position"] - 1
+    feed = api.client.get(f"/v1/events?after={after}&limit=500", headers=as_operator)
+    assert feed.status_code == 200 and "Bogus" in [e["type"] for e in feed.get_json()["events"]]
+    assert_corrupt(api.get(f"{game.url}/events", token=game.tokens[0]), game, version=4)

@@ -117,10 +117,22 @@ def test_a_creation_retried_after_the_operator_token_was_replaced_gets_no_tokens
     assert again.status_code == 409 and again.get_json()["code"] == "idempotency_key_stale"
 
 
-@pytest.mark.parametrize("key", ["create-1", "x" * 21, "a key with spaces in it!", "k" * 201])
+@pytest.mark.parametrize("key", [
+    "create-1", "x" * 21, "a key with spaces in it!", "k" * 201,
+    "aaaaaaaaaaaaaaaaaaaaaa", "create-game-0000000042", "abcdefghijklmnopqrstuvwxyz",
+    "00000000-0000-0000-0000-000000000001",  # not a random (version 4) UUID
+    "40000000-0000-4000-8000-000000000001",  # version 4 in form, not in content
+    "12345678-1234-4234-8234-123456789012",
+])
 def test_a_creation_key_that_could_be_guessed_is_refused(api, key):
     answer = api.post("/v1/games", json={"seats": 2}, headers={"Idempotency-Key": key})
     assert answer.status_code == 400 and answer.get_json()["errors"][0]["field"] == "Idempotency-Key"
+
+
+@pytest.mark.parametrize("key", [str(uuid.uuid4()), uuid.uuid4().hex, secrets.token_urlsafe(16),
+                                 secrets.token_urlsafe(32)])
+def test_a_random_creation_key_of_each_form_is_taken(api, key):
+    assert api.post("/v1/games", json={"seats": 2}, headers={"Idempotency-Key": key}).status_code == 201
 
 
 def test_a_stranger_with_another_key_gets_a_game_of_its_own_and_learns_of_no_key(api):
@@ -173,13 +185,16 @@ def test_another_worker_stops_trusting_a_withdrawn_token_within_a_minute(api, st
     assert worker.seat_for_token(game_id, hash_token("a-new-token")) == 0
 
 
+REORDERED = secrets.token_urlsafe(16)
+
+
 def test_a_retry_that_orders_the_bodys_keys_differently_is_still_a_retry(api):
     first = api.post("/v1/games", json={"seats": 2, "options": {"target": 11, "count_out": False}},
-                     headers={"Idempotency-Key": "create-reordered-0123456789"})
+                     headers={"Idempotency-Key": REORDERED})
     again = api.post("/v1/games", json={"options": {"count_out": False, "target": 11}, "seats": 2},
-                     headers={"Idempotency-Key": "create-reordered-0123456789"})
+                     headers={"Idempotency-Key": REORDERED})
     assert first.status_code == again.status_code == 201
     assert again.get_json()["id"] == first.get_json()["id"]
     other = api.post("/v1/games", json={"options": {"count_out": False, "target": 12}, "seats": 2},
-                     headers={"Idempotency-Key": "create-reordered-0123456789"})
+                     headers={"Idempotency-Key": REORDERED})
     assert other.status_code == 422 and other.get_json()["code"] == "idempotency_key_reused"

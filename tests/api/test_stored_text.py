@@ -50,3 +50,27 @@ def test_a_key_sent_twice_in_a_nested_object_is_refused(api):
     answer = problem(api.post("/v1/games", data=raw, headers={"Content-Type": "application/json"}),
                      400, "malformed")
     assert answer["errors"][0]["field"] == "target"
+
+
+@pytest.mark.parametrize("path,body,field,token", [
+    ("play", {"card": "AS\u0000", "action": "trail"}, "card", "seat"),
+    ("client-seed", {"seed": "abc\u0000"}, "seed", "seat"),
+    ("deal", {"deck": ["AS\u0000"] + ORDERED_DECK[1:]}, "deck.0", "operator"),
+])
+def test_a_nul_character_in_any_command_is_a_400_naming_the_field(api, operator, path, body, field, token):
+    game = api.create(first_dealer=1)
+    if path != "deal":
+        api.deal(game, ORDERED_DECK)
+    before = len(api.events(game))
+    sender = operator if token == "operator" else game.tokens[0]
+    answer = problem(api.post(f"{game.url}/{path}", json=body, token=sender), 400, "malformed")
+    assert [e["field"] for e in answer["errors"]] == [field] and "NUL" in answer["detail"]
+    assert len(api.events(game)) == before
+
+
+@pytest.mark.parametrize("depth", [40, 990, 1100])
+def test_a_body_nested_too_deep_is_a_400_not_a_crash(api, depth):
+    raw = b'{"seats": 2, "options": ' + b"[" * depth + b"]" * depth + b"}"
+    answer = problem(api.post("/v1/games", data=raw, headers={"Content-Type": "application/json"}),
+                     400, "malformed")
+    assert "nest" in answer["detail"] or "JSON" in answer["detail"]

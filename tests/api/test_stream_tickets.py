@@ -27,3 +27,10 @@ def test_a_seats_ticket_stops_working_when_its_token_is_replaced(api, database_u
         conn.execute("UPDATE seat_tokens SET token_hash = %s WHERE game_id = %s AND seat = 0",
                      (hash_token("a replacement"), game.id))
     assert open_with(api, issued).status_code == 401
+
+
+def test_a_forged_ticket_is_a_401_whatever_it_names(api):
+    game = api.create(first_dealer=1)
+    for forged in ("9999999999.seat:x.n.m", "9999999999.seat:.n.m", "1.2.3.4.5"):
+        answer = api.get(f"{game.url}/events/stream?ticket={forged}&timeout=0.01")
+        assert answer.status_code == 401 and answer.get_json()["code"] == "unauthenticated"

@@ -72,3 +72,9 @@ def test_tickets_differ_and_do_not_contain_the_key():
     second, _ = issue(seat(0))
     assert first != second
     assert "operator-token" not in first and KEY.hex() not in first
+
+
+def test_a_forged_ticket_naming_no_caller_is_refused_not_a_crash():
+    for forged in ("9999999999.seat:x.n.m", "9999999999.seat:.n.m", "9999999999.seat:1:2.n.m",
+                   "9999999999.root.n.m"):
+        assert redeem_ticket(KEY, GAME, forged, NOW, current) is None
