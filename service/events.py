@@ -180,9 +180,10 @@ class Unfoldable(ValueError):
     """Stored events that do not fold into a game: ``version`` is the first that does not apply."""
 
     def __init__(self, version: int, event_type: str, cause: Exception):
-        super().__init__(f"Version {version} ({event_type}) does not fit the game before it"
-                         f" ({type(cause).__name__}: {cause}).")
+        super().__init__(f"Version {version} ({event_type}) cannot be applied to the game before it: its"
+                         " data was changed, or it does not follow from the events before it.")
         self.version = version
+        self.cause = cause  # what the code that applied it raised, for the log
 
 
 class Recorded(Protocol):

@@ -41,6 +41,11 @@ class Action(StrEnum):
 
 
 ACTIONS = tuple(Action)
+#: What a move of each action may name besides its card (a body naming more is refused, not read in part).
+ACTION_FIELDS: dict[Action, tuple[str, ...]] = {
+    Action.TRAIL: (), Action.PLUCK: (), Action.STEAL: ("targets",),
+    Action.CAPTURE: ("targets", "value", "groups"), Action.BUILD: ("targets", "value", "groups"),
+}
 _ACTIONS_BY_NAME: dict[str, Action] = {a.value: a for a in Action}  # a dict lookup: moves are made by the thousand
 _BUILD_ID = re.compile(r"^B([1-9][0-9]{0,3})$")
 _SEAT = re.compile(r"^SEAT:([0-9]{1,2})$")
@@ -153,6 +158,10 @@ class Move:
         action = data["action"]
         if not isinstance(action, str):
             raise NotationError(f"'action' is one of {', '.join(ACTIONS)}.", "action")
+        named = reading("action", lambda: _action(action.strip().lower()))
+        for name in ("targets", "value", "groups"):
+            if name in data and name not in ACTION_FIELDS[named]:  # even empty: the body names a field it has not
+                raise NotationError(f"A {named} names no '{name}'.", name)
         targets = data.get("targets") or []
         if not isinstance(targets, list) or len(targets) > MAX_TARGETS:
             raise NotationError("'targets' is a list of card codes and build ids.", "targets")
@@ -167,8 +176,7 @@ class Move:
                 raise NotationError("'groups' names more items than there are cards.", "groups")
             groups = tuple(tuple(reading(f"groups.{i}.{j}", partial(_target, t)) for j, t in enumerate(g))
                            for i, g in enumerate(groups))
-        return cls(reading("card", lambda: _card(data["card"])),
-                   reading("action", lambda: _action(action.strip().lower())),
+        return cls(reading("card", lambda: _card(data["card"])), named,
                    tuple(reading(f"targets.{i}", partial(_target, t)) for i, t in enumerate(targets)),
                    value, groups)
 

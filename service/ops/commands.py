@@ -70,11 +70,20 @@ HEADS_FORMAT = "casino-heads"
 def export_heads(read_model: ReadModel, output: Path | None, out: IO[str]) -> int:
     """Write every game's head (last version and hash), to keep outside the database."""
     document = {"format": HEADS_FORMAT, "format_version": 1, "heads": read_model.heads()}
-    text = json.dumps(document, indent=1) + "\n"
-    if output is None:
+    return write(json.dumps(document, indent=1) + "\n", output, out)
+
+
+def write(text: str, path: Path | None, out: IO[str]) -> int:
+    """Write ``text`` to ``path``, or to ``out`` without one; the exit status
+    (1, with one line on stderr, when the file cannot be written)."""
+    if path is None:
         out.write(text)
-    else:
-        output.write_text(text, encoding="utf-8")
+        return 0
+    try:
+        path.write_text(text, encoding="utf-8")
+    except OSError as error:
+        print(f"casino: cannot write {path}: {error.strerror or error}", file=sys.stderr)
+        return 1
     return 0
 
 
@@ -84,25 +93,42 @@ def check_heads(read_model: ReadModel, text: str, out: IO[str]) -> int:
     since). A deleted, truncated or rewritten game shows here even when its
     database was rewritten whole, checkpoints included."""
     try:
-        document = json.loads(text)
-    except ValueError:
-        document = None
-    if not isinstance(document, dict) or document.get("format") != HEADS_FORMAT:
-        print(f"casino: this is not a {HEADS_FORMAT} document", file=sys.stderr)
+        heads = _kept_heads(text)
+    except ValueError as error:
+        print(f"casino: this is not a {HEADS_FORMAT} document that `casino heads` wrote: {error}", file=sys.stderr)
         return 1
     failed = 0
-    for kept in document["heads"]:
-        game_id = uuid.UUID(kept["game_id"])
+    for game_id, version, head in heads:
         events = read_model.evidence(game_id)[0]
-        stored = next((e.hash for e in events if e.version == kept["version"]), None)
-        if stored != kept["head"]:
+        stored = next((e.hash for e in events if e.version == version), None)
+        if stored != head:
             failed += 1
             what = ("it no longer has that version (truncated or deleted)" if stored is None
                     else "its hash there differs (rewritten)")
-            print(f"game {game_id}: kept head at version {kept['version']}, but {what}.", file=out)
-    print(f"{len(document['heads'])} kept heads checked: "
+            print(f"game {game_id}: kept head at version {version}, but {what}.", file=out)
+    print(f"{len(heads)} kept heads checked: "
           + (f"{failed} no longer match." if failed else "all still in place."), file=out)
     return 1 if failed else 0
+
+
+def _kept_heads(text: str) -> list[tuple[uuid.UUID, int, str]]:
+    """The heads in a document ``export_heads`` wrote: (game id, version, hash) each; ValueError if it is not one."""
+    document = json.loads(text)
+    if not isinstance(document, dict) or document.get("format") != HEADS_FORMAT:
+        raise ValueError("its format is not named")
+    heads = document.get("heads")
+    if not isinstance(heads, list):
+        raise ValueError("it has no list of heads")
+    found = []
+    for n, kept in enumerate(heads, start=1):
+        try:
+            game_id, version, head = uuid.UUID(kept["game_id"]), kept["version"], kept["head"]
+        except (TypeError, KeyError, ValueError, AttributeError):
+            raise ValueError(f"head {n} lacks a game id, version or hash") from None
+        if not isinstance(version, int) or not isinstance(head, str):
+            raise ValueError(f"head {n} has a version or hash of the wrong kind")
+        found.append((game_id, version, head))
+    return found
 
 
 def describe(report: Report, *, every_check: bool) -> str:
@@ -132,22 +158,16 @@ def export_game(read_model: ReadModel, game_id: uuid.UUID, path: Path | None, ke
             print(f"casino: game {game_id} fails verification ({failed}; see casino verify {game_id});"
                   " not exported. Pass --force to export it anyway.", file=sys.stderr)
             return 1
-        print(f"casino: game {game_id} fails verification ({failed}); exported anyway.", file=sys.stderr)
     try:
         document = transcript.export(game_id, events)
     except Unfoldable as error:
         print(f"casino: cannot export game {game_id}: {error}", file=sys.stderr)
         return 1
-    text = json.dumps(document, indent=2, ensure_ascii=False) + "\n"
-    if path is None:
-        sys.stdout.write(text)
-        return 0
-    try:
-        path.write_text(text, encoding="utf-8")
-    except OSError as error:
-        print(f"casino: cannot write {path}: {error.strerror or error}", file=sys.stderr)
-        return 1
-    return 0
+    status = write(json.dumps(document, indent=2, ensure_ascii=False) + "\n", path, sys.stdout)
+    if status == 0 and not report.ok:
+        failed = ", ".join(f.check for f in report.findings if not f.ok)
+        print(f"casino: game {game_id} fails verification ({failed}); exported anyway.", file=sys.stderr)
+    return status
 
 
 def replay_transcript(store: EventStore | None, text: str, out: IO[str]) -> int:

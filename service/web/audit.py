@@ -11,7 +11,8 @@ from domain.games import is_finished
 
 from service.auth import OPERATOR, Caller, any_caller, operator_required, refused
 from service.events import Unfoldable, refold_checked
-from service.games import GameNotFound, corrupt_game
+from service.chain import first_break
+from service.games import CorruptGame, GameNotFound, corrupt_game
 from service.ops.verify import Evidence, verify
 from service.views import game_view, log_revealed
 from service.web.app import services
@@ -53,6 +54,10 @@ def replay(game_id: uuid.UUID, caller: Caller):
     if version > stored[-1].version:
         raise ApiProblem(404, "not_found", f"The game has no version {version}: it is at version "
                                            f"{stored[-1].version}.")
+    broken = first_break(game_id, stored)
+    if broken is not None and version >= broken.version:
+        # It might fold, but it is not the game that was played: show nothing from the first break on.
+        raise CorruptGame(game_id, broken.version, stored[-1].version)
     try:
         then = refold_checked(e for e in stored if e.version <= version)
     except Unfoldable as error:

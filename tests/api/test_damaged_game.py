@@ -91,3 +91,26 @@ def test_an_event_of_a_type_no_game_has_is_shown_to_the_operator_as_stored(api, 
     feed = api.client.get(f"/v1/events?after={after}&limit=500", headers=as_operator)
     assert feed.status_code == 200 and "Bogus" in [e["type"] for e in feed.get_json()["events"]]
     assert_corrupt(api.get(f"{game.url}/events", token=game.tokens[0]), game, version=4)
+
+
+def test_verify_says_in_a_sentence_why_the_events_do_not_fold(api, operator, damaged):
+    body = api.get(f"{damaged.url}/verify", token=operator).get_json()
+    [projection] = [c for c in body["checks"] if c["name"] == "projection"]
+    assert projection["ok"] is False and projection["first_bad_version"] == 6
+    assert "cannot be applied to the game before it" in projection["detail"]
+    assert "Error" not in projection["detail"] and "tuple" not in projection["detail"]
+
+
+def test_replay_stops_before_an_event_that_was_changed_even_if_the_game_still_folds(api, operator, tamper):
+    """An edit that still folds (a recorded_at moved) breaks the chain: the
+    operator's replay shows the game up to the version before it, no further."""
+    game = api.create(first_dealer=1)
+    api.deal(game, ORDERED_DECK)
+    api.play(game, steps=4)
+    tamper("UPDATE events SET recorded_at = recorded_at + interval '1 second' WHERE game_id = %s AND version = 4",
+           (game.id,))
+    forget_games(api)
+
+    assert api.get(f"{game.url}/replay?version=3", token=operator).status_code == 200
+    assert_corrupt(api.get(f"{game.url}/replay?version=4", token=operator), game, version=4)
+    assert_corrupt(api.get(f"{game.url}/replay?version=5", token=operator), game, version=4)

@@ -84,8 +84,8 @@ def test_snapshots_are_written_as_the_game_grows_and_used_by_a_cold_service(api,
         for e in store.load(game_id) if e.version <= snapshot.version)
     reads = []
     service = cold_service(store)
-    monkeypatch.setattr(store, "load",
-                        lambda *args, **kw: reads.append(args) or PostgresEventStore.load(store, *args, **kw))
+    monkeypatch.setattr(store, "load_head",
+                        lambda *args: reads.append(args) or PostgresEventStore.load_head(store, *args))
     assert service.load(game_id) == refold(store, game_id)
     assert reads[0] == (game_id, snapshot.version - 1)  # from the snapshot on, not from the start
 
@@ -180,14 +180,14 @@ def other_worker(database_url):
 def reads_of(api, monkeypatch) -> list:
     """Every read of a game's events by the app's service from now on."""
     service = api.app.extensions["casino.services"].games
-    reads = []
-    load = service.store.load
+    reads: list = []
 
-    def counted(*args, **kwargs):
-        reads.append(args)
-        return load(*args, **kwargs)
+    def counting(name):
+        read = getattr(service.store, name)
+        return lambda *args, **kwargs: reads.append(args) or read(*args, **kwargs)
 
-    monkeypatch.setattr(service.store, "load", counted)
+    for name in ("load", "load_head"):
+        monkeypatch.setattr(service.store, name, counting(name))
     return reads
 
 

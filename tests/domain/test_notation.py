@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from domain import Card, Move, NotationError, OptionError, Options, VARIANTS, card, full_deck, resolve
-from domain.cassino.moves import ACTIONS
+from domain.cassino.moves import ACTION_FIELDS, ACTIONS
 
 NAMES = [c.code for c in full_deck()] + [f"B{k}" for k in (1, 2, 3, 9, 10, 137)]
 ITEMS = st.lists(st.sampled_from(NAMES), max_size=6)
@@ -15,11 +15,15 @@ ITEMS = st.lists(st.sampled_from(NAMES), max_size=6)
 
 @st.composite
 def any_move(draw) -> Move:
-    """Any move the JSON form can express: any card, action, targets (even
-    repeated ones), value and groups, legal or not."""
-    groups = draw(st.none() | st.lists(ITEMS.filter(bool), min_size=1, max_size=4))
-    return Move(draw(st.sampled_from(full_deck())), draw(st.sampled_from(ACTIONS)), tuple(draw(ITEMS)),
-                draw(st.none() | st.integers(-20, 30)), None if groups is None else tuple(map(tuple, groups)))
+    """Any move the JSON form can express: any card and action, with the
+    targets (even repeated ones), value and groups its action may name,
+    legal or not."""
+    action = draw(st.sampled_from(ACTIONS))
+    named = ACTION_FIELDS[action]
+    groups = draw(st.none() | st.lists(ITEMS.filter(bool), min_size=1, max_size=4)) if "groups" in named else None
+    return Move(draw(st.sampled_from(full_deck())), action, tuple(draw(ITEMS)) if "targets" in named else (),
+                draw(st.none() | st.integers(-20, 30)) if "value" in named else None,
+                None if groups is None else tuple(map(tuple, groups)))
 
 
 @settings(max_examples=2000 if os.environ.get("CASINO_LONG_TESTS") == "1" else 200, deadline=None)
@@ -112,3 +116,15 @@ def test_groups_name_the_targets_when_targets_are_not_given():
     assert Move.from_dict(body) == Move.parse("3C build 8 (3C 5C) (8D)")
     with pytest.raises(NotationError):
         Move(card("3C"), "build", (), 8, ())
+
+
+@pytest.mark.parametrize("body,field", [
+    ({"card": "5C", "action": "trail", "targets": []}, "targets"),
+    ({"card": "5C", "action": "trail", "value": None}, "value"),
+    ({"card": "5C", "action": "pluck", "groups": None}, "groups"),
+    ({"card": "5C", "action": "steal", "targets": ["seat:1"], "value": 5}, "value"),
+])
+def test_a_move_body_naming_a_field_its_action_has_not_is_refused_not_read_in_part(body, field):
+    with pytest.raises(NotationError) as refused:
+        Move.from_dict(body)
+    assert refused.value.field == field

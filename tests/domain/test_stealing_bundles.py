@@ -6,7 +6,8 @@ bundle whose top card matches, or trail."""
 
 import pytest
 
-from domain import CreateGame, Deal, Move, OptionError, Play, Undo, decide, fold, full_deck, legal_moves, resolve
+from domain import (CreateGame, Deal, Move, OptionError, Play, RuleViolation, Undo, decide, fold, full_deck,
+                    legal_moves, resolve)
 from domain.cassino.events import BundleStolen, GameFinished, RoundDealt, from_json, to_json
 
 from .positions import after, position, refusal
@@ -81,6 +82,12 @@ class TestPlays:
         assert refusal(bundles("2D", ["9H", "5D"], ["3S 3C", ""]), 0, "9H steal seat:1") == "illegal_steal"
         assert refusal(state, 0, "9H steal seat:7") == "illegal_steal"
         assert refusal(state, 0, "9H steal 2D") == "illegal_steal"
+
+    def test_a_refused_steal_names_both_cards_the_same_way(self):
+        state = bundles("2D", ["9H 3H", "5D"], ["3S 3C", "9S KH"])
+        with pytest.raises(RuleViolation) as refused:
+            decide(state, Play(0, Move.parse("9H steal seat:1")))
+        assert refused.value.message == "Seat 1's bundle shows KH; your 9H does not match it."
 
     def test_steals_are_listed_once_per_matching_bundle(self):
         state = bundles("2D", ["9H 4C", "5D", "6C"], ["", "KH 9S", "4S 9C"])

@@ -174,7 +174,7 @@ def test_a_game_whose_events_do_not_fold_keeps_its_row_and_is_reported(scratch, 
 
     assert main(["rebuild-projections"]) == 1
 
-    assert f"game {game.id}: not rebuilt: Version 2 (Nonsense) does not fit" in capsys.readouterr().out
+    assert f"game {game.id}: not rebuilt: Version 2 (Nonsense) cannot be applied" in capsys.readouterr().out
     assert games_table(scratch_url) == before
 
 
@@ -276,7 +276,8 @@ def test_the_transcript_holds_the_options_and_every_event_as_stored(api, on_sess
 
 
 def test_replaying_into_the_database_it_came_from_makes_a_new_game_with_new_tokens(
-        api, operator, database_url, on_session_database, tmp_path, capsys):
+        api, operator, database_url, on_session_database, tmp_path, capsys, monkeypatch):
+    monkeypatch.setenv("CASINO_OPERATOR_TOKEN", operator)  # the settings `casino serve` has: the same checkpoint key
     game = api.create(first_dealer=1)
     api.deal(game, ORDERED_DECK)
     api.play(game, steps=3)
@@ -338,3 +339,34 @@ def test_a_transcript_that_was_changed_is_refused(api, on_session_database, tmp_
 
     assert main(["replay", str(path), "--print"]) == 1
     assert message in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("where", ["missing/dir/heads.json", "."])
+def test_heads_to_a_path_it_cannot_write_say_so_without_a_traceback(on_session_database, tmp_path, where, capsys):
+    assert main(["heads", "-o", str(tmp_path / where)]) == 1
+
+    out, err = capsys.readouterr()
+    assert out == "" and err.splitlines()[-1].startswith(f"casino: cannot write {tmp_path / where}: ")
+    assert "Traceback" not in err
+
+
+@pytest.mark.parametrize("document,why", [
+    ("[1, 2]", "its format is not named"),
+    ('{"format": "casino-heads"}', "it has no list of heads"),
+    ('{"format": "casino-heads", "heads": [{"game_id": "not-a-uuid", "version": 1, "head": "ab"}]}',
+     "head 1 lacks a game id, version or hash"),
+    ('{"format": "casino-heads", "heads": [{"game_id": "' + str(uuid.uuid4()) + '", "head": "ab"}]}',
+     "head 1 lacks a game id, version or hash"),
+    ('{"format": "casino-heads", "heads": [{"game_id": "' + str(uuid.uuid4()) + '", "version": "7", "head": "ab"}]}',
+     "head 1 has a version or hash of the wrong kind"),
+])
+def test_a_heads_file_that_casino_heads_did_not_write_is_refused_in_one_line(
+        on_session_database, tmp_path, capsys, document, why):
+    kept = tmp_path / "heads.json"
+    kept.write_text(document)
+
+    assert main(["verify", "--heads", str(kept)]) == 1
+
+    err = capsys.readouterr().err
+    assert err.splitlines()[-1] == f"casino: this is not a casino-heads document that `casino heads` wrote: {why}"
+    assert "Traceback" not in err

@@ -23,6 +23,6 @@ def resolve_steal(state: GameState, seat: int, move: Move) -> Play:
     if not pile:
         raise RuleViolation("illegal_steal", f"Seat {victim} has no bundle to steal.")
     if pile[-1].rank != move.card.rank:
-        raise RuleViolation("illegal_steal", f"Seat {victim}'s bundle shows the {pile[-1].name}; your "
+        raise RuleViolation("illegal_steal", f"Seat {victim}'s bundle shows {pile[-1].code}; your "
                             f"{move.card.code} does not match it.")
     return Play(seat, move, (), stolen=pile)
