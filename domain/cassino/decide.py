@@ -26,7 +26,7 @@ from .events import (BuildMade, BundleStolen, CardDrawn, CardPlucked, CardsCaptu
                      PlayUndone, PointsScored, RoundDealt, SeedRevealed, ShuffleCommitted, UndoAnswered,
                      UndoRequested)
 from .evolve import evolve, fold
-from .moves import Action, pile_seat
+from .moves import Action, Move, pile_seat
 from .options import resolve
 from .play import resolve_play
 from .scoring import hand_points, instant_points, secured_points, settle
@@ -157,8 +157,8 @@ def _play(state: GameState, c: cmd.Play) -> list[Event]:
     if move.action == Action.TRAIL and not play.taken:
         event: Event = CardTrailed(c.seat, move.card)
     elif move.action in (Action.CAPTURE, Action.TRAIL):  # a trail that takes sweeps (spade_five_sweeps)
-        targets = move.targets if move.action == Action.CAPTURE else tuple(item_id(it) for it in play.taken)
-        event = CardsCaptured(c.seat, move.card, targets, play.captured, play.sweep)
+        taking = move if move.action == Action.CAPTURE else Move.capture(move.card, *map(item_id, play.taken))
+        event = CardsCaptured(c.seat, move.card, taking.targets, play.captured, play.sweep)
     elif move.action == Action.STEAL:
         victim = pile_seat(move.targets[0])
         assert victim is not None, "a legal steal names a seat's pile"
