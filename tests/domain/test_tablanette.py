@@ -77,6 +77,12 @@ class TestClearingTheTable:
         scored = next(e for e in events if isinstance(e, PointsScored))
         assert [(a.category, a.points) for a in scored.awards] == [("sweeps", pips)] and scored.scores[0] == pips
 
+    def test_an_ace_counts_what_scores_most_whatever_value_is_stated(self):
+        """An ace taking the last ace clears a table worth 1 or 11: it scores 11, stated or not."""
+        for move in ("AD capture AC", "AD capture 1 AC", "AD capture 11 AC"):
+            events = decide(at("AC", ["AD 4C"]), Play(0, Move.parse(move)))
+            assert next(e for e in events if isinstance(e, PointsScored)).scores[0] == 11
+
     def test_not_clearing_it_scores_nothing_at_once(self):
         events = decide(at("3S 5H 2C", ["8C 4C"]), Play(0, Move.parse("8C capture 3S 5H")))
         assert not any(isinstance(e, PointsScored) for e in events)

@@ -1,16 +1,19 @@
 """Capturing: a card takes builds of its value and loose cards in groups
-that each make it; a court without a value takes courts of its rank."""
+that each make it; a court without a value takes courts of its rank. With
+``builds_in_sums`` an opponent's single build may count as a number in a
+group; with ``jack_takes_all`` a jack takes the whole table."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 
 from ...cards import Card
 from ...errors import RuleViolation
 from ...groups import _sub_multisets, can_split, counts_of
 from ..moves import Move
+from ..options import Options
 from ..state import GameState
 from ..table import Build, TableItem, item_id
-from ..options import Options
 from .turn import Play, counts_as_sweep
 from .values import assignments, can_make, is_court_build, values_of
 
@@ -31,7 +34,19 @@ def resolve_capture(state: GameState, seat: int, move: Move, items: tuple[TableI
         _court_capture(state, card, items)
         return _taking(state, seat, move, items)
     total = _sum_capture(state, seat, move, [move.value] if move.value is not None else list(choices), items)
+    if opts.sweep_pips and len(choices) > 1:  # what a sweep scores does not hang on the value stated
+        total = max(_totals(state, seat, move, choices, items))
     return _taking(state, seat, move, items, total)
+
+
+def _totals(state: GameState, seat: int, move: Move, choices: tuple[int, ...],
+            items: tuple[TableItem, ...]) -> Iterator[int]:
+    """What the targets add up to at each value the card may take them at."""
+    for v in choices:
+        try:
+            yield _sum_capture(state, seat, move, [v], items)
+        except RuleViolation:
+            continue
 
 
 def takes_the_table(card: Card, options: Options) -> bool:
