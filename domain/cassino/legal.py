@@ -143,9 +143,10 @@ class _Generator:
         self.builds = state.builds()
         # builds_in_sums: the builds this seat may take as numbers, by value (at any higher value)
         self.summable: dict[int, list[TableItem]] = {}
-        for b in self.builds:
-            if in_sum(state, seat, b, b.value + 1):
-                self.summable.setdefault(b.value, []).append(b)
+        if self.opts.builds_in_sums:
+            for b in self.builds:
+                if in_sum(state, seat, b, b.value + 1):
+                    self.summable.setdefault(b.value, []).append(b)
         # Per hand card, the own builds its move must take or add to (the
         # owner's duty), so templates that leave one behind are never grouped.
         self.must: dict[Card, frozenset[str]] = {}
@@ -172,7 +173,7 @@ class _Generator:
         """The loose cards of values up to ``v`` (and with ``sums`` the builds
         a capture at ``v`` may take as numbers)."""
         counts = sum(len(cs) * one(x) for x, cs in self.by_value.items() if x <= v)
-        if sums:
+        if sums and self.summable:
             counts += sum(len(bs) * one(x) for x, bs in self.summable.items() if x < v)
         return counts
 

@@ -86,6 +86,7 @@ _INT_RANGES = {"target": (1, 10_000), "deals_each": (1, 10)}
 #: The numbers of the court ranks (11 jack, 12 queen, 13 king) under ``court_values``; Tablanette's
 #: jack has none (it takes the table instead).
 COURT_NUMBERS = {"royal": {11: 11, 12: 12, 13: 13}, "tablanette": {12: 13, 13: 14}}
+_HIGHEST_COURT = {name: max(numbers.values()) for name, numbers in COURT_NUMBERS.items()}
 
 
 @dataclass(frozen=True, slots=True)
@@ -164,16 +165,13 @@ class Options:
         with Tablanette's values."""
         return 11 if self.court_values == "tablanette" else 14
 
-    @property
-    def court_numbers(self) -> dict[int, int]:
-        """The number of each court rank that has one: none without Royal
-        values; a jack that takes the whole table has none either."""
-        if not self.courts_have_values:
-            return {}
-        numbers = dict(COURT_NUMBERS[self.court_values])
-        if self.jack_takes_all:
-            numbers.pop(11, None)
-        return numbers
+    def court_number(self, rank: int) -> int | None:
+        """The number of a court rank (11 jack, 12 queen, 13 king), if it has
+        one: none without Royal values, nor for a jack that takes the whole
+        table."""
+        if not self.courts_have_values or (self.jack_takes_all and rank == 11):
+            return None
+        return COURT_NUMBERS[self.court_values].get(rank)
 
     @property
     def highest_value(self) -> int:
@@ -181,8 +179,8 @@ class Options:
 
         Courts built in multiples of their rank (``court_builds``) have no
         number value, so they do not raise it."""
-        return max(10, 11 if self.big_ten_eleven else 0, self.ace_high_value if self.ace_high else 0,
-                   *self.court_numbers.values())
+        top = _HIGHEST_COURT[self.court_values] if self.courts_have_values else 11 if self.big_ten_eleven else 10
+        return max(top, self.ace_high_value) if self.ace_high else top
 
     @property
     def sweeps_at_once(self) -> bool:

@@ -105,10 +105,11 @@ def _sum_capture(state: GameState, seat: int, move: Move, choices: list[int], it
             total = v * len(move.groups)
         else:
             extra = [b.value for b in summed]
-            totals = [sum(a) for a in assignments(loose, opts) if can_split([*a, *extra], v)]
-            refusal = None if totals else RuleViolation(
+            splits = (sum(a) for a in assignments(loose, opts) if can_split([*a, *extra] if extra else a, v))
+            found = max(splits, default=None) if opts.sweep_pips else next(splits, None)  # the most, or any
+            refusal = None if found is not None else RuleViolation(
                 "illegal_capture", f"{' '.join(move.targets)} cannot be split into groups that each make {v}.")
-            total = max(totals, default=0) + sum(b.value for b in builds)
+            total = (found or 0) + sum(b.value for b in builds)
         if refusal is None:
             if not opts.partial_capture:
                 _check_maximal(state, seat, v, items)

@@ -19,9 +19,12 @@ def check_owner_duty(state: GameState, seat: int, play: Play) -> Play:
     """Apply ``owner_duty``: what a player who owns a build may do. A move
     that breaks it is refused, or with ``duty_penalty`` (Michigan) let
     through as a default, which costs its player points."""
-    _check_build_count(state, seat, play, state.builds_of(seat))
-    _check_one_per_value(state, seat, play)
-    breach = _duty_breach(state, seat, play)
+    owned = state.builds_of(seat)
+    _check_build_count(state, seat, play, owned)
+    if not owned:
+        return play
+    _check_one_per_value(state, seat, play, owned)
+    breach = _duty_breach(state, seat, play, _bound(state, seat, owned))
     if breach is None:
         return play
     if state.options.duty_penalty:
@@ -29,36 +32,34 @@ def check_owner_duty(state: GameState, seat: int, play: Play) -> Play:
     raise breach
 
 
-def bound_builds(state: GameState, seat: int) -> tuple[Build, ...]:
-    """The builds whose owner's duty binds ``seat`` now: all they own, none
-    under ``free``, and under ``next_turn`` (001) only those their latest
-    play made or changed."""
+def _bound(state: GameState, seat: int, owned: tuple[Build, ...]) -> tuple[Build, ...]:
+    """Those of the builds ``seat`` owns whose owner's duty binds them now:
+    all of them, none under ``free``, and under ``next_turn`` (001) only
+    those their latest play made or changed."""
     duty = state.options.owner_duty
     if duty == "free":
         return ()
-    owned = state.builds_of(seat)
     if duty == "next_turn":
         fresh = {ident for who, ident in state.fresh_builds if who == seat}
         return tuple(b for b in owned if b.id in fresh)
     return owned
 
 
-def _check_one_per_value(state: GameState, seat: int, play: Play) -> None:
+def _check_one_per_value(state: GameState, seat: int, play: Play, owned: tuple[Build, ...]) -> None:
     """``strict``: an owner may not own two builds of one value. A limit, not
     a duty, so ``duty_penalty`` does not let it through."""
     if state.options.owner_duty != "strict" or play.build is None:
         return
     touched = {item_id(it) for it in play.taken}
-    if any(b.value == play.build.value and b.id not in touched for b in state.builds_of(seat)):
+    if any(b.value == play.build.value and b.id not in touched for b in owned):
         raise RuleViolation("one_build_per_value",
                             f"You already have a build of {play.build.value}; add to it instead.")
 
 
-def _duty_breach(state: GameState, seat: int, play: Play) -> RuleViolation | None:
-    """How ``play`` breaks the owner's duty, if it does."""
+def _duty_breach(state: GameState, seat: int, play: Play, owned: tuple[Build, ...]) -> RuleViolation | None:
+    """How ``play`` breaks the owner's duty to the builds that bind them (``owned``), if it does."""
     opts = state.options
     duty = opts.owner_duty
-    owned = bound_builds(state, seat)
     if not owned:
         return None
     move = play.move
@@ -109,7 +110,8 @@ def builds_to_touch(state: GameState, seat: int, card: Card) -> tuple[Build, ...
     alone, so :mod:`domain.legal` checks it before working out any grouping."""
     if state.options.duty_penalty:
         return ()
-    return _unheld(state, seat, card, bound_builds(state, seat))
+    owned = state.builds_of(seat)
+    return _unheld(state, seat, card, _bound(state, seat, owned)) if owned else ()
 
 
 def _unheld(state: GameState, seat: int, card: Card, builds: tuple[Build, ...]) -> tuple[Build, ...]:

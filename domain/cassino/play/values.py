@@ -25,7 +25,7 @@ def values_of(card: Card, options: Options) -> tuple[int, ...]:
         return (10, 11)
     if rank <= 10:
         return (rank,)
-    number = options.court_numbers.get(rank)
+    number = options.court_number(rank)
     return (number,) if number is not None else ()
 
 
