@@ -37,11 +37,17 @@ def test_a_whole_game_of_each_variant_with_each_seat_count_over_http(api, operat
     assert sum(e["type"] == "HandEnded" for e in events) >= 1
 
 
+#: The presets of shared/RULES.md but mass-cool-casino, its own game type.
+RULES_PRESETS = {"cassino", "partnership", "draw", "royal", "buckeye", "spade", "california", "portuguese", "pluck",
+                 "trailing-royals", "five-hand", "african", "stealing-bundles", "diamond", "callabra", "tablanette"}
+
+
 def test_the_variants_list_names_every_preset(api):
     listed = {v["name"]: v for v in api.get("/v1/variants").get_json()["variants"]}
-    assert set(listed) == set(VARIANTS)
+    assert set(listed) == set(VARIANTS) == RULES_PRESETS
     assert listed["royal"]["options"]["ace_high"] is True
     assert listed["california"]["players"] == [2, 3, 4, 6]
+    assert listed["diamond"]["options"]["deck"] == "forty" and listed["tablanette"]["players"] == [2, 3, 4]
 
 
 def test_an_option_a_variant_cannot_use_is_a_400_naming_it(api):
