@@ -19,6 +19,15 @@ from domain.cassino.table import table_cards
 
 EXAMPLES = 400 if os.environ.get("CASINO_LONG_TESTS") else 25
 CASES = [(name, players) for name, v in sorted(VARIANTS.items()) for players in v.players]
+#: 004's variations that score during a hand, which no preset sets (Michigan among them).
+OPTION_CASES = [
+    ("cassino", 2, {"sweeps": 1, "instant_sweeps": True}),
+    ("cassino", 3, {"instant_points": True}),
+    ("cassino", 2, {"sweeps": 1, "spade_five_sweeps": True}),
+    ("cassino", 2, {"duty_penalty": 2, "sweeps": 2, "instant_sweeps": True, "target": 5, "strikes_to_lose": 3}),
+    ("diamond", 3, {"instant_points": True, "instant_sweeps": True}),
+    ("tablanette", 2, {"instant_points": True}),
+]
 
 
 def where_every_card_is(state) -> list:
@@ -115,15 +124,15 @@ def expected_hand_total(state) -> int:
     return total + opts.sweeps * sum(sweeps)
 
 
-def play_hand(variant, players, rng):
+def play_hand(variant, players, rng, options=None):
     names = tuple(f"P{i}" for i in range(players))
-    events = decide(None, CreateGame(variant, names, rng.randrange(players), {}, seed=rng.randbytes(32)))
+    events = decide(None, CreateGame(variant, names, rng.randrange(players), options or {}, seed=rng.randbytes(32)))
     state = fold(events)
     new = decide(state, Deal())
     for event in new:
         state = evolve(state, event)
     events += new
-    scored_now = pips = 0
+    scored_now = pips = defaults = 0
     capture = None
     while state.status == "in_progress":
         seat = state.turn
@@ -138,14 +147,15 @@ def play_hand(variant, players, rng):
                 capture = event
             if isinstance(event, PointsScored):
                 scored_now += sum(a.points for a in event.awards)
+                defaults += sum(a.points for a in event.awards if a.category == "default")
                 if state.options.sweep_pips:
-                    [swept] = [a.points for a in event.awards if a.category == "sweeps"]
-                    assert capture.sweep and swept in pips_of(capture, state.options)
-                    pips += swept
+                    swept = [a.points for a in event.awards if a.category == "sweeps"]
+                    assert all(capture.sweep and n in pips_of(capture, state.options) for n in swept)
+                    pips += sum(swept)
             if isinstance(event, HandEnded):
                 hand = scored_now + sum(a.points for a in event.points)
-                assert hand == expected_hand_total(state) + pips + sum(a.points for a in event.points
-                                                                        if a.category == "all_eleven")
+                assert hand == expected_hand_total(state) + pips + defaults + sum(
+                    a.points for a in event.points if a.category == "all_eleven")
         events += new
     assert fold(events) == state
     return state
@@ -163,3 +173,11 @@ def test_each_variant_and_seat_count_is_played_at_least_once():
     rng = random.Random(99)
     for variant, players in CASES:
         assert play_hand(variant, players, rng).status in ("hand_over", "finished")
+
+
+@given(case=st.sampled_from(OPTION_CASES), seed=st.integers(0, 2**32 - 1))
+@settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck))
+def test_scores_made_during_a_hand_add_up_as_defined(case, seed):
+    variant, players, options = case
+    state = play_hand(variant, players, random.Random(seed), options)
+    assert state.status in ("hand_over", "finished")
