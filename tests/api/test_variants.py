@@ -13,8 +13,8 @@ from .test_play import play_game
 #: Options that keep a game at a variant's first seat count to a few hands.
 SHORT = {"california": {"deals_each": 1}, "spade": {"target": 21}, "tablanette": {"target": 40}}
 SHORT["stealing-bundles"] = {}  # one hand is the game: no target to set
-#: At the other seat counts a game is one hand (California's, one deal each).
-ONE_GAME = {"california": {"deals_each": 1}, "stealing-bundles": {}}
+#: At the other seat counts a game is one hand.
+ONE_GAME = {"california": {"deals_each": None}, "stealing-bundles": {}}
 SEATINGS = [(name, players) for name, v in sorted(VARIANTS.items()) for players in v.players]
 
 
