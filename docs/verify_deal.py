@@ -30,8 +30,8 @@ import urllib.request
 RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
 SUITS = ["S", "H", "D", "C"]
 TAG = "casino-shuffle-v1"
-PACKET, HAND_SIZE = 2, 4
-FIVE_HAND_REMOVED = ("2H", "2D", "2C")
+COURTS = tuple(rank + suit for suit in SUITS for rank in ("J", "Q", "K"))
+REMOVED = {"standard": (), "five_hand": ("2H", "2D", "2C"), "forty": COURTS}  # the option `deck`
 
 
 def derive_deck(seed: bytes, hand_number: int, client_seeds: list[str], removed=()) -> list[str]:
@@ -59,16 +59,43 @@ def derive_deck(seed: bytes, hand_number: int, client_seeds: list[str], removed=
     return deck
 
 
-def first_round(deck: list[str], players: int, dealer: int, packet: int = PACKET):
+def first_round(deck: list[str], players: int, dealer: int, options: dict):
     """Who receives which cards in a hand's first round (docs/rules.md):
-    passes from the dealer's left, the table's packet before the dealer's."""
-    seats = [(dealer + 1 + i) % players for i in range(players)]
-    order = (seats[:-1] + ["table"] + seats[-1:]) * (HAND_SIZE // packet)
-    hands, table, pos = {s: [] for s in seats}, [], 0
-    for who in order:
-        cards = deck[pos:pos + packet]
-        pos += packet
+    passes of packets from the dealer's next seat, the table's packet before
+    the dealer's, and any table cards still owed once the hands are full."""
+    step = -1 if options.get("counter_clockwise") else 1
+    seats = [(dealer + step * (1 + i)) % players for i in range(players)]
+    hands = {s: [] for s in seats}
+    if options.get("african_deal"):
+        return african_first_round(deck, players, seats, hands)
+    packet, each = options.get("deal_packet", 2), options.get("hand_size", 4)
+    to_table, given, table, pos = options.get("table_size", 4), 0, [], 0
+    order = []
+    while given < each:
+        size = min(packet, each - given)
+        order += [(s, size) for s in seats[:-1]]
+        if to_table:
+            order.append(("table", min(packet, to_table)))
+            to_table -= min(packet, to_table)
+        order.append((seats[-1], size))
+        given += size
+    if to_table:
+        order.append(("table", to_table))
+    for who, size in order:
+        cards = deck[pos:pos + size]
+        pos += size
         (table if who == "table" else hands[who]).extend(cards)
+    return hands, table
+
+
+def african_first_round(deck: list[str], players: int, seats: list[int], hands: dict):
+    """003 African: the table's four from the middle of the deck, the rest one
+    at a time (twelve each with two players)."""
+    start = (len(deck) - 4) // 2
+    table, rest = deck[start:start + 4], deck[:start] + deck[start + 4:]
+    each = 12 if players == 2 else len(rest) // players
+    for i, card in enumerate(rest[:each * players]):
+        hands[seats[i % players]].append(card)
     return hands, table
 
 
@@ -76,7 +103,7 @@ def check(events: list[dict]) -> bool:
     revealed = {e["data"]["hand_number"]: e["data"]["seed"] for e in events if e["type"] == "SeedRevealed"}
     created = next(e["data"] for e in events if e["type"] == "GameCreated")
     players, options = len(created["seats"]), created["options"]
-    removed = FIVE_HAND_REMOVED if options.get("deck") == "five_hand" else ()
+    removed = REMOVED[options.get("deck", "standard")]
     ok = True
     for e in events:
         if e["type"] != "HandDealt":
@@ -97,7 +124,7 @@ def check(events: list[dict]) -> bool:
         deck = derive_deck(seed, hand, list(d.get("client_seeds") or []), removed)
         if d.get("deck") is not None and d["deck"] != deck:
             problems.append("the dealt deck differs from the derived one")
-        hands, table = first_round(deck, players, d["dealer"], options.get("deal_packet", PACKET))
+        hands, table = first_round(deck, players, d["dealer"], options)
         if d["table"] != table:
             problems.append("the table cards differ from the derived deck")
         for seat, cards in enumerate(d["hands"]):

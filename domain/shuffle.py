@@ -11,7 +11,8 @@ seeds.
 The procedure (also in ``docs/fairness.md``, with a standalone script):
 
 1. Start from the new-deck order: AS 2S ... KS, AH ... KH, AD ... KD, AC ... KC
-   (without the cards a variant removes: five-hand has no 2H, 2D, 2C).
+   (without the cards a variant removes: five-hand has no 2H, 2D, 2C, the
+   forty-card deck of Diamond no jacks, queens or kings).
 2. A stream of bytes is made of blocks ``HMAC-SHA256(key=seed, message)``,
    where the message is ``b"casino-shuffle-v1|<hand>|<client seeds joined
    by '|'>|<block number>"`` (decimal numbers, UTF-8), block numbers 0, 1, ...

@@ -12,7 +12,13 @@ with ``deal_packet: 1``), clockwise from the dealer's left
 - with ``refill_singly`` (Stealing Bundles), later rounds go one card at a
   time, as each player draws in turn from the stock;
 - when the cards left after a round would be too few for another full
-  round, that round shares out all of them (five players: five each).
+  round, that round shares out all of them (five players: five each);
+  the few that do not go round evenly (fewer than one each) are laid face
+  up on the table (Callabra's 47 cards in hands).
+
+``hand_size`` and ``table_size`` say how many cards each hand and the first
+table get (Diamond three each, Callabra three and five, Tablanette six); a
+table still owed cards once the hands are full gets them last.
 
 With two players that is the classic "two to the opponent, two to the
 table, two to the dealer, and again". ``counter_clockwise`` goes round the
@@ -28,16 +34,18 @@ from ..cards import Card, full_deck
 from .options import Options
 
 TABLE = -1
-HAND_SIZE = 4
-TABLE_SIZE = 4
+AFRICAN_TABLE_SIZE = 4
 FIVE_HAND_REMOVED = ("2H", "2D", "2C")
 
 
 def deck_for(options: Options) -> tuple[Card, ...]:
-    """The cards a game is played with, in new-deck order."""
+    """The cards a game is played with, in new-deck order: all 52, the
+    five-hand deck (three twos removed) or the forty cards without courts."""
     deck = full_deck()
     if options.deck == "five_hand":
         deck = tuple(c for c in deck if c.code not in FIVE_HAND_REMOVED)
+    elif options.deck == "forty":
+        deck = tuple(c for c in deck if not c.is_court)
     return deck
 
 
@@ -48,13 +56,13 @@ def play_order(players: int, dealer: int, counter_clockwise: bool = False) -> li
     return [(dealer + step * (1 + i)) % players for i in range(players)]
 
 
-def round_order(players: int, dealer: int, first: bool, packet: int = 2,
-                each: int = HAND_SIZE, counter_clockwise: bool = False) -> list[tuple[int, int]]:
+def round_order(players: int, dealer: int, to_table: int, packet: int = 2,
+                each: int = 4, counter_clockwise: bool = False) -> list[tuple[int, int]]:
     """The packets of one round, in order: ``(recipient, cards)``, ``TABLE``
-    for the table."""
+    for the table, which is owed ``to_table`` cards."""
     seats = play_order(players, dealer, counter_clockwise)  # the dealer is last
     order: list[tuple[int, int]] = []
-    given, to_table = 0, TABLE_SIZE if first else 0
+    given = 0
     while given < each:
         size = min(packet, each - given)
         order += [(s, size) for s in seats[:-1]]
@@ -63,6 +71,8 @@ def round_order(players: int, dealer: int, first: bool, packet: int = 2,
             to_table -= min(packet, to_table)
         order.append((seats[-1], size))
         given += size
+    if to_table:
+        order.append((TABLE, to_table))
     return order
 
 
@@ -75,17 +85,17 @@ def deal_round(stock: Sequence[Card], players: int, dealer: int, first: bool,
     """
     if options.african_deal:
         return _african_round(stock, players, dealer, first, options)
-    table_cards = TABLE_SIZE if first else 0
-    full_round = players * HAND_SIZE + table_cards
-    left_after = len(stock) - full_round
-    each = HAND_SIZE
-    if 0 < left_after < players * HAND_SIZE:
-        each = (len(stock) - table_cards) // players  # the last round shares out every card
+    table_cards = options.table_size if first else 0
+    each = options.hand_size
+    left_after = len(stock) - players * each - table_cards
+    if 0 < left_after < players * each:  # the last round shares out every card
+        each, over = divmod(len(stock) - table_cards, players)
+        table_cards += over
     hands: list[list[Card]] = [[] for _ in range(players)]
     table: list[Card] = []
     pos = 0
     size_of_packet = 1 if options.refill_singly and not first else options.deal_packet
-    for who, size in round_order(players, dealer, first, size_of_packet, each, options.counter_clockwise):
+    for who, size in round_order(players, dealer, table_cards, size_of_packet, each, options.counter_clockwise):
         packet = stock[pos:pos + size]
         pos += size
         (table if who == TABLE else hands[who]).extend(packet)
@@ -100,8 +110,8 @@ def african_table_slice(deck_size: int) -> slice:
     """Where "the middle of the deck" is (003 African): the four cards with as
     many cards above them as below, positions 24 to 27 (from 0, top first)
     of a 52-card deck."""
-    start = (deck_size - TABLE_SIZE) // 2
-    return slice(start, start + TABLE_SIZE)
+    start = (deck_size - AFRICAN_TABLE_SIZE) // 2
+    return slice(start, start + AFRICAN_TABLE_SIZE)
 
 
 def _african_round(stock: Sequence[Card], players: int, dealer: int, first: bool,

@@ -13,7 +13,7 @@ of the hand the hand is scored (``HandEnded``) and perhaps the game won
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Sequence
 from typing import Any
 
 from ..cards import Card
@@ -26,11 +26,12 @@ from .events import (BuildMade, BundleStolen, CardDrawn, CardPlucked, CardsCaptu
                      PlayUndone, PointsScored, RoundDealt, SeedRevealed, ShuffleCommitted, UndoAnswered,
                      UndoRequested)
 from .evolve import evolve, fold
-from .moves import Action, pile_seat
+from .moves import Action, Move, pile_seat
 from .options import resolve
 from .play import resolve_play
 from .scoring import hand_points, instant_points, secured_points, settle
 from .state import FINISHED, IN_PROGRESS, EndReason, GameState, Seat
+from .table import item_id
 
 
 def decide(state: GameState | None, command: cmd.Command) -> list[Event]:
@@ -113,23 +114,39 @@ def _initial_pairs(state: GameState) -> list[Event]:
     return [taken, *_score_now(evolve(state, taken), first, pairs, sweep)]
 
 
-def _score_now(state: GameState, seat: int, cards: Collection[Card], sweep: bool) -> list[Event]:
-    """``instant_scoring``: what a capture scores at once, and the game's end
-    if that reaches the target."""
-    if not state.options.instant_scoring:
-        return []
-    awards = tuple(instant_points(state, seat, cards, sweep))
+def _score_now(state: GameState, seat: int, cards: Collection[Card], sweep: bool, pips: int = 0,
+               default: bool = False) -> list[Event]:
+    """What a play scores at once (:func:`~.scoring.instant_points`), and the
+    game's end when that decides it: a side reaching the target under sudden
+    death, or too many strikes against a side (``strikes_to_lose``)."""
+    awards = tuple(instant_points(state, seat, cards, sweep, pips, default))
     if not awards:
         return []
     scores = list(state.scores)
     for a in awards:
         scores[a.team] += a.points
-    events: list[Event] = [PointsScored(awards, tuple(scores))]
+    scored = PointsScored(awards, tuple(scores))
+    return [scored, *_ended_at_once(evolve(state, scored), seat)]
+
+
+def _ended_at_once(state: GameState, seat: int) -> list[Event]:
+    opts = state.options
     team = state.team_of(seat)
-    target = state.options.target
-    if target is not None and scores[team] >= target:  # instant scoring always has a target
-        events += [*_reveal(state), GameFinished(team, EndReason.TARGET, tuple(scores))]
-    return events
+    if opts.sudden_death and opts.target is not None and state.scores[team] >= opts.target:
+        return [*_reveal(state), GameFinished(team, EndReason.TARGET, state.scores)]
+    limit = opts.strikes_to_lose
+    struck = next((t for t, n in enumerate(state.strikes) if limit is not None and n >= limit), None)
+    if struck is not None:
+        winner = _best_other(state, struck, seat, state.scores)
+        return [*_reveal(state), GameFinished(winner, EndReason.STRIKES, state.scores)]
+    return []
+
+
+def _best_other(state: GameState, team: int, seat: int, totals: Sequence[int]) -> int:
+    """The side with the best of ``totals`` other than ``team``; a tie goes to
+    the first of them in turn order after ``seat``."""
+    order = [state.team_of(s) for s in play_order(state.players, seat, state.options.counter_clockwise)]
+    return max((t for t in dict.fromkeys(order) if t != team), key=lambda t: totals[t])
 
 
 def _play(state: GameState, c: cmd.Play) -> list[Event]:
@@ -137,10 +154,11 @@ def _play(state: GameState, c: cmd.Play) -> list[Event]:
     move = play.move
     if move.action == Action.PLUCK:
         return [CardPlucked(c.seat, move.card)]
-    if move.action == Action.TRAIL:
+    if move.action == Action.TRAIL and not play.taken:
         event: Event = CardTrailed(c.seat, move.card)
-    elif move.action == Action.CAPTURE:
-        event = CardsCaptured(c.seat, move.card, move.targets, play.captured, play.sweep)
+    elif move.action in (Action.CAPTURE, Action.TRAIL):  # a trail that takes sweeps (spade_five_sweeps)
+        taking = move if move.action == Action.CAPTURE else Move.capture(move.card, *map(item_id, play.taken))
+        event = CardsCaptured(c.seat, move.card, taking.targets, play.captured, play.sweep)
     elif move.action == Action.STEAL:
         victim = pile_seat(move.targets[0])
         assert victim is not None, "a legal steal names a seat's pile"
@@ -150,12 +168,12 @@ def _play(state: GameState, c: cmd.Play) -> list[Event]:
         event = BuildMade(c.seat, move.card, move.targets, play.build)
     events = [event]
     after = evolve(state, event)
-    if move.action == Action.CAPTURE:
-        scored = _score_now(after, c.seat, play.captured, play.sweep)
-        events += scored
-        after = fold(scored, after)
-        if after.status == FINISHED:
-            return events
+    taken = play.captured if isinstance(event, CardsCaptured) else ()
+    scored = _score_now(after, c.seat, taken, play.sweep, play.pips, play.default)
+    events += scored
+    after = fold(scored, after)
+    if after.status == FINISHED:
+        return events
     if after.options.draw and after.stock:
         drawn = CardDrawn(c.seat, after.stock[0])
         events.append(drawn)
@@ -163,8 +181,8 @@ def _play(state: GameState, c: cmd.Play) -> list[Event]:
     if any(after.hands):
         return events
     if after.stock:
-        hands, _, rest = deal_round(after.stock, after.players, after.dealer, False, after.options)
-        events.append(RoundDealt(after.round + 1, hands, last=not rest))
+        hands, table, rest = deal_round(after.stock, after.players, after.dealer, False, after.options)
+        events.append(RoundDealt(after.round + 1, hands, last=not rest, table=table))
         return events
     return events + _end_hand(after, c.next_seed)
 
@@ -200,8 +218,7 @@ def _count_out(state: GameState, c: cmd.CountOut) -> list[Event]:
     if success:
         winner = team
     else:  # the best of the others wins; a tie goes to the first of them in turn order
-        order = [state.team_of(s) for s in play_order(state.players, c.seat, opts.counter_clockwise)[:-1]]
-        winner = max((t for t in dict.fromkeys(order) if t != team), key=lambda t: totals[t])
+        winner = _best_other(state, team, c.seat, totals)
     return [CountedOut(c.seat, team, totals[team], success), *_reveal(state),
             GameFinished(winner, EndReason.COUNT_OUT, state.scores)]
 

@@ -94,11 +94,19 @@ class SeedRevealed(Event):
 
 @dataclass(frozen=True, slots=True)
 class RoundDealt(Event):
-    """A later round of the hand, dealt when every hand is empty."""
+    """A later round of the hand, dealt when every hand is empty. ``table``
+    holds the cards of a last round that do not go round evenly, laid face
+    up on the table.
+
+    Version 2 added ``table``.
+    """
+
+    schema_version: ClassVar[int] = 2
 
     round: int
     hands: tuple[tuple[Card, ...], ...]
     last: bool
+    table: tuple[Card, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -325,6 +333,12 @@ UPCASTERS = Upcasters()
 def _hand_dealt_v1(data: _Data) -> _Data:
     """Version 1 had no fair-dealing fields: such a deck was given, not derived."""
     return {**data, "commitment": None, "client_seeds": []}
+
+
+@UPCASTERS.register("RoundDealt", 1)
+def _round_dealt_v1(data: _Data) -> _Data:
+    """Version 1 dealt every card of a round to the hands."""
+    return {**data, "table": []}
 
 
 def from_json(stored: dict[str, Any], upcasters: Upcasters = UPCASTERS,

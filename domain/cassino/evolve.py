@@ -15,6 +15,7 @@ from .events import (BuildMade, BundleStolen, CardDrawn, CardPlucked, CardsCaptu
                      PlayUndone, PointsScored, RoundDealt, SeedRevealed, ShuffleCommitted, UndoAnswered,
                      UndoRequested)
 from .moves import pile_counts
+from .scoring import strikes
 from .state import FINISHED, HAND_OVER, IN_PROGRESS, GameState, Outcome, next_seat, replace_state
 from .table import Build, TableItem
 
@@ -71,25 +72,27 @@ def _hand_dealt(s: GameState, e: HandDealt) -> GameState:
     n = len(s.seats)
     return replace_state(s, **_NO_UNDO, version=s.version + 1, status=IN_PROGRESS, hand_number=e.hand_number,
                    dealer=e.dealer, turn=next_seat(e.dealer, n, s.options), round=1, last_round=False, redeal=False,
-                   instant_awards=(), plucked=(), just_played=None,
+                   instant_awards=(), plucked=(), just_played=None, fresh_builds=(),
                    stock=tuple(c for c in e.deck if c not in gone), hands=e.hands, table=e.table,
                    captured=((),) * n, sweeps=(0,) * n, last_capturer=None, last_capture=(),
                    next_build=1)
 
 
 def _round_dealt(s: GameState, e: RoundDealt) -> GameState:
-    dealt = sum(len(h) for h in e.hands)
+    dealt = sum(len(h) for h in e.hands) + len(e.table)
     return replace_state(s, **_NO_UNDO, version=s.version + 1, round=e.round, last_round=e.last, plucked=(),
-                   stock=s.stock[dealt:], hands=e.hands, turn=next_seat(s.dealer, len(s.seats), s.options))
+                   stock=s.stock[dealt:], hands=e.hands, table=s.table + e.table,
+                   turn=next_seat(s.dealer, len(s.seats), s.options))
 
 
 #: Where a play's changes go in the state's fields. Plays are nine events in
 #: ten, so they are made by position on a list of the fields, which is about
 #: twice as fast as ``replace_state``'s names.
 (_VERSION, _TURN, _HANDS, _TABLE, _CAPTURED, _SWEEPS, _LAST_CAPTURER, _LAST_CAPTURE, _NEXT_BUILD,
- _BEFORE_PLAY, _LAST_PLAYER, _UNDO_REQUEST, _UNDO_ACCEPTED, _JUST_PLAYED) = map(GameState._fields.index, (
-    "version", "turn", "hands", "table", "captured", "sweeps", "last_capturer", "last_capture", "next_build",
-    "before_play", "last_player", "undo_request", "undo_accepted", "just_played"))
+ _BEFORE_PLAY, _LAST_PLAYER, _UNDO_REQUEST, _UNDO_ACCEPTED, _JUST_PLAYED, _FRESH_BUILDS) = map(
+    GameState._fields.index, (
+        "version", "turn", "hands", "table", "captured", "sweeps", "last_capturer", "last_capture", "next_build",
+        "before_play", "last_player", "undo_request", "undo_accepted", "just_played", "fresh_builds"))
 
 
 def _played(s: GameState, seat: int, card: Card) -> list[Any]:
@@ -106,6 +109,8 @@ def _played(s: GameState, seat: int, card: Card) -> list[Any]:
     values[_UNDO_REQUEST] = None
     values[_UNDO_ACCEPTED] = ()
     values[_JUST_PLAYED] = card
+    if s.fresh_builds:  # the builds of the seat's previous play are no longer fresh
+        values[_FRESH_BUILDS] = tuple([f for f in s.fresh_builds if f[0] != seat])
     return values
 
 
@@ -159,6 +164,7 @@ def _built(s: GameState, e: BuildMade) -> GameState:
     values = _played(s, e.seat, e.card)
     values[_TABLE] = tuple(table)
     values[_NEXT_BUILD] = s.next_build + fresh
+    values[_FRESH_BUILDS] = values[_FRESH_BUILDS] + ((e.seat, e.build.id),)
     if s.options.augment_from_piles:
         values[_CAPTURED] = _without_tops(s.captured, e.targets)
     return GameState._make(values)
@@ -221,9 +227,11 @@ def _voided(s: GameState, e: HandVoided) -> GameState:
     scores = list(s.scores)
     for award in s.instant_awards:  # a voided hand scores nothing, not even instantly
         scores[award.team] -= award.points
+    struck = s.strikes and _add(s.strikes, [-n for n in strikes(s.instant_awards, s.teams)])
     return replace_state(s, **_NO_UNDO, version=s.version + 1, status=HAND_OVER, turn=None, redeal=True,
                       stock=(), hands=((),) * n, table=(), captured=((),) * n, sweeps=(0,) * n,
-                      last_capturer=None, last_capture=(), scores=tuple(scores), instant_awards=())
+                      last_capturer=None, last_capture=(), scores=tuple(scores), instant_awards=(),
+                      strikes=struck)
 
 
 def _pairs_taken(s: GameState, e: InitialPairsTaken) -> GameState:
@@ -248,7 +256,13 @@ def _plucked(s: GameState, e: CardPlucked) -> GameState:
 
 
 def _scored(s: GameState, e: PointsScored) -> GameState:
-    return replace_state(s, version=s.version + 1, scores=e.scores, instant_awards=s.instant_awards + e.awards)
+    return replace_state(s, version=s.version + 1, scores=e.scores, instant_awards=s.instant_awards + e.awards,
+                         strikes=_add(s.strikes, strikes(e.awards, s.teams)))
+
+
+def _add(counts: tuple[int, ...], more: list[int]) -> tuple[int, ...]:
+    """Per-team counts plus ``more`` (``()`` counts as zeros)."""
+    return tuple(a + b for a, b in zip(counts or (0,) * len(more), more))
 
 
 _APPLY: dict[type[Event], Callable[[GameState, Any], GameState]] = {

@@ -31,7 +31,7 @@ from ..errors import RuleViolation
 from ..groups import Counts, _sub_multisets, fitting, one, value_counts
 from .moves import Action, Move, pile_target
 from .options import Options
-from .play import assignments, builds_to_touch, resolve_play, values_of
+from .play import assignments, builds_to_touch, in_sum, resolve_play, takes_the_table, values_of
 from .state import IN_PROGRESS, GameState
 from .table import Build, TableItem
 
@@ -141,6 +141,12 @@ class _Generator:
         for c, x in values.items():
             self.by_value.setdefault(x, []).append(c)
         self.builds = state.builds()
+        # builds_in_sums: the builds this seat may take as numbers, by value (at any higher value)
+        self.summable: dict[int, list[TableItem]] = {}
+        if self.opts.builds_in_sums:
+            for b in self.builds:
+                if in_sum(state, seat, b, b.value + 1):
+                    self.summable.setdefault(b.value, []).append(b)
         # Per hand card, the own builds its move must take or add to (the
         # owner's duty), so templates that leave one behind are never grouped.
         self.must: dict[Card, frozenset[str]] = {}
@@ -155,20 +161,33 @@ class _Generator:
         self._spend()
         return is_legal(self.state, self.seat, move)
 
-    def _counts(self, v: int) -> Counts:
-        """The loose cards of values up to ``v``."""
-        return sum(len(cs) * one(x) for x, cs in self.by_value.items() if x <= v)
+    def _pool(self, x: int, sums_below: int | None) -> Sequence[TableItem]:
+        """The items that count as ``x`` in a sum: loose cards, and for a
+        capture at ``sums_below`` the builds it may take as numbers."""
+        cards = self.by_value.get(x, [])
+        if sums_below is None or x >= sums_below or x not in self.summable:
+            return cards
+        return [*cards, *self.summable[x]]
 
-    def _spell(self, vectors: list[Counts]) -> Iterator[tuple[str, ...]]:
-        """Concrete card codes for loose-card count vectors (added together)."""
-        choices = [combinations(self.by_value[x], k) for x, k in value_counts(sum(vectors))]
+    def _counts(self, v: int, sums: bool = False) -> Counts:
+        """The loose cards of values up to ``v`` (and with ``sums`` the builds
+        a capture at ``v`` may take as numbers)."""
+        counts = sum(len(cs) * one(x) for x, cs in self.by_value.items() if x <= v)
+        if sums and self.summable:
+            counts += sum(len(bs) * one(x) for x, bs in self.summable.items() if x < v)
+        return counts
+
+    def _spell(self, vectors: list[Counts], sums_below: int | None = None) -> Iterator[tuple[str, ...]]:
+        """Concrete ids for count vectors (added together)."""
+        choices = [combinations(self._pool(x, sums_below), k) for x, k in value_counts(sum(vectors))]
         for picked in product(*choices):
-            yield tuple(c.code for group in picked for c in group)
+            yield tuple(it.id for group in picked for it in group)
 
-    def _emit(self, template: Move, vectors: list[Counts], ids: tuple[str, ...]) -> Iterator[Move]:
+    def _emit(self, template: Move, vectors: list[Counts], ids: tuple[str, ...],
+              sums_below: int | None = None) -> Iterator[Move]:
         """Check one template; if legal, yield each concrete move it stands for."""
         first = True
-        for codes in self._spell(vectors):
+        for codes in self._spell(vectors, sums_below):
             move = Move(template.card, template.action, codes + ids, template.value)
             if first:
                 if not self._legal(move):
@@ -205,10 +224,11 @@ class _Generator:
             yield from self._captures(c, maximal=True)
         for c in hand:
             yield from self._steals(c)
-        for c in hand:
-            yield from self._builds(c, extras=False)
-        for c in hand:
-            yield from self._builds(c, extras=True)
+        if self.opts.builds:
+            for c in hand:
+                yield from self._builds(c, extras=False)
+            for c in hand:
+                yield from self._builds(c, extras=True)
         if self.opts.augment_from_piles:
             for c in hand:
                 yield from self._pile_augments(c)
@@ -282,12 +302,12 @@ class _Generator:
         if any(self._value_of(ident) != v for ident in must):
             return  # a build the move must take is not taken by this value
         builds = [b for b in self.builds if b.value == v]
-        for vec, is_max in self._unions(self._counts(v), v):
+        for vec, is_max in self._unions(self._counts(v, sums=True), v):
             if maximal:
                 if not is_max:
                     continue
                 if vec or builds:
-                    yield from self._emit(Move(c, Action.CAPTURE), [vec], tuple(b.id for b in builds))
+                    yield from self._emit(Move(c, Action.CAPTURE), [vec], tuple(b.id for b in builds), v)
                 continue
             for k in range(len(builds) + 1):
                 for chosen in combinations(builds, k):
@@ -296,9 +316,13 @@ class _Generator:
                     if not must <= {b.id for b in chosen}:
                         continue
                     if vec or chosen:
-                        yield from self._emit(Move(c, Action.CAPTURE), [vec], tuple(b.id for b in chosen))
+                        yield from self._emit(Move(c, Action.CAPTURE), [vec], tuple(b.id for b in chosen), v)
 
     def _court_captures(self, c: Card) -> Iterator[Move]:
+        if takes_the_table(c, self.opts):
+            if self.state.table:
+                yield from self._checked(Move(c, Action.CAPTURE, tuple(it.id for it in self.state.table)))
+            return
         same: list[TableItem] = [it for it in self.state.table if isinstance(it, Card) and it.rank == c.rank]
         if self.opts.court_builds:
             same += [b for b in self.builds if b.value == c.rank]

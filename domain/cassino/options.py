@@ -24,27 +24,40 @@ from ..errors import OptionError
 #: number in the range given in ``_INT_RANGES``".
 CHOICES: dict[str, tuple[Any, ...]] = {
     "court_capture": ("one_or_three", "one", "any", "valued"),
+    "court_values": ("royal", "tablanette"),
+    "jack_takes_all": (False, True),
     "court_builds": (False, True),
     "ace_high": (False, True),
     "big_ten_eleven": (False, True),
-    "owner_duty": ("no_trail", "must_act", "strict", "free"),
+    "owner_duty": ("no_trail", "must_act", "strict", "free", "next_turn"),
+    "duty_penalty": (0, 2),
+    "builds": (True, False),
+    "builds_in_sums": (False, True),
     "raise_own_build": ("allowed", "needs_both", "forbidden"),
     "raise_with_table_cards": (False, True),
     "partial_capture": (True, False),
     "pluck": (False, True),
+    "pluck_after_stock": (False, True),
     "sweeps": (0, 1, 2),
+    "sweep_pips": (False, True),
+    "spade_five_sweeps": (False, True),
     "sweeps_cancel": (False, True),
     "sweep_on_last_play": (True, False),
     "most_cards_tie": ("none", "spades_decide", "split"),
     "spade_points": ("none", "each", "each_and_most"),
     "all_eleven": ("none", "bonus", "skunk", "win"),
     "instant_scoring": (False, True),
+    "instant_sweeps": (False, True),
+    "instant_points": (False, True),
+    "strikes_to_lose": (None, 3),
     "initial_pairs": (False, True),
     "target": (21, 11, 31, 61, 251, None, int),
     "deals_each": (None, int),
     "end_rule": ("scoring_order", "highest"),
     "count_out": (True, False),
-    "deck": ("standard", "five_hand"),
+    "deck": ("standard", "five_hand", "forty"),
+    "hand_size": (4, 3, 6),
+    "table_size": (4, 5),
     "deal_packet": (2, 1),
     "draw": (False, True),
     "teams": (False, True),
@@ -64,8 +77,16 @@ CHOICES: dict[str, tuple[Any, ...]] = {
     "max_own_builds": (None, 1),
     "team_pile": (False, True),
     "augment_from_piles": (False, True),
+    # Diamond and Tablanette (004)
+    "diamond_points": (False, True),
+    "tablanette_points": (False, True),
 }
 _INT_RANGES = {"target": (1, 10_000), "deals_each": (1, 10)}
+
+#: The numbers of the court ranks (11 jack, 12 queen, 13 king) under ``court_values``; Tablanette's
+#: jack has none (it takes the table instead).
+COURT_NUMBERS = {"royal": {11: 11, 12: 12, 13: 13}, "tablanette": {12: 13, 13: 14}}
+_HIGHEST_COURT = {name: max(numbers.values()) for name, numbers in COURT_NUMBERS.items()}
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,27 +97,40 @@ class Options:
     """
 
     court_capture: str = "one_or_three"
+    court_values: str = "royal"  # valued courts: "royal" J 11 Q 12 K 13, ace 1/14; "tablanette" Q 13 K 14, ace 1/11
+    jack_takes_all: bool = False  # a jack has no number and takes every item on the table (Tablanette)
     court_builds: bool = False  # courts may be built in multiples (Trailing-royals)
     ace_high: bool = False  # an ace may count 14 (Royal)
     big_ten_eleven: bool = False  # the ten of diamonds may count 11 (Buckeye)
     owner_duty: str = "no_trail"
+    duty_penalty: int = 0  # 2: a move against the owner's duty is allowed and costs 2 points at once (Michigan)
+    builds: bool = True  # False: no builds at all, only trails and captures (Callabra, Tablanette)
+    builds_in_sums: bool = False  # an opponent's single build may be taken in a sum, as a number (004)
     raise_own_build: str = "allowed"
     raise_with_table_cards: bool = False
     partial_capture: bool = True
     pluck: bool = False  # once a deal, take a non-point card from the table (Pluck)
+    pluck_after_stock: bool = False  # plucks go on in the last round, but not on the hand's last play (004)
     sweeps: int = 0
+    sweep_pips: bool = False  # a sweep scores the pips of the table it takes, at once (Tablanette)
+    spade_five_sweeps: bool = False  # trailing the 5 of spades takes the whole table as a sweep (004)
     sweeps_cancel: bool = False
     sweep_on_last_play: bool = True
     most_cards_tie: str = "none"
     spade_points: str = "none"  # every spade scores (Spade Cassino)
     all_eleven: str = "none"
-    instant_scoring: bool = False  # sweeps and point cards score as taken (sudden death)
+    instant_scoring: bool = False  # instant_sweeps and instant_points together (sudden death, as first stored)
+    instant_sweeps: bool = False  # sweeps score as they happen; reaching the target then ends the game
+    instant_points: bool = False  # point cards score as taken; reaching the target then ends the game
+    strikes_to_lose: int | None = None  # instant scores against a side (sweeps, defaults) that lose it the game
     initial_pairs: bool = False  # pairs dealt to the table go to the first player
     target: int | None = 21
     deals_each: int | None = None  # the game lasts this many deals per player (California)
     end_rule: str = "scoring_order"
     count_out: bool = True
-    deck: str = "standard"
+    deck: str = "standard"  # "five_hand": without 2H 2D 2C; "forty": without courts (Diamond)
+    hand_size: int = 4  # cards to each hand in a round (Diamond and Callabra 3, Tablanette 6)
+    table_size: int = 4  # cards to the table in the first round (Callabra 5)
     deal_packet: int = 2
     draw: bool = False  # draw from the stock after each play instead of dealing rounds
     teams: bool = False
@@ -116,6 +150,9 @@ class Options:
     max_own_builds: int | None = None  # the most builds a player may own at the end of their turn
     team_pile: bool = False  # partners keep one capture pile, in front of the team's first seat
     augment_from_piles: bool = False  # an opponent's top captured cards may be added to one's build
+    # Diamond and Tablanette (004)
+    diamond_points: bool = False  # most cards 1, most diamonds 1, 7D 1, all four 7s, 6s or aces 2 each
+    tablanette_points: bool = False  # most cards 3; A, 10, J, Q, K 1 each; 10D one more; 2C 1
 
     @property
     def courts_have_values(self) -> bool:
@@ -123,16 +160,43 @@ class Options:
         return self.court_capture == "valued"
 
     @property
+    def ace_high_value(self) -> int:
+        """What an ace counts when it counts high (``ace_high``): 14, or 11
+        with Tablanette's values."""
+        return 11 if self.court_values == "tablanette" else 14
+
+    def court_number(self, rank: int) -> int | None:
+        """The number of a court rank (11 jack, 12 queen, 13 king), if it has
+        one: none without Royal values, nor for a jack that takes the whole
+        table."""
+        if not self.courts_have_values or (self.jack_takes_all and rank == 11):
+            return None
+        return COURT_NUMBERS[self.court_values].get(rank)
+
+    @property
     def highest_value(self) -> int:
         """The largest number value a card, build or capture can have.
 
         Courts built in multiples of their rank (``court_builds``) have no
         number value, so they do not raise it."""
-        if self.ace_high:
-            return 14
-        if self.courts_have_values:
-            return 13
-        return 11 if self.big_ten_eleven else 10
+        top = _HIGHEST_COURT[self.court_values] if self.courts_have_values else 11 if self.big_ten_eleven else 10
+        return max(top, self.ace_high_value) if self.ace_high else top
+
+    @property
+    def sweeps_at_once(self) -> bool:
+        """Whether sweeps score the moment they are made (sudden death, or
+        Tablanette's pips)."""
+        return self.instant_scoring or self.instant_sweeps or self.sweep_pips
+
+    @property
+    def cards_at_once(self) -> bool:
+        """Whether point cards score the moment they are taken (sudden death)."""
+        return self.instant_scoring or self.instant_points
+
+    @property
+    def sudden_death(self) -> bool:
+        """Whether reaching the target by a score made at once ends the game there."""
+        return self.instant_scoring or self.instant_sweeps or self.instant_points
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -192,6 +256,32 @@ _AFRICAN = Variant(
     fixed=("court_capture", "ace_high", "counter_clockwise", "african_deal", "augment_from_piles",
            "african_points"))
 
+#: Diamond Cassino (004): forty cards, three each, points for cards, diamonds, the 7D and sets of four.
+_DIAMOND = Variant(
+    "diamond", "Forty cards (no courts), three each and four to the table; most cards 1, most diamonds 1, "
+    "the 7 of diamonds 1, a sweep 1, and 2 for each of all four 7s, all four 6s and all four aces; game to 11.",
+    (2, 3, 4),
+    (("deck", "forty"), ("hand_size", 3), ("diamond_points", True), ("sweeps", 1), ("target", 11),
+     ("count_out", False)),
+    fixed=("deck", "hand_size", "diamond_points"))
+
+#: Callabra (004): three each and five to the table, courts counted J 11, Q 12, K 13, no builds.
+_CALLABRA = Variant(
+    "callabra", "Three each and five to the table; jacks count 11, queens 12 and kings 13 and take sums like "
+    "numbers; cards are trailed or taken, not built.", (2, 3, 4),
+    (("hand_size", 3), ("table_size", 5), ("court_capture", "valued"), ("builds", False)),
+    fixed=("hand_size", "table_size", "court_capture"))
+
+#: Tablanette (004): six each, a jack takes the table, a cleared table scores its pips, game to 251.
+_TABLANETTE = Variant(
+    "tablanette", "Six each; queens count 13, kings 14, an ace 1 or 11; a jack takes the whole table; clearing "
+    "the table otherwise scores the pips taken; most cards 3, each ace, ten and court 1, the 10 of diamonds 1 "
+    "more, the 2 of clubs 1; no builds; game to 251.", (2, 3, 4),
+    (("hand_size", 6), ("court_capture", "valued"), ("court_values", "tablanette"), ("ace_high", True),
+     ("jack_takes_all", True), ("builds", False), ("sweeps", 1), ("sweep_pips", True), ("tablanette_points", True),
+     ("target", 251), ("end_rule", "highest"), ("count_out", False)),
+    fixed=("hand_size", "court_capture", "court_values", "jack_takes_all", "sweep_pips", "tablanette_points"))
+
 
 VARIANTS: dict[str, Variant] = {
     v.name: v
@@ -223,6 +313,9 @@ VARIANTS: dict[str, Variant] = {
                 (("court_capture", "any"), ("court_builds", True)), fixed=("court_capture", "court_builds")),
         _STEALING_BUNDLES,
         _AFRICAN,
+        _DIAMOND,
+        _CALLABRA,
+        _TABLANETTE,
         Variant("five-hand", "Five players; the twos of hearts, diamonds and clubs are removed and the last "
                 "deal gives each player a fifth card.", (5,), (("deck", "five_hand"),), fixed=("deck",)),
     )
@@ -263,10 +356,6 @@ def validated(options: Options, players: int | None = None) -> Options:
                           "when the game has no target.", "count_out")
     if o.deals_each is not None and o.target is not None:
         raise OptionError("A game of a fixed number of deals has no target: set target to null.", "deals_each")
-    if o.instant_scoring and o.target is None:
-        raise OptionError("Instant scoring plays to a target score; it needs one.", "instant_scoring")
-    if o.instant_scoring and o.sweeps_cancel:
-        raise OptionError("Sweeps scored the moment they happen cannot cancel later.", "sweeps_cancel")
     if o.all_eleven != "none" and o.spade_points != "none":
         raise OptionError("all_eleven is about the 11 points of the standard scoring, "
                           "which spade scoring replaces.", "all_eleven")
@@ -276,6 +365,9 @@ def validated(options: Options, players: int | None = None) -> Options:
     if o.draw and o.deal_packet != 2:
         raise OptionError("A draw game deals its first round in twos and then draws.", "deal_packet")
     _validated_bundles(o)
+    _validated_at_once(o)
+    _validated_tables(o)
+    _validated_plays(o)
     if players is not None:
         if o.teams and players != 4:
             raise OptionError("Partners play four to a table, in two teams.", "teams")
@@ -293,22 +385,74 @@ def _validated_bundles(o: Options) -> None:
     if o.capture_by == "rank" and o.court_capture != "any":
         raise OptionError("When cards pair by rank, every rank takes any number of its kind: set "
                           "court_capture to any.", "capture_by")
-    if o.african_points and (o.spade_points != "none" or o.all_eleven != "none" or o.score_by_cards
-                             or o.count_out or o.instant_scoring):
-        raise OptionError("African points replace the standard table; spade points, all-eleven and scoring "
-                          "by cards do not go with them, nor a count-out or instant scoring.", "african_points")
+    if o.african_points and (o.instant_scoring or o.instant_sweeps or o.instant_points):
+        raise OptionError("African points are counted at the end of the hand, not as cards are taken.",
+                          "african_points")
     if o.augment_from_piles and not o.open_piles:
         raise OptionError("Captured cards are played from face-up piles: augment_from_piles needs open_piles.",
                           "augment_from_piles")
     if o.team_pile and not o.teams:
         raise OptionError("One pile per side is for partners: team_pile needs teams.", "team_pile")
-    if o.african_deal and (o.draw or o.deck != "standard" or o.initial_pairs):
+    if o.african_deal and (o.draw or o.deck != "standard" or o.initial_pairs or o.hand_size != 4
+                           or o.table_size != 4):
         raise OptionError("The African deal shares out the whole standard deck at once; it does not go with "
-                          "drawing, the five-hand deck or initial pairs.", "african_deal")
+                          "drawing, another deck, other hand or table sizes, or initial pairs.", "african_deal")
     if o.score_by_cards and (o.target is not None or o.sweeps or o.spade_points != "none"
-                             or o.all_eleven != "none" or o.instant_scoring):
+                             or o.all_eleven != "none" or o.cards_at_once):
         raise OptionError("Scoring by cards counts only cards: one hand is the game (target null), "
                           "with no sweeps, spade points, all-eleven or instant scoring.", "score_by_cards")
+    if o.steal_bundles and o.cards_at_once:
+        raise OptionError("A stolen bundle's point cards were scored by their first taker: stealing does "
+                          "not go with scoring cards as they are taken.", "steal_bundles")
+
+
+def _validated_at_once(o: Options) -> None:
+    """Scores made during a hand (sudden death, Tablanette's pips, Michigan's
+    defaults and strikes)."""
+    if o.sudden_death and o.target is None:
+        name = next(n for n in ("instant_scoring", "instant_sweeps", "instant_points") if getattr(o, n))
+        raise OptionError("Instant scoring plays to a target score; it needs one.", name)
+    if o.sweeps_at_once and o.sweeps_cancel:
+        raise OptionError("Sweeps scored the moment they happen cannot cancel later.", "sweeps_cancel")
+    if o.sweep_pips and (not o.sweeps or o.initial_pairs or o.spade_five_sweeps or o.capture_by == "rank"
+                         or not (o.courts_have_values or o.deck == "forty")):
+        raise OptionError("A sweep scores its pips only where sweeps score and every card has a number (valued "
+                          "courts or the forty-card deck), and not with initial pairs or the 5S sweep.", "sweep_pips")
+    if o.spade_five_sweeps and not o.sweeps:
+        raise OptionError("Trailing the 5S makes a sweep, which scores only where sweeps do: set sweeps.",
+                          "spade_five_sweeps")
+    if o.duty_penalty and (o.owner_duty == "free" or not o.builds):
+        raise OptionError("A penalty for failing the owner's duty needs a duty (and builds).", "duty_penalty")
+    if o.strikes_to_lose is not None and not (o.duty_penalty or o.instant_sweeps or o.instant_scoring):
+        raise OptionError("Strikes are instant scores against a side: they need sweeps scored as they happen "
+                          "or a penalty for defaults.", "strikes_to_lose")
+
+
+def _validated_tables(o: Options) -> None:
+    """The scoring tables other than the standard one replace it whole."""
+    chosen = [n for n in ("african_points", "diamond_points", "tablanette_points") if getattr(o, n)]
+    if len(chosen) > 1:
+        raise OptionError("A hand is counted by one scoring table.", chosen[1])
+    if chosen and (o.spade_points != "none" or o.all_eleven != "none" or o.score_by_cards or o.count_out):
+        raise OptionError(f"{chosen[0]} replaces the standard table; spade points, all-eleven and scoring by "
+                          "cards do not go with it, nor a count-out.", chosen[0])
+
+
+def _validated_plays(o: Options) -> None:
+    """Card values, builds and plucks."""
+    if o.court_values != "royal" and not o.courts_have_values:
+        raise OptionError("Court values are for courts that have numbers: set court_capture to valued.",
+                          "court_values")
+    if o.jack_takes_all and (o.capture_by == "rank" or o.court_builds):
+        raise OptionError("A jack that takes the table does not pair by rank or build.", "jack_takes_all")
+    if not o.builds and (o.court_builds or o.augment_from_piles or o.max_own_builds is not None
+                         or o.builds_in_sums):
+        raise OptionError("Without builds there are no court builds, augmenting, limits on builds or builds "
+                          "taken in sums.", "builds")
+    if o.builds_in_sums and o.capture_by == "rank":
+        raise OptionError("Builds are taken in sums only where cards add up.", "builds_in_sums")
+    if o.pluck_after_stock and not o.pluck:
+        raise OptionError("pluck_after_stock says when plucks stop; it needs pluck.", "pluck_after_stock")
 
 
 def resolve(variant: str, overrides: dict[str, Any] | None = None,

@@ -1,16 +1,22 @@
 """Scoring a hand, settling the game, and checking a count-out.
 
-Points are listed in the fixed scoring order of the standard game, so that
-``end_rule: scoring_order`` can count them one by one:
+A hand's points are counted by one of the scoring tables the options choose
+(the standard one, or African, Diamond or Tablanette points), each listed in
+its fixed order, so that ``end_rule: scoring_order`` can count them one by
+one. The standard order:
 
 most cards (3), most spades (1), big casino 10D (2), little casino 2S (1),
 the aces in the order spades, clubs, hearts, diamonds (1 each), then sweeps.
 With ``score_by_cards`` a hand scores only its cards, one point each.
+
+Points already scored during the hand (sudden death, Tablanette's pips, a
+default's penalty) are recorded in ``PointsScored`` events and not counted
+again at its end.
 """
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable
+from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass
 
 from ..cards import Card
@@ -21,8 +27,11 @@ from .state import EndReason, GameState
 BIG_CASINO = Card.parse("10D")
 LITTLE_CASINO = Card.parse("2S")
 ACES = tuple(Card.parse(code) for code in ("AS", "AC", "AH", "AD"))
-SPADES = 13
-
+SPY_TWO = LITTLE_CASINO
+BIG_TEN = Card.parse("10S")
+SEVEN_OF_DIAMONDS = Card.parse("7D")
+TWO_OF_CLUBS = Card.parse("2C")
+JACK_OF_SPADES = Card.parse("JS")
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,38 +50,59 @@ def _leader(counts: list[int]) -> int | None:
     return leaders[0] if len(leaders) == 1 else None
 
 
-JACK_OF_SPADES = Card.parse("JS")
 #: The categories of the standard eleven points, for ``all_eleven``.
 ELEVEN = ("most_cards", "most_spades", "big_casino", "little_casino", "ace_S", "ace_C", "ace_H", "ace_D")
+_ACE_SCORES = tuple((ace, f"ace_{ace.suit}", 1) for ace in ACES)
+
+#: What single cards score, per scoring table: (card, category, points).
+_CARD_SCORES: dict[str, tuple[tuple[Card, str, int], ...]] = {
+    "standard": ((BIG_CASINO, "big_casino", 2), (LITTLE_CASINO, "little_casino", 1), *_ACE_SCORES),
+    "african": ((SPY_TWO, "spy_two", 1), (BIG_TEN, "big_ten", 2), *_ACE_SCORES),
+    "diamond": ((SEVEN_OF_DIAMONDS, "seven_of_diamonds", 1),),
+    "tablanette": ((BIG_CASINO, "ten_of_diamonds", 1), (TWO_OF_CLUBS, "two_of_clubs", 1)),
+}
+#: Diamond's sets: all four cards of a rank, 2 points each set.
+_SETS = ((7, "four_sevens"), (6, "four_sixes"), (1, "four_aces"))
+#: Tablanette's point cards: each ace, ten and court, 1 point.
+_TABLANETTE_RANKS = frozenset((1, 10, 11, 12, 13))
+#: Each table's categories in scoring order (sweeps come after them all).
+_ORDERS = {
+    "standard": (*ELEVEN, "spades"),
+    "african": ("most_cards", "most_spades", "spy_two", "big_ten", "ace_S", "ace_C", "ace_H", "ace_D"),
+    "diamond": ("most_cards", "most_diamonds", "seven_of_diamonds", *(c for _, c in _SETS)),
+    "tablanette": ("most_cards", "point_cards", "ten_of_diamonds", "two_of_clubs"),
+}
+#: Categories only ever scored during a hand, never at its end.
+_AT_ONCE_ONLY = ("sweeps", "default")
+
+
+def points_table(options: Options) -> str:
+    """The scoring table the options choose."""
+    if options.african_points:
+        return "african"
+    if options.diamond_points:
+        return "diamond"
+    if options.tablanette_points:
+        return "tablanette"
+    return "standard"
 
 
 def hand_points(state: GameState) -> list[Award]:
-    """Each team's points for the hand just played, in scoring order.
-
-    With ``instant_scoring`` the card points and sweeps already scored during
-    the hand are left out: they were counted as they were taken.
-    """
+    """Each team's points for the hand just played, in scoring order, less
+    what was already scored during the hand (``PointsScored``)."""
     opts = state.options
     piles = [state.team_captures(t) for t in range(state.teams)]
     if opts.score_by_cards:
         return _cards_taken(piles)
-    if opts.african_points:
-        return _african(piles) + _sweep_points(state)
-    cards = [len(p) for p in piles]
-    spades = [sum(1 for c in p if c.suit == "S") for p in piles]
-    out: list[Award] = []
-    out += _most_cards(cards, spades, opts)
-    top = _leader(spades)
-    if top is not None and opts.spade_points != "each":
-        out.append(Award("most_spades", top, 1))
+    table = points_table(opts)
+    out = _TABLES[table](piles, opts)
     for t, pile in enumerate(piles):
         out += [Award(a.category, t, a.points) for a in card_points(pile, opts)]
-    out.sort(key=lambda a: _ORDER.index(a.category))
+    order = _ORDERS[table]
+    out.sort(key=lambda a: order.index(a.category))
     out += _sweep_points(state)
     out += _all_eleven(out, opts)
-    if opts.instant_scoring:
-        out = _less(out, state.instant_awards)
-    return out
+    return _less(out, state.instant_awards)
 
 
 def _cards_taken(piles: list[tuple[Card, ...]]) -> list[Award]:
@@ -80,23 +110,52 @@ def _cards_taken(piles: list[tuple[Card, ...]]) -> list[Award]:
     return [Award("cards", t, len(pile)) for t, pile in enumerate(piles) if pile]
 
 
-SPY_TWO = LITTLE_CASINO
-BIG_TEN = Card.parse("10S")
+def _suited(pile: Iterable[Card], suit: str) -> int:
+    return sum(1 for c in pile if c.suit == suit)
 
 
-def _african(piles: list[tuple[Card, ...]]) -> list[Award]:
-    """``african_points`` (003 African), in its strict order: most cards 2,
-    most spades 2 (a tie for either: 1 to each side tied), the 2 of spades
-    ("spy two") 1, the 10 of spades ("big ten") 2, then the aces, 1 each."""
+def _standard(piles: list[tuple[Card, ...]], opts: Options) -> list[Award]:
+    """Most cards 3 (a tie as ``most_cards_tie`` says), most spades 1 (unless
+    every spade scores by itself)."""
+    spades = [_suited(p, "S") for p in piles]
+    out = _most_cards([len(p) for p in piles], spades, opts, 3)
+    top = _leader(spades)
+    if top is not None and opts.spade_points != "each":
+        out.append(Award("most_spades", top, 1))
+    return out
+
+
+def _african(piles: list[tuple[Card, ...]], opts: Options) -> list[Award]:
+    """``african_points`` (003 African): most cards 2, most spades 2, a tie for
+    either giving 1 to each side tied."""
     out: list[Award] = []
     for category, counts in (("most_cards", [len(p) for p in piles]),
-                             ("most_spades", [sum(1 for c in p if c.suit == "S") for p in piles])):
+                             ("most_spades", [_suited(p, "S") for p in piles])):
         tied = [t for t, n in enumerate(counts) if n == max(counts)]
         out += [Award(category, t, 2 if len(tied) == 1 else 1) for t in tied]
-    for card, category, points in ((SPY_TWO, "spy_two", 1), (BIG_TEN, "big_ten", 2)):
-        out += [Award(category, t, points) for t, p in enumerate(piles) if card in p]
-    out += [Award(f"ace_{ace.suit}", t, 1) for ace in ACES for t, p in enumerate(piles) if ace in p]
     return out
+
+
+def _diamond(piles: list[tuple[Card, ...]], opts: Options) -> list[Award]:
+    """``diamond_points`` (004 Diamond): most cards 1, most diamonds 1, and 2
+    for each rank of 7s, 6s and aces of which a side took all four."""
+    out = _most_cards([len(p) for p in piles], [_suited(p, "S") for p in piles], opts, 1)
+    top = _leader([_suited(p, "D") for p in piles])
+    if top is not None:
+        out.append(Award("most_diamonds", top, 1))
+    for rank, category in _SETS:
+        out += [Award(category, t, 2) for t, p in enumerate(piles) if sum(1 for c in p if c.rank == rank) == 4]
+    return out
+
+
+def _tablanette(piles: list[tuple[Card, ...]], opts: Options) -> list[Award]:
+    """``tablanette_points``: most cards 3; the cards score by themselves."""
+    return _most_cards([len(p) for p in piles], [_suited(p, "S") for p in piles], opts, 3)
+
+
+_TABLES: dict[str, Callable[[list[tuple[Card, ...]], Options], list[Award]]] = {
+    "standard": _standard, "african": _african, "diamond": _diamond, "tablanette": _tablanette,
+}
 
 
 def _less(points: list[Award], scored: Iterable[Award]) -> list[Award]:
@@ -112,33 +171,50 @@ def _less(points: list[Award], scored: Iterable[Award]) -> list[Award]:
     return out
 
 
-def instant_points(state: GameState, seat: int, cards: Collection[Card], sweep: bool) -> list[Award]:
-    """With ``instant_scoring``, what a capture scores at once: its cards' own
-    points and its sweep."""
+def instant_points(state: GameState, seat: int, cards: Collection[Card], sweep: bool, pips: int = 0,
+                   default: bool = False) -> list[Award]:
+    """What a play scores at once: the point cards it takes (``cards``, with
+    ``instant_points``), its sweep (``instant_sweeps``; Tablanette's
+    ``pips``), and a default's penalty (``duty_penalty``)."""
+    opts = state.options
     team = state.team_of(seat)
-    out = [Award(a.category, team, a.points) for a in card_points(cards, state.options)]
-    if sweep:
-        out.append(Award("sweeps", team, state.options.sweeps))
+    out = [Award(a.category, team, a.points) for a in card_points(cards, opts)] if opts.cards_at_once else []
+    if sweep and opts.sweeps_at_once:
+        out.append(Award("sweeps", team, pips if opts.sweep_pips else opts.sweeps))
+    if default:
+        out.append(Award("default", team, -opts.duty_penalty))
     return out
 
 
-_ORDER = ("most_cards", "most_spades", "big_casino", "little_casino", "ace_S", "ace_C", "ace_H", "ace_D",
-          "spades")
+def strikes(awards: Iterable[Award], teams: int) -> list[int]:
+    """Instant scores against each team (``strikes_to_lose``, Michigan): a
+    default counts against its own side, a sweep against every other side."""
+    out = [0] * teams
+    for a in awards:
+        for t in range(teams):
+            out[t] += (a.category == "default" and a.team == t) or (a.category == "sweeps" and a.team != t)
+    return out
 
 
 def card_points(cards: Collection[Card], opts: Options) -> list[Award]:
     """The points that cards score by themselves, for one team (team 0 here)."""
-    out = []
-    if BIG_CASINO in cards:
-        out.append(Award("big_casino", 0, 2))
-    if LITTLE_CASINO in cards:
-        out.append(Award("little_casino", 0, 1))
-    out += [Award(f"ace_{ace.suit}", 0, 1) for ace in ACES if ace in cards]
+    table = points_table(opts)
+    out = [Award(category, 0, points) for card, category, points in _CARD_SCORES[table] if card in cards]
+    if table == "tablanette":
+        n = sum(1 for c in cards if c.rank in _TABLANETTE_RANKS)
+        if n:
+            out.append(Award("point_cards", 0, n))
     if opts.spade_points != "none":
         n = sum(1 for c in cards if c.suit == "S") + (JACK_OF_SPADES in cards)
         if n:
             out.append(Award("spades", 0, n))
     return out
+
+
+def is_point_card(card: Card, options: Options) -> bool:
+    """Whether a card scores, by itself or as one of a scoring set (Diamond's
+    fours of 7s, 6s and aces)."""
+    return bool(card_points((card,), options)) or (options.diamond_points and any(card.rank == r for r, _ in _SETS))
 
 
 def _all_eleven(points: list[Award], opts: Options) -> list[Award]:
@@ -156,10 +232,12 @@ def took_all_eleven(points: list[Award], team: int) -> bool:
     return set(ELEVEN) <= mine and not others & set(ELEVEN)
 
 
-def _most_cards(cards: list[int], spades: list[int], opts: Options) -> list[Award]:
+def _most_cards(cards: list[int], spades: list[int], opts: Options, points: int) -> list[Award]:
+    """Most cards, worth ``points``; a tie as ``most_cards_tie`` says (a split
+    gives each side tied 1)."""
     top = _leader(cards)
     if top is not None:
-        return [Award("most_cards", top, 3)]
+        return [Award("most_cards", top, points)]
     tied = [t for t, n in enumerate(cards) if n == max(cards)]
     if opts.most_cards_tie == "split":
         return [Award("most_cards", t, 1) for t in tied]
@@ -167,13 +245,14 @@ def _most_cards(cards: list[int], spades: list[int], opts: Options) -> list[Awar
         by_spades = [spades[t] if t in tied else -1 for t in range(len(cards))]
         winner = _leader(by_spades)
         if winner is not None:
-            return [Award("most_cards", winner, 3)]
+            return [Award("most_cards", winner, points)]
     return []
 
 
 def _sweep_points(state: GameState) -> list[Award]:
+    """The hand's sweeps, unless they scored as they were made."""
     opts = state.options
-    if not opts.sweeps:
+    if not opts.sweeps or opts.sweeps_at_once:
         return []
     per_team = [sum(state.sweeps[s] for s in state.team_seats(t)) for t in range(state.teams)]
     if opts.sweeps_cancel:
@@ -228,12 +307,13 @@ def secured_points(state: GameState, team: int) -> int:
     piles = [state.team_captures(t) for t in range(state.teams)]
     mine = piles[team]
     total = sum(a.points for a in card_points(mine, opts))
-    total -= sum(a.points for a in state.instant_awards if a.team == team and a.category != "sweeps")
-    if opts.sweeps and not opts.sweeps_cancel and not opts.instant_scoring:
+    total -= sum(a.points for a in state.instant_awards if a.team == team and a.category not in _AT_ONCE_ONLY)
+    if opts.sweeps and not opts.sweeps_cancel and not opts.sweeps_at_once:
         total += opts.sweeps * sum(state.sweeps[s] for s in state.team_seats(team))
-    out_cards = len(deck_for(opts)) - sum(len(p) for p in piles)
-    spades = [sum(1 for c in p if c.suit == "S") for p in piles]
-    out_spades = SPADES - sum(spades)
+    deck = deck_for(opts)
+    out_cards = len(deck) - sum(len(p) for p in piles)
+    spades = [_suited(p, "S") for p in piles]
+    out_spades = _suited(deck, "S") - sum(spades)
     others = [t for t in range(state.teams) if t != team]
     if all(len(mine) > len(piles[t]) + out_cards for t in others):
         total += 3

@@ -32,6 +32,7 @@ class EndReason(StrEnum):
     """Why a game ended (``GameFinished.reason``)."""
 
     TARGET = "target"  # a side reached the target score
+    STRIKES = "strikes"  # instant scores against a side reached ``strikes_to_lose``
     COUNT_OUT = "count_out"  # a side claimed to have reached it, rightly or not
     SINGLE_HAND = "single_hand"  # a game of one hand (no target) was won
     LAST_DEAL = "last_deal"  # a game of a fixed number of deals was won
@@ -93,6 +94,9 @@ class GameState(NamedTuple):
     instant_awards: tuple[Award, ...] = ()  # points already scored in this hand (instant scoring)
     plucked: tuple[int, ...] = ()  # seats that have plucked since the last deal (Pluck)
     just_played: Card | None = None  # the card of the latest play, which may not be plucked
+    # (seat, build id): the builds each seat's latest play made or changed (owner_duty: next_turn)
+    fresh_builds: tuple[tuple[int, str], ...] = ()
+    strikes: tuple[int, ...] = ()  # instant scores against each team so far (strikes_to_lose); () for none
 
     # -- seats and teams ----------------------------------------------------
 

@@ -14,7 +14,8 @@ missing; only what the caller could not see at the table is removed:
 - ``HandDealt``: the deck order is the operator's alone (``deck`` becomes
   null, ``deck_count`` says how many cards it held); each seat sees its own
   hand, and other hands become null beside their ``hand_counts``.
-- ``RoundDealt``: the same for the hands of a later round.
+- ``RoundDealt``: the same for the hands of a later round; the cards it
+  lays face up on the table (a last round's odd cards) are seen by all.
 - ``ShuffleCommitted``: the secret seed is null; its commitment is public,
   and ``SeedRevealed`` shows the seed once its hand is over.
 - ``CardDrawn`` (Draw Cassino): only the drawing seat sees the card.

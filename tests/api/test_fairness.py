@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from .conftest import ONE_HAND
 from .test_play import play_game
 
 SCRIPT = Path(__file__).resolve().parents[2] / "docs" / "verify_deal.py"
@@ -87,7 +88,9 @@ def test_client_seeds_are_checked_and_set_between_hands(api, operator):
 
 
 @pytest.mark.parametrize("variant,players,options", [("california", 2, {"deals_each": 1}),
-                                                      ("five-hand", 5, {"target": 11})])
+                                                      ("five-hand", 5, {"target": 11}),
+                                                      ("african", 3, ONE_HAND), ("diamond", 3, ONE_HAND),
+                                                      ("callabra", 2, ONE_HAND), ("tablanette", 2, ONE_HAND)])
 def test_the_script_knows_each_variants_deck_and_deal(api, verify_deal, variant, players, options):
     game = api.create(players=players, variant=variant, options=options)
     assert play_game(api, game, seed=3)["status"] == "finished"

@@ -10,7 +10,8 @@ import random
 
 import pytest
 
-from domain import full_deck
+from domain import full_deck, resolve
+from domain.cassino.dealing import deck_for
 
 from .conftest import ORDERED_DECK
 
@@ -41,15 +42,16 @@ def answers(api, game, token):
 LEAK_CASES = [("cassino", 2), ("cassino", 3), ("cassino", 4), ("partnership", 4)]
 LEAK_CASES += [("stealing-bundles", n) for n in (2, 3, 4)]  # bundles' top cards are public, hands are not
 LEAK_CASES += [("african", n) for n in (2, 3, 4)]  # pile tops are public; 12-16 cards a hand are not
+LEAK_CASES += [(v, n) for v in ("diamond", "callabra", "tablanette") for n in (2, 3, 4)]  # 40 cards; 3 and 5; 6
 
 
 @pytest.mark.parametrize("variant,players", LEAK_CASES)
 def test_no_endpoint_shows_another_hand_or_the_stock(api, operator, variant, players):
     game = api.create(players=players, variant=variant)
-    deck = list(ORDERED_DECK)
+    deck = [c.code for c in deck_for(resolve(variant, {}, players))]  # the variant's cards
     random.Random(players).shuffle(deck)
     rng = random.Random(7)
-    api.deal(game, deck)
+    assert api.deal(game, deck).status_code == 200
     for _ in range(14):
         everything = api.view(game, operator)
         if everything["status"] != "in_progress":

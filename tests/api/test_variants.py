@@ -4,34 +4,54 @@ import random
 
 import pytest
 
-from domain import VARIANTS, full_deck
+from domain import VARIANTS, full_deck, resolve
+from domain.cassino.dealing import deck_for
 
+from .conftest import ONE_HAND
 from .test_play import play_game
 
-SHORT = {"california": {"deals_each": 1}, "spade": {"target": 21}}
+#: Options that keep a game at a variant's first seat count to a few hands.
+SHORT = {"california": {"deals_each": 1}, "spade": {"target": 21}, "tablanette": {"target": 40}}
 SHORT["stealing-bundles"] = {}  # one hand is the game: no target to set
+#: At the other seat counts a game is one hand.
+ONE_GAME = {"california": {"deals_each": None}, "stealing-bundles": {}}
+SEATINGS = [(name, players) for name, v in sorted(VARIANTS.items()) for players in v.players]
 
 
-@pytest.mark.parametrize("variant", sorted(VARIANTS))
-def test_a_whole_game_of_each_variant_over_http(api, operator, variant):
-    players = VARIANTS[variant].players[0]
-    options = SHORT.get(variant, {"target": 11})
-    game = api.create(players=players, variant=variant, options=options)
-    final = play_game(api, game, seed=len(variant))
+@pytest.mark.parametrize("variant,players", SEATINGS, ids=[f"{v}-{n}" for v, n in SEATINGS])
+def test_a_whole_game_of_each_variant_with_each_seat_count_over_http(api, operator, variant, players):
+    """At a variant's first seat count a game to a target (each move picked from
+    ``/moves``); at the others, to keep the suite quick, a game of one hand."""
+    first = players == VARIANTS[variant].players[0]
+    if first:
+        game = api.create(players=players, variant=variant, options=SHORT.get(variant, {"target": 11}))
+        final = play_game(api, game, seed=len(variant))
+    else:
+        game = api.create(players=players, variant=variant, options=ONE_GAME.get(variant, ONE_HAND))
+        api.play(game, seed=players)
+        final = api.view(game)
     assert final["status"] == "finished" and final["variant"] == variant
+    assert final["result"] in ("target", "single_hand", "last_deal", "draw")
     events = api.events(game, operator)
     assert [e["version"] for e in events] == list(range(1, final["version"] + 1))
+    assert sum(e["type"] == "HandEnded" for e in events) >= 1
+
+
+#: The presets of shared/RULES.md but mass-cool-casino, its own game type.
+RULES_PRESETS = {"cassino", "partnership", "draw", "royal", "buckeye", "spade", "california", "portuguese", "pluck",
+                 "trailing-royals", "five-hand", "african", "stealing-bundles", "diamond", "callabra", "tablanette"}
 
 
 def test_the_variants_list_names_every_preset(api):
     listed = {v["name"]: v for v in api.get("/v1/variants").get_json()["variants"]}
-    assert set(listed) == set(VARIANTS) | {"mass-cool-casino"}
+    assert set(listed) == set(VARIANTS) | {"mass-cool-casino"} and set(VARIANTS) == RULES_PRESETS
     assert {v["game_type"] for name, v in listed.items() if name in VARIANTS} == {"cassino"}
     assert listed["mass-cool-casino"]["game_type"] == "mass-cool-casino"
     assert listed["mass-cool-casino"]["players"] == list(range(2, 9))
     assert listed["mass-cool-casino"]["options"] == {"money": 10, "ace_high": True, "undo": "consent"}
     assert listed["royal"]["options"]["ace_high"] is True
     assert listed["california"]["players"] == [2, 3, 4, 6]
+    assert listed["diamond"]["options"]["deck"] == "forty" and listed["tablanette"]["players"] == [2, 3, 4]
 
 
 def test_an_option_a_variant_cannot_use_is_a_400_naming_it(api):
@@ -62,6 +82,32 @@ def test_the_operator_deals_five_hand_a_fixed_deck_of_its_49_cards(api, operator
     assert api.view(game, operator)["deck_count"] == 49 - 5 * 4 - 4
     cassino = api.create()
     assert api.deal(cassino, five_hand).get_json()["rule"] == "invalid_deck"
+
+
+def test_the_operator_deals_diamond_a_fixed_deck_of_its_40_cards(api, operator):
+    game = api.create(players=3, variant="diamond", first_dealer=2)
+    forty = [c.code for c in deck_for(resolve("diamond", {}, 3))]
+    assert api.deal(game, [c.code for c in full_deck()]).get_json()["rule"] == "invalid_deck"
+    dealt = api.deal(game, forty)
+    assert dealt.status_code == 200, dealt.get_json()
+    view = api.view(game, operator)
+    assert view["deck_count"] == 40 - 3 * 3 - 4 and len(view["table"]) == 4
+    assert all(len(h) == 3 for h in view["hands"])
+
+
+def test_callabras_odd_cards_are_laid_on_the_table_for_all_to_see(api, operator):
+    """The last round of a two-player Callabra hand gives five each and lays the 47th card face up."""
+    game = api.create(variant="callabra", first_dealer=1)
+    api.deal(game, [c.code for c in full_deck()])
+    while (view := api.view(game, operator))["deck_count"]:
+        seat = view["turn"]
+        answer = api.post(f"{game.url}/play", json={"card": view["hands"][seat][0], "action": "trail"},
+                          token=game.tokens[seat])
+        assert answer.status_code == 200, answer.get_json()
+    last = [e for e in api.events(game, game.tokens[1]) if e["type"] == "RoundDealt"][-1]
+    assert last["schema_version"] == 2 and last["data"]["last"] and len(last["data"]["table"]) == 1
+    assert last["data"]["hands"][0] is None and len(last["data"]["hands"][1]) == 5
+    assert last["data"]["table"][0] in [it["card"] for it in api.view(game)["table"]]
 
 
 # -- Stealing Bundles (003) ------------------------------------------------

@@ -6,7 +6,7 @@ Sources: 002 (Scarne/Hoyle: pairs and sums, courts one-or-three), 003
 
 import pytest
 
-from domain import Move, Play, decide
+from domain import Move, Play, decide, legal_moves
 
 from .positions import after, position, refusal
 
@@ -126,3 +126,33 @@ def test_a_trail_names_nothing_else():
     state = position(table="8S", hands=["5C 2D", "3H"])
     assert refusal(state, 0, "5C trail 8S") == "illegal_trail"
     assert refusal(state, 0, "5C trail 5") == "illegal_trail"
+
+
+class TestBuildsInSums:
+    """``builds_in_sums``. 004: "The building player's adversaries may also take in a build by
+    combination, increasing the capturing number; that is, an eight build may be combined with an ace if an
+    adversary holds a nine"; 002 (the default) has a build taken "only if he holds a card of the same number
+    value as the build"."""
+
+    OPTIONS = {"builds_in_sums": True}
+
+    def test_an_adversary_takes_a_build_with_loose_cards_that_complete_the_sum(self):
+        state = position(table="B1=8:5S+3D@1 AC 4H", hands=["9H 2C", "7C 8S"], options=self.OPTIONS)
+        taken = after(state, 0, "9H capture B1 AC")
+        assert [c.code for c in taken.captured[0]] == ["AC", "5S", "3D", "9H"]
+        assert "9H capture AC B1" in {m.text for m in legal_moves(state, 0)}
+        assert refusal(position(table="B1=8:5S+3D@1 AC", hands=["9H 2C", "7C 8S"]), 0,
+                       "9H capture B1 AC") == "illegal_capture"
+
+    def test_not_its_owner_nor_a_multiple_build(self):
+        """004: "the capturing number of a multiple build can never be changed"."""
+        own = position(table="B1=8:5S+3D@0 AC", hands=["9H 8C", "7C 8S"], options=self.OPTIONS)
+        assert refusal(own, 0, "9H capture B1 AC") == "illegal_capture"
+        multiple = position(table="B1=8:5S+3D,8D@1 AC", hands=["9H 2C", "7C 8S"], options=self.OPTIONS)
+        assert refusal(multiple, 0, "9H capture B1 AC") == "illegal_capture"
+
+    def test_a_capture_that_must_be_maximal_takes_such_a_build_too(self):
+        opts = {**self.OPTIONS, "partial_capture": False}
+        state = position(table="B1=8:5S+3D@1 AC 9D", hands=["9H 2C", "7C 8S"], options=opts)
+        assert refusal(state, 0, "9H capture 9D") == "capture_not_maximal"
+        assert after(state, 0, "9H capture 9D B1 AC").table == ()

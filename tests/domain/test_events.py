@@ -70,3 +70,13 @@ def test_unknown_and_future_events_are_refused():
         from_json({"type": "Teleported", "schema_version": 1, "data": {}})
     with pytest.raises(NotationError, match="newer"):
         from_json({"type": "CardTrailed", "schema_version": 99, "data": {"seat": 0, "card": "AS"}})
+
+
+def test_a_round_dealt_of_version_1_had_no_table_cards():
+    """RoundDealt version 2 added ``table`` (a last round's cards that do not go round evenly); a stored
+    version 1 payload reads as a round that laid nothing on the table."""
+    stored = {"type": "RoundDealt", "schema_version": 1, "data": {
+        "round": 2, "hands": [["AS", "2S", "3S", "4S"], ["5S", "6S", "7S", "8S"]], "last": False}}
+    event = from_json(stored)
+    assert event.table == () and [c.code for c in event.hands[1]] == ["5S", "6S", "7S", "8S"]
+    assert to_json(event)["schema_version"] == 2 and to_json(event)["data"]["table"] == []

@@ -28,6 +28,15 @@ EXAMPLES = 40 if LONG else 2  # hands per preset and seat count
 LISTED_CHECKED = 1000 if LONG else 30  # listed moves put to decide per turn
 CANDIDATES = 200 if LONG else 25  # random candidates per turn
 CASES = [(name, players) for name, v in sorted(VARIANTS.items()) for players in v.players]
+#: Options that change what is legal but no preset sets.
+OPTION_CASES = [
+    ("cassino", 2, {"builds_in_sums": True}),
+    ("cassino", 3, {"builds_in_sums": True, "partial_capture": False}),
+    ("cassino", 2, {"duty_penalty": 2}),
+    ("cassino", 2, {"owner_duty": "next_turn"}),
+    ("cassino", 2, {"spade_five_sweeps": True, "sweeps": 1}),
+    ("pluck", 2, {"pluck_after_stock": True}),
+]
 
 
 def outcome(state: GameState, seat: int, move: Move) -> list | None:
@@ -107,10 +116,11 @@ def check_turn(rnd: random.Random, state: GameState, seat: int) -> tuple[Move, .
     return moves
 
 
-def play_hand(variant: str, players: int, rnd: random.Random) -> int:
+def play_hand(variant: str, players: int, rnd: random.Random, options: dict | None = None) -> int:
     """One hand, checked at every turn; returns how many turns were checked."""
     names = tuple(f"P{i}" for i in range(players))
-    state = fold(decide(None, CreateGame(variant, names, rnd.randrange(players), {}, seed=rnd.randbytes(32))))
+    created = CreateGame(variant, names, rnd.randrange(players), options or {}, seed=rnd.randbytes(32))
+    state = fold(decide(None, created))
     state = fold(decide(state, Deal()), state)
     turns = 0
     crowding = rnd.random() < 0.5  # mostly trails and builds, so tables grow crowded
@@ -130,3 +140,12 @@ def play_hand(variant: str, players: int, rnd: random.Random) -> int:
 def test_every_listed_move_is_accepted_and_every_accepted_move_is_listed(variant, players, seed):
     note(f"{variant} for {players}, seed {seed}")
     assert play_hand(variant, players, random.Random(seed)) > 0
+
+
+@pytest.mark.parametrize("variant,players,options", OPTION_CASES,
+                         ids=[f"{v}-{n}-{'-'.join(o)}" for v, n, o in OPTION_CASES])
+@settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck))
+@given(seed=st.integers(0, 2**32 - 1))
+def test_listing_and_acceptance_agree_under_the_options_no_preset_sets(variant, players, options, seed):
+    note(f"{variant} for {players} with {options}, seed {seed}")
+    assert play_hand(variant, players, random.Random(seed), options) > 0

@@ -2,12 +2,15 @@
 
 Sources: 002 and 004 variant 1 (``no_trail``: no trailing while you own a
 build), 004 variant 2 (``must_act``: take or add to it next turn), 004
-variant 3 (``strict``), and the permissive play some tables allow (``free``).
-Under every value but ``free`` the owner also keeps a card that can take
-each of their builds.
+variant 3 (``strict``), 001 (``next_turn``: no trailing on the turn after
+building), and the permissive play some tables allow (``free``). Under
+every value but ``free`` the owner also keeps a card that can take each of
+their builds (under ``next_turn``, on that turn).
 """
 
 import pytest
+
+from domain import legal_moves
 
 from .positions import after, position, refusal
 
@@ -80,3 +83,25 @@ class TestFree:
     def test_the_owner_may_even_play_away_the_card_for_the_build(self):
         state = position(table="B1=9:6S+3D@0 9H", hands=["9C 5D", "8S 4H"], options={"owner_duty": "free"})
         assert after(state, 0, "9C capture 9H").item("B1")
+
+
+class TestNextTurn:
+    """001: "A player that created a combination cannot trail a card on his next turn if the combination
+    created has not been changed"."""
+
+    START = dict(table="6S 5C 7H", hands=["3D 9C 7D 2H", "8S 4H KS QS"], options={"owner_duty": "next_turn"})
+
+    def test_the_builder_may_not_trail_on_the_next_turn(self):
+        built = after(after(position(**self.START), 0, "3D build 9 6S"), 1, "KS trail")
+        assert refusal(built, 0, "2H trail") == "must_act_on_build"
+        assert "2H trail" not in {m.text for m in legal_moves(built, 0)}
+
+    def test_but_may_on_the_turns_after(self):
+        built = after(after(position(**self.START), 0, "3D build 9 6S"), 1, "KS trail")
+        later = after(after(built, 0, "7D capture 7H"), 1, "QS trail")
+        assert later.item("B1").owner == 0 and after(later, 0, "2H trail").table[-1].code == "2H"
+
+    def test_a_build_changed_by_another_player_binds_its_builder_no_more(self):
+        start = position(table="6S 5C 7H", hands=["3D 9C 7D 2H", "AS 10C QS KS"], options={"owner_duty": "next_turn"})
+        raised = after(after(start, 0, "3D build 9 6S"), 1, "AS build 10 B1")
+        assert raised.item("B1").owner == 1 and after(raised, 0, "2H trail").table[-1].code == "2H"

@@ -15,7 +15,8 @@ that hold whatever the options:
   options say), and each hand's points are what an independent count of the
   capture piles gives; the game ends exactly when the options say it does;
 - a count-out claim's total never exceeds what the claimant's side ends the
-  hand with (it counts only points already secured).
+  hand with (it counts only points already secured), less the penalties for
+  defaults it pays afterwards (``duty_penalty``).
 
 Random games find the shapes of play nobody thought to write down; the
 hand-written rule tests pin down what each rule means.
@@ -38,7 +39,7 @@ from hypothesis import strategies as st
 from domain import (Build, Card, CountOut, CreateGame, Deal, Move, Play, RuleViolation, decide,
                     evolve, fold, from_json, full_deck, legal_moves, to_json)
 from domain.cassino.events import (BuildMade, CardsCaptured, CardTrailed, CountedOut, GameFinished,
-                           HandDealt, HandEnded, RoundDealt)
+                           HandDealt, HandEnded, PointsScored, RoundDealt)
 
 LONG = os.environ.get("CASINO_LONG_TESTS") == "1"
 EXAMPLES = 150 if LONG else 14  # per preset and player count
@@ -60,8 +61,12 @@ CONFIGS = [("cassino", 2), ("cassino", 3), ("cassino", 4), ("partnership", 4)]
 # ---------------------------------------------------------------------------
 
 #: Every value of each option the random games must meet, pinned one at a time.
+DUTIES = ("no_trail", "must_act", "strict", "free", "next_turn")
 PINNED = (
-    [("owner_duty", v) for v in ("no_trail", "must_act", "strict", "free")]
+    [("owner_duty", v) for v in DUTIES]
+    + [("duty_penalty", v) for v in (0, 2)]
+    + [("builds", v) for v in (True, False)]
+    + [("builds_in_sums", v) for v in (True, False)]
     + [("court_capture", v) for v in ("one_or_three", "one", "any", "valued")]
     + [("partial_capture", v) for v in (True, False)]
     + [("raise_own_build", v) for v in ("allowed", "needs_both", "forbidden")]
@@ -79,7 +84,10 @@ PINNED = (
 def option_overrides(draw, pinned: tuple[str, object] | None = None) -> dict:
     """A random, valid set of overrides (``pinned`` fixes one of them)."""
     o = {
-        "owner_duty": draw(st.sampled_from(["no_trail", "must_act", "strict", "free"])),
+        "owner_duty": draw(st.sampled_from(DUTIES)),
+        "duty_penalty": draw(st.sampled_from([0, 0, 2])),
+        "builds": draw(st.sampled_from([True, True, True, False])),
+        "builds_in_sums": draw(st.booleans()),
         "court_capture": draw(st.sampled_from(["one_or_three", "one", "any", "valued"])),
         "partial_capture": draw(st.booleans()),
         "raise_own_build": draw(st.sampled_from(["allowed", "needs_both", "forbidden"])),
@@ -95,8 +103,24 @@ def option_overrides(draw, pinned: tuple[str, object] | None = None) -> dict:
     }
     if pinned is not None:
         o[pinned[0]] = pinned[1]
+    _fit(o, pinned[0] if pinned is not None else None)
     o["count_out"] = False if o["target"] is None else draw(st.booleans())
     return o
+
+
+def _fit(o: dict, pinned: str | None) -> None:
+    """Make drawn options fit together, keeping the pinned one: builds taken
+    in sums and a penalty for defaults need builds, and a penalty a duty."""
+    if not o["builds"]:
+        if pinned in ("builds_in_sums", "duty_penalty") and o[pinned]:
+            o["builds"] = True
+        else:
+            o["builds_in_sums"], o["duty_penalty"] = False, 0
+    if o["owner_duty"] == "free" and o["duty_penalty"]:
+        if pinned == "duty_penalty":
+            o["owner_duty"] = "no_trail"
+        else:
+            o["duty_penalty"] = 0
 
 
 # ---------------------------------------------------------------------------
@@ -163,7 +187,8 @@ class Game:
     state: object = None
     last_capturer: int | None = None  # in the hand being played, by our own count
     sweeps: list[int] = field(default_factory=list)
-    claims: list[tuple[int, int]] = field(default_factory=list)  # (team, total) this hand
+    # (team, total) this hand, the total less the penalties its side paid after the claim (duty_penalty)
+    claims: list[tuple[int, int]] = field(default_factory=list)
     pending_end: tuple | None = None  # how the hand just scored must end the game
     plays: int = 0
     hands: int = 0
@@ -358,6 +383,9 @@ def check_event(game: Game, before, event) -> None:
         hands, _, rest = expected_deal(before.stock, n, state.dealer, first=False)
         assert (event.hands, state.stock, event.last) == (hands, rest, not rest), "not dealt as documented"
         assert state.turn == (state.dealer + 1) % n, "the player left of the dealer plays first"
+    elif isinstance(event, PointsScored):  # only defaults score at once in these games
+        assert all(a.category == "default" and a.points == -state.options.duty_penalty for a in event.awards)
+        game.claims = [(t, total + sum(a.points for a in event.awards if a.team == t)) for t, total in game.claims]
     elif isinstance(event, (CardTrailed, CardsCaptured, BuildMade)):
         assert before.turn == event.seat
         assert state.turn == (event.seat + 1) % n, "the turn passes to the left"

@@ -190,6 +190,19 @@ class TestPluck:
         assert refusal(position(table="9C", hands=["5D", "3H"], variant="pluck"), 0, "9C pluck") == "pluck_last_card"
         assert refusal(position(**self.TABLE, stock=""), 0, "7H pluck") == "pluck_after_stock"
 
+    def test_after_the_stock_plucks_go_on_but_not_for_the_last_trick(self):
+        """``pluck_after_stock``. 004: "Plucking cannot be used to get the last trick of the round (after
+        the deal pile is exhausted)": plucks go on in the last round, but not on the hand's last play."""
+        late = {"pluck_after_stock": True}
+        last_round = position(**self.TABLE, stock="", options=late)
+        assert after(last_round, 0, "7H pluck").captured[0]
+        last_play = position(table="7H 9C", hands=["5D", ""], variant="pluck", stock="", options=late)
+        assert refusal(last_play, 0, "7H pluck") == "pluck_last_trick"
+        assert not [m for m in legal_moves(last_play, 0) if m.action == "pluck"]
+        with pytest.raises(OptionError) as refused:
+            resolve("cassino", late, 2)
+        assert refused.value.name == "pluck_after_stock"
+
     def test_others_cannot_pluck_out_of_turn_and_other_games_cannot_pluck(self):
         assert refusal(position(**self.TABLE), 1, "7H pluck") == "not_your_turn"
         assert refusal(position(table="7H 9C", hands=["5D", "3H"]), 0, "7H pluck") == "pluck_not_allowed"

@@ -18,17 +18,18 @@ from ..moves import Action, Move, pile_seat
 from ..state import FINISHED, IN_PROGRESS, GameState
 from ..table import TableItem
 from .build import resolve_build
-from .capture import resolve_capture
+from .capture import in_sum, resolve_capture, takes_the_table
 from .duty import builds_to_touch, check_owner_duty, covers
 from .piles import check_augment, pile_cards
-from .pluck import is_point_card, resolve_pluck
+from ..scoring import is_point_card
+from .pluck import resolve_pluck
 from .steal import resolve_steal
 from .trail import resolve_trail
 from .turn import Play
 from .values import assignments, can_make, holds_value, values_of
 
-__all__ = ["Play", "assignments", "builds_to_touch", "can_make", "covers", "holds_value", "is_point_card",
-           "resolve_play", "values_of"]
+__all__ = ["Play", "assignments", "builds_to_touch", "can_make", "covers", "holds_value", "in_sum", "is_point_card",
+           "resolve_play", "takes_the_table", "values_of"]
 
 
 def _targets(state: GameState, move: Move) -> tuple[TableItem, ...]:
@@ -64,12 +65,10 @@ def resolve_play(state: GameState, seat: int, move: Move) -> Play:
     if move.card not in hand:
         raise RuleViolation("card_not_in_hand", f"{move.card.code} is not in your hand.")
     if move.action == Action.STEAL:  # its target is a seat's pile, not a table item
-        play = resolve_steal(state, seat, move)
-        check_owner_duty(state, seat, play)
-        return play
+        return check_owner_duty(state, seat, resolve_steal(state, seat, move))
     items = _targets(state, move)
     if move.action == Action.TRAIL:
-        play = resolve_trail(seat, move, items)
+        play = resolve_trail(state, seat, move, items)
     elif move.action == Action.CAPTURE:
         play = resolve_capture(state, seat, move, items)
 
@@ -78,5 +77,4 @@ def resolve_play(state: GameState, seat: int, move: Move) -> Play:
         if taken and move.value is not None:
             check_augment(state, seat, move.value or 0, items)
         play = resolve_build(state, seat, move, items + taken)
-    check_owner_duty(state, seat, play)
-    return play
+    return check_owner_duty(state, seat, play)

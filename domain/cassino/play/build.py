@@ -21,6 +21,8 @@ def resolve_build(state: GameState, seat: int, move: Move, items: tuple[TableIte
     card, target = move.card, move.value
     if opts.capture_by == "rank":
         raise RuleViolation("illegal_build", "There are no builds in this game: cards pair by rank only.")
+    if not opts.builds:
+        raise RuleViolation("illegal_build", "There are no builds in this game: trail or capture.")
     if target is None:
         raise RuleViolation("illegal_build", "Say what value you are building.")
     if opts.court_builds and card.is_court:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import replace
 
 from ...cards import Card
 from ...errors import RuleViolation
@@ -14,43 +15,79 @@ from .turn import Play
 from .values import holds_value
 
 
-def check_owner_duty(state: GameState, seat: int, play: Play) -> None:
-    """Apply ``owner_duty``: what a player who owns a build may do."""
-    opts = state.options
-    duty = opts.owner_duty
+def check_owner_duty(state: GameState, seat: int, play: Play) -> Play:
+    """Apply ``owner_duty``: what a player who owns a build may do. A move
+    that breaks it is refused, or with ``duty_penalty`` (Michigan) let
+    through as a default, which costs its player points."""
     owned = state.builds_of(seat)
     _check_build_count(state, seat, play, owned)
-    if duty == "free" or not owned:
+    if not owned:
+        return play
+    _check_one_per_value(state, seat, play, owned)
+    breach = _duty_breach(state, seat, play, _bound(state, seat, owned))
+    if breach is None:
+        return play
+    if state.options.duty_penalty:
+        return replace(play, default=True)
+    raise breach
+
+
+def _bound(state: GameState, seat: int, owned: tuple[Build, ...]) -> tuple[Build, ...]:
+    """Those of the builds ``seat`` owns whose owner's duty binds them now:
+    all of them, none under ``free``, and under ``next_turn`` (001) only
+    those their latest play made or changed."""
+    duty = state.options.owner_duty
+    if duty == "free":
+        return ()
+    if duty == "next_turn":
+        fresh = {ident for who, ident in state.fresh_builds if who == seat}
+        return tuple(b for b in owned if b.id in fresh)
+    return owned
+
+
+def _check_one_per_value(state: GameState, seat: int, play: Play, owned: tuple[Build, ...]) -> None:
+    """``strict``: an owner may not own two builds of one value. A limit, not
+    a duty, so ``duty_penalty`` does not let it through."""
+    if state.options.owner_duty != "strict" or play.build is None:
         return
+    touched = {item_id(it) for it in play.taken}
+    if any(b.value == play.build.value and b.id not in touched for b in owned):
+        raise RuleViolation("one_build_per_value",
+                            f"You already have a build of {play.build.value}; add to it instead.")
+
+
+def _duty_breach(state: GameState, seat: int, play: Play, owned: tuple[Build, ...]) -> RuleViolation | None:
+    """How ``play`` breaks the owner's duty to the builds that bind them (``owned``), if it does."""
+    opts = state.options
+    duty = opts.owner_duty
+    if not owned:
+        return None
     move = play.move
     touched = {item_id(it) for it in play.taken}
     acts_on_own = any(b.id in touched for b in owned)
     shown = ", ".join(f"{b.value}" for b in owned)
     plural = "s" if len(owned) > 1 else ""
-    if move.action == Action.TRAIL:
-        raise RuleViolation("must_act_on_build",
-                            f"You cannot trail while your build{plural} of {shown} "
-                            f"{'are' if plural else 'is'} on the table.")
+    if move.action == Action.TRAIL and not play.taken:
+        return RuleViolation("must_act_on_build", f"You cannot trail while your build{plural} of {shown} "
+                             f"{'are' if plural else 'is'} on the table.")
     if duty == "must_act" and not acts_on_own:
-        raise RuleViolation("must_act_on_build", f"You must take or add to your build{plural} of {shown} this turn.")
+        return RuleViolation("must_act_on_build", f"You must take or add to your build{plural} of {shown} this turn.")
     if duty == "strict" and move.action == Action.CAPTURE and not acts_on_own:
-        raise RuleViolation("must_act_on_build",
-                            f"With your build{plural} of {shown} on the table you must take it, add to it, or build.")
+        return RuleViolation("must_act_on_build",
+                             f"With your build{plural} of {shown} on the table you must take it, add to it, or build.")
     # Whatever else they do, an owner keeps a card to take each of their builds.
     hand_after = tuple(h for h in state.hands[seat] if h is not move.card)
-    stranded = next((b for b in builds_to_touch(state, seat, move.card) if b.id not in touched), None)
+    stranded = next((b for b in _unheld(state, seat, move.card, owned) if b.id not in touched), None)
     if stranded is not None:
-        raise RuleViolation("must_act_on_build", f"You cannot play away your last {stranded.value} while "
-                            f"your build of {stranded.value} is on the table.")
+        return RuleViolation("must_act_on_build", f"You cannot play away your last {stranded.value} while "
+                             f"your build of {stranded.value} is on the table.")
     kept = [b for b in owned if b.id not in touched]
-    for b in kept:
-        if duty == "strict" and play.build is not None and play.build.value == b.value:
-            raise RuleViolation("one_build_per_value", f"You already have a build of {b.value}; add to it instead.")
     values = {b.value for b in kept} | ({play.build.value} if play.build is not None else set())
     if not covers(hand_after, values, opts):
         shown = " and ".join(map(str, sorted(values)))
-        raise RuleViolation("must_act_on_build", f"You need a different card to take each of your builds "
-                            f"({shown}), and your hand would not have them.")
+        return RuleViolation("must_act_on_build", f"You need a different card to take each of your builds "
+                             f"({shown}), and your hand would not have them.")
+    return None
 
 
 def _check_build_count(state: GameState, seat: int, play: Play, owned: tuple[Build, ...]) -> None:
@@ -68,13 +105,19 @@ def _check_build_count(state: GameState, seat: int, play: Play, owned: tuple[Bui
 
 def builds_to_touch(state: GameState, seat: int, card: Card) -> tuple[Build, ...]:
     """The seat's own builds that a move playing ``card`` must take or add to:
-    under every ``owner_duty`` but ``free``, those the rest of the hand could
-    no longer take. Known from the card alone, so :mod:`domain.legal` checks
-    it before working out any grouping."""
-    if state.options.owner_duty == "free":
+    of the builds that bind them, those the rest of the hand could no longer
+    take (none where a default is allowed, at a price). Known from the card
+    alone, so :mod:`domain.legal` checks it before working out any grouping."""
+    if state.options.duty_penalty:
         return ()
+    owned = state.builds_of(seat)
+    return _unheld(state, seat, card, _bound(state, seat, owned)) if owned else ()
+
+
+def _unheld(state: GameState, seat: int, card: Card, builds: tuple[Build, ...]) -> tuple[Build, ...]:
+    """Those of ``builds`` that the hand, once ``card`` is played, holds no card to take."""
     hand_after = tuple(h for h in state.hands[seat] if h is not card)
-    return tuple(b for b in state.builds_of(seat) if not holds_value(hand_after, b.value, state.options))
+    return tuple(b for b in builds if not holds_value(hand_after, b.value, state.options))
 
 
 def covers(hand: tuple[Card, ...], values: Iterable[int], options: Options) -> bool:

@@ -2,17 +2,11 @@
 
 from __future__ import annotations
 
-from ...cards import Card
 from ...errors import RuleViolation
 from ..moves import Move
-from ..options import Options
+from ..scoring import is_point_card
 from ..state import GameState
-from .turn import Play
-
-
-def is_point_card(card: Card, options: Options) -> bool:
-    """Cards that score by themselves: aces, the casinos, and spades when every spade scores."""
-    return card.rank == 1 or card.code in ("10D", "2S") or (options.spade_points != "none" and card.suit == "S")
+from .turn import Play, is_last_play
 
 
 def resolve_pluck(state: GameState, seat: int, move: Move) -> Play:
@@ -33,8 +27,11 @@ def resolve_pluck(state: GameState, seat: int, move: Move) -> Play:
         raise RuleViolation("pluck_point_card", f"{card.code} scores points; it cannot be plucked.")
     if len(state.table) < 2:
         raise RuleViolation("pluck_last_card", "The last card on the table cannot be plucked.")
-    if not state.stock:
+    if not state.stock and not opts.pluck_after_stock:
         raise RuleViolation("pluck_after_stock", "Once the stock is dealt out no one may pluck.")
+    if opts.pluck_after_stock and seat == state.turn and is_last_play(state, seat):
+        raise RuleViolation("pluck_last_trick", "A pluck cannot help decide the last trick: not on the hand's "
+                            "last play.")
     if seat == state.last_player and card is state.just_played:
         raise RuleViolation("pluck_own_card", "You cannot pluck the card you have just played.")
     return Play(seat, move, (card,))

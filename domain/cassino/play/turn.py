@@ -20,6 +20,8 @@ class Play:
     build: Build | None = None  # the build the move leaves on the table
     sweep: bool = False  # a capture that clears the table and scores as a sweep
     stolen: tuple[Card, ...] = ()  # the bundle a steal takes from an opponent's pile
+    pips: int = 0  # with ``sweep_pips``, what the sweep scores: the total the table's cards make
+    default: bool = False  # with ``duty_penalty``, the move breaks the owner's duty and costs points
 
     @property
     def captured(self) -> tuple[Card, ...]:
@@ -33,3 +35,12 @@ class Play:
 def is_last_play(state: GameState, seat: int) -> bool:
     """True when this play is the last card of the hand."""
     return not state.stock and sum(len(h) for h in state.hands) == 1
+
+
+def counts_as_sweep(state: GameState, seat: int, taken: int) -> bool:
+    """Whether a play that takes ``taken`` table items scores as a sweep: it
+    clears the table, sweeps are scored, and (``sweep_on_last_play``) it may
+    be the hand's last card."""
+    opts = state.options
+    return (taken == len(state.table) and opts.sweeps > 0
+            and (opts.sweep_on_last_play or not is_last_play(state, seat)))

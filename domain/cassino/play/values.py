@@ -12,19 +12,21 @@ from ..table import Build, TableItem
 
 def values_of(card: Card, options: Options) -> tuple[int, ...]:
     """The values a card may take in sums and builds, at its holder's choice:
-    none for a court without Royal values, 1 or 14 for a Royal ace, 10 or 11
-    for Buckeye's ten of diamonds. With ``capture_by: rank`` no card has a
-    number value: each pairs with its own rank only, as courts do."""
+    none for a court without Royal values (or Tablanette's jack), 1 or 14 for
+    a Royal ace (1 or 11 with Tablanette's values), 10 or 11 for Buckeye's
+    ten of diamonds. With ``capture_by: rank`` no card has a number value:
+    each pairs with its own rank only, as courts do."""
     if options.capture_by == "rank":
         return ()
     rank = card.rank
     if rank == 1:
-        return (1, 14) if options.ace_high else (1,)
+        return (1, options.ace_high_value) if options.ace_high else (1,)
     if rank == 10 and options.big_ten_eleven and card.suit == "D":
         return (10, 11)
-    if rank <= 10 or options.courts_have_values:
+    if rank <= 10:
         return (rank,)
-    return ()
+    number = options.court_number(rank)
+    return (number,) if number is not None else ()
 
 
 def assignments(cards: Iterable[Card], options: Options) -> Iterator[tuple[int, ...]]:
