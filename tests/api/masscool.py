@@ -73,22 +73,25 @@ class HttpTable:
         rest = [c for c in ALL_CODES if c not in money | discarded | set(first)]
         return self._ok(self.api.deal(self.game, first + rest))
 
+    def step(self):
+        """One move of a round played the simple way, as the public sees the
+        table: the seat to bet bets the first card of its money, the first to
+        have bet stops when the turn comes back, and after the stop each
+        seat bets the cards it owes. Returns the answer."""
+        view = self.view(None)
+        seat = view["turn"]
+        bets = [len(s["bet"]) for s in view["seats"]]
+        if view["stopped_by"] is None and bets[seat]:
+            return self.post(seat, {"action": "stop"})
+        owed = max(bets) - bets[seat] if view["stopped_by"] is not None else 1
+        return self.post(seat, {"action": "bet", "cards": view["seats"][seat]["money"][:owed]})
+
     def one_card_each(self) -> list[dict]:
-        """A round the simple way, as the public sees the table: each seat to
-        bet bets the first card of its money, the first to have bet stops when
-        the turn comes back, and the bets are evened out. Returns the events
-        after the last move (the showdown and what follows it)."""
-        while True:
-            view = self.view(None)
-            seat = view["turn"]
-            bets = [len(s["bet"]) for s in view["seats"]]
-            if view["stopped_by"] is None and bets[seat]:
-                events = self.stop(seat)
-            else:
-                owed = max(bets) - bets[seat] if view["stopped_by"] is not None else 1
-                events = self.bet(seat, view["seats"][seat]["money"][:owed])
-            if len(events) > 1:
-                return events[1:]
+        """A round played with ``step``; the events after its last move (the
+        showdown and what follows it)."""
+        while len(events := self._ok(self.step())) == 1:
+            pass
+        return events[1:]
 
     def finish(self) -> None:
         while self.view(None)["status"] != "finished":
