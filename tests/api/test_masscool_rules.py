@@ -30,6 +30,11 @@ def refused(t: HttpTable, response) -> str:
     return rule
 
 
+def refused_by(api, response) -> str:
+    assert response.status_code == 422, response.get_json()
+    return response.get_json()["rule"]
+
+
 def play(t: HttpTable, seat: int, action: str, *cards: str):
     body = {"action": action, "cards": list(cards)} if action == "bet" else {"action": action}
     return t.post(seat, body)
@@ -82,11 +87,6 @@ def test_dealing_is_the_dealers_and_happens_once(api):
     assert api.deal(game, token=game.tokens[2]).status_code == 200
     assert refused_by(api, api.deal(game, token=game.tokens[2])) == "already_dealt"
     assert refused_by(api, api.deal(game)) == "already_dealt"
-
-
-def refused_by(api, response) -> str:
-    assert response.status_code == 422, response.get_json()
-    return response.get_json()["rule"]
 
 
 def test_a_tie_in_a_fixed_game_waits_for_the_operators_deck(api):
