@@ -11,17 +11,19 @@ import random
 import pytest
 
 from .conftest import ORDERED_DECK
-from .test_no_leaks import hidden_from, shown
+from .masscool import HttpTable, deck_codes
+from .test_no_leaks import face_up, hidden_from, never_seen_by, shown
 
 
-def answers(api, game, token):
-    """Every new endpoint, as this caller would call it."""
+def answers(api, game, token, after=None):
+    """Every new endpoint, as this caller would call it; the streams from the
+    start (and from version 1), or from ``after`` alone."""
     ticket = api.post(f"{game.url}/stream-tickets", token=token)
+    starts = [0, 1] if after is None else [after]
     return [
         ticket,
-        api.get(ticket.get_json()["stream"] + "&timeout=0.01"),
-        api.get(f"{game.url}/events/stream?timeout=0.01", token=token),
-        api.get(f"{game.url}/events/stream?after=1&timeout=0.01", token=token),
+        api.get(ticket.get_json()["stream"] + f"&after={starts[0]}&timeout=0.01"),
+        *(api.get(f"{game.url}/events/stream?after={start}&timeout=0.01", token=token) for start in starts),
         api.get(f"{game.url}/replay?version={game.created['version']}", token=token),
         api.get(f"{game.url}/verify", token=token),
         api.get("/v1/games", token=token),
@@ -57,3 +59,26 @@ def test_the_detector_sees_what_the_operator_may_see_on_the_new_endpoints(api, o
     for path in [f"{game.url}/events/stream?timeout=0.01", f"{game.url}/replay?version={dealt}",
                  f"/v1/events?after={start}"]:
         assert shown(api.get(path, token=operator)) & secret, path
+
+
+def test_no_new_endpoint_or_stream_shows_a_mass_cool_casino_hand_or_the_stock(api, operator):
+    """At every step of a game through a tie to its end: the stream (with a
+    ticket and without) from the step before, tickets, replay, verify, the
+    list and the global log, for each seat and the public (the search of
+    test_no_leaks, for the cards no one but the operator has seen)."""
+    t = HttpTable(api, 3, deck_codes(3, 0, 14, stock="KD KC 2D"), options={"money": 14})
+    read, steps = 0, 0
+    while (everything := t.view())["status"] != "finished":
+        seen = face_up(api.events(t.game))
+        for seat in [None, 0, 1, 2]:
+            secret = never_seen_by(everything, seat, seen)
+            for response in answers(api, t.game, None if seat is None else t.game.tokens[seat], after=read):
+                leaked = shown(response) & secret
+                assert not leaked, f"{response.request.full_path} shows {leaked} to seat {seat}"
+        read = everything["version"]
+        if everything["status"] == "reshuffle":
+            t.reshuffle("QC 9C 8C")
+        else:
+            assert t.step().status_code == 200
+        steps += 1
+    assert steps > 15 and any(e["type"] == "PotTied" for e in api.events(t.game, token=None))

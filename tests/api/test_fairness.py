@@ -1,4 +1,5 @@
-"""The fairness script recomputes real games' deals from their logs."""
+"""The fairness script recomputes real games' deals from their logs, for
+both games: Cassino's hands, and Mass Cool Casino's deal and reshuffles."""
 
 import copy
 import importlib.util
@@ -8,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from .conftest import ONE_HAND
+from .masscool import HttpTable
 from .test_play import play_game
 
 SCRIPT = Path(__file__).resolve().parents[2] / "docs" / "verify_deal.py"
@@ -95,3 +97,69 @@ def test_the_script_knows_each_variants_deck_and_deal(api, verify_deal, variant,
     game = api.create(players=players, variant=variant, options=options)
     assert play_game(api, game, seed=3)["status"] == "finished"
     assert verify_deal.check(api.events(game, token=None))
+
+
+# -- Mass Cool Casino: the deal and every reshuffle of a tied pot -------------------
+
+def game_that_ties(api) -> HttpTable:
+    """A game dealt and reshuffled from the service's own seeds, played until
+    its first tied pot has been reshuffled. Whether a pot ties is chance (in
+    about three games of five at three players), so games are made until one does."""
+    for _ in range(30):
+        t = HttpTable(api, 3)  # the dealer deals: the committed seed gives the deck
+        while t.view(None)["status"] == "betting":
+            if t.one_card_each()[0]["type"] == "PotTied":
+                return t
+    raise AssertionError("thirty games and no tie")
+
+
+@pytest.fixture
+def tied(api) -> HttpTable:
+    return game_that_ties(api)
+
+
+def test_a_finished_mass_cool_casino_games_public_log_proves_every_shuffle(api, verify_deal, tied, capsys):
+    tied.finish()
+    public_log = api.events(tied.game, token=None)  # the log is public once the game is over
+    reshuffles = [e for e in public_log if e["type"] == "DeckReshuffled"]
+    assert reshuffles and all(e["data"]["deck"] and not e["data"]["fixed"] for e in reshuffles)
+    capsys.readouterr()
+    assert verify_deal.check(public_log)
+    lines = capsys.readouterr().out.splitlines()
+    assert lines == [f"shuffle {n}: fair" for n in range(1, len(reshuffles) + 2)]
+
+
+def test_during_a_mass_cool_casino_game_the_spent_deck_is_checked_by_anyone(api, verify_deal, tied, capsys):
+    """Once a tie has spent the dealt deck, its seed is public: a seat (and the
+    public) check the money and every hand seen against it; the reshuffled
+    deck waits for its own seed."""
+    for token in (tied.game.tokens[1], None):
+        log = api.events(tied.game, token=token)
+        assert next(e for e in log if e["type"] == "MoneyDealt")["data"]["deck"] is None
+        capsys.readouterr()
+        assert verify_deal.check(log)
+        assert capsys.readouterr().out.splitlines() == [
+            "shuffle 1: fair", "shuffle 2: seed not revealed yet (its deck is still in use)"]
+
+
+def test_a_changed_mass_cool_casino_shuffle_is_caught(api, verify_deal, tied):
+    tied.finish()
+    log = api.events(tied.game, token=None)
+    forgeries = []
+
+    def forged(kind, change):
+        copy_ = copy.deepcopy(log)
+        change(next(e for e in copy_ if e["type"] == kind)["data"])
+        forgeries.append(copy_)
+
+    def swap(cards):
+        cards[0], cards[1] = cards[1], cards[0]
+
+    forged("DeckReshuffled", lambda d: swap(d["deck"]))
+    forged("MoneyDealt", lambda d: swap(d["deck"]))
+    forged("MoneyDealt", lambda d: d["money"].reverse())
+    forged("ShuffleRevealed", lambda d: d.update(seed="00" * 32))
+    forged("PotTied", lambda d: d["hands"].reverse())  # hands seen elsewhere than they were dealt
+    for forgery in forgeries:
+        assert not verify_deal.check(forgery)
+    assert verify_deal.check(log)

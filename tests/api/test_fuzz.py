@@ -38,10 +38,13 @@ def app(own_database_url):
 
 
 @pytest.fixture
-def fuzz_game(api):
-    game = api.create(first_dealer=1)
-    api.deal(game, ORDERED_DECK)
-    return game
+def fuzz_games(api):
+    """A dealt game of each game type: Cassino, and Mass Cool Casino."""
+    cassino = api.create(first_dealer=1)
+    api.deal(cassino, ORDERED_DECK)
+    mass_cool = api.create(players=3, variant="mass-cool-casino", first_dealer=0)
+    api.deal(mass_cool, ORDERED_DECK)
+    return cassino, mass_cool
 
 
 # The web client's pages are files served as they are (tests/web checks
@@ -58,15 +61,16 @@ _turns = itertools.count()
 
 @schema.parametrize()
 @settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck))
-def test_no_server_errors_and_every_answer_conforms(case, app, fuzz_game, operator):
+def test_no_server_errors_and_every_answer_conforms(case, app, fuzz_games, operator):
     case.operation.schema.app = app  # call the app in-process, through WSGI
     turn = next(_turns)
+    game = fuzz_games[turn % 2]
     # A real game most of the time, unless the path was made wrong on purpose.
     wrong_path = case.meta is not None and case.meta.is_negative_at(ParameterLocation.PATH)
     if case.path_parameters and "game_id" in case.path_parameters and turn % 3 and not wrong_path:
-        case.path_parameters["game_id"] = fuzz_game.id
-    tokens = [None, operator, *fuzz_game.tokens]
-    token = tokens[turn % len(tokens)]
+        case.path_parameters["game_id"] = game.id
+    tokens = [None, operator, *game.tokens]
+    token = tokens[turn // 2 % len(tokens)]
     # A real token is the test's own, not generated: passed as such, the
     # authentication checks probe without it and with a wrong one.
     # A case whose headers were made wrong on purpose (auth left out among

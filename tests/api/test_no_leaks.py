@@ -1,8 +1,9 @@
 """No response shows a caller a card it could not see at the table.
 
-At every step of real games, for each seat and for the public, every
-endpoint's answer (body and headers) is searched for the codes of the cards
-hidden from that caller: the other players' hands and the stock.
+At every step of real games of either game type, for each seat and for the
+public, every endpoint's answer (body and headers) is searched for the
+codes of the cards hidden from that caller: the other players' hands and
+the stock.
 """
 
 import json
@@ -12,8 +13,10 @@ import pytest
 
 from domain import full_deck, resolve
 from domain.cassino.dealing import deck_for
+from tests.service.spec_check import sse_messages
 
 from .conftest import ORDERED_DECK
+from .masscool import HttpTable, deck_codes
 
 ALL_CODES = [c.code for c in full_deck()]
 
@@ -85,3 +88,119 @@ def test_a_seats_deal_answer_shows_only_its_own_hand(api):
     assert dealt["data"]["deck"] is None and dealt["data"]["deck_count"] == 52
     assert dealt["data"]["hands"][0] is None and len(dealt["data"]["hands"][1]) == 4
     assert dealt["data"]["hand_counts"] == [4, 4]
+
+
+# -- Mass Cool Casino -------------------------------------------------------------
+#
+# Money, bets and the hands turned over at a showdown lie face up; a hand is
+# its owner's until then, and the stock is face down. A tied pot goes back
+# into the stock, so a card once seen may be hidden again: its place in the
+# stock then is what must not show (the twin games below), and the code
+# search looks for the cards no one but the operator has seen.
+
+#: A fixed game of five through a tie the operator reshuffles, a knockout,
+#: and on until the deck runs out.
+MASS_COOL_DECK = deck_codes(5, 0, 5, stock="KD KC 2D 3D 4D")
+MASS_COOL_RESHUFFLE = "KD 2D 3D 4D 8D  KC 9D 10D JD QD  AC 2C 3C 4C 5C  QC 6C 7C 8C 9C"
+
+
+def face_up(log: list[dict]) -> set[str]:
+    """Every card the table has seen face up, from the operator's log."""
+    seen: set[str] = set()
+    for event in log:
+        data = event["data"]
+        if event["type"] == "MoneyDealt":
+            seen |= {c for money in data["money"] for c in money}
+        elif event["type"] == "BetPlaced":
+            seen |= set(data["cards"])
+        elif event["type"] in ("PotWon", "PotTied"):
+            seen |= {h for h in data["hands"] if h}
+    return seen
+
+
+def never_seen_by(everything: dict, seat: int | None, seen: set[str]) -> set[str]:
+    """The cards of the stock and of the other hands that no one but the operator has seen."""
+    hidden = set(everything["stock"]) | {h for i, h in enumerate(everything["hands"]) if h and i != seat}
+    return hidden - seen
+
+
+def test_no_endpoint_shows_a_mass_cool_casino_hand_or_the_stock(api, operator):
+    """Each step's new events are searched as each caller reads them (an
+    event's redaction does not change until the game is over), with the
+    view and the legal moves."""
+    players = 5
+    t = HttpTable(api, players, MASS_COOL_DECK, options={"money": 5})
+    seen: set[str] = set()
+    read = 0
+    while (everything := t.view())["status"] != "finished":
+        seen |= face_up(api.get(f"{t.url}/events?after={read}&limit=500", token=operator).get_json()["events"])
+        for seat in [None, *range(players)]:
+            token = None if seat is None else t.game.tokens[seat]
+            secret = never_seen_by(everything, seat, seen)
+            paths = [t.url, f"{t.url}/events?after={read}&limit=500"] + ([f"{t.url}/moves"] if token else [])
+            for response in (api.get(path, token=token) for path in paths):
+                assert not shown(response) & secret, f"{response.request.path} shows {shown(response) & secret}"
+        read = everything["version"]
+        if everything["status"] == "reshuffle":
+            t.reshuffle(MASS_COOL_RESHUFFLE)
+            continue
+        turn, answer = everything["turn"], t.step()
+        assert answer.status_code == 200
+        after = t.view()
+        if after["status"] != "finished":
+            assert not shown(answer) & never_seen_by(after, turn, seen | face_up(answer.get_json()["events"]))
+    assert [s["out"] for s in everything["seats"]] == [False] * 4 + [True]
+
+
+def test_the_detector_sees_a_mass_cool_casino_hand_and_the_stock_in_the_operators_answers(api, operator):
+    """The search above would catch a leak: the operator's view and log show what no one else has seen."""
+    t = HttpTable(api, 5, MASS_COOL_DECK, options={"money": 5})
+    everything = t.view()
+    secret = never_seen_by(everything, None, face_up(api.events(t.game)))
+    assert everything["hands"] == ["KD", "KC", "2D", "3D", "4D"] and set(everything["hands"]) <= secret
+    assert shown(api.get(t.url, token=operator)) >= secret
+    assert shown(api.get(f"{t.url}/events", token=operator)) >= secret
+
+
+def normalised(response) -> object:
+    """An answer's body without what differs between two games whatever
+    their cards: times, and the creation's commitment and revealed seed."""
+    if response.mimetype == "text/event-stream":
+        body = [json.loads(m["data"]) for m in sse_messages(response.get_data(as_text=True))]
+    else:
+        body = response.get_json()
+
+    def strip(value):
+        if isinstance(value, dict):
+            return {k: strip(v) for k, v in value.items() if k not in ("recorded_at", "commitment", "seed")}
+        if isinstance(value, list):
+            return [strip(v) for v in value]
+        return value
+
+    return strip(body)
+
+
+def test_two_stocks_in_another_order_look_the_same_to_everyone_but_the_operator(api, operator):
+    """Twin games whose decks differ only in the order of the stock's last
+    twelve cards, played alike for four rounds: at every step, every
+    endpoint and the stream answer each seat and the public the same in
+    both. Only the operator can tell them apart."""
+    deck = deck_codes(3, 0, 8, stock="2D 3D 4D")
+    twin = deck[:-12] + deck[-12:][::-1]  # the five rounds' hands come before them
+    tables = [HttpTable(api, 3, d) for d in (deck, twin)]
+    read = 0
+    for _ in range(4 * 4):  # four rounds of three bets and a stop
+        views = [t.view() for t in tables]
+        assert views[0]["stock"][-12:] == views[1]["stock"][-12:][::-1] != views[1]["stock"][-12:]
+        for seat in [None, 0, 1, 2]:
+            paths = ["", f"/events?after={read}", f"/events/stream?after={read}&timeout=0.01"]
+            paths += ["/moves"] if seat is not None else []
+            seen = [[normalised(api.get(t.url + path, token=None if seat is None else t.game.tokens[seat]))
+                     for path in paths] for t in tables]
+            assert seen[0] == seen[1], f"seat {seat} can tell the stocks apart"
+        read = views[0]["version"]
+        answered = [normalised(t.step()) for t in tables]
+        assert answered[0] == answered[1]
+    assert tables[0].view(None)["round"] == 5
+    operator_sees = [normalised(api.get(f"{t.url}/events", token=operator)) for t in tables]
+    assert operator_sees[0] != operator_sees[1]
