@@ -8,7 +8,7 @@ from pathlib import Path
 
 import yaml
 
-from domain import EVENT_TYPES
+from domain.games import GAMES
 from service.web.client import ROOT
 
 REPO = Path(__file__).resolve().parents[2]
@@ -39,9 +39,16 @@ def test_nothing_is_loaded_from_outside_the_service():
         assert "@import" not in text and "url(" not in text, path.name
 
 
-def test_the_client_knows_every_event_type():
-    listed = re.search(r"EVENT_TYPES = \[(.*?)\];", (ROOT / "events.js").read_text(), re.S).group(1)
-    assert set(re.findall(r'"(\w+)"', listed)) == set(EVENT_TYPES)
+def test_the_client_knows_every_event_type_of_every_game():
+    """The table listens for its game's event names (a named message reaches
+    only a listener for its name): events.js lists every game's, by game type."""
+    text = (ROOT / "events.js").read_text()
+    listed = re.search(r"GAME_EVENTS = \{(.*?)\n\};", text, re.S).group(1)
+    games = dict(re.findall(r'^  "?([\w-]+)"?: \[(.*?)\],$', listed, re.M | re.S))
+    assert set(games) == set(GAMES)
+    for name, game in GAMES.items():
+        assert set(re.findall(r'"(\w+)"', games[name])) == set(game.EVENT_TYPES), name
+        assert all(f'case "{t}":' in text for t in game.EVENT_TYPES), name  # and says each in words
 
 
 def test_the_client_ships_in_the_package():
