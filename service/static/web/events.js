@@ -21,6 +21,11 @@ export function eventTypes(gameType) {
   return GAME_EVENTS[gameType] || [...new Set(Object.values(GAME_EVENTS).flat())];
 }
 
+/** "Ann's", and "Your" for a seat named You (the lobby's name for the person playing alone). */
+export function owns(name) {
+  return name === "You" ? "Your" : `${name}'s`;
+}
+
 function listed(items) {
   return items.length < 2 ? items.join("") : `${items.slice(0, -1).join(", ")} and ${items.at(-1)}`;
 }
@@ -61,8 +66,8 @@ export function describe(event, name) {
     case "HandsDrawn": return `Round ${d.round}: everyone still in draws a hand; ${name(d.leader)} bets first.`;
     case "BetPlaced": return `${name(d.seat)} bets ${d.cards.join(" ")}.`;
     case "StopCalled": return `${name(d.seat)} calls stop.`;
-    case "PotWon": return `Round ${d.round}: ${name(d.winner)}'s ${d.hands[d.winner]} takes the pot of ${d.pot.length} cards${d.knocked_out.length ? `; ${listed(d.knocked_out.map(name))} ${d.knocked_out.length === 1 ? "is" : "are"} out` : ""}.`;
-    case "PotTied": return `Round ${d.round}: ${listed(d.tied.map((s) => `${name(s)}'s ${d.hands[s]}`))} tie; the pot and the hands go back into the deck.`;
+    case "PotWon": return `Round ${d.round}: ${owns(name(d.winner))} ${d.hands[d.winner]} takes the pot of ${d.pot.length} cards${d.knocked_out.length ? `; ${listed(d.knocked_out.map(name))} ${d.knocked_out.length === 1 ? "is" : "are"} out` : ""}.`;
+    case "PotTied": return `Round ${d.round}: ${listed(d.tied.map((s) => `${owns(name(s))} ${d.hands[s]}`))} tie; the pot and the hands go back into the deck.`;
     case "DeckReshuffled": return `Shuffle ${d.shuffle}: the deck is reshuffled${d.fixed ? " (fixed by the operator)" : ""}.`;
     case "ShuffleRevealed": return `Shuffle ${d.shuffle}'s seed is revealed: ${short(d.seed)}`;
     case "MoneyCounted": return `The money is counted (${String(d.reason).replace(/_/g, " ")}): ${d.totals.map((t, s) => `${name(s)} ${t}`).join(", ")}; ${listed(d.winners.map(name))} ${d.winners.length === 1 ? "wins" : "share the win"}.`;

@@ -5,6 +5,7 @@
 
 import { el } from "./api.js";
 import { cardFace } from "./cards.js";
+import { owns } from "./events.js";
 
 /** This game's statuses, in the order a game goes through them, with what the pages call them. */
 export const MCC_STATUS = {
@@ -72,11 +73,13 @@ export function mccSeats(view, { you = null, hand = null, hands = null, ownMoney
     if (s.out) marks.push("out of the game");
     const shown = hands ? hands[s.seat] : s.seat === you ? hand : null;
     let handNode = null;
-    if (shown) handNode = el("span", { class: "seat-hand", "data-hand": shown }, el("span", { class: "pile-label" }, "Hand"), cardFace(shown));
-    else if (s.has_hand) handNode = el("span", { class: "seat-hand", "data-hand": "hidden" }, el("span", { class: "pile-label" }, "Hand"), faceDown(`${s.name}'s hand, face down`));
+    if (shown) handNode = el("div", { class: "mcc-hand", "data-hand": shown }, el("span", { class: "pile-label" }, "Hand"), cardFace(shown));
+    else if (s.has_hand) handNode = el("div", { class: "mcc-hand", "data-hand": "hidden" }, el("span", { class: "pile-label" }, "Hand"), faceDown(`${s.name}'s hand, face down`));
     const money = s.seat === you && !ownMoney
       ? el("p", { class: "note" }, "Your money is below.")
-      : s.money.length ? cards(s.money, `${s.name}'s money`, { class: "mcc-cards money" }) : el("p", { class: "note" }, "No money left.");
+      : s.money.length ? el("div", { class: "mcc-money" }, el("span", { class: "pile-label" }, "Money"),
+        cards(s.money, `${s.name}'s money`, { class: "mcc-cards money" }))
+        : el("p", { class: "note" }, "No money left.");
     return el("li", { class: `seat${toBet ? " turn" : ""}${s.out ? " out" : ""}`, "data-seat": s.seat, "data-out": String(s.out) },
       el("div", { class: "seat-name" }, s.name, marks.length ? el("span", { class: "marks" }, ` (${marks.join(", ")})`) : null),
       handNode,
@@ -115,9 +118,9 @@ export function showdownResult(view, event) {
   const d = event.data;
   const name = (seat) => seatName(view, seat);
   const text = event.type === "PotWon"
-    ? `Round ${d.round}: ${name(d.winner)}'s ${d.hands[d.winner]} is the highest card and takes the pot of ${d.pot.length} cards.`
+    ? `Round ${d.round}: ${owns(name(d.winner))} ${d.hands[d.winner]} is the highest card and takes the pot of ${d.pot.length} cards.`
       + (d.knocked_out.length ? ` ${listed(d.knocked_out.map(name))} ${d.knocked_out.length === 1 ? "has" : "have"} no money left and ${d.knocked_out.length === 1 ? "is" : "are"} out of the game.` : "")
-    : `Round ${d.round}: ${listed(d.tied.map((s) => `${name(s)}'s ${d.hands[s]}`))} tie for the highest card; `
+    : `Round ${d.round}: ${listed(d.tied.map((s) => `${owns(name(s))} ${d.hands[s]}`))} tie for the highest card; `
       + "the bets and the hands go back into the deck, which is reshuffled, and the round is played again.";
   return el("p", { class: "showdown-result", id: "showdown-result", role: "status" }, text);
 }
