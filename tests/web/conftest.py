@@ -392,7 +392,8 @@ MCC_SUMMARY = """() => ({
     money: [...li.querySelectorAll('.money [data-card]')].map(n => n.dataset.card),
     hand: li.querySelector('[data-hand]')?.dataset.hand ?? null,
     out: li.dataset.out === 'true',
-    stats: Object.fromEntries([...li.querySelectorAll('dd[data-stat]')].map(d => [d.dataset.stat, Number(d.textContent)])),
+    stats: Object.fromEntries([...li.querySelectorAll('dd[data-stat]')]
+      .map(d => [d.dataset.stat, Number(d.textContent)])),
   })),
   bets: Object.fromEntries([...document.querySelectorAll('#pot [data-bet]')]
     .map(n => [n.dataset.bet, [...n.querySelectorAll('[data-card]')].map(c => c.dataset.card)])),
