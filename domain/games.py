@@ -21,6 +21,7 @@ from typing import Any, Protocol
 
 from . import cassino, masscool
 from .cards import Card
+from .errors import NotationError, RuleViolation
 from .summary import Summary
 
 
@@ -103,6 +104,10 @@ class GameType(Protocol):
     @property
     def PLAYERS(self) -> tuple[int, ...]:
         """Every seat count some variant of the game is played with."""
+
+    @property
+    def STATUSES(self) -> tuple[str, ...]:
+        """Every status a game of this type can be in (``state.status``), ``"finished"`` among them."""
 
     @property
     def VARIANTS(self) -> Mapping[str, Preset]:
@@ -233,3 +238,25 @@ def game_of(variant: str) -> GameType:
 def game_of_event(event_type: str) -> GameType:
     """The game whose events include the stored type ``event_type``; :class:`KeyError` if none."""
     return _BY_EVENT[event_type]
+
+
+def read_move(game: GameType, body: Any) -> Move:
+    """A ``/play`` body read as a move of ``game``. A body that is no move of
+    it but is one of another game (a bet in Cassino, a trail in Mass Cool
+    Casino) is a well-formed move of the wrong game: a
+    :class:`~domain.errors.RuleViolation` ``not_in_this_game``, not a
+    :class:`~domain.errors.NotationError`."""
+    try:
+        return game.parse_move(body)
+    except NotationError as not_ours:
+        for other in GAMES.values():
+            if other is game:
+                continue
+            try:
+                other.parse_move(body)
+            except NotationError:
+                continue
+            raise RuleViolation("not_in_this_game", f"That is a move of another game ({other.GAME_TYPE}),"
+                                " not of this one.") from not_ours
+        raise
+

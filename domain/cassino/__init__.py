@@ -15,7 +15,7 @@ from .commands import AnswerUndo, CountOut, CreateGame, Deal, Play, SetClientSee
 from .decide import decide
 from .events import EVENT_TYPES, UPCASTERS, Event, from_json, to_json
 from .evolve import evolve, fold
-from .game import (DESCRIPTION, GAME_TYPE, PLAYERS, answer_undo_command, client_seed_command, command_for,
+from .game import (DESCRIPTION, GAME_TYPE, PLAYERS, STATUSES, answer_undo_command, client_seed_command, command_for,
                    computer_command, count_out_command, create_command, deal_command, follow_up, parse_move, seats,
                    summary, undo_command, void_command)
 from .legal import LegalMoves, MoveList, is_legal, legal_moves
@@ -33,4 +33,5 @@ __all__ = [
     "deal_command", "decide", "describe_event", "event_view", "evolve", "fold", "follow_up", "from_json",
     "game_view", "is_legal", "legal_moves", "log_revealed", "parse_move", "resolve", "seats", "summary", "to_json",
     "undo_command", "void_command",
+    "STATUSES",
 ]

@@ -13,12 +13,14 @@ from .commands import AnswerUndo, CountOut, CreateGame, Deal, Play, SetClientSee
 from .computer import computer_command as computer_command  # part of the game-type interface
 from .moves import Move
 from .options import VARIANTS
-from .state import FINISHED, GameState
+from .state import FINISHED, GameState, Status
 
 GAME_TYPE = "cassino"
 DESCRIPTION = "Cassino and its fishing family: capture and build from the table with the cards in your hand."
 #: Every seat count some variant is played with.
 PLAYERS = tuple(sorted({n for v in VARIANTS.values() for n in v.players}))
+#: Every status a game can be in.
+STATUSES = tuple(Status)
 
 
 def create_command(variant: str, players: tuple[str, ...], first_dealer: int, options: dict[str, Any] | None,

@@ -31,6 +31,7 @@ from typing import Any
 
 from ..cards import codes
 from ..views import Describer, cards_text, describe, private_parts
+from .game import GAME_TYPE
 from .options import Options
 from .state import FINISHED, HAND_OVER, WAITING, GameState
 from .table import item_to_dict
@@ -56,6 +57,7 @@ def game_view(state: GameState, seat: int | None = None, operator: bool = False)
     """The game as ``seat``, the operator, or (with neither) the public may see it."""
     outcome = state.outcome
     view: dict[str, Any] = {
+        "game_type": GAME_TYPE,
         "status": state.status,
         "variant": state.variant,
         "options": _options_dict(state.options),

@@ -17,10 +17,12 @@ from .commands import AnswerUndo, CreateGame, Deal, Undo
 from .computer import computer_command as computer_command  # part of the game-type interface
 from .moves import Move
 from .rules import DESCRIPTION, GAME_TYPE, MAX_PLAYERS, MIN_PLAYERS
-from .state import FINISHED, MassCoolState
+from .state import BETTING, FINISHED, RESHUFFLE, WAITING, MassCoolState
 
 #: Every seat count the game is played with.
 PLAYERS = tuple(range(MIN_PLAYERS, MAX_PLAYERS + 1))
+#: Every status a game can be in.
+STATUSES = (WAITING, BETTING, RESHUFFLE, FINISHED)
 
 
 @dataclass(frozen=True, slots=True)

@@ -16,6 +16,7 @@ from typing import Any
 from flask import Blueprint, g
 
 from domain.cards import Card
+from domain.games import read_move
 
 from service import computer
 from service.auth import Caller, Forbidden, operator_required, seat_or_operator_required, seat_required
@@ -72,7 +73,7 @@ def deal(game_id: uuid.UUID, caller: Caller):
 @bp.post("/play")
 @seat_required("play")
 def play(game_id: uuid.UUID, caller: Caller):
-    move = services().games.rules_of(game_id).parse_move(json_body())
+    move = read_move(services().games.rules_of(game_id), json_body())
     return _run(game_id, caller, "Play", move.to_dict(),
                 lambda game, state: game.command_for(caller.own_seat, move, fresh_seed()))
 

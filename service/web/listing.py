@@ -1,12 +1,18 @@
 """``GET /v1/games``: the operator's list of games, filtered, newest first,
 paged by a cursor on ``(created_at, id)`` rather than an offset (a page
-stays right while games are created, and costs the same however deep)."""
+stays right while games are created, and costs the same however deep).
+
+Each game is listed with its game type, and its ``outcome`` is the game's
+own account of its result (``GameType.summary``'s ``winner``), as the read
+model keeps it: the service reads no game's result itself."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from flask import Blueprint, url_for
+
+from domain.games import GAMES, game_of
 
 from service.auth import Caller, operator_required
 from service.postgres.readmodel import Cursor, GameFilter
@@ -15,7 +21,8 @@ from service.web.requests import int_arg, parsed_arg, text_args, time_arg
 
 bp = Blueprint("listing", __name__, url_prefix="/v1/games")
 
-STATUSES = ("waiting", "in_progress", "hand_over", "finished")
+#: Every status of every game type, each once.
+STATUSES = tuple(dict.fromkeys(status for game in GAMES.values() for status in game.STATUSES))
 MAX_PAGE = 200
 _MAX_TEXT = 40  # the longest variant or seat name
 
@@ -40,10 +47,10 @@ def index(caller: Caller):
 
 
 def _summary(row: dict[str, Any]) -> dict[str, Any]:
-    winner = row["winner"]
     return {
         "id": str(row["id"]),
         "url": url_for("games.show", game_id=row["id"]),
+        "game_type": game_of(row["variant"]).GAME_TYPE,
         "variant": row["variant"],
         "status": row["status"],
         "players": row["player_names"],
@@ -51,6 +58,5 @@ def _summary(row: dict[str, Any]) -> dict[str, Any]:
         "created_at": row["created_at"].isoformat(),
         "updated_at": row["updated_at"].isoformat(),
         "finished_at": row["finished_at"].isoformat() if row["finished_at"] else None,
-        "winner": winner.get("team") if winner else None,
-        "result": winner.get("reason") if winner else None,
+        "outcome": row["winner"],
     }

@@ -43,6 +43,7 @@ TITLES = {
     "rule_violation": "Against the rules",
     "idempotency_key_reused": "Idempotency key reused",
     "idempotency_key_stale": "Idempotency key stale",
+    "range_not_satisfiable": "Range not satisfiable",
     "internal_error": "Internal error",
     "corrupt_game": "Damaged game",
     "unavailable": "Service unavailable",
@@ -55,6 +56,7 @@ _HTTP_CODES = {
     404: "not_found",
     405: "method_not_allowed",
     413: "payload_too_large",
+    416: "range_not_satisfiable",
     500: "internal_error",
 }
 

@@ -44,8 +44,17 @@ def test_reads_that_need_the_game_name_the_damage(api, operator, damaged):
                             json={"card": "AS", "action": "trail"}), damaged)
 
 
+def stored_log(api, game, token) -> list[dict]:
+    """The whole log as the operator reads it, past the spec check: a damaged
+    event is shown as stored, which fits no event's schema (the spec's
+    ``Event`` says so)."""
+    page = api.client.get(f"{game.url}/events?after=0&limit=500", headers={"Authorization": f"Bearer {token}"})
+    assert page.status_code == 200 and page.get_json()["next"] is None
+    return page.get_json()["events"]
+
+
 def test_the_operator_reads_the_whole_stored_log(api, operator, damaged, database_url):
-    events = api.events(damaged, operator)
+    events = stored_log(api, damaged, operator)
     assert [e["version"] for e in events] == list(range(1, len(events) + 1))
     assert "card" not in events[5]["data"]
     page = api.get(f"{damaged.url}/events?after=0&limit=3", token=operator).get_json()

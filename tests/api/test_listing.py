@@ -44,7 +44,8 @@ def test_games_are_listed_newest_first_with_what_the_read_model_knows(api, opera
     assert newest["url"] == f"/v1/games/{second}"
     assert newest["players"] == [name, "P1", "P2", "P3"] and newest["variant"] == "partnership"
     assert newest["status"] == "waiting" and newest["version"] == game.created["version"]
-    assert newest["finished_at"] is None and newest["winner"] is None and newest["result"] is None
+    assert newest["game_type"] == "cassino"
+    assert newest["finished_at"] is None and newest["outcome"] is None
 
 
 def test_filters_by_status_variant_and_every_player_named(api, operator, name):
@@ -67,7 +68,7 @@ def test_filters_by_when_games_were_created_and_finished(api, operator, name):
     api.play(game, seed=1)
     created = {g["id"]: g["created_at"] for g in listing(api, operator, f"player={name}")["games"]}
     [finished] = listing(api, operator, f"player={name}&status=finished")["games"]
-    assert finished["id"] == older and finished["result"] in ("single_hand", "draw")
+    assert finished["id"] == older and finished["outcome"]["reason"] in ("single_hand", "draw")
     since = quote(created[newer])
 
     assert ids(listing(api, operator, f"player={name}&created_since={since}")) == [newer]

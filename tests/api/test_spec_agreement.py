@@ -76,3 +76,12 @@ def test_after_is_checked_when_last_event_id_is_sent(api, dealt):
                        headers={"Last-Event-ID": "0"})
     answer = problem(response, 400, "malformed")
     assert answer["errors"][0]["field"] == "after"
+
+
+@pytest.mark.parametrize("path", ["/docs/swagger-ui.css", "/play/", "/play/style.css"])
+def test_a_range_of_a_served_file_is_a_documented_answer(api, path):
+    past_the_end = api.get(path, headers={"Range": "bytes=100000000-"})
+    problem(past_the_end, 416, "range_not_satisfiable")
+    assert past_the_end.headers["Content-Range"].startswith("bytes */")
+    part = api.get(path, headers={"Range": "bytes=0-9"})
+    assert part.status_code == 206 and len(part.get_data()) == 10

@@ -2,8 +2,10 @@
 integrate through them, so a warning there is a fault of the spec.
 
 A Python client made by a pinned ``openapi-python-client`` plays whole hands
-against a live ``casino serve``, through the generated code only: the moves
-it plays are the very objects ``/moves`` answered with.
+of Cassino, and a whole game of Mass Cool Casino, against a live ``casino
+serve``, through the generated code only: the moves it plays are the very
+objects ``/moves`` answered with, and it tells the two games' views and
+every event apart by the classes the generator made.
 """
 
 from __future__ import annotations
@@ -76,7 +78,8 @@ def _play_one_hand(casino_client, base_url: str, variant: str, players: int) -> 
     from casino_client import AuthenticatedClient, Client
     from casino_client.api.commands import deal, play
     from casino_client.api.games import create_game, get_game, list_moves
-    from casino_client.models import CommandResult, CreateGame, CreatedGame, Game, GameStatus, MoveList, SeatName
+    from casino_client.models import (CassinoGame, CommandResult, CreateGame, CreatedGame, GameStatus, MoveList,
+                                      SeatName)
 
     body = CreateGame(variant=variant, seats=[SeatName(name=f"P{i}") for i in range(players)],
                       first_dealer=players - 1)
@@ -95,7 +98,7 @@ def _play_one_hand(casino_client, base_url: str, variant: str, players: int) -> 
         assert isinstance(done, CommandResult), done
         played.append(move)
         view = get_game.sync(game_id, client=seats[0])
-        assert isinstance(view, Game), view
+        assert isinstance(view, CassinoGame), view
     assert view.status in (GameStatus.HAND_OVER, GameStatus.FINISHED)
     assert len(view.seats) == players and len(view.scores) == (2 if players == 4 else players)
     return played
@@ -105,6 +108,37 @@ def _play_one_hand(casino_client, base_url: str, variant: str, players: int) -> 
 def test_the_generated_python_client_plays_a_whole_hand(casino_client, server, variant, players):
     played = _play_one_hand(casino_client, server.url, variant, players)
     assert len(played) == 48  # every card but the four first laid on the table
+
+
+def test_the_generated_python_client_plays_a_whole_game_of_mass_cool_casino(casino_client, server):
+    from casino_client import AuthenticatedClient, Client
+    from casino_client.api.audit import list_game_events
+    from casino_client.api.commands import deal, play
+    from casino_client.api.games import create_game, get_game, list_moves
+    from casino_client.models import (BetMove, BetPlacedEvent, CommandResult, CreateGame, CreatedGame, MassCoolGame,
+                                      MassCoolStatus, MoneyCountedEvent, MoveList, SeatName, StopMove)
+
+    body = CreateGame(variant="mass-cool-casino", seats=[SeatName(name=f"P{i}") for i in range(3)], first_dealer=0)
+    created = create_game.sync(client=Client(base_url=server.url), body=body)
+    assert isinstance(created, CreatedGame) and isinstance(created.game, MassCoolGame), created
+    game_id = UUID(str(created.id))
+    seats = [AuthenticatedClient(base_url=server.url, token=s.token) for s in created.seats]
+    view = deal.sync(game_id, client=seats[0]).game
+    kinds = set()
+    while view.status != MassCoolStatus.FINISHED:
+        listed = list_moves.sync(game_id, client=seats[view.turn])
+        assert isinstance(listed, MoveList) and listed.moves, listed
+        move = listed.moves[0]  # the stop when it is allowed, else the cheapest bet
+        kinds.add(type(move))
+        assert isinstance(play.sync(game_id, client=seats[view.turn], body=move), CommandResult)
+        view = get_game.sync(game_id, client=seats[1])
+        assert isinstance(view, MassCoolGame), view
+    assert kinds == {BetMove, StopMove}
+    assert view.winners and view.result is not None and len(view.totals) == 3
+    log = list_game_events.sync(game_id, client=seats[1], limit=500)
+    assert any(isinstance(e, BetPlacedEvent) for e in log.events)
+    [counted] = [e for e in log.events if isinstance(e, MoneyCountedEvent)]
+    assert counted.data.winners == view.winners
 
 
 def test_the_generated_python_client_reads_the_spec_as_json(casino_client, server):
@@ -123,7 +157,8 @@ NPM_TOOLS = {"openapi-typescript": "7.13.0", "typescript": "5.9.3"}
 
 #: A small client written against the generated types: it must type-check
 #: under --strict. It plays a listed move as it is (one Move schema), tells
-#: table items apart by `kind`, and reads the nullable `result` enum.
+#: the games' views apart by `game_type`, table items by `kind` and events
+#: by `type`, and reads the nullable `result` enums.
 TYPESCRIPT_CLIENT = """\
 import type { components, paths } from "./schema";
 
@@ -140,11 +175,18 @@ export async function playFirstMove(base: string, game: string, token: string): 
 }
 
 export function describeTable(game: Schemas["Game"]): string[] {
+  if (game.game_type === "mass-cool-casino") {
+    return game.seats.map((seat) => `${seat.name}: ${seat.money_value}`);
+  }
   return game.table.map((item) => (item.kind === "build" ? `${item.id}=${item.value}` : item.card));
 }
 
-export function outcome(game: Schemas["Game"]): Schemas["GameResult"] | "playing" {
+export function outcome(game: Schemas["Game"]): Schemas["GameResult"] | Schemas["MassCoolResult"] | "playing" {
   return game.result === null ? "playing" : game.result;
+}
+
+export function cardsBet(events: Schemas["Event"][]): string[] {
+  return events.flatMap((event) => (event.type === "BetPlaced" ? event.data.cards : []));
 }
 """
 

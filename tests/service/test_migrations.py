@@ -219,3 +219,16 @@ def _rehash_as_chain_1(url: str, game: uuid.UUID) -> None:
     for event, hashed in zip(events, chain(game, events), strict=True):
         tamper_with(url, "UPDATE events SET hash = %s WHERE game_id = %s AND version = %s",
                     (hashed, game, event.version))
+
+
+def test_a_games_row_takes_the_status_of_any_game_type(scratch_url):
+    """After 0007 the row of a Mass Cool Casino game may be ``betting``; the
+    statuses are the game types' own (``GameType.STATUSES``)."""
+    insert = "INSERT INTO games (id, variant, status, player_names, version) VALUES (%s, %s, %s, '{A,B}', 1)"
+    migrations.upgrade(scratch_url, "0006")
+    with psycopg.connect(scratch_url, autocommit=True) as conn, pytest.raises(psycopg.errors.CheckViolation):
+        conn.execute(insert, (uuid.uuid4(), "mass-cool-casino", "betting"))
+    migrations.upgrade(scratch_url)
+    with psycopg.connect(scratch_url, autocommit=True) as conn:
+        for status in ("betting", "reshuffle"):
+            conn.execute(insert, (uuid.uuid4(), "mass-cool-casino", status))
