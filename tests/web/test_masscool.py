@@ -341,6 +341,8 @@ def test_replay_and_the_operators_list_show_a_finished_game(browser, base_url, w
     page.get_by_role("button", name="Use this token").click()
     page.fill("input[name=player]", "Replayed")
     page.fill("input[name=variant]", MCC)
+    page.check("input[name=status][value=finished]")
+    assert page.locator("input[name=status][value=betting]").count() == 1  # this game's statuses are offered too
     page.get_by_role("button", name="List games").click()
     row = page.locator(f'tr[data-game="{game.id}"]')
     row.wait_for()

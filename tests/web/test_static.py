@@ -57,8 +57,18 @@ def test_the_client_ships_in_the_package():
     assert "static/web/*" in data and suffixes <= {".html", ".js", ".css"}
 
 
+def _keys(path: str, name: str) -> list[str]:
+    listed = re.search(rf"export const {name} = \{{(.*?)\}};", (ROOT / path).read_text(), re.S).group(1)
+    return re.findall(r"^\s*(\w+):", listed, re.M)
+
+
 def test_the_pages_know_the_statuses_the_spec_lists():
-    """The operator's status filter is drawn from STATUS (tableview.js): the spec's GameStatus, in its order."""
+    """Each table names its game's statuses (STATUS in tableview.js, MCC_STATUS
+    in mccview.js), and the operator's filter offers those the spec lets
+    ``GET /v1/games`` filter by (every game's), in the spec's order."""
     spec = yaml.safe_load((REPO / "openapi.yaml").read_text())
-    listed = re.search(r"export const STATUS = \{(.*?)\};", (ROOT / "tableview.js").read_text(), re.S).group(1)
-    assert re.findall(r"^\s*(\w+):", listed, re.M) == spec["components"]["schemas"]["GameStatus"]["enum"]
+    assert _keys("tableview.js", "STATUS") == spec["components"]["schemas"]["GameStatus"]["enum"]
+    assert _keys("mccview.js", "MCC_STATUS") == spec["components"]["schemas"]["MassCoolStatus"]["enum"]
+    listing = next(p for p in spec["paths"]["/v1/games"]["get"]["parameters"] if p["name"] == "status")
+    offered = re.search(r"const STATUSES = \[(.*?)\];", (ROOT / "operator.js").read_text(), re.S).group(1)
+    assert re.findall(r'"(\w+)"', offered) == listing["schema"]["items"]["enum"]
