@@ -319,18 +319,22 @@ def hidden_from(everything: dict, seat: int | None) -> set[str]:
     return {c for h in hands for c in h} | set(everything["stock"])
 
 
-def assert_holds_nothing_hidden(page, seen: Seen, view: dict, everything: dict, seat: int | None) -> None:
+def assert_holds_none_of(page, seen: Seen, hidden: set[str], visible: set[str], seat: int | None) -> None:
     """Neither the page's DOM nor anything it fetched (JSON bodies and stream
-    messages) holds a card hidden from ``seat``; and the looking works: it
-    finds the cards that are there for this caller to see."""
-    hidden = hidden_from(everything, seat)
-    visible = ({i["card"] for i in view["table"] if i["kind"] == "card"} | set(view.get("hand", []))
-               | {s["pile_top"] for s in view["seats"] if s["pile_top"]})
+    messages) holds a card of ``hidden``; and the looking works: it finds
+    the ``visible`` cards, which are there for this caller to see. Any game's."""
     shown, fetched = dom_cards(page), seen.card_codes()
-    assert visible <= shown and visible <= fetched
+    assert visible <= shown and visible <= fetched, (visible - shown, visible - fetched)
     assert not shown & hidden, f"seat {seat}'s page shows a hidden card: {shown & hidden}"
     assert not fetched & hidden, f"seat {seat}'s page fetched a hidden card: {fetched & hidden}"
     assert not seen.errors
+
+
+def assert_holds_nothing_hidden(page, seen: Seen, view: dict, everything: dict, seat: int | None) -> None:
+    """A Cassino table's page holds no card hidden from ``seat`` (see ``assert_holds_none_of``)."""
+    visible = ({i["card"] for i in view["table"] if i["kind"] == "card"} | set(view.get("hand", []))
+               | {s["pile_top"] for s in view["seats"] if s["pile_top"]})
+    assert_holds_none_of(page, seen, hidden_from(everything, seat), visible, seat)
 
 
 # -- the table pages agree with the API and hold nothing hidden -----------------
@@ -376,3 +380,101 @@ def settle(web_api, game, pages) -> dict:
         # The streams' messages were looked in too: every event came over them, once.
         assert seen.stream_versions() == list(range(1, everything["version"] + 1))
     return everything
+
+
+# -- Mass Cool Casino's table ---------------------------------------------------
+
+MCC = "mass-cool-casino"
+
+MCC_SUMMARY = """() => ({
+  facts: Object.fromEntries([...document.querySelectorAll('#facts dd')].map(d => [d.dataset.fact, d.textContent])),
+  seats: [...document.querySelectorAll('#seats li.seat')].map(li => ({
+    money: [...li.querySelectorAll('.money [data-card]')].map(n => n.dataset.card),
+    hand: li.querySelector('[data-hand]')?.dataset.hand ?? null,
+    out: li.dataset.out === 'true',
+    stats: Object.fromEntries([...li.querySelectorAll('dd[data-stat]')]
+      .map(d => [d.dataset.stat, Number(d.textContent)])),
+  })),
+  bets: Object.fromEntries([...document.querySelectorAll('#pot [data-bet]')]
+    .map(n => [n.dataset.bet, [...n.querySelectorAll('[data-card]')].map(c => c.dataset.card)])),
+  shown: Object.fromEntries([...document.querySelectorAll('#showdown [data-shown]')]
+    .map(n => [n.dataset.shown, n.querySelector('[data-card]').dataset.card])),
+  mine: [...document.querySelectorAll('#my-money [data-card]')].map(n => n.dataset.card),
+  hand: document.querySelector('#own-hand [data-card]')?.dataset.card ?? null,
+})"""
+
+
+def mcc_assert_agrees(page, view: dict) -> None:
+    """The Mass Cool Casino table shows what the API's view shows this caller."""
+    shown = page.evaluate(MCC_SUMMARY)
+    you = view.get("you")
+    facts = shown["facts"]
+    assert (facts["stock"], facts["pot"], facts["version"], facts["round"]) == (
+        str(view["deck_count"]), str(view["pot_count"]), str(view["version"]), str(view["round"]))
+    turn = view["seats"][view["turn"]]["name"] if view["status"] == "betting" else "—"
+    assert facts["turn"] == turn
+    for s, on_page in zip(view["seats"], shown["seats"], strict=True):
+        assert on_page["money"] == ([] if s["seat"] == you else s["money"])
+        assert on_page["out"] == s["out"]
+        assert on_page["stats"] == {"money": len(s["money"]), "worth": s["money_value"], "bet": len(s["bet"])}
+        own = s["seat"] == you and view["hand"] is not None
+        assert on_page["hand"] == (view["hand"] if own else "hidden" if s["has_hand"] else None)
+    assert shown["bets"] == {str(s["seat"]): s["bet"] for s in view["seats"] if s["bet"]}
+    last = view["last_showdown"]
+    assert shown["shown"] == ({str(i): h for i, h in enumerate(last["hands"]) if h} if last else {})
+    assert shown["mine"] == (view["seats"][you]["money"] if you is not None else [])
+    assert shown["hand"] == view.get("hand")
+
+
+def mcc_public_cards(events: list[dict]) -> set[str]:
+    """Every card whose face the table has shown everyone so far (from the
+    operator's log): the money dealt, every bet, every hand at a showdown.
+    Such a card may lie in the stock again after a tie, but its face is no secret."""
+    seen: set[str] = set()
+    for e in events:
+        d = e["data"]
+        if e["type"] == "MoneyDealt":
+            seen.update(c for money in d["money"] for c in money)
+        elif e["type"] == "BetPlaced":
+            seen.update(d["cards"])
+        elif e["type"] in ("PotWon", "PotTied"):
+            seen.update(h for h in d["hands"] if h)
+    return seen
+
+
+def mcc_hidden_from(everything: dict, events: list[dict], seat: int | None) -> set[str]:
+    """The cards ``seat`` (None: the public) cannot see: the others' hands and
+    the stock, but for cards already shown to everyone."""
+    hands = {h for i, h in enumerate(everything["hands"]) if h and i != seat}
+    public = mcc_public_cards(events)
+    assert not hands & public, "the fixed deck should give hands never seen, for the check to mean something"
+    return (hands | set(everything["stock"])) - public
+
+
+def mcc_visible(view: dict) -> set[str]:
+    last = view["last_showdown"]
+    return ({c for s in view["seats"] for c in s["money"] + s["bet"]} | ({view["hand"]} if view.get("hand") else set())
+            | ({h for h in last["hands"] if h} if last else set()))
+
+
+def mcc_settle(web_api, game, pages) -> dict:
+    """Like ``settle``, for Mass Cool Casino: every page (``(page, seen,
+    seat)``) at the game's version and the stream's, agreeing with the API
+    and holding nothing hidden from its caller. Returns the operator's view."""
+    everything = web_api.view(game, token=OPERATOR_TOKEN)
+    events = web_api.events(game)
+    for page, seen, seat in pages:
+        wait_version(page, everything["version"])
+        wait_streamed(page, everything["version"])
+        view = web_api.view(game, token=game.tokens[seat] if seat is not None else None)
+        mcc_assert_agrees(page, view)
+        assert_holds_none_of(page, seen, mcc_hidden_from(everything, events, seat), mcc_visible(view), seat)
+        assert seen.stream_versions() == list(range(1, everything["version"] + 1))
+    return everything
+
+
+def bet_by_clicking(page, cards: list[str]) -> None:
+    """Choose the money cards, then the bet they make, as a player would."""
+    for card in cards:
+        page.click(f'[data-key="money-{card}"]')
+    page.click('[data-key="bet"]')

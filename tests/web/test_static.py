@@ -8,7 +8,7 @@ from pathlib import Path
 
 import yaml
 
-from domain import EVENT_TYPES
+from domain.games import GAMES
 from service.web.client import ROOT
 
 REPO = Path(__file__).resolve().parents[2]
@@ -39,9 +39,16 @@ def test_nothing_is_loaded_from_outside_the_service():
         assert "@import" not in text and "url(" not in text, path.name
 
 
-def test_the_client_knows_every_event_type():
-    listed = re.search(r"EVENT_TYPES = \[(.*?)\];", (ROOT / "events.js").read_text(), re.S).group(1)
-    assert set(re.findall(r'"(\w+)"', listed)) == set(EVENT_TYPES)
+def test_the_client_knows_every_event_type_of_every_game():
+    """The table listens for its game's event names (a named message reaches
+    only a listener for its name): events.js lists every game's, by game type."""
+    text = (ROOT / "events.js").read_text()
+    listed = re.search(r"GAME_EVENTS = \{(.*?)\n\};", text, re.S).group(1)
+    games = dict(re.findall(r'^  "?([\w-]+)"?: \[(.*?)\],$', listed, re.M | re.S))
+    assert set(games) == set(GAMES)
+    for name, game in GAMES.items():
+        assert set(re.findall(r'"(\w+)"', games[name])) == set(game.EVENT_TYPES), name
+        assert all(f'case "{t}":' in text for t in game.EVENT_TYPES), name  # and says each in words
 
 
 def test_the_client_ships_in_the_package():
@@ -50,8 +57,18 @@ def test_the_client_ships_in_the_package():
     assert "static/web/*" in data and suffixes <= {".html", ".js", ".css"}
 
 
+def _keys(path: str, name: str) -> list[str]:
+    listed = re.search(rf"export const {name} = \{{(.*?)\}};", (ROOT / path).read_text(), re.S).group(1)
+    return re.findall(r"^\s*(\w+):", listed, re.M)
+
+
 def test_the_pages_know_the_statuses_the_spec_lists():
-    """The operator's status filter is drawn from STATUS (tableview.js): the spec's GameStatus, in its order."""
+    """Each table names its game's statuses (STATUS in tableview.js, MCC_STATUS
+    in mccview.js), and the operator's filter offers those the spec lets
+    ``GET /v1/games`` filter by (every game's), in the spec's order."""
     spec = yaml.safe_load((REPO / "openapi.yaml").read_text())
-    listed = re.search(r"export const STATUS = \{(.*?)\};", (ROOT / "tableview.js").read_text(), re.S).group(1)
-    assert re.findall(r"^\s*(\w+):", listed, re.M) == spec["components"]["schemas"]["GameStatus"]["enum"]
+    assert _keys("tableview.js", "STATUS") == spec["components"]["schemas"]["GameStatus"]["enum"]
+    assert _keys("mccview.js", "MCC_STATUS") == spec["components"]["schemas"]["MassCoolStatus"]["enum"]
+    listing = next(p for p in spec["paths"]["/v1/games"]["get"]["parameters"] if p["name"] == "status")
+    offered = re.search(r"const STATUSES = \[(.*?)\];", (ROOT / "operator.js").read_text(), re.S).group(1)
+    assert re.findall(r'"(\w+)"', offered) == listing["schema"]["items"]["enum"]

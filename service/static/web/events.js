@@ -1,10 +1,34 @@
-// The event types the service sends, and a sentence for each event.
+// The event types the service sends, game by game, and a sentence for each event.
 
-export const EVENT_TYPES = [
-  "GameCreated", "ShuffleCommitted", "ClientSeedSet", "HandDealt", "InitialPairsTaken", "RoundDealt",
-  "CardTrailed", "CardsCaptured", "BundleStolen", "BuildMade", "CardDrawn", "CardPlucked", "PointsScored", "HandEnded",
-  "SeedRevealed", "CountedOut", "GameFinished", "UndoRequested", "UndoAnswered", "PlayUndone", "HandVoided",
-];
+/** Each game's event types (a view's ``game_type``): the names its stream's messages carry. */
+export const GAME_EVENTS = {
+  cassino: [
+    "GameCreated", "ShuffleCommitted", "ClientSeedSet", "HandDealt", "InitialPairsTaken", "RoundDealt",
+    "CardTrailed", "CardsCaptured", "BundleStolen", "BuildMade", "CardDrawn", "CardPlucked", "PointsScored", "HandEnded",
+    "SeedRevealed", "CountedOut", "GameFinished", "UndoRequested", "UndoAnswered", "PlayUndone", "HandVoided",
+  ],
+  "mass-cool-casino": [
+    "TableOpened", "ShufflePromised", "MoneyDealt", "HandsDrawn", "BetPlaced", "StopCalled", "PotWon", "PotTied",
+    "DeckReshuffled", "ShuffleRevealed", "MoneyCounted", "BetUndoAsked", "BetUndoAnswered", "BetTakenBack",
+  ],
+};
+
+/**
+ * The event types to listen for in a game of ``gameType``: its own, and
+ * (for a game this page does not know) every type it knows of.
+ */
+export function eventTypes(gameType) {
+  return GAME_EVENTS[gameType] || [...new Set(Object.values(GAME_EVENTS).flat())];
+}
+
+/** "Ann's", and "Your" for a seat named You (the lobby's name for the person playing alone). */
+export function owns(name) {
+  return name === "You" ? "Your" : `${name}'s`;
+}
+
+function listed(items) {
+  return items.length < 2 ? items.join("") : `${items.slice(0, -1).join(", ")} and ${items.at(-1)}`;
+}
 
 function short(hex) {
   return hex ? `${hex.slice(0, 12)}…` : "hidden";
@@ -35,6 +59,21 @@ export function describe(event, name) {
     case "UndoAnswered": return `${name(d.seat)} ${d.accepted ? "agrees" : "refuses"}.`;
     case "PlayUndone": return `${name(d.seat)}'s play is taken back${d.forced ? " by the operator" : ""}.`;
     case "HandVoided": return `Hand ${d.hand_number} is voided: ${d.reason}`;
+    // Mass Cool Casino
+    case "TableOpened": return `The game of Mass Cool Casino is created for ${listed(d.names)}.`;
+    case "ShufflePromised": return `Shuffle ${d.shuffle} is committed: ${short(d.commitment)}`;
+    case "MoneyDealt": return `${name(d.dealer)} deals ${d.money[0].length} cards of money to each player${d.fixed ? " (a deck fixed by the operator)" : ""}.`;
+    case "HandsDrawn": return `Round ${d.round}: everyone still in draws a hand; ${name(d.leader)} bets first.`;
+    case "BetPlaced": return `${name(d.seat)} bets ${d.cards.join(" ")}.`;
+    case "StopCalled": return `${name(d.seat)} calls stop.`;
+    case "PotWon": return `Round ${d.round}: ${owns(name(d.winner))} ${d.hands[d.winner]} takes the pot of ${d.pot.length} cards${d.knocked_out.length ? `; ${listed(d.knocked_out.map(name))} ${d.knocked_out.length === 1 ? "is" : "are"} out` : ""}.`;
+    case "PotTied": return `Round ${d.round}: ${listed(d.tied.map((s) => `${owns(name(s))} ${d.hands[s]}`))} tie; the pot and the hands go back into the deck.`;
+    case "DeckReshuffled": return `Shuffle ${d.shuffle}: the deck is reshuffled${d.fixed ? " (fixed by the operator)" : ""}.`;
+    case "ShuffleRevealed": return `Shuffle ${d.shuffle}'s seed is revealed: ${short(d.seed)}`;
+    case "MoneyCounted": return `The money is counted (${String(d.reason).replace(/_/g, " ")}): ${d.totals.map((t, s) => `${name(s)} ${t}`).join(", ")}; ${listed(d.winners.map(name))} ${d.winners.length === 1 ? "wins" : "share the win"}.`;
+    case "BetUndoAsked": return `${name(d.seat)} asks to take their last move back.`;
+    case "BetUndoAnswered": return `${name(d.seat)} ${d.accepted ? "agrees" : "refuses"}.`;
+    case "BetTakenBack": return `${name(d.seat)}'s move is taken back${d.forced ? " by the operator" : ""}.`;
     default: return event.type;
   }
 }

@@ -7,6 +7,7 @@ const api = new Api();
 const form = document.getElementById("new-game");
 const seatList = document.getElementById("seat-list");
 let variants = [];
+const GAME_NAMES = { cassino: "Cassino and its family", "mass-cool-casino": "Mass Cool Casino" };
 
 function variant() {
   return variants.find((v) => v.name === form.variant.value);
@@ -39,10 +40,16 @@ function seatsChanged() {
   if (was !== "" && Number(was) < n) dealer.value = was;
 }
 
+/** Whether the variant's game has a target score (Cassino's family has; Mass Cool Casino has not). */
+function hasTarget(v) {
+  return Boolean(v) && "target" in v.options;
+}
+
 function variantChanged() {
   const v = variant();
   document.getElementById("variant-about").textContent = v ? `${v.description} Seats: ${v.players.join(", ")}.` : "";
-  form.target.value = v && v.options.target !== null ? v.options.target : "";
+  document.getElementById("target-field").hidden = !hasTarget(v);
+  form.target.value = hasTarget(v) && v.options.target !== null ? v.options.target : "";
   const counts = v ? v.players : [2];
   const n = seatList.children.length;
   if (!counts.includes(n)) {
@@ -64,7 +71,7 @@ function request() {
   } catch (error) {
     throw new Error("The other options are not valid JSON.");
   }
-  options.target = form.target.value === "" ? null : Number(form.target.value);
+  if (hasTarget(variant())) options.target = form.target.value === "" ? null : Number(form.target.value);
   const seats = [...seatList.children].map(rowValue).map(([name, computer]) => (computer ? { name, computer } : { name }));
   const dealer = form.first_dealer.value;
   return { variant: form.variant.value, seats, options, first_dealer: dealer === "" ? null : Number(dealer) };
@@ -102,7 +109,10 @@ async function create(event) {
 
 async function start() {
   variants = (await api.get("/v1/variants")).variants;
-  form.variant.replaceChildren(...variants.map((v) => el("option", { value: v.name }, v.name)));
+  // One group of variants for each game, in the order the service lists them.
+  const games = [...new Set(variants.map((v) => v.game_type || "cassino"))];
+  form.variant.replaceChildren(...games.map((game) => el("optgroup", { label: GAME_NAMES[game] || game },
+    variants.filter((v) => (v.game_type || "cassino") === game).map((v) => el("option", { value: v.name }, v.name)))));
   form.variant.value = variants.some((v) => v.name === "cassino") ? "cassino" : variants[0].name;
   setSeats([["Player 1", false], ["Player 2", false]]);
   variantChanged();

@@ -2,12 +2,18 @@
 // game opens in the replay page, which uses the same token.
 
 import { Api, el, operatorToken, replayLink, setOperatorToken, showError } from "./api.js";
+import { MCC_STATUS } from "./mccview.js";
 import { STATUS } from "./tableview.js";
 
+/** Every game's statuses, in the order the API's GameStatus lists them. */
+const STATUSES = ["waiting", "in_progress", "hand_over", "betting", "reshuffle", "finished"];
+const GAMES_OF = (status) => [status in STATUS ? "Cassino" : null, status in MCC_STATUS ? "Mass Cool Casino" : null]
+  .filter(Boolean).join(" and ");
+
 const filters = document.getElementById("filters");
-// One box per status, from the one list the pages keep (tableview.js).
-document.getElementById("status-filter").append(...Object.keys(STATUS).map((status) =>
-  el("label", { class: "check", title: STATUS[status] },
+// One box per status, from the lists the tables keep (tableview.js, mccview.js).
+document.getElementById("status-filter").append(...STATUSES.map((status) =>
+  el("label", { class: "check", title: `${STATUS[status] || MCC_STATUS[status]} (${GAMES_OF(status)})` },
     el("input", { type: "checkbox", name: "status", value: status }), status.replace(/_/g, " "))));
 const rows = document.querySelector("#games tbody");
 const more = document.getElementById("more");

@@ -6,6 +6,7 @@
 import { Api, el, gameIdFromPage, operatorToken, seatToken, showError } from "./api.js";
 import { cardFace } from "./cards.js";
 import { describe } from "./events.js";
+import { mccHeader, mccSeats, mccTable } from "./mccview.js";
 import { header, seatName, seatsPanel, tableArea } from "./tableview.js";
 
 const gameId = gameIdFromPage();
@@ -15,6 +16,7 @@ const slider = document.getElementById("version");
 
 let latest = null;
 let events = [];
+let gameType = "cassino"; // the view's game_type (a view without one is Cassino's)
 let asked = 0; // the newest version asked for: older answers are dropped
 
 function nameOf(seat) {
@@ -28,10 +30,16 @@ async function go(version) {
   document.getElementById("version-out").textContent = `${v} of ${latest.version}`;
   const then = await api.get(`${base}/replay?version=${v}`);
   if (asked !== v) return;
-  document.getElementById("status-area").replaceChildren(header(then));
   // Every hand and the stock, where the replay shows them to this caller.
-  document.getElementById("seats-area").replaceChildren(seatsPanel(then, { hands: then.hands || null }));
-  document.getElementById("table-area").replaceChildren(tableArea(then));
+  if (gameType === "mass-cool-casino") {
+    document.getElementById("status-area").replaceChildren(mccHeader(then));
+    document.getElementById("seats-area").replaceChildren(mccSeats(then, { hands: then.hands || null }));
+    document.getElementById("table-area").replaceChildren(mccTable(then));
+  } else {
+    document.getElementById("status-area").replaceChildren(header(then));
+    document.getElementById("seats-area").replaceChildren(seatsPanel(then, { hands: then.hands || null }));
+    document.getElementById("table-area").replaceChildren(tableArea(then));
+  }
   document.getElementById("stock-area").replaceChildren(
     el("h2", {}, `Stock (${then.deck_count})${then.stock ? ", top first" : ""}`),
     then.stock ? el("div", { class: "stock-cards" }, then.stock.map((c) => cardFace(c))) : null);
@@ -60,11 +68,19 @@ async function sha256Hex(hex) {
   return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
 }
 
+/** Each game's events that commit a shuffle's seed and reveal it, and the field that numbers the shuffle. */
+const SHUFFLES = {
+  cassino: { committed: "ShuffleCommitted", revealed: "SeedRevealed", number: "hand_number", heading: "Hand" },
+  "mass-cool-casino": { committed: "ShufflePromised", revealed: "ShuffleRevealed", number: "shuffle", heading: "Shuffle" },
+};
+
 async function shuffles() {
-  const revealed = new Map(events.filter((e) => e.type === "SeedRevealed").map((e) => [e.data.hand_number, e.data.seed]));
+  const kind = SHUFFLES[gameType] || SHUFFLES.cassino;
+  document.getElementById("shuffle-number").textContent = kind.heading;
+  const revealed = new Map(events.filter((e) => e.type === kind.revealed).map((e) => [e.data[kind.number], e.data.seed]));
   const rows = [];
-  for (const e of events.filter((x) => x.type === "ShuffleCommitted")) {
-    const { hand_number: hand, commitment } = e.data;
+  for (const e of events.filter((x) => x.type === kind.committed)) {
+    const { [kind.number]: hand, commitment } = e.data;
     const seed = revealed.get(hand);
     let check = "not revealed yet";
     if (seed) check = (await sha256Hex(seed)) === commitment ? "the seed matches" : "the seed does NOT match";
@@ -98,7 +114,7 @@ function transcript(operator) {
     format: "casino-transcript",
     format_version: 1,
     game_id: gameId,
-    variant: latest.variant,
+    variant: latest.variant || gameType, // Mass Cool Casino's one variant is named after the game
     options: latest.options,
     seats: latest.seats.map((s) => ({ seat: s.seat, name: s.name, team: s.team })),
     version: last.version,
@@ -116,6 +132,7 @@ function transcript(operator) {
 
 async function start() {
   latest = await api.get(base);
+  gameType = latest.game_type || "cassino";
   const operator = "hands" in latest;
   if (!operator && latest.status !== "finished") {
     throw new Error("The replay opens once the game is over, or with the operator's token.");

@@ -11,15 +11,21 @@
 // Last-Event-ID included, so the last version seen goes in ``after``, which
 // the service reads the same way.
 
-import { EVENT_TYPES } from "./events.js";
+// A message's name is its event's type, and EventSource hands a named
+// message only to a listener for that name: so the page listens for every
+// type of its game (``types``, from events.js by the view's ``game_type``).
 
 export class LiveEvents {
-  /** ``onEvent(event)`` for each event in order; ``isOver()`` says when to stop reconnecting. */
-  constructor(api, gameId, onEvent, isOver) {
+  /**
+   * ``onEvent(event)`` for each event in order; ``isOver()`` says when to
+   * stop reconnecting; ``types``, the names of the game's events.
+   */
+  constructor(api, gameId, onEvent, isOver, types) {
     this.api = api;
     this.gameId = gameId;
     this.onEvent = onEvent;
     this.isOver = isOver;
+    this.types = types;
     this.last = 0;
     this.source = null;
     this.stopped = false;
@@ -47,7 +53,7 @@ export class LiveEvents {
       this.last = event.version;
       this.onEvent(event);
     };
-    for (const type of EVENT_TYPES) source.addEventListener(type, receive);
+    for (const type of this.types) source.addEventListener(type, receive);
     source.onerror = () => {
       // Reconnect ourselves, with a new ticket: the one in this URL is spent.
       source.close();

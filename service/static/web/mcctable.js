@@ -1,0 +1,230 @@
+// Mass Cool Casino's table (table.js opens it for a view whose game_type
+// is "mass-cool-casino"): a seat's or a spectator's, kept current from the
+// live stream. A seat bets by choosing cards of its money, and only what
+// /moves lists can be sent: the stop when it is listed, and a bet of the
+// chosen cards when /moves lists it. The list is cut when a seat has many
+// money cards (``truncated``); since any cards may make up a bet of a
+// legal size (docs/rules.md), a cut list still offers every bet of the
+// sizes it lists, and says which sizes those are.
+
+import { el, keepingFocus, showError } from "./api.js";
+import { cardFace } from "./cards.js";
+import { describe, eventTypes } from "./events.js";
+import { finalCount, listed, mccHeader, mccSeats, mccTable, seatName, showdownResult } from "./mccview.js";
+import { LiveEvents } from "./stream.js";
+
+let api = null;
+let base = null;
+let view = null;
+let moves = [];
+let truncated = false;
+const events = [];
+let chosen = new Set(); // the money cards chosen for a bet
+let pending = null;
+
+function bets() {
+  return moves.filter((m) => m.action === "bet");
+}
+
+function canStop() {
+  return moves.some((m) => m.action === "stop");
+}
+
+/** The bet sizes the listed moves hold, smallest first. */
+function sizes() {
+  return [...new Set(bets().map((m) => m.cards.length))].sort((a, b) => a - b);
+}
+
+/** Whether the chosen cards make a bet the page may send: a listed one, or, the list being cut, one of a listed size. */
+function makeable() {
+  if (!chosen.size) return false;
+  const listedExactly = bets().some((m) => m.cards.length === chosen.size && m.cards.every((c) => chosen.has(c)));
+  return listedExactly || (truncated && sizes().includes(chosen.size));
+}
+
+/** The chosen cards in the order the money lies. */
+function chosenCards() {
+  const money = view.seats[view.you].money;
+  return money.filter((c) => chosen.has(c));
+}
+
+function sizeWords(list) {
+  if (!list.length) return "";
+  const runs = list.length > 1 && list.at(-1) - list[0] === list.length - 1;
+  const text = runs ? `${list[0]} to ${list.at(-1)}` : listed(list.map(String));
+  return `${text} card${list.length === 1 && list[0] === 1 ? "" : "s"}`;
+}
+
+async function refresh() {
+  const fresh = await api.get(base);
+  const seated = fresh.you !== undefined && fresh.status === "betting";
+  const list = seated ? await api.get(`${base}/moves`) : null;
+  if (view && fresh.version < view.version) return; // an older answer overtaken by a newer one
+  view = fresh;
+  const current = list && list.version === fresh.version;
+  moves = current ? list.moves : [];
+  truncated = current ? list.truncated : false;
+  if (list && !current) refreshSoon(); // the game moved on between the two answers
+  const money = view.you !== undefined ? view.seats[view.you].money : [];
+  chosen = new Set([...chosen].filter((c) => money.includes(c)));
+  if (!bets().length) chosen = new Set();
+  render();
+}
+
+function refreshSoon() {
+  clearTimeout(pending);
+  pending = setTimeout(() => refresh().catch(showError), 40);
+}
+
+async function command(path, body = {}) {
+  try {
+    const key = crypto.randomUUID ? { "Idempotency-Key": crypto.randomUUID() } : {};
+    await api.post(`${base}/${path}`, body, key);
+    showError(null);
+    chosen = new Set();
+  } catch (error) {
+    showError(error);
+  }
+  await refresh().catch(showError);
+}
+
+function button(label, key, onclick, extra = {}) {
+  return el("button", { type: "button", "data-key": key, onclick, ...extra }, label);
+}
+
+function toggle(code) {
+  if (chosen.has(code)) chosen.delete(code);
+  else chosen.add(code);
+  render();
+}
+
+/** The caller's own corner: the hand, and the money as cards to choose for a bet. */
+function ownArea() {
+  if (view.you === undefined) return el("p", { class: "note" }, "You are watching: no hand is shown until the showdown.");
+  const me = view.seats[view.you];
+  const most = bets().length ? Math.max(...sizes()) : 0;
+  const full = chosen.size >= most;
+  return el("div", { class: "hand mcc-own", id: "hand" },
+    el("div", { class: "own-hand" },
+      el("h2", {}, "Your hand"),
+      view.hand ? el("div", { class: "hand-cards", id: "own-hand" }, cardFace(view.hand))
+        : el("p", { class: "note" }, me.out ? "You are out of the game." : "No hand now.")),
+    el("div", { class: "own-money" },
+      el("h2", {}, `Your money: ${me.money.length} card${me.money.length === 1 ? "" : "s"}, worth ${me.money_value}`),
+      el("div", { class: "hand-cards", id: "my-money" }, me.money.map((code) => {
+        const enabled = bets().length > 0 && (chosen.has(code) || !full);
+        const face = cardFace(code, { onclick: () => toggle(code), pressed: chosen.has(code), disabled: !enabled });
+        face.dataset.key = `money-${code}`;
+        return face;
+      }))));
+}
+
+function betChoices() {
+  const out = [];
+  const you = view.you;
+  const list = sizes();
+  if (list.length) {
+    const cut = truncated ? " The service's list of moves stops there, so a larger bet is not offered now." : "";
+    const owed = view.stopped_by !== null;
+    out.push(el("p", { class: "note", id: "bet-sizes" }, owed
+      ? `${seatName(view, view.stopped_by)} called stop: bet ${sizeWords(list)} to even out.${cut}`
+      : `Choose ${sizeWords(list)} of your money to bet.${cut}`));
+  }
+  if (chosen.size) {
+    const cards = chosenCards();
+    if (makeable()) {
+      out.push(button(`Bet ${cards.join(" ")}`, "bet", () => command("play", { action: "bet", cards }), { class: "primary" }));
+    } else {
+      out.push(el("p", { class: "note" }, `You chose ${cards.join(" ")}: that is not a bet you can make now.`));
+    }
+    out.push(button("Clear the choice", "clear", () => { chosen = new Set(); render(); }));
+  }
+  if (canStop()) out.push(button("Stop", "stop", () => command("play", { action: "stop" }), { class: chosen.size ? null : "primary" }));
+  return view.turn === you ? out : [];
+}
+
+function undoControls() {
+  const you = view.you;
+  const asked = view.undo_request;
+  if (view.status !== "betting" || view.options.undo === "off" || view.seats[you].out) return [];
+  if (!asked) {
+    const label = view.options.undo === "free" ? "Take back my last move" : "Ask to take back my last move";
+    return [button(label, "undo", () => command("undo"))];
+  }
+  if (asked.seat === you) return [el("p", { class: "note" }, "You asked to take your move back; the others are answering.")];
+  if (asked.accepted.includes(you)) return [el("p", { class: "note" }, "You agreed to the take-back.")];
+  return [
+    el("p", { class: "note" }, `${seatName(view, asked.seat)} asks to take their last move back.`),
+    button("Agree", "undo-yes", () => command("undo/answer", { accept: true })),
+    button("Refuse", "undo-no", () => command("undo/answer", { accept: false })),
+  ];
+}
+
+/** Where the game waits, in words: for whom, and for what. */
+function waitingNote() {
+  const you = view.you;
+  const me = you === undefined ? null : view.seats[you];
+  switch (view.status) {
+    case "waiting":
+      return view.dealer === you ? null : `Waiting for ${seatName(view, view.dealer)} to deal.`;
+    case "reshuffle":
+      return view.commitment === null
+        ? "A tie: the bets and the hands go back into the deck. Waiting for the operator to reshuffle it."
+        : "A tie: the bets and the hands go back into the deck, which is being reshuffled.";
+    case "betting":
+      if (me && me.out) return `You are out of the game. ${seatName(view, view.turn)} is to bet.`;
+      if (view.turn === you) {
+        if (view.stopped_by !== null) return "Your turn: even out your bet.";
+        return canStop() ? "Your turn: bet, or call stop." : "Your turn: bet (you may call stop once you have bet this round).";
+      }
+      if (me && !me.money.length) return `You have no money left: you are skipped until the showdown. ${seatName(view, view.turn)} is to bet.`;
+      return `Waiting for ${seatName(view, view.turn)} to bet.`;
+    default:
+      return null;
+  }
+}
+
+function actions() {
+  const you = view.you;
+  const out = [];
+  if (view.status === "waiting" && view.dealer === you) out.push(button("Deal", "deal", () => command("deal"), { class: "primary" }));
+  const note = waitingNote();
+  if (note) out.push(el("p", { class: `note${view.status === "betting" && view.turn === you ? " turn-note" : ""}` }, note));
+  if (view.status === "betting") out.push(...betChoices(), ...undoControls());
+  return out;
+}
+
+function results() {
+  const showdown = events.filter((e) => e.type === "PotWon" || e.type === "PotTied").at(-1);
+  return [finalCount(view), showdownResult(view, showdown)];
+}
+
+function render() {
+  if (!view) return;
+  keepingFocus(() => {
+    const you = view.you;
+    document.getElementById("role").textContent = you === undefined ? "Watching" : `Seat ${you}: ${view.seats[you].name}`;
+    document.getElementById("status-area").replaceChildren(mccHeader(view));
+    document.getElementById("seats-area").replaceChildren(mccSeats(view, { you, hand: view.hand || null, ownMoney: false }));
+    document.getElementById("table-area").replaceChildren(mccTable(view));
+    document.getElementById("hand-area").replaceChildren(ownArea());
+    document.getElementById("actions").replaceChildren(...(you === undefined ? [] : actions()));
+    document.getElementById("results").replaceChildren(...results().filter(Boolean));
+    document.body.dataset.version = String(view.version);
+  });
+}
+
+function onEvent(event) {
+  events.push(event);
+  const name = (seat) => (view ? seatName(view, seat) : `seat ${seat}`);
+  document.getElementById("log").append(el("li", { "data-version": event.version }, `${event.version}. ${describe(event, name)}`));
+  refreshSoon();
+}
+
+/** Open the table of game ``id`` for ``caller`` (an Api). */
+export function start(caller, id) {
+  api = caller;
+  base = `/v1/games/${id}`;
+  refresh().catch(showError);
+  new LiveEvents(api, id, onEvent, () => view !== null && view.status === "finished", eventTypes("mass-cool-casino")).open();
+}
