@@ -23,10 +23,11 @@ test: $(STAMP) browser
 	$(PY) -m pytest -q $(PYTEST_ARGS)
 
 # The PostgreSQL half of the contract tests is marked `postgres`; nothing here starts a server.
+# The property and differential tests run shorter here (tests/scale.py); make test runs them in full.
 FAST_TESTS := domain tests/domain tests/contract tests/service_layer
 
 test-fast: $(STAMP)
-	$(PY) -m pytest -q -m "not postgres" $(PYTEST_ARGS) $(FAST_TESTS)
+	CASINO_QUICK_TESTS=1 $(PY) -m pytest -q -m "not postgres" $(PYTEST_ARGS) $(FAST_TESTS)
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .

@@ -6,7 +6,6 @@ Bounded by default; ``CASINO_LONG_TESTS=1`` runs many more examples.
 """
 
 import itertools
-import os
 
 import pytest
 import schemathesis
@@ -20,8 +19,9 @@ from tests.conftest import TEST_SETTINGS
 from tests.service.spec_check import SPEC_PATH
 
 from .conftest import ORDERED_DECK
+from tests.scale import scaled
 
-EXAMPLES = 300 if os.environ.get("CASINO_LONG_TESTS") else 20
+EXAMPLES = scaled(20, long=300, quick=5)
 load_all_checks()
 #: Every check schemathesis has (``--checks all``).
 ALL_CHECKS = CHECKS.get_all()

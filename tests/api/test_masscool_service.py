@@ -221,7 +221,8 @@ def test_a_seeded_games_shuffles_are_checked_against_their_commitments(api, oper
     t = HttpTable(api, 3)
     t.one_card_each()
     promised = [e for e in api.events(t.game, operator) if e["type"] == "ShufflePromised"]
-    assert [e["data"]["shuffle"] for e in promised] == [1, 2]
+    # The deal's and the next shuffle's; a third if the pot happened to tie and was reshuffled.
+    assert [e["data"]["shuffle"] for e in promised] == list(range(1, len(promised) + 1)) and len(promised) >= 2
     shuffles = next(c for c in api.get(f"{t.url}/verify", token=operator).get_json()["checks"]
                     if c["name"] == "shuffles")
     assert shuffles["ok"] is True

@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import functools
 import itertools
-import os
 import random
 from dataclasses import dataclass
 
@@ -33,14 +32,14 @@ from domain.cards import Card, cards, full_deck
 from domain.cassino.options import resolve
 from domain.cassino.state import GameState, Seat
 from domain.cassino.table import Build
+from tests.scale import scaled
 
-LONG = os.environ.get("CASINO_LONG_TESTS") == "1"
-CHUNKS = 60 if LONG else 6  # pytest cases per option set; the default ones come first
+CHUNKS = scaled(4, long=60, quick=1)  # pytest cases per option set; the default ones come first
 POSITIONS_PER_CHUNK = 10
 EXHAUSTIVE_BUDGET = 8000  # try every candidate when there are at most this many
 SAMPLED_CANDIDATES = 3000  # otherwise this many, half of them "plausible"
 LISTING_MAX_ITEMS = 9  # list every legal move by brute force up to this many table items
-CROWDED = 400 if LONG else 40  # extra crowded tables for the listing tests
+CROWDED = scaled(30, long=400, quick=10)  # extra crowded tables for the listing tests
 
 
 # ---------------------------------------------------------------------------

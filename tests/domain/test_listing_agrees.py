@@ -12,7 +12,6 @@ Bounded by default; ``CASINO_LONG_TESTS=1`` plays many more hands.
 
 from __future__ import annotations
 
-import os
 import random
 from dataclasses import replace
 
@@ -22,11 +21,11 @@ from hypothesis import strategies as st
 
 from domain import VARIANTS, CreateGame, Deal, GameState, Move, Play, RuleViolation, decide, fold, legal_moves
 from domain.cassino.moves import ACTIONS
+from tests.scale import scaled
 
-LONG = os.environ.get("CASINO_LONG_TESTS") == "1"
-EXAMPLES = 40 if LONG else 2  # hands per preset and seat count
-LISTED_CHECKED = 1000 if LONG else 30  # listed moves put to decide per turn
-CANDIDATES = 200 if LONG else 25  # random candidates per turn
+EXAMPLES = scaled(2, long=40, quick=1)  # hands per preset and seat count
+LISTED_CHECKED = scaled(30, long=1000, quick=10)  # listed moves put to decide per turn
+CANDIDATES = scaled(25, long=200, quick=10)  # random candidates per turn
 CASES = [(name, players) for name, v in sorted(VARIANTS.items()) for players in v.players]
 #: Options that change what is legal but no preset sets.
 OPTION_CASES = [

@@ -1,6 +1,5 @@
 """Card and move notation, and options: what clients type and what they get back."""
 
-import os
 
 import pytest
 from hypothesis import given, settings
@@ -8,6 +7,7 @@ from hypothesis import strategies as st
 
 from domain import Card, Move, NotationError, OptionError, Options, VARIANTS, card, full_deck, resolve
 from domain.cassino.moves import ACTION_FIELDS, ACTIONS
+from tests.scale import scaled
 
 NAMES = [c.code for c in full_deck()] + [f"B{k}" for k in (1, 2, 3, 9, 10, 137)]
 ITEMS = st.lists(st.sampled_from(NAMES), max_size=6)
@@ -26,7 +26,7 @@ def any_move(draw) -> Move:
                 None if groups is None else tuple(map(tuple, groups)))
 
 
-@settings(max_examples=2000 if os.environ.get("CASINO_LONG_TESTS") == "1" else 200, deadline=None)
+@settings(max_examples=scaled(200, long=2000, quick=50), deadline=None)
 @given(move=any_move())
 def test_every_moves_text_and_json_read_back_to_the_same_move(move):
     assert Move.parse(move.text) == move, move.text

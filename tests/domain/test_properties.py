@@ -27,7 +27,6 @@ hand-written rule tests pin down what each rule means.
 from __future__ import annotations
 
 import json
-import os
 import random
 from collections import Counter
 from dataclasses import dataclass, field
@@ -40,14 +39,14 @@ from domain import (Build, Card, CountOut, CreateGame, Deal, Move, Play, RuleVio
                     evolve, fold, from_json, full_deck, legal_moves, to_json)
 from domain.cassino.events import (BuildMade, CardsCaptured, CardTrailed, CountedOut, GameFinished,
                            HandDealt, HandEnded, PointsScored, RoundDealt)
+from tests.scale import scaled
 
-LONG = os.environ.get("CASINO_LONG_TESTS") == "1"
-EXAMPLES = 150 if LONG else 14  # per preset and player count
-PINNED_EXAMPLES = 20 if LONG else 2  # per pinned option value
+EXAMPLES = scaled(8, long=150, quick=3)  # per preset and player count
+PINNED_EXAMPLES = scaled(2, long=20, quick=1)  # per pinned option value
 GAMES_PER_EXAMPLE = 3
-MAX_HANDS = 8 if LONG else 3  # a game still going after this many hands is cut short
+MAX_HANDS = scaled(3, long=8)  # a game still going after this many hands is cut short
 RANDOM_CANDIDATES = 6  # unlisted moves tried per turn
-CROWD_TO = 24 if LONG else 12  # the crowding style stops crowding at this many table items
+CROWD_TO = scaled(12, long=24)  # the crowding style stops crowding at this many table items
 
 DECK = full_deck()
 BIG_CASINO, LITTLE_CASINO = Card.parse("10D"), Card.parse("2S")

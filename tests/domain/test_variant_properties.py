@@ -6,7 +6,6 @@ that each hand's points add up as the variant defines them.
 Bounded by default; ``CASINO_LONG_TESTS=1`` plays many more hands.
 """
 
-import os
 import random
 
 from hypothesis import HealthCheck, given, settings
@@ -16,8 +15,9 @@ from domain import CreateGame, Deal, Play, VARIANTS, decide, evolve, fold, legal
 from domain.cassino.dealing import deck_for
 from domain.cassino.events import CardsCaptured, HandEnded, PointsScored
 from domain.cassino.table import table_cards
+from tests.scale import scaled
 
-EXAMPLES = 400 if os.environ.get("CASINO_LONG_TESTS") else 25
+EXAMPLES = scaled(25, long=400, quick=8)
 CASES = [(name, players) for name, v in sorted(VARIANTS.items()) for players in v.players]
 #: 004's variations that score during a hand, which no preset sets (Michigan among them).
 OPTION_CASES = [

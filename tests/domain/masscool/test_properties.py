@@ -8,7 +8,6 @@ Bounded by default; ``CASINO_LONG_TESTS=1`` plays many more games.
 """
 
 import hashlib
-import os
 import random
 
 from hypothesis import HealthCheck, given, settings
@@ -18,8 +17,9 @@ from domain.cards import full_deck
 from domain.errors import RuleViolation
 from domain.masscool import (CreateGame, Deal, Move, audit_shuffles, command_for, decide, evolve, fold, follow_up,
                              from_json, legal_moves, to_json)
+from tests.scale import scaled
 
-EXAMPLES = 300 if os.environ.get("CASINO_LONG_TESTS") else 20
+EXAMPLES = scaled(20, long=300, quick=8)
 MAX_COMMANDS = 5000
 
 
