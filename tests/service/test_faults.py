@@ -1,7 +1,7 @@
 """Faults under load, on a real ``casino serve`` (gunicorn) over a
 PostgreSQL of its own: a worker killed with SIGKILL, PostgreSQL restarted.
-Nothing acknowledged is lost, no answer is a 500 (a 503 carries
-Retry-After), and the service recovers by itself. Every loop is bounded in
+Nothing acknowledged is lost, nothing retried is applied twice, no answer
+is a 500 (a 503 carries Retry-After), and the service recovers by itself. Every loop is bounded in
 time and count; the module takes well under a minute when the machine is idle.
 The same server shows the HTTP server's own answers that the spec documents.
 """
@@ -106,40 +106,58 @@ def server() -> Iterator[Server]:
 
 @dataclass
 class Load:
-    """Clients creating games and dealing them, noting what was acknowledged."""
+    """Clients creating games and dealing them, as careful clients do: each
+    command sent with an idempotency key, and sent again under it when its
+    connection is cut. It notes what was acknowledged, and how many commands
+    never got an answer at all."""
 
     server: Server
     run: str = field(default_factory=lambda: uuid.uuid4().hex)
     acknowledged: dict[str, int] = field(default_factory=dict)  # game id -> version
+    unanswered: int = 0  # commands whose every attempt was cut
     statuses: list[int] = field(default_factory=list)
     bad: list[str] = field(default_factory=list)
     _stop: threading.Event = field(default_factory=threading.Event)
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
+    @property
+    def player(self) -> str:
+        """The name seat 0 has in this load's games, and only in them."""
+        return f"load-{self.run[:12]}"
+
     def client(self, number: int) -> None:
         for turn in range(10_000):
             if self._stop.is_set():
                 return
-            try:
-                self._one(f"c{number}-{turn}")
-            except (OSError, http.client.HTTPException):
-                time.sleep(0.05)  # a connection cut by the fault: not acknowledged
+            self._one(f"{self.run}-c{number}-{turn}")
 
     def _one(self, key: str) -> None:
-        status, headers, raw = self.server.request(
-            "POST", "/v1/games", {"seats": 2, "first_dealer": 1}, {"Idempotency-Key": f"{self.run}-{key}"})
-        self._note(status, headers)
-        if status != 201:
+        body = {"seats": [{"name": self.player}, {"name": "Bob"}], "first_dealer": 1}
+        answer = self._send("POST", "/v1/games", body, key)
+        if answer is None or answer[0] != 201:
             time.sleep(0.05)
             return
-        game = json.loads(raw)
+        game = json.loads(answer[1])
         with self._lock:
             self.acknowledged[game["id"]] = game["version"]
-        status, headers, raw = self.server.request("POST", f"/v1/games/{game['id']}/deal", {})
-        self._note(status, headers)
-        if status == 200:
+        answer = self._send("POST", f"/v1/games/{game['id']}/deal", {}, key + "-deal")
+        if answer is not None and answer[0] == 200:
             with self._lock:
-                self.acknowledged[game["id"]] = json.loads(raw)["version"]
+                self.acknowledged[game["id"]] = json.loads(answer[1])["version"]
+
+    def _send(self, method: str, path: str, body: dict, key: str) -> tuple[int, bytes] | None:
+        """The answer to the command, sent up to three times under one key; None if none came."""
+        for _ in range(3):
+            try:
+                status, headers, raw = self.server.request(method, path, body, {"Idempotency-Key": key})
+            except (OSError, http.client.HTTPException):
+                time.sleep(0.1)  # a connection cut by the fault: not acknowledged; send it again
+                continue
+            self._note(status, headers)
+            return status, raw
+        with self._lock:
+            self.unanswered += 1
+        return None
 
     def _note(self, status: int, headers: dict) -> None:
         with self._lock:
@@ -182,6 +200,21 @@ def _nothing_lost(server: Server, load: Load) -> None:
         assert json.loads(raw)["version"] >= version
 
 
+def _nothing_doubled(server: Server, load: Load) -> None:
+    """Every game the load made is one it was answered for (a retry got the
+    first attempt's game, not a second one), but for the few whose every
+    attempt was cut."""
+    made, after = set(), ""
+    while after is not None:
+        status, _, raw = server.request("GET", f"/v1/games?player={load.player}&limit=200{after}")
+        assert status == 200
+        page = json.loads(raw)
+        made |= {g["id"] for g in page["games"]}
+        after = f"&cursor={page['next']}" if page["next"] else None
+    assert set(load.acknowledged) <= made
+    assert len(made - set(load.acknowledged)) <= load.unanswered
+
+
 def _postmaster_start(server: Server):
     with psycopg.connect(server.postgres.database_url("casino_faults"), connect_timeout=5) as conn:
         return conn.execute("SELECT pg_postmaster_start_time()").fetchone()[0]
@@ -201,6 +234,7 @@ def test_a_worker_killed_mid_load_loses_nothing_acknowledged(server):
     assert killed and load.bad == []
     _recovered(server)
     _nothing_lost(server, load)
+    _nothing_doubled(server, load)
     assert killed[0] not in [w.pid for w in server.workers()]  # gunicorn started another
 
 
@@ -220,6 +254,7 @@ def test_postgresql_restarted_mid_load_loses_nothing_and_the_service_recovers(se
     assert load.bad == [], load.bad[:3]
     _recovered(server)
     _nothing_lost(server, load)
+    _nothing_doubled(server, load)
 
 
 def test_a_chunked_body_over_the_limit_is_413_like_a_sized_one(server):
