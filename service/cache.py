@@ -34,7 +34,7 @@ from pathlib import Path
 from uuid import UUID
 
 import domain
-from domain.games import State
+from domain.game_types import State
 
 from service.auth import derived_key
 from service.events import Snapshot

@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from domain.errors import RuleViolation
-from domain.games import game_of
+from domain.game_types import game_of
 
 from service.auth import seat
 from service.games import GameService, MakeCommand, PreconditionFailed, VersionConflict, fresh_seed, request_hash

@@ -6,7 +6,7 @@ Two stores keep the contract: ``service.postgres.store.PostgresEventStore``
 ``make test-fast``); ``tests/contract`` holds both to it.
 
 Which game a stored event belongs to is read off its type
-(:func:`domain.games.game_of_event`): event names are unique across games,
+(:func:`domain.game_types.game_of_event`): event names are unique across games,
 so folding a stored game needs no other clue.
 """
 
@@ -18,7 +18,7 @@ from datetime import datetime
 from typing import Any, Protocol, runtime_checkable
 from uuid import UUID
 
-from domain.games import State, game_of_event
+from domain.game_types import State, game_of_event
 
 from service.checkpoints import Checkpoint
 

@@ -2,7 +2,7 @@
 
 A command goes: take the game from the cache (reading the events after it
 only when the cache is empty or turns out to be behind), check ``If-Match``,
-let the game's rules decide (``domain.games``: the service knows no game's
+let the game's rules decide (``domain.game_types``: the service knows no game's
 rules), add whatever the rules then do by themselves (``follow_up``), and
 append it all, with the read model's row and the idempotency record, in one
 transaction. The result is the domain's: the version before, the events,
@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from domain.errors import OptionError, RuleViolation
-from domain.games import GAMES, GameType, State, game_of
+from domain.game_types import GAME_TYPES, GameType, State, game_of
 
 from service import jsonio
 from service.auth import PUBLIC, Caller, hash_token, new_token, seat_token
@@ -47,7 +47,7 @@ def game_type(variant: str) -> GameType:
     try:
         return game_of(variant)
     except KeyError:
-        known = ", ".join(v for game in GAMES.values() for v in game.VARIANTS)
+        known = ", ".join(v for game in GAME_TYPES.values() for v in game.VARIANTS)
         raise OptionError(f"Unknown variant {variant!r}; the variants are {known}.") from None
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from domain.games import State, game_of
+from domain.game_types import State, game_of
 
 from service.events import NOW, Recorded
 

@@ -42,7 +42,7 @@ from collections.abc import Callable, Generator, Iterator
 from dataclasses import dataclass, field
 from uuid import UUID
 
-from domain.games import State, is_finished
+from domain.game_types import State, is_finished
 
 from service import jsonio, metrics
 from service.auth import Caller

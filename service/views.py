@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from domain.games import State, game_of, game_of_event
+from domain.game_types import State, game_of, game_of_event
 
 from service.auth import Caller
 from service.events import StoredEvent, stored_form

@@ -6,7 +6,7 @@ The modules, in the order a command meets them: :mod:`.commands`,
 :mod:`.legal` lists moves, :mod:`.moves` reads and writes them, and
 :mod:`.options` holds every rule on which the sources differ. :mod:`.views`
 says what each caller may see, and :mod:`.game` completes the game-type
-interface (:class:`domain.games.GameType`) that a service serves it through.
+interface (:class:`domain.game_types.GameType`) that a service serves it through.
 """
 
 from .audit import audit_deals

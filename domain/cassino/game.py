@@ -1,4 +1,4 @@
-"""Cassino's side of the game-type interface (:class:`domain.games.GameType`):
+"""Cassino's side of the game-type interface (:class:`domain.game_types.GameType`):
 what a service needs to create and run a game without knowing its rules.
 The rules themselves are :func:`~.decide.decide`, :func:`~.evolve.fold` and
 :func:`~.legal.legal_moves`; the views are in :mod:`.views`."""

@@ -1,5 +1,5 @@
 """Mass Cool Casino's side of the game-type interface
-(:class:`domain.games.GameType`): its one preset, and what a service needs
+(:class:`domain.game_types.GameType`): its one preset, and what a service needs
 to create and run a game without knowing its rules. The rules themselves
 are :func:`~.decide.decide` (with :func:`~.decide.follow_up`),
 :func:`~.evolve.fold` and :func:`~.legal.legal_moves`; the views are in

@@ -18,7 +18,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from domain.games import State, game_of, game_of_event
+from domain.game_types import State, game_of, game_of_event
 
 from service.auth import hash_token, new_token
 from service.chain import first_break

@@ -15,7 +15,7 @@ from datetime import datetime
 from typing import Any
 from uuid import UUID
 
-from domain.games import game_of_event
+from domain.game_types import game_of_event
 
 from service.chain import first_break
 from service.checkpoints import Checkpoint, mismatch

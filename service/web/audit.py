@@ -7,7 +7,7 @@ import uuid
 
 from flask import Blueprint
 
-from domain.games import is_finished
+from domain.game_types import is_finished
 
 from service.auth import OPERATOR, Caller, any_caller, operator_required, refused
 from service.events import Unfoldable, refold_checked

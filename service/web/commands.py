@@ -1,7 +1,7 @@
 """Commands on a game: deal, play, count out, undo, void, client seeds.
 
 Each reads its request, builds its command from the game's own rules
-(``domain.games``: the same routes serve every game), and hands it to the
+(``domain.game_types``: the same routes serve every game), and hands it to the
 service layer; the answer is 200 with the game's new ``version``, the events
 it appended as the caller may see them, and the caller's new view. Chance
 comes from the service layer (``fresh_seed``), as data in the command.
@@ -16,7 +16,7 @@ from typing import Any
 from flask import Blueprint, g
 
 from domain.cards import Card
-from domain.games import read_move
+from domain.game_types import read_move
 
 from service import computer
 from service.auth import Caller, Forbidden, operator_required, seat_or_operator_required, seat_required

@@ -12,7 +12,7 @@ from typing import Any
 
 from flask import Blueprint, url_for
 
-from domain.games import GAMES, game_of
+from domain.game_types import GAME_TYPES, game_of
 
 from service.auth import Caller, operator_required
 from service.postgres.readmodel import Cursor, GameFilter
@@ -22,7 +22,7 @@ from service.web.requests import int_arg, parsed_arg, text_args, time_arg
 bp = Blueprint("listing", __name__, url_prefix="/v1/games")
 
 #: Every status of every game type, each once.
-STATUSES = tuple(dict.fromkeys(status for game in GAMES.values() for status in game.STATUSES))
+STATUSES = tuple(dict.fromkeys(status for game in GAME_TYPES.values() for status in game.STATUSES))
 MAX_PAGE = 200
 _MAX_TEXT = 40  # the longest variant or seat name
 

@@ -15,7 +15,7 @@ from datetime import UTC, datetime
 
 from flask import Blueprint, Response, current_app, request, url_for
 
-from domain.games import is_finished
+from domain.game_types import is_finished
 
 from service import streams
 from service.auth import Caller, any_caller, authenticator, current_caller

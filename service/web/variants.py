@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from flask import Blueprint
 
-from domain.games import GAMES
+from domain.game_types import GAME_TYPES
 
 bp = Blueprint("variants", __name__, url_prefix="/v1/variants")
 
@@ -16,5 +16,5 @@ def index():
     return {"variants": [
         {"name": v.name, "game_type": game.GAME_TYPE, "description": v.description, "players": list(v.players),
          "options": game.resolve(v.name, None, v.players[0]).to_dict()}
-        for game in GAMES.values() for v in game.VARIANTS.values()
+        for game in GAME_TYPES.values() for v in game.VARIANTS.values()
     ]}

@@ -11,11 +11,11 @@ import dataclasses
 
 import pytest
 
-from domain.games import GAMES
+from domain.game_types import GAME_TYPES
 from tests.service.spec_check import spec
 
 SCHEMAS = spec()["components"]["schemas"]
-EVENT_CLASSES = {name: cls for game in GAMES.values() for name, cls in game.EVENT_TYPES.items()}
+EVENT_CLASSES = {name: cls for game in GAME_TYPES.values() for name, cls in game.EVENT_TYPES.items()}
 
 
 def _ref(name: str) -> str:
@@ -51,7 +51,7 @@ def test_each_event_type_has_its_data_schema_field_by_field(name):
 def test_the_view_the_moves_and_the_listing_are_told_apart_by_game_type():
     views = {"cassino": "CassinoGame", "mass-cool-casino": "MassCoolGame"}
     summaries = {"cassino": "CassinoGameSummary", "mass-cool-casino": "MassCoolGameSummary"}
-    assert set(views) == set(GAMES) == set(SCHEMAS["GameType"]["enum"])
+    assert set(views) == set(GAME_TYPES) == set(SCHEMAS["GameType"]["enum"])
     for union, names in (("Game", views), ("GameSummary", summaries)):
         assert SCHEMAS[union]["discriminator"] == {
             "propertyName": "game_type", "mapping": {t: _ref(n) for t, n in names.items()}}
@@ -62,8 +62,8 @@ def test_the_view_the_moves_and_the_listing_are_told_apart_by_game_type():
 
 
 def test_each_games_statuses_are_in_its_schemas_and_the_listing_filter():
-    assert SCHEMAS["GameStatus"]["enum"] == list(GAMES["cassino"].STATUSES)
-    assert SCHEMAS["MassCoolStatus"]["enum"] == list(GAMES["mass-cool-casino"].STATUSES)
+    assert SCHEMAS["GameStatus"]["enum"] == list(GAME_TYPES["cassino"].STATUSES)
+    assert SCHEMAS["MassCoolStatus"]["enum"] == list(GAME_TYPES["mass-cool-casino"].STATUSES)
     [status] = [p for p in spec()["paths"]["/v1/games"]["get"]["parameters"] if p.get("name") == "status"]
-    everyone = {s for game in GAMES.values() for s in game.STATUSES}
+    everyone = {s for game in GAME_TYPES.values() for s in game.STATUSES}
     assert set(status["schema"]["items"]["enum"]) == everyone

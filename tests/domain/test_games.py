@@ -1,6 +1,6 @@
 """The interface games share: the registry, fold's contract, and the enums
 that stand for the strings clients see. The whole games here are played
-through ``domain.games`` alone, as a service's loop plays them: create,
+through ``domain.game_types`` alone, as a service's loop plays them: create,
 deal as the operator when no seat has a move, post a listed move, and
 issue whatever ``follow_up`` asks for, until the game is over."""
 
@@ -10,23 +10,24 @@ import json
 import pytest
 
 import domain
-from domain import (GAMES, Action, CreateGame, Deal, EndReason, Move, OptionError, Status, decide, fold,
+from domain import (GAME_TYPES, Action, CreateGame, Deal, EndReason, Move, OptionError, Status, decide, fold,
                     from_json, full_deck, game_of, to_json)
 from domain.cassino.events import GameFinished
-from domain.games import GameType, game_of_event
+from domain.game_types import GameType, game_of_event
 
 
 def test_every_variant_and_event_type_belongs_to_one_registered_game():
-    assert GAMES == {"cassino": domain.cassino, "mass-cool-casino": domain.masscool}
-    for game in GAMES.values():
-        assert GAMES[game.GAME_TYPE] is game
+    assert GAME_TYPES == {"cassino": domain.cassino, "mass-cool-casino": domain.masscool}
+    for game in GAME_TYPES.values():
+        assert GAME_TYPES[game.GAME_TYPE] is game
         for name in game.VARIANTS:
             assert game_of(name) is game
         for kind in game.EVENT_TYPES:
             assert game_of_event(kind) is game
-    assert sum(len(g.VARIANTS) for g in GAMES.values()) == len(set().union(*(g.VARIANTS for g in GAMES.values())))
-    assert sum(len(g.EVENT_TYPES) for g in GAMES.values()) == len(
-        set().union(*(g.EVENT_TYPES for g in GAMES.values())))
+    assert sum(len(g.VARIANTS) for g in GAME_TYPES.values()) == len(
+        set().union(*(g.VARIANTS for g in GAME_TYPES.values())))
+    assert sum(len(g.EVENT_TYPES) for g in GAME_TYPES.values()) == len(
+        set().union(*(g.EVENT_TYPES for g in GAME_TYPES.values())))
     with pytest.raises(KeyError):
         game_of("poker")
     with pytest.raises(KeyError):
@@ -43,7 +44,7 @@ def test_a_game_module_plays_through_the_interface_alone():
 
 
 def test_each_variant_is_played_by_its_seat_counts_and_no_others():
-    for game in GAMES.values():
+    for game in GAME_TYPES.values():
         for preset in game.VARIANTS.values():
             assert set(preset.players) <= set(game.PLAYERS) and preset.description
             for players in range(1, 10):
@@ -52,7 +53,7 @@ def test_each_variant_is_played_by_its_seat_counts_and_no_others():
                 else:
                     with pytest.raises(OptionError):
                         game.resolve(preset.name, None, players)
-    assert GAMES["mass-cool-casino"].PLAYERS == (2, 3, 4, 5, 6, 7, 8)
+    assert GAME_TYPES["mass-cool-casino"].PLAYERS == (2, 3, 4, 5, 6, 7, 8)
 
 
 @pytest.mark.parametrize("variant, overrides", [("mass-cool-casino", {"target": 21}), ("cassino", {"money": 6}),
@@ -67,7 +68,7 @@ def test_options_are_checked_by_the_game_of_the_variant(variant, overrides):
 
 def test_a_variant_is_created_only_by_its_own_game():
     with pytest.raises(OptionError):
-        GAMES["mass-cool-casino"].decide(None, GAMES["mass-cool-casino"].create_command(
+        GAME_TYPES["mass-cool-casino"].decide(None, GAME_TYPES["mass-cool-casino"].create_command(
             "cassino", ("Ann", "Bob"), 0, None, None))
 
 

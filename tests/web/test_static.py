@@ -8,7 +8,7 @@ from pathlib import Path
 
 import yaml
 
-from domain.games import GAMES
+from domain.game_types import GAME_TYPES
 from service.web.client import ROOT
 
 REPO = Path(__file__).resolve().parents[2]
@@ -45,8 +45,8 @@ def test_the_client_knows_every_event_type_of_every_game():
     text = (ROOT / "events.js").read_text()
     listed = re.search(r"GAME_EVENTS = \{(.*?)\n\};", text, re.S).group(1)
     games = dict(re.findall(r'^  "?([\w-]+)"?: \[(.*?)\],$', listed, re.M | re.S))
-    assert set(games) == set(GAMES)
-    for name, game in GAMES.items():
+    assert set(games) == set(GAME_TYPES)
+    for name, game in GAME_TYPES.items():
         assert set(re.findall(r'"(\w+)"', games[name])) == set(game.EVENT_TYPES), name
         assert all(f'case "{t}":' in text for t in game.EVENT_TYPES), name  # and says each in words
 

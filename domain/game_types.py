@@ -2,10 +2,10 @@
 without knowing any of them.
 
 Each game is a module (a sibling package of :mod:`domain.cassino`) that
-provides the names of :class:`GameType`; :data:`GAMES` maps a game type's
+provides the names of :class:`GameType`; :data:`GAME_TYPES` maps a game type's
 name to it. A service finds a game by a variant's name (:func:`game_of`,
 for a new game or a stored state's ``variant``) or by a stored event's type
-(:func:`game_of_event`, for a log), so adding a game touches :data:`GAMES`
+(:func:`game_of_event`, for a log), so adding a game touches :data:`GAME_TYPES`
 and nothing else.
 
 States, commands and events are each game's own types: a service holds
@@ -96,7 +96,7 @@ class GameType(Protocol):
 
     @property
     def GAME_TYPE(self) -> str:
-        """The game type's name, the key of :data:`GAMES`."""
+        """The game type's name, the key of :data:`GAME_TYPES`."""
 
     @property
     def DESCRIPTION(self) -> str: ...
@@ -224,10 +224,10 @@ def is_finished(state: State) -> bool:
 
 
 #: Every game type, by name.
-GAMES: dict[str, GameType] = {cassino.GAME_TYPE: cassino, masscool.GAME_TYPE: masscool}
+GAME_TYPES: dict[str, GameType] = {cassino.GAME_TYPE: cassino, masscool.GAME_TYPE: masscool}
 
-_BY_VARIANT: dict[str, GameType] = {v: game for game in GAMES.values() for v in game.VARIANTS}
-_BY_EVENT: dict[str, GameType] = {t: game for game in GAMES.values() for t in game.EVENT_TYPES}
+_BY_VARIANT: dict[str, GameType] = {v: game for game in GAME_TYPES.values() for v in game.VARIANTS}
+_BY_EVENT: dict[str, GameType] = {t: game for game in GAME_TYPES.values() for t in game.EVENT_TYPES}
 
 
 def game_of(variant: str) -> GameType:
@@ -249,7 +249,7 @@ def read_move(game: GameType, body: Any) -> Move:
     try:
         return game.parse_move(body)
     except NotationError as not_ours:
-        for other in GAMES.values():
+        for other in GAME_TYPES.values():
             if other is game:
                 continue
             try:
