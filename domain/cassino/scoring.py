@@ -74,6 +74,8 @@ _ORDERS = {
 }
 #: Categories only ever scored during a hand, never at its end.
 _AT_ONCE_ONLY = ("sweeps", "default")
+#: Every category an award can have, whatever the options.
+CATEGORIES = frozenset({c for order in _ORDERS.values() for c in order} | {"cards", "all_eleven", *_AT_ONCE_ONLY})
 
 
 def points_table(options: Options) -> str:

@@ -9,6 +9,7 @@ from pathlib import Path
 import yaml
 
 from domain.game_types import GAME_TYPES
+from domain.cassino.scoring import CATEGORIES
 from service.web.client import ROOT
 
 REPO = Path(__file__).resolve().parents[2]
@@ -49,6 +50,13 @@ def test_the_client_knows_every_event_type_of_every_game():
     for name, game in GAME_TYPES.items():
         assert set(re.findall(r'"(\w+)"', games[name])) == set(game.EVENT_TYPES), name
         assert all(f'case "{t}":' in text for t in game.EVENT_TYPES), name  # and says each in words
+
+
+def test_the_client_names_every_scoring_category_in_words():
+    """A hand's score shows each category by name (tableview.js), whatever the variant's points table."""
+    text = (ROOT / "tableview.js").read_text()
+    labelled = re.search(r"const CATEGORY = \{(.*?)\n\};", text, re.S).group(1)
+    assert set(re.findall(r"(\w+): \"", labelled)) == set(CATEGORIES)
 
 
 def test_the_client_ships_in_the_package():

@@ -120,11 +120,15 @@ export function tableArea(view, { enabled = null, chosen = new Set(), choose = n
   return area;
 }
 
+// Every scoring category of every Cassino points table (domain/cassino/scoring.py).
 const CATEGORY = {
   most_cards: "Most cards", most_spades: "Most spades", big_casino: "Big casino",
   little_casino: "Little casino", ace_S: "Ace of spades", ace_C: "Ace of clubs",
   ace_H: "Ace of hearts", ace_D: "Ace of diamonds", spades: "Spades", sweeps: "Sweeps",
-  all_eleven: "All eleven",
+  all_eleven: "All eleven", cards: "Cards taken", spy_two: "Two of spades", big_ten: "Ten of spades",
+  most_diamonds: "Most diamonds", seven_of_diamonds: "Seven of diamonds", four_sevens: "All four sevens",
+  four_sixes: "All four sixes", four_aces: "All four aces", point_cards: "Point cards",
+  ten_of_diamonds: "Ten of diamonds", two_of_clubs: "Two of clubs", default: "Build duty not kept",
 };
 
 function sides(view) {
