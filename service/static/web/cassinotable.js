@@ -7,22 +7,15 @@
 // chooses pieces, only those that some listed move still holds can be
 // chosen, and the moves made of exactly the chosen pieces are offered.
 
-import { el, keepingFocus, showError } from "./api.js";
+import { el, keepingFocus } from "./api.js";
 import { cardFace } from "./cards.js";
-import { describe, eventTypes } from "./events.js";
-import { LiveEvents } from "./stream.js";
-import { gameResult, handScore, header, pileSeat, seatName, seatsPanel, tableArea } from "./tableview.js";
+import { Seat, button, undoControls } from "./seat.js";
+import { gameResult, handScore, header, pileSeat, seatsPanel, tableArea } from "./tableview.js";
+import { listed, seatName } from "./words.js";
 
-let gameId = null;
-let api = null;
-let base = null;
-
-let view = null;
-let moves = [];
-const events = [];
+let seat = null; // the caller's place at the table (seat.js): its view, moves and events
 let chosen = new Set(); // the pieces chosen
 let confirmCountOut = false;
-let pending = null;
 
 /** The distinct pieces of a move: its card, its cards and its targets (a target may repeat: see moveLabel). */
 function piecesOf(move) {
@@ -41,29 +34,25 @@ function holdsChosen(move) {
 
 /** The pieces that may be chosen now (or unchosen). */
 function choosable() {
-  if (!chosen.size) return new Set(moves.flatMap(leadsOf));
-  return new Set([...chosen, ...moves.filter(holdsChosen).flatMap(piecesOf)]);
+  if (!chosen.size) return new Set(seat.moves.flatMap(leadsOf));
+  return new Set([...chosen, ...seat.moves.filter(holdsChosen).flatMap(piecesOf)]);
 }
 
 /** The moves to offer: those made of exactly the chosen pieces, and those made of none. */
 function fitting() {
-  return moves.filter((m) => {
+  return seat.moves.filter((m) => {
     const pieces = piecesOf(m);
     return !pieces.length || (pieces.length === chosen.size && holdsChosen(m));
   });
 }
 
-function pileName(seat) {
-  return `${seatName(view, seat)}'s pile`;
+function pileName(owner) {
+  return `${seatName(seat.view, owner)}'s pile`;
 }
 
 function pieceName(piece) {
-  const seat = pileSeat(piece);
-  return seat === null ? piece : pileName(seat);
-}
-
-function listed(items) {
-  return items.length < 2 ? items.join("") : `${items.slice(0, -1).join(", ")} and ${items.at(-1)}`;
+  const owner = pileSeat(piece);
+  return owner === null ? piece : pileName(owner);
 }
 
 /**
@@ -74,11 +63,11 @@ function listed(items) {
 function targetWords(move) {
   const targets = move.targets || [];
   const piles = new Map();
-  for (const seat of targets.map(pileSeat).filter((s) => s !== null)) piles.set(seat, (piles.get(seat) || 0) + 1);
+  for (const owner of targets.map(pileSeat).filter((s) => s !== null)) piles.set(owner, (piles.get(owner) || 0) + 1);
   const loose = targets.filter((t) => pileSeat(t) === null);
   return [
     ...(loose.length ? [loose.join(" ")] : []),
-    ...[...piles].map(([seat, n]) => (n === 1 ? `the top card of ${pileName(seat)}` : `the top ${n} cards of ${pileName(seat)}`)),
+    ...[...piles].map(([owner, n]) => (n === 1 ? `the top card of ${pileName(owner)}` : `the top ${n} cards of ${pileName(owner)}`)),
   ];
 }
 
@@ -91,7 +80,7 @@ function moveLabel(m) {
     case "trail": return `Trail ${m.card}`;
     case "pluck": return `Pluck ${m.card}`;
     case "capture": return `Take ${things} with ${m.card}${as}`;
-    case "steal": return `Steal ${listed((m.targets || []).map((t) => `${seatName(view, pileSeat(t))}'s bundle`))} with ${m.card}`;
+    case "steal": return `Steal ${listed((m.targets || []).map((t) => `${seatName(seat.view, pileSeat(t))}'s bundle`))} with ${m.card}`;
     case "build": return `Build ${m.value} with ${m.card}${things ? ` on ${things}` : ""}${groups}`;
     default: {
       // Any other game's moves, in words from their own fields.
@@ -100,41 +89,6 @@ function moveLabel(m) {
       return `${verb}${cards.length ? ` ${cards.join(" ")}` : ""}${things ? ` on ${things}` : ""}`;
     }
   }
-}
-
-async function refresh() {
-  const fresh = await api.get(base);
-  // A seat may have moves off its turn too (a pluck just after its play).
-  const seated = fresh.you !== undefined && fresh.status === "in_progress";
-  const list = seated ? await api.get(`${base}/moves`) : null;
-  if (view && fresh.version < view.version) return; // an older answer overtaken by a newer one
-  view = fresh;
-  moves = list && list.version === fresh.version ? list.moves : [];
-  if (list && list.version !== fresh.version) refreshSoon(); // the game moved on between the two answers
-  if (chosen.size && !moves.some(holdsChosen)) clearChoice();
-  render();
-}
-
-function refreshSoon() {
-  clearTimeout(pending);
-  pending = setTimeout(() => refresh().catch(showError), 40);
-}
-
-function clearChoice() {
-  chosen = new Set();
-}
-
-async function command(path, body = {}) {
-  confirmCountOut = false;
-  try {
-    const key = crypto.randomUUID ? { "Idempotency-Key": crypto.randomUUID() } : {};
-    await api.post(`${base}/${path}`, body, key);
-    showError(null);
-    clearChoice();
-  } catch (error) {
-    showError(error);
-  }
-  await refresh().catch(showError);
 }
 
 /**
@@ -151,18 +105,14 @@ function choose(piece) {
 
 /** The pieces shown as enabled buttons: those that may be chosen, and those a move starts with. */
 function clickable() {
-  return new Set([...choosable(), ...moves.flatMap(leadsOf)]);
-}
-
-function button(label, key, onclick, extra = {}) {
-  return el("button", { type: "button", "data-key": key, onclick, ...extra }, label);
+  return new Set([...choosable(), ...seat.moves.flatMap(leadsOf)]);
 }
 
 function handArea(enabled) {
-  if (view.hand === undefined) return el("p", { class: "note" }, "You are watching: no hand is shown.");
+  if (seat.view.hand === undefined) return el("p", { class: "note" }, "You are watching: no hand is shown.");
   return el("div", { class: "hand", id: "hand" },
     el("h2", {}, "Your hand"),
-    el("div", { class: "hand-cards" }, view.hand.map((code) => {
+    el("div", { class: "hand-cards" }, seat.view.hand.map((code) => {
       const face = cardFace(code, { onclick: () => choose(code), pressed: chosen.has(code), disabled: !enabled.has(code) });
       face.dataset.key = `hand-${code}`;
       return face;
@@ -170,73 +120,63 @@ function handArea(enabled) {
 }
 
 function playChoices() {
-  if (!moves.length) return [];
+  if (!seat.moves.length) return [];
   const offered = fitting();
-  const out = offered.map((m, i) => button(moveLabel(m), `move-${i}-${moveLabel(m)}`, () => command("play", m), { class: "primary" }));
+  const out = offered.map((m, i) => button(moveLabel(m), `move-${i}-${moveLabel(m)}`, () => seat.command("play", m), { class: "primary" }));
   if (!chosen.size) return out;
-  const more = moves.some((m) => holdsChosen(m) && piecesOf(m).length > chosen.size);
+  const more = seat.moves.some((m) => holdsChosen(m) && piecesOf(m).length > chosen.size);
   return [
     el("p", { class: "note" }, offered.length ? "Choose the move:" : "Choose the rest of the move: what to take, build on or steal."),
     ...out,
     more && offered.length ? el("p", { class: "note" }, "Or choose more for another move.") : null,
-    button("Clear the choice", "clear", () => { clearChoice(); render(); }),
+    button("Clear the choice", "clear", () => { chosen = new Set(); render(); }),
   ].filter(Boolean);
 }
 
-function undoControls() {
-  const you = view.you;
-  const asked = view.undo_request;
-  if (view.status !== "in_progress" || view.options.undo === "off") return [];
-  if (!asked) {
-    const label = view.options.undo === "free" ? "Take back my last play" : "Ask to take back my last play";
-    return [button(label, "undo", () => command("undo"))];
-  }
-  if (asked.seat === you) return [el("p", { class: "note" }, "You asked to take your play back; the others are answering.")];
-  if (asked.accepted.includes(you)) return [el("p", { class: "note" }, "You agreed to the take-back.")];
-  return [
-    el("p", { class: "note" }, `${seatName(view, asked.seat)} asks to take their last play back.`),
-    button("Agree", "undo-yes", () => command("undo/answer", { accept: true })),
-    button("Refuse", "undo-no", () => command("undo/answer", { accept: false })),
-  ];
+/** Taking a play back, while a hand is played and the game allows it. */
+function takeBacks() {
+  return seat.view.status === "in_progress" && seat.view.options.undo !== "off" ? undoControls(seat, "play") : [];
 }
 
 function countOutControls() {
-  if (view.status !== "in_progress" || !view.options.count_out) return [];
+  if (seat.view.status !== "in_progress" || !seat.view.options.count_out) return [];
   if (!confirmCountOut) return [button("Count out…", "count-out", () => { confirmCountOut = true; render(); })];
   return [
     el("p", { class: "note" }, "Counting out ends the game: if your side has not reached the target, it loses."),
-    button("Count out now", "count-out-sure", () => command("count-out"), { class: "danger" }),
+    button("Count out now", "count-out-sure", () => seat.command("count-out"), { class: "danger" }),
     button("Not yet", "count-out-no", () => { confirmCountOut = false; render(); }),
   ];
 }
 
 function actions() {
+  const view = seat.view;
   const you = view.you;
   const out = [];
   const dealing = view.status === "waiting" || view.status === "hand_over";
-  if (dealing && view.next_dealer === you) out.push(button("Deal", "deal", () => command("deal"), { class: "primary" }));
+  if (dealing && view.next_dealer === you) out.push(button("Deal", "deal", () => seat.command("deal"), { class: "primary" }));
   else if (dealing) out.push(el("p", { class: "note" }, `Waiting for ${seatName(view, view.next_dealer)} to deal.`));
   if (view.status === "in_progress") {
     const hand = view.hand || [];
-    const fromTable = moves.flatMap(leadsOf).some((c) => !hand.includes(c));
+    const fromTable = seat.moves.flatMap(leadsOf).some((c) => !hand.includes(c));
     const where = fromTable ? (view.turn === you ? "from your hand or the table" : "on the table") : "from your hand";
     let note;
     if (chosen.size) note = `You chose ${listed([...chosen].map(pieceName))}.`;
     else if (view.turn === you) note = `Your turn: choose a card ${where}.`;
-    else note = `Waiting for ${seatName(view, view.turn)} to play${moves.length ? `; until then you may still choose a card ${where}` : ""}.`;
+    else note = `Waiting for ${seatName(view, view.turn)} to play${seat.moves.length ? `; until then you may still choose a card ${where}` : ""}.`;
     out.push(el("p", { class: `note${view.turn === you || chosen.size ? " turn-note" : ""}` }, note));
   }
-  out.push(...playChoices(), ...undoControls(), ...countOutControls());
+  out.push(...playChoices(), ...takeBacks(), ...countOutControls());
   return out;
 }
 
 function results() {
-  const ended = events.filter((e) => e.type === "HandEnded").at(-1);
-  const finished = events.find((e) => e.type === "GameFinished");
-  return [finished ? gameResult(view, finished) : null, ended ? handScore(view, ended) : null];
+  const ended = seat.events.filter((e) => e.type === "HandEnded").at(-1);
+  const finished = seat.events.find((e) => e.type === "GameFinished");
+  return [finished ? gameResult(seat.view, finished) : null, ended ? handScore(seat.view, ended) : null];
 }
 
 function render() {
+  const view = seat.view;
   if (!view) return;
   keepingFocus(() => {
     const you = view.you;
@@ -253,18 +193,19 @@ function render() {
   });
 }
 
-function onEvent(event) {
-  events.push(event);
-  const name = (seat) => (view ? seatName(view, seat) : `seat ${seat}`);
-  document.getElementById("log").append(el("li", { "data-version": event.version }, `${event.version}. ${describe(event, name)}`));
-  refreshSoon();
-}
-
 /** Open the table of game ``id`` for ``caller`` (an Api). */
 export function start(caller, id) {
-  api = caller;
-  gameId = id;
-  base = `/v1/games/${gameId}`;
-  refresh().catch(showError);
-  new LiveEvents(api, gameId, onEvent, () => view !== null && view.status === "finished", eventTypes("cassino")).open();
+  seat = new Seat(caller, id, "cassino", {
+    // A seat may have moves off its turn too (a pluck just after its play).
+    hasMoves: (view) => view.you !== undefined && view.status === "in_progress",
+    render: () => {
+      if (chosen.size && !seat.moves.some(holdsChosen)) chosen = new Set();
+      render();
+    },
+    sent: () => {
+      chosen = new Set();
+      confirmCountOut = false;
+    },
+  });
+  seat.start();
 }

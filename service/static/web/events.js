@@ -1,5 +1,7 @@
 // The event types the service sends, game by game, and a sentence for each event.
 
+import { listed } from "./words.js";
+
 /** Each game's event types (a view's ``game_type``): the names its stream's messages carry. */
 export const GAME_EVENTS = {
   cassino: [
@@ -24,10 +26,6 @@ export function eventTypes(gameType) {
 /** "Ann's", and "Your" for a seat named You (the lobby's name for the person playing alone). */
 export function owns(name) {
   return name === "You" ? "Your" : `${name}'s`;
-}
-
-function listed(items) {
-  return items.length < 2 ? items.join("") : `${items.slice(0, -1).join(", ")} and ${items.at(-1)}`;
 }
 
 function short(hex) {

@@ -7,27 +7,29 @@
 // legal size (docs/rules.md), a cut list still offers every bet of the
 // sizes it lists, and says which sizes those are.
 
-import { el, keepingFocus, showError } from "./api.js";
+import { el, keepingFocus } from "./api.js";
 import { cardFace } from "./cards.js";
-import { describe, eventTypes } from "./events.js";
-import { finalCount, listed, mccHeader, mccSeats, mccTable, seatName, showdownResult } from "./mccview.js";
-import { LiveEvents } from "./stream.js";
+import { finalCount, mccHeader, mccSeats, mccTable, showdownResult } from "./mccview.js";
+import { Seat, button, undoControls } from "./seat.js";
+import { listed, seatName } from "./words.js";
 
-let api = null;
-let base = null;
-let view = null;
-let moves = [];
-let truncated = false;
-const events = [];
+let seat = null; // the caller's place at the table (seat.js): its view, moves and events
 let chosen = new Set(); // the money cards chosen for a bet
-let pending = null;
+
+/** Forget chosen cards the money no longer holds, and the choice when no bet can be made. */
+function keepChoice() {
+  const view = seat.view;
+  const money = view.you !== undefined ? view.seats[view.you].money : [];
+  chosen = new Set([...chosen].filter((c) => money.includes(c)));
+  if (!bets().length) chosen = new Set();
+}
 
 function bets() {
-  return moves.filter((m) => m.action === "bet");
+  return seat.moves.filter((m) => m.action === "bet");
 }
 
 function canStop() {
-  return moves.some((m) => m.action === "stop");
+  return seat.moves.some((m) => m.action === "stop");
 }
 
 /** The bet sizes the listed moves hold, smallest first. */
@@ -39,12 +41,12 @@ function sizes() {
 function makeable() {
   if (!chosen.size) return false;
   const listedExactly = bets().some((m) => m.cards.length === chosen.size && m.cards.every((c) => chosen.has(c)));
-  return listedExactly || (truncated && sizes().includes(chosen.size));
+  return listedExactly || (seat.truncated && sizes().includes(chosen.size));
 }
 
 /** The chosen cards in the order the money lies. */
 function chosenCards() {
-  const money = view.seats[view.you].money;
+  const money = seat.view.seats[seat.view.you].money;
   return money.filter((c) => chosen.has(c));
 }
 
@@ -55,43 +57,6 @@ function sizeWords(list) {
   return `${text} card${list.length === 1 && list[0] === 1 ? "" : "s"}`;
 }
 
-async function refresh() {
-  const fresh = await api.get(base);
-  const seated = fresh.you !== undefined && fresh.status === "betting";
-  const list = seated ? await api.get(`${base}/moves`) : null;
-  if (view && fresh.version < view.version) return; // an older answer overtaken by a newer one
-  view = fresh;
-  const current = list && list.version === fresh.version;
-  moves = current ? list.moves : [];
-  truncated = current ? list.truncated : false;
-  if (list && !current) refreshSoon(); // the game moved on between the two answers
-  const money = view.you !== undefined ? view.seats[view.you].money : [];
-  chosen = new Set([...chosen].filter((c) => money.includes(c)));
-  if (!bets().length) chosen = new Set();
-  render();
-}
-
-function refreshSoon() {
-  clearTimeout(pending);
-  pending = setTimeout(() => refresh().catch(showError), 40);
-}
-
-async function command(path, body = {}) {
-  try {
-    const key = crypto.randomUUID ? { "Idempotency-Key": crypto.randomUUID() } : {};
-    await api.post(`${base}/${path}`, body, key);
-    showError(null);
-    chosen = new Set();
-  } catch (error) {
-    showError(error);
-  }
-  await refresh().catch(showError);
-}
-
-function button(label, key, onclick, extra = {}) {
-  return el("button", { type: "button", "data-key": key, onclick, ...extra }, label);
-}
-
 function toggle(code) {
   if (chosen.has(code)) chosen.delete(code);
   else chosen.add(code);
@@ -100,6 +65,7 @@ function toggle(code) {
 
 /** The caller's own corner: the hand, and the money as cards to choose for a bet. */
 function ownArea() {
+  const view = seat.view;
   if (view.you === undefined) return el("p", { class: "note" }, "You are watching: no hand is shown until the showdown.");
   const me = view.seats[view.you];
   const most = bets().length ? Math.max(...sizes()) : 0;
@@ -120,11 +86,12 @@ function ownArea() {
 }
 
 function betChoices() {
+  const view = seat.view;
   const out = [];
   const you = view.you;
   const list = sizes();
   if (list.length) {
-    const cut = truncated ? " The service's list of moves stops there, so a larger bet is not offered now." : "";
+    const cut = seat.truncated ? " The service's list of moves stops there, so a larger bet is not offered now." : "";
     const owed = view.stopped_by !== null;
     out.push(el("p", { class: "note", id: "bet-sizes" }, owed
       ? `${seatName(view, view.stopped_by)} called stop: bet ${sizeWords(list)} to even out.${cut}`
@@ -133,35 +100,25 @@ function betChoices() {
   if (chosen.size) {
     const cards = chosenCards();
     if (makeable()) {
-      out.push(button(`Bet ${cards.join(" ")}`, "bet", () => command("play", { action: "bet", cards }), { class: "primary" }));
+      out.push(button(`Bet ${cards.join(" ")}`, "bet", () => seat.command("play", { action: "bet", cards }), { class: "primary" }));
     } else {
       out.push(el("p", { class: "note" }, `You chose ${cards.join(" ")}: that is not a bet you can make now.`));
     }
     out.push(button("Clear the choice", "clear", () => { chosen = new Set(); render(); }));
   }
-  if (canStop()) out.push(button("Stop", "stop", () => command("play", { action: "stop" }), { class: chosen.size ? null : "primary" }));
+  if (canStop()) out.push(button("Stop", "stop", () => seat.command("play", { action: "stop" }), { class: chosen.size ? null : "primary" }));
   return view.turn === you ? out : [];
 }
 
-function undoControls() {
-  const you = view.you;
-  const asked = view.undo_request;
-  if (view.status !== "betting" || view.options.undo === "off" || view.seats[you].out) return [];
-  if (!asked) {
-    const label = view.options.undo === "free" ? "Take back my last move" : "Ask to take back my last move";
-    return [button(label, "undo", () => command("undo"))];
-  }
-  if (asked.seat === you) return [el("p", { class: "note" }, "You asked to take your move back; the others are answering.")];
-  if (asked.accepted.includes(you)) return [el("p", { class: "note" }, "You agreed to the take-back.")];
-  return [
-    el("p", { class: "note" }, `${seatName(view, asked.seat)} asks to take their last move back.`),
-    button("Agree", "undo-yes", () => command("undo/answer", { accept: true })),
-    button("Refuse", "undo-no", () => command("undo/answer", { accept: false })),
-  ];
+/** Taking a bet back, while the betting is on and the game allows it; a seat out of the game has none. */
+function takeBacks() {
+  const view = seat.view;
+  return view.options.undo !== "off" && !view.seats[view.you].out ? undoControls(seat, "move") : [];
 }
 
 /** Where the game waits, in words: for whom, and for what. */
 function waitingNote() {
+  const view = seat.view;
   const you = view.you;
   const me = you === undefined ? null : view.seats[you];
   switch (view.status) {
@@ -185,21 +142,23 @@ function waitingNote() {
 }
 
 function actions() {
+  const view = seat.view;
   const you = view.you;
   const out = [];
-  if (view.status === "waiting" && view.dealer === you) out.push(button("Deal", "deal", () => command("deal"), { class: "primary" }));
+  if (view.status === "waiting" && view.dealer === you) out.push(button("Deal", "deal", () => seat.command("deal"), { class: "primary" }));
   const note = waitingNote();
   if (note) out.push(el("p", { class: `note${view.status === "betting" && view.turn === you ? " turn-note" : ""}` }, note));
-  if (view.status === "betting") out.push(...betChoices(), ...undoControls());
+  if (view.status === "betting") out.push(...betChoices(), ...takeBacks());
   return out;
 }
 
 function results() {
-  const showdown = events.filter((e) => e.type === "PotWon" || e.type === "PotTied").at(-1);
-  return [finalCount(view), showdownResult(view, showdown)];
+  const showdown = seat.events.filter((e) => e.type === "PotWon" || e.type === "PotTied").at(-1);
+  return [finalCount(seat.view), showdownResult(seat.view, showdown)];
 }
 
 function render() {
+  const view = seat.view;
   if (!view) return;
   keepingFocus(() => {
     const you = view.you;
@@ -214,17 +173,12 @@ function render() {
   });
 }
 
-function onEvent(event) {
-  events.push(event);
-  const name = (seat) => (view ? seatName(view, seat) : `seat ${seat}`);
-  document.getElementById("log").append(el("li", { "data-version": event.version }, `${event.version}. ${describe(event, name)}`));
-  refreshSoon();
-}
-
 /** Open the table of game ``id`` for ``caller`` (an Api). */
 export function start(caller, id) {
-  api = caller;
-  base = `/v1/games/${id}`;
-  refresh().catch(showError);
-  new LiveEvents(api, id, onEvent, () => view !== null && view.status === "finished", eventTypes("mass-cool-casino")).open();
+  seat = new Seat(caller, id, "mass-cool-casino", {
+    hasMoves: (view) => view.you !== undefined && view.status === "betting",
+    render: () => { keepChoice(); render(); },
+    sent: () => { chosen = new Set(); },
+  });
+  seat.start();
 }

@@ -6,6 +6,7 @@
 import { el } from "./api.js";
 import { cardFace } from "./cards.js";
 import { owns } from "./events.js";
+import { listed, seatName } from "./words.js";
 
 /** This game's statuses, in the order a game goes through them, with what the pages call them. */
 export const MCC_STATUS = {
@@ -19,14 +20,6 @@ const REASONS = {
   deck_out: "the stock cannot give everyone a hand",
   last_player: "one player is left",
 };
-
-export function seatName(view, seat) {
-  return seat === null || seat === undefined ? "nobody" : view.seats[seat].name;
-}
-
-export function listed(items) {
-  return items.length < 2 ? items.join("") : `${items.slice(0, -1).join(", ")} and ${items.at(-1)}`;
-}
 
 function cards(codes, label, extra = {}) {
   return el("span", { class: "mcc-cards", "aria-label": label, ...extra }, codes.map((c) => cardFace(c)));

@@ -7,7 +7,8 @@ import { Api, el, gameIdFromPage, operatorToken, seatToken, showError } from "./
 import { cardFace } from "./cards.js";
 import { describe } from "./events.js";
 import { mccHeader, mccSeats, mccTable } from "./mccview.js";
-import { header, seatName, seatsPanel, tableArea } from "./tableview.js";
+import { header, seatsPanel, tableArea } from "./tableview.js";
+import { seatName } from "./words.js";
 
 const gameId = gameIdFromPage();
 const api = new Api(seatToken(gameId) || operatorToken());

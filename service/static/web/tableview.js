@@ -4,6 +4,7 @@
 
 import { el } from "./api.js";
 import { cardBacks, cardFace, cardName } from "./cards.js";
+import { seatName } from "./words.js";
 
 /** A game's statuses, in the order a game goes through them, with what the pages call them. */
 export const STATUS = {
@@ -15,10 +16,6 @@ export const STATUS = {
 
 export function itemId(item) {
   return item.kind === "card" ? item.card : item.id;
-}
-
-export function seatName(view, seat) {
-  return seat === null || seat === undefined ? "nobody" : view.seats[seat].name;
 }
 
 /** The seat whose capture pile a move's target names (``seat:N``), or null for a card or a build. */
