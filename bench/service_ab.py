@@ -41,6 +41,18 @@ sys.path[:] = [str(HERE.parent)] + [p for p in sys.path if p not in (str(HERE.pa
 from bench import service as bench  # noqa: E402 - after the path fix above
 
 
+#: Where ``casino``'s command line is, in this layout and in the flat one before it.
+CLI_MODULES = ("service.ops.cli", "service.cli")
+
+
+def cli_module(checkout: Path) -> str:
+    """The module of the checkout's command line (``CLI_MODULES``)."""
+    for module in CLI_MODULES:
+        if (checkout / (module.replace(".", "/") + ".py")).is_file():
+            return module
+    raise SystemExit(f"{checkout} is not a checkout of this repository")
+
+
 def parse_side(text: str) -> tuple[str, Path, dict[str, str]]:
     """``DIR[:NAME=VALUE...]``: a label, the checkout, its environment settings."""
     directory, *settings = text.split(":")
@@ -51,8 +63,7 @@ def parse_side(text: str) -> tuple[str, Path, dict[str, str]]:
             raise SystemExit(f"{text!r}: settings are NAME=VALUE")
         env[name] = value
     checkout = Path(directory).resolve()
-    if not (checkout / "service" / "cli.py").is_file():
-        raise SystemExit(f"{checkout} is not a checkout of this repository")
+    cli_module(checkout)
     return text, checkout, env
 
 
@@ -83,7 +94,7 @@ def main(argv: list[str] | None = None) -> int:
             port = bench.free_port()
             # `python -c` puts its working directory first on sys.path: the checkout's service.
             servers.append(bench.Server(
-                [sys.executable, "-c", "import sys; from service.ops.cli import main; sys.exit(main())",
+                [sys.executable, "-c", f"import sys; from {cli_module(checkout)} import main; sys.exit(main())",
                  "serve", "--port", str(port)], env, workdir / f"service-{i}.log", "/readyz", cwd=checkout))
             print(f"{label}: serving from {checkout}", flush=True)
         rng = random.Random(args.seed)

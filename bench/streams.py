@@ -60,7 +60,8 @@ class Stream:
         self.open = False
         self.finished = False  # answered 204: the game is over and read to its end
         self.refused = 0
-        self.reconnects = 0
+        self.reconnects = 0  # each time the server ended it, or it broke
+        self.was_open = False
 
     async def run(self, port: int, stop: asyncio.Event) -> None:
         while not stop.is_set() and not self.finished:
@@ -90,7 +91,7 @@ class Stream:
                 self.refused += 1
                 await asyncio.sleep(5)
                 return
-            self.open = True
+            self.open = self.was_open = True
             waiting = asyncio.ensure_future(stop.wait())
             try:
                 await self._messages(reader, waiting)
@@ -124,7 +125,10 @@ def stream_process(port: int, seats: list[tuple[str, str]], stop, report) -> Non
     """The streams' own process (so that reading them takes no interpreter
     time from the command clients, nor theirs from it): every stream in one
     asyncio loop until ``stop`` is set. Reports ``("open", count)`` every
-    half second, then ``("done", [(received, refused, reconnects), ...])``.
+    half second, then ``("done", [(received, refused, reconnects, ended), ...])``:
+    ``ended`` when the stream ended with its game (the server closed it after
+    the last event, and the reconnection got 204), and that reconnection is
+    not counted in ``reconnects``.
     ``time.monotonic`` is the system's, the same clock in both processes."""
     _, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))  # a socket per stream
@@ -145,7 +149,8 @@ def stream_process(port: int, seats: list[tuple[str, str]], stop, report) -> Non
         await asyncio.gather(*tasks, return_exceptions=True)
 
     asyncio.run(main())
-    report.put(("done", [(s.received, s.refused, s.reconnects) for s in streams]))
+    ended = [s.finished and s.was_open for s in streams]
+    report.put(("done", [(s.received, s.refused, s.reconnects - e, e) for s, e in zip(streams, ended)]))
 
 
 def server_rss_mb(pid: int) -> float:
@@ -323,7 +328,7 @@ def main(argv: list[str] | None = None) -> int:
         final = {p.game_id: p.version for p in players}
         expected = missed = duplicated = disordered = 0
         delays: list[float] = []
-        for (game, _), (received, _, _) in zip(seats, outcomes):
+        for (game, _), (received, *_) in zip(seats, outcomes):
             versions = [v for v, _ in received]
             expected += final[game]
             missed += len(set(range(1, final[game] + 1)) - set(versions))
@@ -337,8 +342,9 @@ def main(argv: list[str] | None = None) -> int:
         result = {
             "streams_open": streams_open,
             "streams_held_to_the_end": held,
-            "streams_refused": sum(refused for _, refused, _ in outcomes),
-            "stream_reconnects": sum(reconnects for _, _, reconnects in outcomes),
+            "streams_refused": sum(refused for _, refused, _, _ in outcomes),
+            "streams_ended_with_their_game": sum(ended for *_, ended in outcomes),
+            "stream_reconnects": sum(reconnects for _, _, reconnects, _ in outcomes),
             **counters,
             "events_expected": expected,
             "events_missed": missed,

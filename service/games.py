@@ -133,11 +133,14 @@ class Loaded(NamedTuple):
 
 #: Builds a command from the game's rules and its state now.
 MakeCommand = Callable[[GameType, State], Any]
+#: Told of each command's stored events and the game's state after them.
+Appended = Callable[[uuid.UUID, list[StoredEvent], State], None]
 
 
 class GameService:
     def __init__(self, store: EventStore, cache: StateCache, *, snapshot_key: bytes | None = None,
-                 seat_key: bytes | None = None, checkpoint_key: bytes | None = None):
+                 seat_key: bytes | None = None, checkpoint_key: bytes | None = None,
+                 appended: Appended | None = None):
         """``snapshot_key`` signs the snapshots written and is needed to read
         them (``service.cache``); without it there are none. ``seat_key``
         derives the tokens of games created with an idempotency key
@@ -146,8 +149,11 @@ class GameService:
         ``checkpoint_key`` (the store's, which signs each game's head), a game
         read from the store must end where its signed checkpoint says, or it
         is a ``CorruptGame``: no append ever signs a head over a history
-        changed behind the service's back."""
+        changed behind the service's back. ``appended(game_id, stored,
+        state)`` is told of every command's events once they are stored (the
+        live streams of this process take them from there)."""
         self.store = store
+        self._appended = appended
         self.cache = cache
         self._snapshot_key = snapshot_key
         self._seat_key = seat_key or secrets.token_bytes(32)
@@ -343,6 +349,8 @@ class GameService:
         stored = self.store.append(game_id, state.version, new, meta, previous_hash=loaded.hash,
                                    idempotency=record, game_row=row_changes(after, created=False),
                                    snapshot=snapshot)
+        if self._appended is not None:
+            self._appended(game_id, stored, after)
         return Applied(game_id, state.version, tuple(events), after), stored[-1].hash
 
     def _first_result(self, game_id: uuid.UUID, key: str, fingerprint: str, caller: Caller) -> Applied | None:

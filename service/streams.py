@@ -17,7 +17,10 @@ catch-up is shared: one read of the events after the furthest-behind
 stream of the game, then each stream gets the events it has not had, in its
 own bounded buffer. A stream that lets its buffer fill (its reader does not
 keep up) is dropped. Waiting streams hold no database connection; reads
-borrow one from the pool for a moment.
+borrow one from the pool for a moment. The process that appended the
+events needs no read at all: it hands them to its own streams of the game
+as it answers the command (``Hub.publish``), and the notification that
+follows finds them up to date.
 
 A stream first reads the log up to now itself (its cursor is the client's,
 and its history can be long), then becomes ``ready``: from then on the hub
@@ -172,6 +175,22 @@ class Hub:
         with self._lock:
             self._remove(subscription)
 
+    def publish(self, game_id: UUID, events: list[StoredEvent], state: State) -> None:
+        """This process appended ``events``, which brought the game to
+        ``state``: push them to its streams of the game now, with no read.
+        A stream that had not had the events before them (another process
+        appended those, and the hub has not read them yet) gets all of them
+        from a read, in order."""
+        with self._lock:
+            feed = self._feeds.get(game_id)
+            if feed is None or state.version <= feed.state.version:
+                return  # no stream here, or the hub has read this far already
+            feed.state = state
+            feed.latest = max(feed.latest, state.version)
+            self._deliver(feed, events)
+            if feed.dirty:
+                self._want_read(feed)
+
     # -- the feeds' reads -----------------------------------------------------
 
     def _want_read(self, feed: Feed) -> None:
@@ -203,12 +222,16 @@ class Hub:
                 self._push(feed, events)
 
     def _push(self, feed: Feed, events: list[StoredEvent]) -> None:
-        """Under the lock: fold the feed forward and give each ready stream
-        the events that continue it."""
+        """Under the lock: fold the feed forward over what a read found, and deliver it."""
         newer = [e for e in events if e.version > feed.state.version]
         if newer:
             feed.state = refold(newer, feed.state)
             feed.latest = max(feed.latest, feed.state.version)
+        self._deliver(feed, events)
+
+    def _deliver(self, feed: Feed, events: list[StoredEvent]) -> None:
+        """Under the lock: give each ready stream of the feed (already folded
+        over ``events``) the events that continue it."""
         if feed.announced_at is not None and feed.state.version >= feed.latest:
             metrics.NOTIFICATION_LAG.observe(max(0.0, time.time() - feed.announced_at))
             feed.announced_at = None

@@ -1,10 +1,10 @@
 """``casino serve``'s gunicorn: its settings from the environment, and the
 master it runs.
 
-``CASINO_WORKERS`` processes (default: two per core plus one, at most 4),
-each with its own connection pool of ``CASINO_THREADS`` connections
-(default 4); a worker silent for ``CASINO_TIMEOUT`` seconds (default 30) is
-restarted. Logs, gunicorn's own included, are JSON lines on stderr.
+``CASINO_WORKERS`` processes (``default_workers``), each with its own
+connection pool of ``CASINO_THREADS`` connections (default 4); a worker
+silent for ``CASINO_TIMEOUT`` seconds (default 30) is restarted. Logs,
+gunicorn's own included, are JSON lines on stderr.
 
 Workers are gevent's (``CASINO_WORKER_CLASS``, default ``gevent``): each
 request is a greenlet, so a live stream that waits costs a few kilobytes,
@@ -43,10 +43,11 @@ from gunicorn.app.base import BaseApplication
 def options(host: str, port: int, environ: Mapping[str, str] = os.environ) -> dict[str, Any]:
     """gunicorn settings (names as in gunicorn's documentation) for serving on host:port."""
     address = f"[{host}]" if ":" in host else host
+    worker_class = _worker_class(environ)
     return {
         "bind": f"{address}:{port}",
-        "workers": _positive(environ, "CASINO_WORKERS", min(4, 2 * (os.cpu_count() or 1) + 1)),
-        "worker_class": _worker_class(environ),
+        "workers": _positive(environ, "CASINO_WORKERS", default_workers(worker_class)),
+        "worker_class": worker_class,
         "threads": _positive(environ, "CASINO_THREADS", 4),
         "worker_connections": _positive(environ, "CASINO_WORKER_CONNECTIONS", 10000),
         "timeout": _positive(environ, "CASINO_TIMEOUT", 30),
@@ -63,6 +64,18 @@ def options(host: str, port: int, environ: Mapping[str, str] = os.environ) -> di
 
 #: Worker classes ``casino serve`` runs with.
 WORKER_CLASSES = ("gevent", "gthread")
+
+
+def default_workers(worker_class: str, cores: int | None = None) -> int:
+    """How many workers serve by default: under gevent, one per core (at most
+    8), since a worker runs one greenlet at a time and never waits on I/O;
+    more only share the cores among more processes. On the 2-core machine,
+    two workers served 8% more commands than four, with a p99 a third
+    lower (``bench/service_ab.py . .:CASINO_WORKERS=2``, docs/design.md).
+    Under gthread, where a thread waits on the database, two per core plus
+    one (at most 4)."""
+    cores = cores or os.cpu_count() or 1
+    return min(8, cores) if worker_class == "gevent" else min(4, 2 * cores + 1)
 
 
 def stream_capacity(settings: Mapping[str, Any]) -> int:

@@ -106,15 +106,17 @@ def create_app(overrides: Mapping[str, Any] | None = None) -> Flask:
     token = app.config.get("OPERATOR_TOKEN")
     checkpoint_key = checkpoints.key_for(app.config)
     store = PostgresEventStore(pool, checkpoint_key)
+    hub = Hub(app.config["DATABASE_URL"], store, capacity=app.config["STREAM_BUFFER_EVENTS"])
     games = GameService(store, StateCache(),
                         snapshot_key=snapshot_key_from(token) if token else None,
-                        seat_key=auth.seat_key_from(token) if token else None, checkpoint_key=checkpoint_key)
+                        seat_key=auth.seat_key_from(token) if token else None, checkpoint_key=checkpoint_key,
+                        appended=hub.publish)
     auth.init_app(app, auth.Authenticator(token, store, TicketUses(pool)))
     app.extensions[_SERVICES] = Services(
         games=games,
         read_model=ReadModel(pool),
         computers=ComputerSeats(games),
-        hub=Hub(app.config["DATABASE_URL"], store, capacity=app.config["STREAM_BUFFER_EVENTS"]),
+        hub=hub,
         checkpoint_key=checkpoint_key,
     )
     for blueprint in blueprints():

@@ -7,6 +7,7 @@ this module's app's.
 from __future__ import annotations
 
 import time
+import uuid
 
 import psycopg
 import pytest
@@ -16,7 +17,7 @@ from service.postgres.database import close_pool
 from tests.conftest import TEST_SETTINGS
 from tests.service.spec_check import sse_messages
 
-from .conftest import ORDERED_DECK
+from .conftest import ORDERED_DECK, Api
 from .test_stream import Reader
 
 POOL_SIZE = 2
@@ -81,34 +82,98 @@ def test_one_listener_serves_every_stream_and_a_waiting_stream_holds_no_connecti
     assert metric(api, "casino_streams_open") == 0
 
 
-def test_the_streams_of_a_game_share_one_read_per_append(api, app, monkeypatch):
-    game = dealt_game(api)
+class CountedReads:
+    """A hub's store, counting the hub's reads."""
+
+    def __init__(self, store):
+        self._store = store
+        self.closed = False
+        self.reads = []
+
+    def load(self, *args):
+        self.reads.append(args)
+        return self._store.load(*args)
+
+
+def counted(monkeypatch, app) -> CountedReads:
     hub = app.extensions["casino.services"].hub
-    reads = []
+    store = CountedReads(hub._store)
+    monkeypatch.setattr(hub, "_store", store)
+    return store
 
-    class Counted:
-        """The hub's store, counting the hub's reads."""
 
-        def __init__(self, store):
-            self._store = store
-            self.closed = False
+@pytest.fixture
+def other_worker(own_database_url):
+    """A second app on the same database, as another gunicorn worker is."""
+    app = create_app({**TEST_SETTINGS, "DATABASE_URL": own_database_url, "STREAM_MAX_SECONDS": 10.0,
+                      "STREAM_POLL_SECONDS": 30.0, "STREAM_KEEPALIVE_SECONDS": 30.0,
+                      "DB_POOL_MAX_SIZE": POOL_SIZE, "STREAM_MAX_OPEN": 100})
+    yield app
+    close_pool(app)
 
-        def load(self, *args):
-            reads.append(args)
-            return self._store.load(*args)
 
-    monkeypatch.setattr(hub, "_store", Counted(hub._store))
-    readers = open_streams(api, game, 6)
-    reads.clear()
+def test_the_process_that_appends_pushes_to_its_own_streams_with_no_read(api, app, monkeypatch):
+    # With no notifications at all (the listener finds no server), the
+    # streams would only look every STREAM_POLL_SECONDS (30): whatever they
+    # get sooner, the command's own process pushed.
+    hub = app.extensions["casino.services"].hub
+    monkeypatch.setattr(hub, "_url", "postgresql://127.0.0.1:9/nowhere?connect_timeout=1")
+    game = dealt_game(api)
+    store = counted(monkeypatch, app)
+    readers = open_streams(api, game, 3)
+    assert not hub.listening
+    store.reads.clear()
 
-    api.play(game, steps=1)
+    api.play(game, steps=3)
     version = api.view(game)["version"]
     for reader in readers:
         reader.wait_for(version)
-        assert reader.versions()[-1] == version
-    assert len(reads) == 1  # not one per stream
+        assert reader.versions() == list(range(1, version + 1))
+    assert store.reads == []
     for reader in readers:
         reader.join()
+
+
+def test_the_streams_of_a_game_in_another_process_share_one_read_per_append(api, other_worker, monkeypatch):
+    game = dealt_game(api)
+    store = counted(monkeypatch, other_worker)
+    readers = [Reader(other_worker.test_client(), f"{game.url}/events/stream?timeout=3") for _ in range(6)]
+    version = api.view(game)["version"]
+    for reader in readers:
+        reader.wait_for(version)
+    store.reads.clear()
+
+    api.play(game, steps=1)  # through the first app
+    version = api.view(game)["version"]
+    for reader in readers:
+        reader.wait_for(version)
+        assert reader.versions() == list(range(1, version + 1))
+    assert len(store.reads) == 1  # not one per stream
+    for reader in readers:
+        reader.join()
+
+
+def test_an_append_past_what_the_hub_has_read_is_read_not_pushed_out_of_order(api, app, other_worker,
+                                                                              monkeypatch):
+    """Another process appends, and before this one's hub has read that, this
+    one appends the next version: pushing it alone would skip the first."""
+    game = dealt_game(api)
+    (reader,) = open_streams(api, game, 1, timeout=4)
+    hub = app.extensions["casino.services"].hub
+    feed = hub._feeds[uuid.UUID(game.id)]
+    with monkeypatch.context() as held:
+        held.setattr(hub, "_want_read", lambda feed: None)  # notified, not read yet
+        Api(other_worker, other_worker.test_client()).play(game, steps=1)
+        announced = api.view(game)["version"]
+        deadline = time.monotonic() + 5
+        while feed.latest < announced and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert feed.latest == announced and feed.state.version < announced
+    api.play(game, steps=1)
+    version = api.view(game)["version"]
+    reader.wait_for(version)
+    assert reader.versions() == list(range(1, version + 1))
+    reader.join()
 
 
 def test_a_reader_that_falls_behind_its_buffer_is_closed_and_resumes_where_it_stopped(api, app):

@@ -32,6 +32,7 @@ from tests.conftest import OPERATOR_TOKEN, directory_for_postgres
 CLIENTS = 3
 LOAD_SECONDS = 4.0
 RECOVERY_SECONDS = 30.0
+SEND_SECONDS = 10.0  # how long a client keeps sending one command again
 
 
 @dataclass
@@ -146,15 +147,21 @@ class Load:
                 self.acknowledged[game["id"]] = json.loads(answer[1])["version"]
 
     def _send(self, method: str, path: str, body: dict, key: str) -> tuple[int, bytes] | None:
-        """The answer to the command, sent up to three times under one key; None if none came."""
-        for _ in range(3):
+        """The answer to the command, sent again under one key while its
+        connection is cut or it is answered 503 (which may come after the
+        commit, when the database went away before confirming it), for up to
+        SEND_SECONDS; None if no other answer came."""
+        deadline = time.monotonic() + SEND_SECONDS
+        while time.monotonic() < deadline:
             try:
                 status, headers, raw = self.server.request(method, path, body, {"Idempotency-Key": key})
             except (OSError, http.client.HTTPException):
                 time.sleep(0.1)  # a connection cut by the fault: not acknowledged; send it again
                 continue
             self._note(status, headers)
-            return status, raw
+            if status != 503:
+                return status, raw
+            time.sleep(0.2)
         with self._lock:
             self.unanswered += 1
         return None

@@ -5,7 +5,7 @@ import sys
 
 import pytest
 
-from service.ops.serve import Logger, options, stream_capacity
+from service.ops.serve import Logger, default_workers, options, stream_capacity
 
 
 def test_defaults_suit_a_small_machine():
@@ -16,6 +16,12 @@ def test_defaults_suit_a_small_machine():
     assert settings["timeout"] == 30 and settings["preload_app"] is False
     # Thousands of live streams per worker, and room for requests besides.
     assert 1000 <= stream_capacity(settings) < settings["worker_connections"]
+
+
+@pytest.mark.parametrize("cores,gevent,gthread", [(1, 1, 3), (2, 2, 4), (4, 4, 4), (16, 8, 4)])
+def test_gevent_runs_a_worker_per_core_and_gthread_more_to_cover_waits(cores, gevent, gthread):
+    assert default_workers("gevent", cores) == gevent
+    assert default_workers("gthread", cores) == gthread
 
 
 def test_gthread_workers_keep_half_their_threads_for_requests():
