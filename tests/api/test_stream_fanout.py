@@ -23,11 +23,17 @@ from .test_stream import Reader
 POOL_SIZE = 2
 
 
+def worker_app(database_url: str, **settings):
+    """An app on the database, as one gunicorn worker has: a small pool, and
+    streams that neither poll nor keep alive within a test."""
+    return create_app({**TEST_SETTINGS, "DATABASE_URL": database_url, "STREAM_MAX_SECONDS": 10.0,
+                       "STREAM_POLL_SECONDS": 30.0, "STREAM_KEEPALIVE_SECONDS": 30.0,
+                       "DB_POOL_MAX_SIZE": POOL_SIZE, "STREAM_MAX_OPEN": 100, **settings})
+
+
 @pytest.fixture
 def app(own_database_url):
-    app = create_app({**TEST_SETTINGS, "DATABASE_URL": own_database_url, "STREAM_MAX_SECONDS": 10.0,
-                      "STREAM_POLL_SECONDS": 30.0, "STREAM_KEEPALIVE_SECONDS": 30.0,
-                      "DB_POOL_MAX_SIZE": POOL_SIZE, "STREAM_BUFFER_EVENTS": 3, "STREAM_MAX_OPEN": 100})
+    app = worker_app(own_database_url, STREAM_BUFFER_EVENTS=3)
     yield app
     close_pool(app)
 
@@ -105,9 +111,7 @@ def counted(monkeypatch, app) -> CountedReads:
 @pytest.fixture
 def other_worker(own_database_url):
     """A second app on the same database, as another gunicorn worker is."""
-    app = create_app({**TEST_SETTINGS, "DATABASE_URL": own_database_url, "STREAM_MAX_SECONDS": 10.0,
-                      "STREAM_POLL_SECONDS": 30.0, "STREAM_KEEPALIVE_SECONDS": 30.0,
-                      "DB_POOL_MAX_SIZE": POOL_SIZE, "STREAM_MAX_OPEN": 100})
+    app = worker_app(own_database_url)
     yield app
     close_pool(app)
 
