@@ -373,6 +373,22 @@ def tree_cpu(pid: int) -> float:
         return 0.0
 
 
+def profile(pid: int, output: Path) -> subprocess.Popen:
+    """py-spy recording the server ``pid`` and its workers, samples taken
+    while they hold the GIL, into ``output``: a flame graph, or collapsed
+    stacks if its name ends in .txt. Stop it with ``stop_profile``."""
+    return subprocess.Popen(
+        [str(Path(sys.executable).with_name("py-spy")), "record", "--pid", str(pid),
+         "--subprocesses", "--gil", "--nonblocking", "--rate", "200", "--output", str(output.resolve()),
+         "--format", "raw" if output.suffix == ".txt" else "flamegraph"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
+def stop_profile(profiler: subprocess.Popen) -> None:
+    profiler.send_signal(signal.SIGINT)  # py-spy writes its file on SIGINT
+    profiler.wait(30)
+
+
 class CpuMeter:
     """CPU used by the bench's own process (the clients), the server under
     test and PostgreSQL, summed over the spans measured."""
@@ -810,13 +826,7 @@ def main(argv: list[str] | None = None) -> int:
         floor_all, service_all = Results(), Results()
         floor_cpu, service_cpu = CpuMeter(pg_pid, floor_server.pid), CpuMeter(pg_pid, service_server.pid)
         floor_pg, service_pg = PgActivity(url), PgActivity(url)
-        profiler = None
-        if args.py_spy:
-            profiler = subprocess.Popen(
-                [str(Path(sys.executable).with_name("py-spy")), "record", "--pid", str(service_server.pid),
-                 "--subprocesses", "--gil", "--nonblocking", "--rate", "200", "--output", str(args.py_spy.resolve()),
-                 "--format", "raw" if args.py_spy.suffix == ".txt" else "flamegraph"],
-                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        profiler = profile(service_server.pid, args.py_spy) if args.py_spy else None
         for r in range(args.rounds):
             spread: dict[str, list[int]] = {}
             with floor_cpu.measure(), floor_pg.measure():
@@ -834,8 +844,7 @@ def main(argv: list[str] | None = None) -> int:
                   f"ratio {s['per_s'] / f['per_s'] if f['per_s'] else float('nan'):.3f}", flush=True)
         floor_server.stop()
         if profiler is not None:
-            profiler.send_signal(signal.SIGINT)  # py-spy writes its file on SIGINT
-            profiler.wait(30)
+            stop_profile(profiler)
         floor, svc = floor_all.summary(), service_all.summary()
         print(fmt_run("floor", floor))
         print("            " + floor_cpu.describe(floor["count"], "request"))

@@ -250,6 +250,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--clients", type=int, default=16)
     parser.add_argument("--seconds", type=float, default=20.0, help="play with streams (and as long without)")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--py-spy", metavar="FILE", type=Path,
+                        help="profile the service's workers with py-spy while streams are open and games "
+                             "played (as bench/service.py --py-spy does)")
     args = parser.parse_args(argv)
 
     _, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
@@ -307,8 +310,13 @@ def main(argv: list[str] | None = None) -> int:
         rss_streams = server_rss_mb(server.pid)
         answers: dict[tuple[str, int], float] = {}
         with_streams = bench.Results()
+        profiler = bench.profile(server.pid, args.py_spy) if args.py_spy else None
+        reader_cpu = bench.tree_cpu(reader.pid)
         with cpu_with.measure():
             with_streams.add(*play(port, args.clients, args.seconds, players, answers))
+        reader_cpu = bench.tree_cpu(reader.pid) - reader_cpu
+        if profiler is not None:
+            bench.stop_profile(profiler)
         time.sleep(3)  # the last events reach their streams
         counters = stream_counters(port)
         stop.set()
@@ -361,6 +369,7 @@ def main(argv: list[str] | None = None) -> int:
             "server_cpu_ms_per_command": round(cpu_without.per(w["count"]).get("server", 0.0), 2),
             "postgres_cpu_ms_per_command_with_streams": round(cpu_with.per(s["count"]).get("postgres", 0.0), 2),
             "postgres_cpu_ms_per_command": round(cpu_without.per(w["count"]).get("postgres", 0.0), 2),
+            "stream_reader_cpu_ms_per_command": round(reader_cpu / s["count"] * 1000, 2) if s["count"] else 0.0,
             "server_rss_mb_idle": round(rss_idle, 1),
             "server_rss_mb_per_1000_streams": round((rss_streams - rss_idle) / max(1, streams_open) * 1000, 1),
             "pg_connections": pg_connections,
@@ -370,7 +379,8 @@ def main(argv: list[str] | None = None) -> int:
         print(bench.fmt_run("without", w))
         print("            " + cpu_without.describe(w["count"], "command"))
         print(bench.fmt_run("with", s))
-        print("            " + cpu_with.describe(s["count"], "command"))
+        print("            " + cpu_with.describe(s["count"], "command")
+              + f"; the streams' reader {result['stream_reader_cpu_ms_per_command']:.2f}")
         print(f"  bench time {time.perf_counter() - began:.1f} s; load average now {os.getloadavg()[0]:.1f}; "
               f"targets {TARGETS}")
         print(json.dumps(result), flush=True)

@@ -9,18 +9,23 @@ the server notice a client that left. A stream ends after its time is up
 and it has sent the last event, or when its reader fell so far behind that
 it was let go (the client reconnects the same way).
 
-One worker, one listener. Every append notifies one channel with the game
-and its new version (``service.postgres.notifications``). A ``Hub`` keeps
-one connection listening there, for the whole process, and hands each
-notification to the streams of that game that this process serves. Their
-catch-up is shared: one read of the events after the furthest-behind
-stream of the game, then each stream gets the events it has not had, in its
+One worker, one listener. Every append notifies one channel with the game,
+its new version and, when they fit, the events themselves
+(``service.postgres.notifications``). A ``Hub`` keeps one connection
+listening there, for the whole process, and hands each notification's
+events to the streams of that game that this process serves, each in its
 own bounded buffer. A stream that lets its buffer fill (its reader does not
-keep up) is dropped. Waiting streams hold no database connection; reads
-borrow one from the pool for a moment. The process that appended the
-events needs no read at all: it hands them to its own streams of the game
-as it answers the command (``Hub.publish``), and the notification that
-follows finds them up to date.
+keep up) is dropped. The process that appended the events hands them to its
+own streams as it answers the command (``Hub.publish``), and the
+notification that follows finds them up to date. So most events reach
+every stream with no read at all.
+
+A read is still needed when a notification does not carry its events (too
+large for one) or does not continue what the hub has (one was missed, or a
+stream is behind). Catch-up is then shared: one read of the events after the
+furthest-behind stream of the game, then each stream gets the events it has
+not had. Waiting streams hold no database connection; reads borrow one from
+the pool for a moment.
 
 A stream first reads the log up to now itself (its cursor is the client's,
 and its history can be long), then becomes ``ready``: from then on the hub
@@ -303,13 +308,23 @@ class Hub:
                     subscription.wake.set()
 
     def _announce(self, notice: Notice) -> None:
+        """An append, maybe another process's: push the events it carries to
+        the game's streams when they continue the feed, else read."""
+        if notice.game_id not in self._feeds:
+            return  # no stream of the game here: not worth decoding the events
+        carried = notice.events()
         with self._lock:
             feed = self._feeds.get(notice.game_id)
-            if feed is not None and notice.version > feed.latest:
-                feed.latest = notice.version
-                if feed.announced_at is None:
-                    feed.announced_at = notice.sent_at
-                self._want_read(feed)
+            if feed is None or notice.version <= feed.latest:
+                return  # read or pushed already
+            feed.latest = notice.version
+            if feed.announced_at is None:
+                feed.announced_at = notice.sent_at
+            if carried and carried[0].version == feed.state.version + 1:
+                self._push(feed, carried)
+                if not feed.dirty:
+                    return
+            self._want_read(feed)
 
     def _stopped(self) -> bool:
         """The app is gone (its pool closed): the listener ends within a second."""
@@ -367,11 +382,11 @@ def events(load: Callable[[UUID], State], store: EventStore, hub: Hub, game_id: 
                     hub.refresh(subscription)
                     poll_at = now + timing.poll
                 wake_at = min(wake_at, poll_at)
-            for batch in hub.take(subscription, wake_at - now):
-                for stored in batch.events:
-                    yield frame(stored, caller, log_revealed(batch.state))
-                    sent = stored.version
-                state = batch.state
+            batches = hub.take(subscription, wake_at - now)
+            if batches:  # one write for all of them
+                yield "".join(frame(stored, caller, log_revealed(batch.state))
+                              for batch in batches for stored in batch.events)
+                sent, state = batches[-1].events[-1].version, batches[-1].state
     finally:
         hub.leave(subscription)
 

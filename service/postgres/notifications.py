@@ -1,49 +1,98 @@
 """Notifications of appends, for live streams: PostgreSQL's ``NOTIFY`` and ``LISTEN``.
 
 Every append notifies one channel, ``CHANNEL``, after its commit, with the
-game and its new version (``notification``). One channel for every game,
-so that a worker listens once for all the streams it serves
-(``service.streams.Hub``), whatever their games.
+game, its new version and, when they fit in a notification, the events
+themselves (``notification``). One channel for every game, so that a worker
+listens once for all the streams it serves (``service.streams.Hub``),
+whatever their games. A worker that finds the events in the notification
+hands them to its streams with no read of its own.
+
+A payload is ``<game id, hex>:<version>:<unix time>:<xid>:<events>``, where
+``xid`` is the appending transaction's id (the events' positions are made
+from it, see ``service.postgres.positions``) and ``<events>`` is a JSON
+object: the events' ``chain`` and their rows, each with its ``type``,
+``schema_version``, ``data``, ``metadata``, ``at`` (the time recorded) and
+``hash``. PostgreSQL refuses payloads of 8000 bytes or more; appends too
+large for one end the payload after the xid, and the streams read them.
+(The first form, ``<game id>:<version>:<unix time>``, is still understood.)
 """
 
 from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable
-from typing import NamedTuple
+from collections.abc import Callable, Sequence
+from datetime import datetime
+from typing import Any, NamedTuple
 from uuid import UUID
 
 import psycopg
 from psycopg import sql
+
+from service import jsonio
+from service.events import StoredEvent
+from service.postgres.positions import position
 
 CHANNEL = "casino_events"
 
 #: Seconds between attempts to listen again after the connection broke.
 RECONNECT_SECONDS = 1.0
 
+#: PostgreSQL refuses a payload of this many bytes or more.
+PAYLOAD_LIMIT = 8000
+
+#: The most digits a transaction id (a 64-bit xid8) takes.
+_XID_DIGITS = 20
+
 _log = logging.getLogger("casino.streams")
 
 
 class Notice(NamedTuple):
-    """One append announced: its game, the game's new version, and when it was sent (Unix time)."""
+    """One append announced: its game, the game's new version, when it was
+    sent (Unix time) and, when they fit, the events appended (``events``)."""
 
     game_id: UUID
     version: int
     sent_at: float
+    appended: str | None = None  # "<xid>:<events JSON>", read only by events()
+
+    def events(self) -> list[StoredEvent] | None:
+        """The events the append stored, as the store would read them back
+        (key order in ``data`` aside), or None when they did not fit."""
+        if self.appended is None:
+            return None
+        xid, _, carried = self.appended.partition(":")
+        if not carried:
+            return None
+        found = jsonio.loads(carried)
+        rows = found["events"]
+        first = self.version - len(rows) + 1
+        return [StoredEvent(position(int(xid), n), self.game_id, first + n - 1, row["type"],
+                            row["schema_version"], row["data"], row["metadata"],
+                            datetime.fromisoformat(row["at"]), row["hash"], found["chain"])
+                for n, row in enumerate(rows, start=1)]
 
 
-def notification(game_id: UUID | str, version: int, now: float) -> str:
-    """The payload announcing that ``game_id`` reached ``version`` at ``now``:
-    ``<game id, hex>:<version>:<unix time>``."""
-    return f"{UUID(str(game_id)).hex}:{version}:{now:.6f}"
+def notification(game_id: UUID | str, version: int, now: float, chain: int,
+                 rows: Sequence[dict[str, Any]]) -> tuple[str, str]:
+    """The payload announcing that ``game_id`` reached ``version`` at ``now``
+    with the events ``rows`` (as the store writes them), in two parts: what
+    comes before the appending transaction's id and what comes after it.
+    The id is known only in the transaction, so the SQL puts it between."""
+    before = f"{UUID(str(game_id)).hex}:{version}:{now:.6f}:"
+    after = ":" + jsonio.dumps({"chain": chain, "events": rows}).decode()
+    if len(before.encode()) + _XID_DIGITS + len(after.encode()) >= PAYLOAD_LIMIT:
+        after = ""
+    return before, after
 
 
 def parse_notification(payload: str) -> Notice | None:
-    """A notification's payload read back; None if it is not one."""
+    """A notification's payload read back; None if it is not one. The
+    events it carries are decoded only when asked for (``Notice.events``):
+    a worker with no stream of the game has no use for them."""
     try:
-        game, version, sent_at = payload.split(":")
-        return Notice(UUID(hex=game), int(version), float(sent_at))
+        game, version, sent_at, *appended = payload.split(":", 3)
+        return Notice(UUID(hex=game), int(version), float(sent_at), appended[0] if appended else None)
     except ValueError:
         return None
 

@@ -23,8 +23,9 @@ One round trip per append
     data-modifying CTEs before it. It is prepared once per connection (SQL
     ``PREPARE``) and run by one simple query, its argument bound by the
     client: ``BEGIN``, ``EXECUTE``, ``COMMIT``, then the notification of the
-    channel of live streams (``service.postgres.notifications``). One message, one answer, and none of the
-    per-statement work of sending four statements. The argument is one JSON
+    channel of live streams, which carries the events when they fit
+    (``service.postgres.notifications``). One message, one answer, and none
+    of the per-statement work of sending four statements. The argument is one JSON
     document holding everything the append writes (a snapshot's bytes, when
     there is one, are a second): one literal for the client to quote rather
     than a dozen, and the SQL of each write fixed. The explicit transaction
@@ -71,16 +72,13 @@ from service.chain import CURRENT, ZERO_HASH, event_hash_2
 from service.events import (GAME_COLUMNS, NOW, ConcurrencyError, IdempotencyRecord, NewEvent, Snapshot,
                             StoredEvent)
 from service.postgres.notifications import CHANNEL, notification
+from service.postgres.positions import PER_TRANSACTION
 
 # Raised by the events insert trigger when a version does not follow the last.
 VERSION_CONFLICT_SQLSTATE = "CV409"
 
 
 _log = logging.getLogger("casino.store")
-
-#: Positions are ``xid * PER_TRANSACTION + n`` (migration 0003).
-PER_TRANSACTION = 65536
-
 
 #: How an append's SQL reads the append's time (``service.events.NOW``).
 _NOW = sql.SQL("($1 ->> 'at')::timestamptz")
@@ -228,9 +226,9 @@ class PostgresEventStore:
             writes.append(_UPSERT_SNAPSHOT)
             document["snapshot"] = {"version": snapshot.version, "code_version": snapshot.code_version}
             args.append(snapshot.state)
+        notice = notification(game_id, expected_version + len(rows), time.time(), CURRENT, rows)
         with self._pool.connection() as conn:
-            written = _write(conn, _with_writes(tuple(writes)), args,
-                             game_id, expected_version, expected_version + len(events))
+            written = _write(conn, _with_writes(tuple(writes)), args, notice, game_id, expected_version)
             if written is None:  # committed; only the notification failed
                 written = conn.execute(
                     "SELECT position, recorded_at FROM events WHERE game_id = %s AND version > %s"
@@ -375,26 +373,35 @@ def _preparation(statement: str) -> tuple[str, sql.Composed]:
 @functools.cache
 def _append_script(name: str, count: int) -> str:
     """The whole append as one simple query: the prepared statement's
-    ``count`` arguments and the notification's two are bound by the client.
-    The notification follows the COMMIT, in a transaction of its own: in the
-    append's, it would make PostgreSQL serialise every append's commit."""
+    ``count`` arguments and the notification's three (its channel, and its
+    payload's text before and after the transaction's id) are bound by the
+    client. The notification follows the COMMIT, in a transaction of its
+    own: in the append's, it would make PostgreSQL serialise every append's
+    commit. So the transaction keeps its id in a setting of the session
+    (``_APPENDED_IN``), for the notification to carry."""
     arguments = ", ".join(["%s"] * count)
-    return f"BEGIN; EXECUTE {name}({arguments}); COMMIT; SELECT pg_notify(%s, %s)"
+    return (f"BEGIN; EXECUTE {name}({arguments});"
+            f" SELECT set_config('{_APPENDED_IN}', pg_current_xact_id()::text, false); COMMIT;"
+            f" SELECT pg_notify(%s, %s || current_setting('{_APPENDED_IN}') || %s)")
 
 
-def _write(conn: psycopg.Connection, statement: str, args: Sequence[Any], game_id, expected_version: int,
-           version: int, *, again: bool = True) -> list[tuple[int, datetime]] | None:
+#: The session setting holding the id of the connection's last append's transaction.
+_APPENDED_IN = "casino.appended_in"
+
+
+def _write(conn: psycopg.Connection, statement: str, args: Sequence[Any], notice: tuple[str, str], game_id,
+           expected_version: int, *, again: bool = True) -> list[tuple[int, datetime]] | None:
     """Run an append's ``statement`` (prepared on ``conn`` as needed) in its
-    transaction, then notify ``CHANNEL`` of the game's new ``version``: the
-    rows the insert returned, or None when only the notification failed.
+    transaction, then notify ``CHANNEL`` with ``notice`` (the payload's two
+    parts, see ``notifications.notification``): the rows the insert
+    returned, or None when only the notification failed.
 
     Raises ConcurrencyError when the statement broke a version or key.
     """
     name = _prepare(conn, statement)
     cursor = psycopg.ClientCursor(conn)
     try:
-        cursor.execute(_append_script(name, len(args)),
-                       [*args, CHANNEL, notification(game_id, version, time.time())])
+        cursor.execute(_append_script(name, len(args)), [*args, CHANNEL, *notice])
         cursor.nextset()  # past BEGIN's result, to the insert's rows
         return cursor.fetchall()
     except psycopg.Error as error:
@@ -409,7 +416,7 @@ def _write(conn: psycopg.Connection, statement: str, args: Sequence[Any], game_i
         conn.rollback()
         _PREPARED.pop(conn, None)
         if isinstance(error, psycopg.errors.InvalidSqlStatementName) and again:
-            return _write(conn, statement, args, game_id, expected_version, version, again=False)
+            return _write(conn, statement, args, notice, game_id, expected_version, again=False)
         if _is_conflict(error):
             raise ConcurrencyError(game_id, expected_version) from error
         raise

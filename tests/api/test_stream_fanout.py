@@ -17,7 +17,7 @@ from service.postgres.database import close_pool
 from tests.conftest import TEST_SETTINGS
 from tests.service.spec_check import sse_messages
 
-from .conftest import ORDERED_DECK, Api
+from .conftest import OPERATOR_TOKEN, ORDERED_DECK, Api
 from .test_stream import Reader
 
 POOL_SIZE = 2
@@ -138,7 +138,8 @@ def test_the_process_that_appends_pushes_to_its_own_streams_with_no_read(api, ap
         reader.join()
 
 
-def test_the_streams_of_a_game_in_another_process_share_one_read_per_append(api, other_worker, monkeypatch):
+def test_the_streams_of_a_game_in_another_process_take_its_events_from_the_notification(
+        api, other_worker, monkeypatch):
     game = dealt_game(api)
     store = counted(monkeypatch, other_worker)
     readers = [Reader(other_worker.test_client(), f"{game.url}/events/stream?timeout=3") for _ in range(6)]
@@ -147,7 +148,28 @@ def test_the_streams_of_a_game_in_another_process_share_one_read_per_append(api,
         reader.wait_for(version)
     store.reads.clear()
 
-    api.play(game, steps=1)  # through the first app
+    api.play(game, steps=2)  # through the first app
+    version = api.view(game)["version"]
+    for reader in readers:
+        reader.wait_for(version)
+        assert reader.versions() == list(range(1, version + 1))
+    assert store.reads == []
+    for reader in readers:
+        reader.join()
+
+
+def test_events_too_large_for_a_notification_are_read_once_for_every_stream_of_the_game(
+        api, other_worker, monkeypatch):
+    monkeypatch.setattr("service.postgres.notifications.PAYLOAD_LIMIT", 100)
+    game = dealt_game(api)
+    store = counted(monkeypatch, other_worker)
+    readers = [Reader(other_worker.test_client(), f"{game.url}/events/stream?timeout=3") for _ in range(6)]
+    version = api.view(game)["version"]
+    for reader in readers:
+        reader.wait_for(version)
+    store.reads.clear()
+
+    api.play(game, steps=1)
     version = api.view(game)["version"]
     for reader in readers:
         reader.wait_for(version)
@@ -155,6 +177,23 @@ def test_the_streams_of_a_game_in_another_process_share_one_read_per_append(api,
     assert len(store.reads) == 1  # not one per stream
     for reader in readers:
         reader.join()
+
+
+def test_events_from_a_notification_are_the_events_stored(api, other_worker, monkeypatch):
+    # The operator's stream shows every stored column: positions, hashes,
+    # metadata and times, as the event log has them.
+    game = dealt_game(api)
+    store = counted(monkeypatch, other_worker)
+    operator = {"Authorization": f"Bearer {OPERATOR_TOKEN}"}
+    reader = Reader(other_worker.test_client(), f"{game.url}/events/stream?timeout=3", headers=operator)
+    reader.wait_for(api.view(game)["version"])
+    store.reads.clear()
+    api.play(game, steps=3)
+    version = api.view(game)["version"]
+    reader.wait_for(version)
+    assert store.reads == []  # they came in the notifications
+    assert [data for _, data in reader.received] == api.events(game)
+    reader.join()
 
 
 def test_an_append_past_what_the_hub_has_read_is_read_not_pushed_out_of_order(api, app, other_worker,
@@ -166,6 +205,7 @@ def test_an_append_past_what_the_hub_has_read_is_read_not_pushed_out_of_order(ap
     hub = app.extensions["casino.services"].hub
     feed = hub._feeds[uuid.UUID(game.id)]
     with monkeypatch.context() as held:
+        held.setattr("service.postgres.notifications.PAYLOAD_LIMIT", 100)  # no events in notifications
         held.setattr(hub, "_want_read", lambda feed: None)  # notified, not read yet
         Api(other_worker, other_worker.test_client()).play(game, steps=1)
         announced = api.view(game)["version"]

@@ -9,7 +9,8 @@ import pytest
 
 from service.auth import hash_token
 from service.chain import chain
-from service.events import ConcurrencyError, IdempotencyRecord
+from service.events import ConcurrencyError, IdempotencyRecord, NewEvent
+from service.postgres.notifications import CHANNEL, PAYLOAD_LIMIT, parse_notification
 from tests.contract.test_event_store import META, SOME_HASH, events, new_game
 
 def test_a_writer_committing_the_same_version_meanwhile_makes_the_append_fail(
@@ -65,6 +66,40 @@ def test_an_append_is_kept_when_only_the_notification_after_its_commit_fails(sto
     assert "not notified" in caplog.text
     # The connection went back to the pool in a usable state.
     assert store.append(game, 2, events("CardTrailed"), META, previous_hash=stored[-1].hash)
+
+
+def notices_of(database_url, append):
+    """The notifications of CHANNEL sent while ``append()`` runs, read back."""
+    with psycopg.connect(database_url, autocommit=True) as listener:
+        listener.execute(f"LISTEN {CHANNEL}")
+        append()
+        return [parse_notification(n.payload) for n in listener.notifies(timeout=1.0, stop_after=1)]
+
+
+def test_a_notification_carries_the_events_as_stored(store, database_url):
+    game = new_game()
+    first = store.append(game, 0, events("A"), META)
+    appended = []
+    (notice,) = notices_of(database_url, lambda: appended.extend(
+        store.append(game, 1, events("B", "C"), META, previous_hash=first[-1].hash)))
+    assert (notice.game_id, notice.version) == (game, 3)
+    assert notice.events() == appended == store.load(game, 1)
+
+
+def test_events_too_large_for_a_notification_are_announced_without_them(store, database_url, caplog):
+    game = new_game()
+    large = [NewEvent("Large", 1, {"text": "é" * (PAYLOAD_LIMIT // 2)})]  # two bytes each in UTF-8
+    (notice,) = notices_of(database_url, lambda: store.append(game, 0, large, META))
+    assert (notice.game_id, notice.version) == (game, 1) and notice.events() is None
+    assert "not notified" not in caplog.text
+
+
+def test_the_first_form_of_notification_is_still_understood():
+    game = new_game()
+    notice = parse_notification(f"{game.hex}:7:1795576220.5")
+    assert (notice.game_id, notice.version, notice.sent_at) == (game, 7, 1795576220.5)
+    assert notice.events() is None
+    assert parse_notification("not:a notification") is None
 
 
 @pytest.fixture
