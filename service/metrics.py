@@ -59,6 +59,11 @@ STREAMS_DROPPED = Counter(
     "casino_streams_dropped_slow_readers",
     "Live event streams closed because their reader fell behind their buffer.",
 )
+STREAM_READS = Counter(
+    "casino_stream_reads",
+    "Reads of a game's events for the live streams of a worker (when a notification did not carry "
+    "them or did not follow what the worker had, or while notifications are down).",
+)
 NOTIFICATION_LAG = Histogram(
     "casino_stream_notification_lag_seconds",
     "From an append's notification to its events being handed to a worker's streams.",

@@ -216,6 +216,7 @@ class Hub:
                     return
                 feed.dirty = False
                 after = min(*cursors, feed.state.version)
+            metrics.STREAM_READS.inc()
             try:
                 events = self._store.load(feed.game_id, after)
             except Exception:  # noqa: BLE001 - the streams' own periodic looks retry

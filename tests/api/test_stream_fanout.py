@@ -168,6 +168,7 @@ def test_events_too_large_for_a_notification_are_read_once_for_every_stream_of_t
     for reader in readers:
         reader.wait_for(version)
     store.reads.clear()
+    counted_before = metric(api, "casino_stream_reads_total")
 
     api.play(game, steps=1)
     version = api.view(game)["version"]
@@ -175,6 +176,7 @@ def test_events_too_large_for_a_notification_are_read_once_for_every_stream_of_t
         reader.wait_for(version)
         assert reader.versions() == list(range(1, version + 1))
     assert len(store.reads) == 1  # not one per stream
+    assert metric(api, "casino_stream_reads_total") == counted_before + 1
     for reader in readers:
         reader.join()
 
