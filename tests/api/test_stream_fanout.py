@@ -44,13 +44,25 @@ def dealt_game(api):
     return game
 
 
-def open_streams(api, game, count: int, timeout: float = 3) -> list[Reader]:
-    readers = [Reader(api.client, f"{game.url}/events/stream?timeout={timeout}") for _ in range(count)]
+def open_streams(api, game, count: int, timeout: float = 3, *, worker=None, headers=None) -> list[Reader]:
+    """``count`` streams of the game, served by ``api``'s app or ``worker``,
+    each caught up with the game's history."""
+    client = api.client if worker is None else worker.test_client()
+    readers = [Reader(client, f"{game.url}/events/stream?timeout={timeout}", headers) for _ in range(count)]
     version = api.view(game)["version"]
     for reader in readers:
         reader.wait_for(version)
         assert reader.versions() == list(range(1, version + 1))
     return readers
+
+
+def play_and_follow(api, game, steps: int, readers: list[Reader]) -> None:
+    """Play ``steps`` moves through ``api``: every reader gets every event, once, in order."""
+    api.play(game, steps=steps)
+    version = api.view(game)["version"]
+    for reader in readers:
+        reader.wait_for(version)
+        assert reader.versions() == list(range(1, version + 1))
 
 
 def sessions(url: str) -> tuple[int, int]:
@@ -128,11 +140,7 @@ def test_the_process_that_appends_pushes_to_its_own_streams_with_no_read(api, ap
     assert not hub.listening
     store.reads.clear()
 
-    api.play(game, steps=3)
-    version = api.view(game)["version"]
-    for reader in readers:
-        reader.wait_for(version)
-        assert reader.versions() == list(range(1, version + 1))
+    play_and_follow(api, game, 3, readers)
     assert store.reads == []
     for reader in readers:
         reader.join()
@@ -142,17 +150,10 @@ def test_the_streams_of_a_game_in_another_process_take_its_events_from_the_notif
         api, other_worker, monkeypatch):
     game = dealt_game(api)
     store = counted(monkeypatch, other_worker)
-    readers = [Reader(other_worker.test_client(), f"{game.url}/events/stream?timeout=3") for _ in range(6)]
-    version = api.view(game)["version"]
-    for reader in readers:
-        reader.wait_for(version)
+    readers = open_streams(api, game, 6, worker=other_worker)
     store.reads.clear()
 
-    api.play(game, steps=2)  # through the first app
-    version = api.view(game)["version"]
-    for reader in readers:
-        reader.wait_for(version)
-        assert reader.versions() == list(range(1, version + 1))
+    play_and_follow(api, game, 2, readers)  # through the first app
     assert store.reads == []
     for reader in readers:
         reader.join()
@@ -163,18 +164,11 @@ def test_events_too_large_for_a_notification_are_read_once_for_every_stream_of_t
     monkeypatch.setattr("service.postgres.notifications.PAYLOAD_LIMIT", 100)
     game = dealt_game(api)
     store = counted(monkeypatch, other_worker)
-    readers = [Reader(other_worker.test_client(), f"{game.url}/events/stream?timeout=3") for _ in range(6)]
-    version = api.view(game)["version"]
-    for reader in readers:
-        reader.wait_for(version)
+    readers = open_streams(api, game, 6, worker=other_worker)
     store.reads.clear()
     counted_before = metric(api, "casino_stream_reads_total")
 
-    api.play(game, steps=1)
-    version = api.view(game)["version"]
-    for reader in readers:
-        reader.wait_for(version)
-        assert reader.versions() == list(range(1, version + 1))
+    play_and_follow(api, game, 1, readers)
     assert len(store.reads) == 1  # not one per stream
     assert metric(api, "casino_stream_reads_total") == counted_before + 1
     for reader in readers:
@@ -186,13 +180,10 @@ def test_events_from_a_notification_are_the_events_stored(api, other_worker, mon
     # metadata and times, as the event log has them.
     game = dealt_game(api)
     store = counted(monkeypatch, other_worker)
-    operator = {"Authorization": f"Bearer {OPERATOR_TOKEN}"}
-    reader = Reader(other_worker.test_client(), f"{game.url}/events/stream?timeout=3", headers=operator)
-    reader.wait_for(api.view(game)["version"])
+    (reader,) = open_streams(api, game, 1, worker=other_worker,
+                             headers={"Authorization": f"Bearer {OPERATOR_TOKEN}"})
     store.reads.clear()
-    api.play(game, steps=3)
-    version = api.view(game)["version"]
-    reader.wait_for(version)
+    play_and_follow(api, game, 3, [reader])
     assert store.reads == []  # they came in the notifications
     assert [data for _, data in reader.received] == api.events(game)
     reader.join()
@@ -215,10 +206,7 @@ def test_an_append_past_what_the_hub_has_read_is_read_not_pushed_out_of_order(ap
         while feed.latest < announced and time.monotonic() < deadline:
             time.sleep(0.01)
         assert feed.latest == announced and feed.state.version < announced
-    api.play(game, steps=1)
-    version = api.view(game)["version"]
-    reader.wait_for(version)
-    assert reader.versions() == list(range(1, version + 1))
+    play_and_follow(api, game, 1, [reader])
     reader.join()
 
 
