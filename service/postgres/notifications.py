@@ -14,7 +14,10 @@ object: the events' ``chain`` and their rows, each with its ``type``,
 ``schema_version``, ``data``, ``metadata``, ``at`` (the time recorded) and
 ``hash``. PostgreSQL refuses payloads of 8000 bytes or more; appends too
 large for one end the payload after the xid, and the streams read them.
-(The first form, ``<game id>:<version>:<unix time>``, is still understood.)
+The first form, ``<game id>:<version>:<unix time>``, is still understood.
+The code before this form reads only that one and ignores the others: while
+a rolling upgrade runs both, the streams served by older processes get the
+newer processes' appends when they reconnect (within ``STREAM_MAX_SECONDS``).
 """
 
 from __future__ import annotations
