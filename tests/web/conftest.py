@@ -14,13 +14,14 @@ import json
 import re
 import threading
 from pathlib import Path
+from urllib.parse import parse_qs, urlsplit
 
 import pytest
 from werkzeug.serving import WSGIRequestHandler, make_server
 
 from service.web.app import create_app
 from service.postgres.database import close_pool
-from tests.api.conftest import Api
+from tests.api.conftest import Api, Game
 from tests.conftest import OPERATOR_TOKEN, TEST_SETTINGS
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -225,6 +226,21 @@ def shoot(page, name: str, viewport) -> Path:
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= viewport["width"], f"{name} is {width}px wide: wider than the screen"
     return path
+
+
+def play_alone(page) -> tuple[Game, str, str]:
+    """Press the lobby's "Play alone against the computer" and open the
+    person's table: the game (with the person's token) and the token, and
+    the text of the seat links the lobby showed."""
+    page.get_by_role("button", name="Play alone against the computer").click()
+    links = page.locator("#seat-links")
+    links.wait_for()
+    href = page.locator("a.seat-link").first.get_attribute("href")
+    game_id = parse_qs(urlsplit(href).query)["game"][0]
+    token = urlsplit(href).fragment.removeprefix("token=")
+    shown = links.inner_text()
+    page.goto(href)
+    return Game(game_id, [token], {}), token, shown
 
 
 def wait_version(page, version: int, timeout: float = 10_000) -> None:

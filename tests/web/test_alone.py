@@ -3,11 +3,9 @@
 from __future__ import annotations
 
 import time
-from urllib.parse import parse_qs, urlsplit
 
-from tests.api.conftest import Game
 from tests.conftest import OPERATOR_TOKEN
-from tests.web.conftest import DESKTOP, PHONE, click_move, open_page, shoot, wait_version
+from tests.web.conftest import DESKTOP, PHONE, click_move, open_page, play_alone, shoot, wait_version
 
 
 def test_the_lobby_makes_a_game_against_the_computer_and_the_person_finishes_it(browser, base_url, web_api):
@@ -18,15 +16,8 @@ def test_the_lobby_makes_a_game_against_the_computer_and_the_person_finishes_it(
     page.fill("#target", "1")  # a short game: over once a side has a point after a hand
     page.fill("#more-options", '{"count_out": false}')  # ... and only then, so that the person plays it out
     page.select_option("#first-dealer", "0")
-    page.get_by_role("button", name="Play alone against the computer").click()
-    links = page.locator("#seat-links")
-    links.wait_for()
-    assert "played by the computer" in links.inner_text()
-    href = page.locator("a.seat-link").first.get_attribute("href")
-    game_id = parse_qs(urlsplit(href).query)["game"][0]
-    token = urlsplit(href).fragment.removeprefix("token=")
-    game = Game(game_id, [token], {})
-    page.goto(href)
+    game, token, links = play_alone(page)
+    assert "played by the computer" in links
 
     for _ in range(400):
         state = web_api.view(game, token=OPERATOR_TOKEN)

@@ -8,11 +8,11 @@ knockout come every run."""
 from __future__ import annotations
 
 import time
-from urllib.parse import parse_qs, urlsplit
 
 from service.ops.transcripts import parse
 from tests.api.conftest import ORDERED_DECK, Game
-from tests.web.conftest import (DESKTOP, MCC, PHONE, bet_by_clicking, mcc_settle, open_page, shoot, wait_version)
+from tests.web.conftest import (DESKTOP, MCC, PHONE, bet_by_clicking, mcc_settle, open_page, play_alone, shoot,
+                                wait_version)
 from tests.conftest import OPERATOR_TOKEN
 from tests.web.test_presets import press_until
 
@@ -229,15 +229,8 @@ def test_the_lobby_makes_a_game_against_two_computers_and_the_person_finishes_it
     page.fill("#more-options", '{"money": 16}')  # 48 cards of money: the stock holds one round's hands
     page.select_option("#first-dealer", "0")
     shoot(page, "lobby-mcc", PHONE)
-    page.get_by_role("button", name="Play alone against the computer").click()
-    links = page.locator("#seat-links")
-    links.wait_for()
-    assert links.inner_text().count("played by the computer") == 2
-    href = page.locator("a.seat-link").first.get_attribute("href")
-    game_id = parse_qs(urlsplit(href).query)["game"][0]
-    token = urlsplit(href).fragment.removeprefix("token=")
-    game = Game(game_id, [token], {})
-    page.goto(href)
+    game, token, links = play_alone(page)
+    assert links.count("played by the computer") == 2
 
     for _ in range(400):
         state = web_api.view(game, token=OPERATOR_TOKEN)

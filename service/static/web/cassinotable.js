@@ -7,7 +7,7 @@
 // chooses pieces, only those that some listed move still holds can be
 // chosen, and the moves made of exactly the chosen pieces are offered.
 
-import { el, keepingFocus } from "./api.js";
+import { el } from "./api.js";
 import { cardFace } from "./cards.js";
 import { Seat, button, undoControls } from "./seat.js";
 import { gameResult, handScore, header, pileSeat, seatsPanel, tableArea } from "./tableview.js";
@@ -176,20 +176,18 @@ function results() {
 }
 
 function render() {
-  const view = seat.view;
-  if (!view) return;
-  keepingFocus(() => {
-    const you = view.you;
-    document.getElementById("role").textContent = you === undefined ? "Watching" : `Seat ${you}: ${view.seats[you].name}`;
-    document.getElementById("status-area").replaceChildren(header(view));
+  seat.paint((you) => {
+    const view = seat.view;
     const enabled = clickable();
     const choice = { enabled, chosen, choose: you === undefined ? null : choose };
-    document.getElementById("seats-area").replaceChildren(seatsPanel(view, { you, piles: choice }));
-    document.getElementById("table-area").replaceChildren(tableArea(view, choice));
-    document.getElementById("hand-area").replaceChildren(handArea(enabled));
-    document.getElementById("actions").replaceChildren(...(you === undefined ? [] : actions()));
-    document.getElementById("results").replaceChildren(...results().filter(Boolean));
-    document.body.dataset.version = String(view.version);
+    return {
+      status: header(view),
+      seats: seatsPanel(view, { you, piles: choice }),
+      table: tableArea(view, choice),
+      hand: handArea(enabled),
+      actions,
+      results: results(),
+    };
   });
 }
 

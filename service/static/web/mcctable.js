@@ -7,7 +7,7 @@
 // legal size (docs/rules.md), a cut list still offers every bet of the
 // sizes it lists, and says which sizes those are.
 
-import { el, keepingFocus } from "./api.js";
+import { el } from "./api.js";
 import { cardFace } from "./cards.js";
 import { finalCount, mccHeader, mccSeats, mccTable, showdownResult } from "./mccview.js";
 import { Seat, button, undoControls } from "./seat.js";
@@ -158,18 +158,16 @@ function results() {
 }
 
 function render() {
-  const view = seat.view;
-  if (!view) return;
-  keepingFocus(() => {
-    const you = view.you;
-    document.getElementById("role").textContent = you === undefined ? "Watching" : `Seat ${you}: ${view.seats[you].name}`;
-    document.getElementById("status-area").replaceChildren(mccHeader(view));
-    document.getElementById("seats-area").replaceChildren(mccSeats(view, { you, hand: view.hand || null, ownMoney: false }));
-    document.getElementById("table-area").replaceChildren(mccTable(view));
-    document.getElementById("hand-area").replaceChildren(ownArea());
-    document.getElementById("actions").replaceChildren(...(you === undefined ? [] : actions()));
-    document.getElementById("results").replaceChildren(...results().filter(Boolean));
-    document.body.dataset.version = String(view.version);
+  seat.paint((you) => {
+    const view = seat.view;
+    return {
+      status: mccHeader(view),
+      seats: mccSeats(view, { you, hand: view.hand || null, ownMoney: false }),
+      table: mccTable(view),
+      hand: ownArea(),
+      actions,
+      results: results(),
+    };
   });
 }
 

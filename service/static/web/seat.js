@@ -5,7 +5,7 @@
 // offers the undo (asking, answering) that every game has. The game's own
 // table (cassinotable.js, mcctable.js) draws the page and makes its moves.
 
-import { el, showError } from "./api.js";
+import { el, keepingFocus, showError } from "./api.js";
 import { describe, eventTypes } from "./events.js";
 import { LiveEvents } from "./stream.js";
 import { seatName } from "./words.js";
@@ -66,6 +66,29 @@ export class Seat {
     this.refresh().catch(showError);
     const over = () => this.view !== null && this.view.status === "finished";
     new LiveEvents(this.api, this.id, (event) => this.onEvent(event), over, eventTypes(this.gameType)).open();
+  }
+
+  /**
+   * Draw the page from ``view``, the same frame for every game: the role
+   * line, the game's areas from ``areas(you)`` (``status``, ``seats``,
+   * ``table``, ``hand``: an element each; ``actions()``, asked only of a
+   * seat, and ``results``: lists), and the version the page shows.
+   */
+  paint(areas) {
+    const view = this.view;
+    if (!view) return;
+    keepingFocus(() => {
+      const you = view.you;
+      const drawn = areas(you);
+      document.getElementById("role").textContent = you === undefined ? "Watching" : `Seat ${you}: ${view.seats[you].name}`;
+      document.getElementById("status-area").replaceChildren(drawn.status);
+      document.getElementById("seats-area").replaceChildren(drawn.seats);
+      document.getElementById("table-area").replaceChildren(drawn.table);
+      document.getElementById("hand-area").replaceChildren(drawn.hand);
+      document.getElementById("actions").replaceChildren(...(you === undefined ? [] : drawn.actions()));
+      document.getElementById("results").replaceChildren(...drawn.results.filter(Boolean));
+      document.body.dataset.version = String(view.version);
+    });
   }
 
   onEvent(event) {
