@@ -24,6 +24,13 @@ def dumps(obj: Any, default: Callable[[Any], Any] | None = None, *, sort_keys: b
     return orjson.dumps(obj, default=default, option=options)
 
 
+def raw(text: bytes) -> orjson.Fragment:
+    """JSON text already written, for ``dumps`` to place as it is: what is
+    sent twice (an append's events, in its document and in its
+    notification) is written once."""
+    return orjson.Fragment(text)
+
+
 def loads(text: str | bytes) -> Any:
     """JSON text read back (as the standard library would, faster)."""
     return orjson.loads(text)

@@ -24,9 +24,9 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from datetime import datetime
-from typing import Any, NamedTuple
+from typing import NamedTuple
 from uuid import UUID
 
 import psycopg
@@ -76,17 +76,16 @@ class Notice(NamedTuple):
                 for n, row in enumerate(rows, start=1)]
 
 
-def notification(game_id: UUID | str, version: int, now: float, chain: int,
-                 rows: Sequence[dict[str, Any]]) -> tuple[str, str]:
+def notification(game_id: UUID | str, version: int, now: float, chain: int, events: bytes) -> tuple[str, str]:
     """The payload announcing that ``game_id`` reached ``version`` at ``now``
-    with the events ``rows`` (as the store writes them), in two parts: what
-    comes before the appending transaction's id and what comes after it.
-    The id is known only in the transaction, so the SQL puts it between."""
-    before = f"{UUID(str(game_id)).hex}:{version}:{now:.6f}:"
-    after = ":" + jsonio.dumps({"chain": chain, "events": rows}).decode()
-    if len(before.encode()) + _XID_DIGITS + len(after.encode()) >= PAYLOAD_LIMIT:
-        after = ""
-    return before, after
+    with ``events``, the JSON of the rows the store writes, in two parts:
+    what comes before the appending transaction's id and what comes after
+    it. The id is known only in the transaction, so the SQL puts it between."""
+    before = f"{UUID(str(game_id)).hex}:{version}:{now:.6f}:"  # ASCII: as many bytes as characters
+    carried = jsonio.dumps({"chain": chain, "events": jsonio.raw(events)})
+    if len(before) + _XID_DIGITS + 1 + len(carried) >= PAYLOAD_LIMIT:
+        return before, ""
+    return before, ":" + carried.decode()
 
 
 def parse_notification(payload: str) -> Notice | None:

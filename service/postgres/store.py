@@ -22,10 +22,11 @@ One round trip per append
     idempotency record, read-model row, tokens and snapshot written by
     data-modifying CTEs before it. It is prepared once per connection (SQL
     ``PREPARE``) and run by one simple query, its argument bound by the
-    client: ``BEGIN``, ``EXECUTE``, ``COMMIT``, then the notification of the
-    channel of live streams, which carries the events when they fit
+    client: ``BEGIN``, ``EXECUTE``, a setting that keeps the transaction's
+    id, ``COMMIT``, then the notification of the channel of live streams,
+    which carries the events when they fit
     (``service.postgres.notifications``). One message, one answer, and none
-    of the per-statement work of sending four statements. The argument is one JSON
+    of the per-statement work of sending five statements. The argument is one JSON
     document holding everything the append writes (a snapshot's bytes, when
     there is one, are a second): one literal for the client to quote rather
     than a dozen, and the SQL of each write fixed. The explicit transaction
@@ -200,7 +201,8 @@ class PostgresEventStore:
                  "metadata": dict(metadata if e.metadata is None else e.metadata),
                  "at": (e.recorded_at or at).isoformat()} for e in events]
         _hash_rows(game_id, expected_version, rows, previous_hash or ZERO_HASH)
-        document: dict[str, Any] = {"game": game_id, "after": expected_version, "events": rows,
+        events_json = jsonio.dumps(rows)  # once, for the document and the notification
+        document: dict[str, Any] = {"game": game_id, "after": expected_version, "events": jsonio.raw(events_json),
                                     "chain": CURRENT, "at": at.isoformat()}
         writes: list[str] = []
         if self._checkpoint_key is not None:
@@ -226,7 +228,7 @@ class PostgresEventStore:
             writes.append(_UPSERT_SNAPSHOT)
             document["snapshot"] = {"version": snapshot.version, "code_version": snapshot.code_version}
             args.append(snapshot.state)
-        notice = notification(game_id, expected_version + len(rows), time.time(), CURRENT, rows)
+        notice = notification(game_id, expected_version + len(rows), time.time(), CURRENT, events_json)
         with self._pool.connection() as conn:
             written = _write(conn, _with_writes(tuple(writes)), args, notice, game_id, expected_version)
             if written is None:  # committed; only the notification failed
