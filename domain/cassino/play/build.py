@@ -143,13 +143,13 @@ class NumberBuild(MoveKind):
     @staticmethod
     def _targets(lister: Lister, card: Card) -> Iterator[tuple[int, int]]:
         """Each value the card may take, with each value it can build: one
-        the rest of the hand can take, no lower than the card."""
+        the rest of the hand can take (as the check has it), no lower than the card."""
         opts = lister.state.options
         hand_after = list(lister.state.hands[lister.seat])
         hand_after.remove(card)
-        held = sorted({x for h in hand_after for x in values_of(h, opts)})
+        held = [x for x in range(1, opts.highest_value + 1) if holds_value(hand_after, x, opts)]
         for cv, target in product(values_of(card, opts), held):
-            if cv <= target <= opts.highest_value:
+            if cv <= target:
                 yield cv, target
 
     def _moves_to(self, lister: Lister, c: Card, cv: int, target: int, extras: bool) -> Iterator[Move]:
