@@ -18,7 +18,7 @@ from ..state import GameState
 from ..table import Build, TableItem, item_id
 from .court import check_build_value
 from .kind import MoveKind, Phase
-from .listing import Lister
+from .listing import Lister, choices
 from .turn import Play
 from .values import assignments, can_make, holds_value, values_of
 
@@ -55,19 +55,9 @@ class NumberBuild(MoveKind):
     # -- the check ----------------------------------------------------------
 
     def play(self, state: GameState, seat: int, move: Move, items: tuple[TableItem, ...]) -> Play:
-        opts, card, target = state.options, move.card, move.value
-        check_build_value(move)
-        assert target is not None
-        if not values_of(card, opts):
-            raise RuleViolation("illegal_build", f"{card.code} has no number value and cannot be built with.")
-        if not 1 <= target <= opts.highest_value:
-            raise RuleViolation("illegal_build", f"A build is worth 1 to {opts.highest_value}, not {target}.")
-        if not items:
-            raise RuleViolation("illegal_build", "A build puts your card with cards or builds on the table.")
+        opts, card = state.options, move.card
+        target = _check_build_of(opts, move, items)
         hand_after = tuple(h for h in state.hands[seat] if h is not card)
-        for it in items:
-            if isinstance(it, Card) and not values_of(it, opts):
-                raise RuleViolation("illegal_build", f"{it.code} has no number value and cannot be built on.")
         # The cards' sum first: a build that does not add up is refused for that,
         # whatever the hand holds.
         groups = _named_groups(move, items) if move.groups is not None else _find_groups(state, move, target, items)
@@ -93,17 +83,11 @@ class NumberBuild(MoveKind):
                hand_after: tuple[Card, ...], place: dict[str, int]) -> tuple[tuple[Card, ...], ...]:
         """Check one group of a build; return the build's groups it makes."""
         card = move.card
-        builds = [g for g in group if isinstance(g, Build)]
-        if len(builds) > 1:
-            raise RuleViolation("illegal_build", "Two builds cannot be added together into one group.")
-        in_builds = sum(g.value for g in builds)
-        if not can_make([g for g in group if isinstance(g, Card)], target - in_builds, state.options):
-            shown = " ".join(item_id(g) for g in group)
-            raise RuleViolation("illegal_build", f"The group {shown} does not make {target}.")
-        if builds and builds[0].value == target:
-            return self._added(state, seat, builds[0], group, target)
-        if builds:
-            self._check_raise(state, seat, move, builds[0], group, hand_after)
+        build = _check_group_sum(state, target, group)
+        if build is not None and build.value == target:
+            return self._added(state, seat, build, group, target)
+        if build is not None:
+            self._check_raise(state, seat, move, build, group, hand_after)
         laid = sorted((g for g in group if g is not card), key=lambda g: place.get(g.id, 0))
         cards = [c for g in laid for c in (g.cards if isinstance(g, Build) else (g,))]
         return ((*cards, card) if card in group else tuple(cards),)
@@ -177,7 +161,7 @@ class NumberBuild(MoveKind):
         target = template.value or 0
         whole = tuple(b.id for b in lister.builds if b.value == target and b.id not in ids and b.id not in added)
         for more, _ in lister.unions(lister.counts(target) - vec, target):
-            for chosen in lister.chosen(whole):
+            for chosen in choices(whole):
                 if more or chosen or added:  # else no extra groups: listed in the first pass
                     yield from lister.emit(template, [vec, more], ids + added + chosen)
 
@@ -200,6 +184,36 @@ class NumberBuild(MoveKind):
             elif need > 0 and self.with_table:
                 for sub in _sub_multisets(counts, need, target):
                     yield sub, (b.id,)
+
+
+def _check_build_of(opts: Options, move: Move, items: tuple[TableItem, ...]) -> int:
+    """What a number build needs whatever its groups: a value to build, a
+    card and table cards with numbers, and a value in range. Returns the value."""
+    card, target = move.card, move.value
+    check_build_value(move)
+    assert target is not None
+    if not values_of(card, opts):
+        raise RuleViolation("illegal_build", f"{card.code} has no number value and cannot be built with.")
+    if not 1 <= target <= opts.highest_value:
+        raise RuleViolation("illegal_build", f"A build is worth 1 to {opts.highest_value}, not {target}.")
+    if not items:
+        raise RuleViolation("illegal_build", "A build puts your card with cards or builds on the table.")
+    for it in items:
+        if isinstance(it, Card) and not values_of(it, opts):
+            raise RuleViolation("illegal_build", f"{it.code} has no number value and cannot be built on.")
+    return target
+
+
+def _check_group_sum(state: GameState, target: int, group: list[TableItem]) -> Build | None:
+    """A group of a build makes its value, with one build in it at most; returns that build."""
+    builds = [g for g in group if isinstance(g, Build)]
+    if len(builds) > 1:
+        raise RuleViolation("illegal_build", "Two builds cannot be added together into one group.")
+    in_builds = sum(g.value for g in builds)
+    if not can_make([g for g in group if isinstance(g, Card)], target - in_builds, state.options):
+        shown = " ".join(item_id(g) for g in group)
+        raise RuleViolation("illegal_build", f"The group {shown} does not make {target}.")
+    return builds[0] if builds else None
 
 
 def _named_groups(move: Move, items: tuple[TableItem, ...]) -> Groups:

@@ -17,7 +17,7 @@ from ..options import Options
 from ..state import GameState
 from ..table import Build, TableItem, item_id
 from .kind import MoveKind, Phase
-from .listing import Lister
+from .listing import Lister, choices
 from .turn import Play, counts_as_sweep
 from .values import assignments, can_make, values_of
 
@@ -172,15 +172,26 @@ class SumCapture(MoveKind):
         counts: Counts = lister.counts(v) + sum(len(bs) * one(x) for x, bs in summable.items())
         template = Move(c, Action.CAPTURE)
         for vec, is_max in lister.unions(counts, v):
-            if maximal:
-                if is_max and (vec or builds):
-                    yield from lister.emit(template, [vec], tuple(b.id for b in builds), summable)
-                continue
-            for chosen in lister.chosen(builds):
-                if is_max and len(chosen) == len(builds):
-                    continue  # listed with the maximal captures
-                if (vec or chosen) and must <= {b.id for b in chosen}:
-                    yield from lister.emit(template, [vec], tuple(b.id for b in chosen), summable)
+            for chosen in (_largest if maximal else _smaller)(vec, is_max, builds, must):
+                yield from lister.emit(template, [vec], tuple(b.id for b in chosen), summable)
+
+
+def _largest(vec: Counts, is_max: bool, builds: tuple[Build, ...], must: frozenset[str]
+             ) -> Iterator[tuple[Build, ...]]:
+    """The builds a largest capture takes with the groups ``vec``: all of them."""
+    if is_max and (vec or builds):
+        yield builds
+
+
+def _smaller(vec: Counts, is_max: bool, builds: tuple[Build, ...], must: frozenset[str]
+             ) -> Iterator[tuple[Build, ...]]:
+    """The builds a smaller capture may take with the groups ``vec``: any
+    choice holding those it must take."""
+    for chosen in choices(builds):
+        if is_max and len(chosen) == len(builds):
+            continue  # listed with the largest captures
+        if (vec or chosen) and must <= {b.id for b in chosen}:
+            yield chosen
 
 
 def _check_maximal(state: GameState, v: int, items: tuple[TableItem, ...], summable: list[Build]) -> None:
@@ -190,9 +201,16 @@ def _check_maximal(state: GameState, v: int, items: tuple[TableItem, ...], summa
     rest = [it for it in state.table if item_id(it) not in taken]
     if any(isinstance(it, Build) and it.value == v for it in rest):
         raise RuleViolation("capture_not_maximal", "You must take every build and group your card can take.")
-    loose = [c for c in rest if isinstance(c, Card) and values_of(c, state.options)]
     summed = [b.value for b in summable if b.id not in taken]
+    if _group_left(state, v, [c for c in rest if isinstance(c, Card)], summed):
+        raise RuleViolation("capture_not_maximal", "You must take every group your card can take.")
+
+
+def _group_left(state: GameState, v: int, rest: list[Card], summed: list[int]) -> bool:
+    """Whether the loose cards ``rest`` and the builds worth ``summed`` hold a group of ``v``."""
+    loose = [c for c in rest if values_of(c, state.options)]
     for values in assignments(loose, state.options):
         counts = counts_of([x for x in (*values, *summed) if x <= v], v)
         if counts is not None and _sub_multisets(counts, v, v):
-            raise RuleViolation("capture_not_maximal", "You must take every group your card can take.")
+            return True
+    return False

@@ -160,7 +160,8 @@ class Lister:
 
         yield from walk(counts, _sub_multisets(counts, v, v))
 
-    def chosen(self, items: Sequence[T], smallest: int = 0) -> Iterator[tuple[T, ...]]:
-        """Every choice of ``items`` of at least ``smallest`` of them, fewest first."""
-        for k in range(smallest, len(items) + 1):
-            yield from combinations(items, k)
+
+def choices(items: Sequence[T], smallest: int = 0) -> Iterator[tuple[T, ...]]:
+    """Every choice of ``items`` of at least ``smallest`` of them, fewest first."""
+    for k in range(smallest, len(items) + 1):
+        yield from combinations(items, k)

@@ -18,7 +18,7 @@ from ..options import Options
 from ..state import GameState
 from ..table import Build, TableItem
 from .kind import Absent, MoveKind, Phase
-from .listing import Lister
+from .listing import Lister, choices
 from .turn import Play
 from .values import assignments, values_of
 
@@ -81,10 +81,19 @@ class PileAugment(MoveKind):
             for refs, taken in self._taken(piles, target):
                 base = self._sums([card, *taken])
                 for cards, extra in subsets:
-                    if any((a + b) % target == 0 for a in base for b in extra):
-                        for ids in lister.chosen(own, 1):
-                            yield from lister.checked(
-                                Move(card, Action.BUILD, (*(x.code for x in cards), *ids, *refs), target))
+                    yield from self._onto(lister, card, target, (*(x.code for x in cards), *refs), own,
+                                          base, extra)
+
+    @staticmethod
+    def _onto(lister: Lister, card: Card, target: int, named: tuple[str, ...], own: list[str], base: set[int],
+              extra: set[int]) -> Iterator[Move]:
+        """``card`` with the loose cards and pile cards ``named``, added to
+        each choice of the side's builds of ``target``, when those cards
+        (totals ``base`` and ``extra``) can add up to a whole number of builds."""
+        if not any((a + b) % target == 0 for a in base for b in extra):
+            return
+        for ids in choices(own, 1):
+            yield from lister.checked(Move(card, Action.BUILD, (*named, *ids), target))
 
     def _loose_sums(self, state: GameState) -> list[tuple[tuple[Card, ...], set[int]]]:
         """Every set of loose cards, with the totals it can make (the same for every card of the hand)."""
