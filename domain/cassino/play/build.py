@@ -18,7 +18,7 @@ from ..state import GameState
 from ..table import Build, TableItem, item_id
 from .court import check_build_value
 from .kind import MoveKind, Phase
-from .listing import Lister, choices
+from .listing import Lister, Template, choices
 from .turn import Play
 from .values import assignments, can_make, holds_value, values_of
 
@@ -131,7 +131,8 @@ class NumberBuild(MoveKind):
         opts = lister.state.options
         hand_after = list(lister.state.hands[lister.seat])
         hand_after.remove(card)
-        held = [x for x in range(1, opts.highest_value + 1) if holds_value(hand_after, x, opts)]
+        shown = {x for h in hand_after for x in values_of(h, opts)} | {h.rank for h in hand_after}
+        held = sorted(x for x in shown if x <= opts.highest_value and holds_value(hand_after, x, opts))
         for cv, target in product(values_of(card, opts), held):
             if cv <= target:
                 yield cv, target
@@ -144,7 +145,7 @@ class NumberBuild(MoveKind):
         raised = must.difference(added)
         if len(raised) > 1 or (added and not extras):
             return
-        template = Move(c, Action.BUILD, (), target)
+        template = (c, Action.BUILD, target)
         for vec, ids in self._card_groups(lister, cv, target):
             if not raised <= set(ids):
                 continue
@@ -155,10 +156,10 @@ class NumberBuild(MoveKind):
             yield from self._with_more(lister, template, vec, ids, added)
 
     @staticmethod
-    def _with_more(lister: Lister, template: Move, vec: Counts, ids: tuple[str, ...],
+    def _with_more(lister: Lister, template: Template, vec: Counts, ids: tuple[str, ...],
                    added: tuple[str, ...]) -> Iterator[Move]:
         """The builds that gather more groups of the target, and builds of it, than the card's own group."""
-        target = template.value or 0
+        target = template[2] or 0
         whole = tuple(b.id for b in lister.builds if b.value == target and b.id not in ids and b.id not in added)
         for more, _ in lister.unions(lister.counts(target) - vec, target):
             for chosen in choices(whole):

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from ...cards import Card
+from ...cards import Card, full_deck
 from ...errors import RuleViolation
 from ...groups import Counts, _sub_multisets, can_split, counts_of, one
 from ..moves import Action, Move
@@ -54,10 +54,10 @@ class SumCapture(MoveKind):
         self.sums_builds = options.builds_in_sums
         self.pips = options.sweep_pips
         self.phases = (Phase.CAPTURE, Phase.PARTIAL) if self.partial else (Phase.CAPTURE,)
-        self.options = options
+        self.numbered = frozenset(c for c in full_deck() if values_of(c, options))
 
     def takes(self, card: Card) -> bool:
-        return bool(values_of(card, self.options))
+        return card in self.numbered
 
     def in_sum(self, state: GameState, seat: int, build: Build, v: int) -> bool:
         """``builds_in_sums`` (004): whether ``build`` may be taken by ``seat``
@@ -170,7 +170,7 @@ class SumCapture(MoveKind):
         builds = tuple(b for b in lister.builds if b.value == v)
         summable = {x: bs for x, bs in self._summable(lister).items() if x < v}
         counts: Counts = lister.counts(v) + sum(len(bs) * one(x) for x, bs in summable.items())
-        template = Move(c, Action.CAPTURE)
+        template = (c, Action.CAPTURE, None)
         for vec, is_max in lister.unions(counts, v):
             for chosen in (_largest if maximal else _smaller)(vec, is_max, builds, must):
                 yield from lister.emit(template, [vec], tuple(b.id for b in chosen), summable)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from itertools import combinations
 
-from ...cards import Card
+from ...cards import Card, full_deck
 from ...errors import RuleViolation
 from ..moves import Action, Move
 from ..options import Options
@@ -56,10 +56,10 @@ class CourtCapture(MoveKind):
     def __init__(self, options: Options):
         self.count = COURT_COUNTS.get(options.court_capture)
         self.with_builds = options.court_builds
-        self.options = options
+        self.numbered = frozenset(c for c in full_deck() if values_of(c, options))
 
     def takes(self, card: Card) -> bool:
-        return not values_of(card, self.options)
+        return card not in self.numbered
 
     def _of_rank(self, item: TableItem, rank: int) -> bool:
         if isinstance(item, Card):

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from ...cards import Card
 from ...groups import Counts, _sub_multisets, fitting, one, value_counts
-from ..moves import Move
+from ..moves import Action, Move
 from ..state import IN_PROGRESS, GameState
 from ..table import Build, TableItem
 from .kind import MoveKind, Phase
@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     from .rules import Rules
 
 T = TypeVar("T")
+Template = tuple[Card, Action, "int | None"]  # a move's card, action and value
 
 
 class OutOfWork(Exception):
@@ -58,6 +59,7 @@ class Lister:
         self.builds = state.builds()
         self.hand: tuple[Card, ...] = tuple(dict.fromkeys(state.hands[seat]))
         self._memo: dict[object, Any] = {}
+        self._must: dict[Card, frozenset[str]] = {}
 
     def moves(self) -> Iterator[Move]:
         state = self.state
@@ -90,8 +92,10 @@ class Lister:
 
     def must_touch(self, card: Card) -> frozenset[str]:
         """The ids of the builds a move with ``card`` must take or add to (the owner's duty)."""
-        return self.memo(("must", card), lambda: frozenset(
-            b.id for b in self.rules.duty.to_touch(self.state, self.seat, card)))
+        found = self._must.get(card)
+        if found is None:
+            found = self._must[card] = frozenset(b.id for b in self.rules.duty.to_touch(self.state, self.seat, card))
+        return found
 
     def legal(self, move: Move) -> bool:
         self.budget.spend()
@@ -118,12 +122,15 @@ class Lister:
         for picked in product(*choices):
             yield tuple(it.id for group in picked for it in group)
 
-    def emit(self, template: Move, vectors: list[Counts], ids: tuple[str, ...],
+    def emit(self, template: Template, vectors: list[Counts], ids: tuple[str, ...],
              summable: dict[int, list[Build]] | None = None) -> Iterator[Move]:
-        """Check one template; if legal, yield each concrete move it stands for."""
+        """Check one template (its card, action and value, the counts of
+        loose cards it takes and the ids it names besides); if legal, yield
+        each concrete move it stands for."""
+        card, action, value = template
         first = True
         for codes in self.spell(vectors, summable):
-            move = Move(template.card, template.action, codes + ids, template.value)
+            move = Move(card, action, codes + ids, value)
             if first:
                 if not self.legal(move):
                     return

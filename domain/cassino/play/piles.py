@@ -13,7 +13,7 @@ from itertools import combinations, product
 
 from ...cards import Card
 from ...errors import RuleViolation
-from ..moves import Action, Move, pile_counts, pile_target
+from ..moves import Action, Move, pile_counts, pile_seat, pile_target
 from ..options import Options
 from ..state import GameState
 from ..table import Build, TableItem
@@ -26,7 +26,7 @@ Piles = list[tuple[int, tuple[Card, ...]]]  # the opponents' piles a build may u
 
 
 def _names_piles(move: Move) -> bool:
-    return bool(pile_counts(move.targets))
+    return any(pile_seat(t) is not None for t in move.targets)
 
 
 class NoPiles(Absent):

@@ -74,7 +74,10 @@ class Rules:
         object.__setattr__(self, "listing", {p: kinds for p, kinds in passes.items() if kinds})
 
     def kind_for(self, move: Move) -> MoveKind:
-        return next(k for k in self.by_action[move.action] if k.answers(move))
+        kinds = self.by_action[move.action]
+        if len(kinds) == 1:
+            return kinds[0]
+        return next(k for k in kinds if k.answers(move))
 
     def resolve(self, state: GameState, seat: int, move: Move) -> Play:
         """Check ``move`` by ``seat`` now; return what it does or raise RuleViolation."""
