@@ -101,12 +101,12 @@ def seats(state: GameState) -> list[dict[str, Any]]:
 
 
 def summary(state: GameState) -> Summary:
-    outcome = state.outcome
+    ended = state.outcome
     return Summary(
         variant=state.variant,
         status=state.status,
         player_names=tuple(s.name for s in state.seats),
         hand_number=state.hand_number,
         finished=state.status == FINISHED,
-        winner=None if outcome is None else {"team": outcome.winner, "reason": outcome.reason},
+        winner=None if ended is None else {"team": ended.winner, "reason": ended.reason},
     )

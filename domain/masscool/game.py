@@ -115,12 +115,12 @@ def seats(state: MassCoolState) -> list[dict[str, Any]]:
 
 
 def summary(state: MassCoolState) -> Summary:
-    outcome = state.outcome
+    ended = state.outcome
     return Summary(
         variant=GAME_TYPE,
         status=state.status,
         player_names=state.names,
         hand_number=state.round,
         finished=state.status == FINISHED,
-        winner=None if outcome is None else {"seats": list(outcome.winners), "reason": outcome.reason},
+        winner=None if ended is None else {"seats": list(ended.winners), "reason": ended.reason},
     )
