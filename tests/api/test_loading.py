@@ -10,7 +10,7 @@ import pytest
 from dataclasses import dataclass
 from typing import Any
 
-from domain import Deal, Play, fold, from_json, legal_moves
+from domain.cassino import Deal, Play, fold, from_json, legal_moves
 from service import games as games_module
 from service import cache as snapshots
 from service.auth import OPERATOR, seat
