@@ -16,15 +16,17 @@ blueprints.
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from service.auth import Authenticator, TicketUses, seat_key_from
+from service.auth import Authenticator, TicketUses, player_key_from, seat_key_from
 from service.cache import StateCache, snapshot_key_from
 from service.commands import CreateGame, GameCommand
 from service.computer import ComputerPlayers
 from service.events import EventStore
 from service.games import Applied, Created, GameService
+from service.players import Players, PlayerService
 from service.readmodel import ReadModel
 from service.streams import Hub, Listen
 
@@ -36,6 +38,7 @@ class Adapters:
     store: EventStore  # games' events and what is written with them
     read_model: ReadModel  # the games read model: listing, auditing
     ticket_uses: TicketUses  # stream tickets' single use
+    players: Players  # players, and the seats they hold
     #: Hears of other processes' appends, for live streams; None: no other process appends.
     listen: Listen | None
     #: Whether the adapters answer within so many seconds (``/readyz``).
@@ -66,6 +69,7 @@ class Services:
     ``verify`` checks)."""
 
     games: GameService
+    players: PlayerService
     computers: ComputerPlayers
     read_model: ReadModel
     hub: Hub
@@ -100,10 +104,12 @@ def bootstrap(adapters: Adapters, settings: Settings) -> Services:
                         checkpoint_key=settings.checkpoint_key, appended=hub.publish)
     return Services(
         games=games,
+        players=PlayerService(adapters.players, player_key_from(token) if token else secrets.token_bytes(32)),
         computers=ComputerPlayers(games),
         read_model=adapters.read_model,
         hub=hub,
-        authenticator=Authenticator(token, adapters.store, adapters.ticket_uses),
+        authenticator=Authenticator(token, adapters.store, adapters.ticket_uses, players=adapters.players,
+                                    settled=games.settled),
         checkpoint_key=settings.checkpoint_key,
         adapters=adapters,
     )

@@ -77,6 +77,16 @@ class CreateGame(Request):
 
 
 @dataclass(frozen=True, kw_only=True)
+class RegisterPlayer(Request):
+    """A new player, under ``player_name``."""
+
+    player_name: str
+
+    def body(self) -> dict[str, Any]:
+        return {"name": self.player_name}
+
+
+@dataclass(frozen=True, kw_only=True)
 class GameCommand(Request):
     """A command on one game: the game's rules decide it."""
 

@@ -27,7 +27,7 @@ CREATION_SCOPE = UUID(int=0)
 
 #: The columns of the ``games`` read model an append may write (``id`` is always the game's).
 GAME_COLUMNS = ("variant", "status", "player_names", "version", "created_at", "updated_at",
-                "finished_at", "winner")
+                "finished_at", "winner", "lobby", "awaiting")
 
 
 class _AppendTime:

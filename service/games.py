@@ -22,6 +22,7 @@ from typing import Any, NamedTuple
 
 from domain.errors import OptionError, RuleViolation
 from domain.game_types import GAME_TYPES, GameType, State, game_of
+from domain.standing import WAITING
 
 from service.auth import PUBLIC, hash_token, new_token, seat_token
 from service.cache import StateCache, code_version, seal, unseal
@@ -98,8 +99,14 @@ class KeyReused(Exception):
 
 
 class TokensLost(Exception):
-    """A game's creation was retried, but its tokens cannot be made again:
-    the secret they were derived with has changed since (see ``create``)."""
+    """A creation (of a game, a player, a seat by a join) was retried, but
+    its tokens cannot be made again: the secret they were derived with has
+    changed since (see ``create``). ``detail`` says so to a person."""
+
+    def __init__(self, detail: str = "A game was created under this Idempotency-Key, but its seats' tokens can"
+                 " no longer be given again: the service's secret has been replaced since. Create a new game."):
+        super().__init__(detail)
+        self.detail = detail
 
 
 @dataclass(frozen=True)
@@ -176,6 +183,13 @@ class GameService:
         game (a game's type never changes, so a stale state tells it as well)."""
         cached = self.cache.get(game_id)
         return game_of((cached or self._load(game_id)).state.variant)
+
+    def settled(self, game_id: uuid.UUID) -> bool:
+        """Whether the game's seats can no longer change hands, as far as
+        this process knows without asking: it has the game, and past
+        waiting for its players (which a game never goes back to)."""
+        cached = self.cache.get(game_id)
+        return cached is not None and cached.state.status != WAITING
 
     def events(self, game_id: uuid.UUID, after: int = 0, until: int | None = None) -> list[StoredEvent]:
         """The game's stored events after version ``after`` (up to ``until``), as

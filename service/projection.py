@@ -43,4 +43,6 @@ def expected_row(events: Sequence[Recorded], state: State) -> dict[str, Any]:
         "updated_at": events[-1].recorded_at,
         "finished_at": events[-1].recorded_at if summary.finished else None,
         "winner": summary.winner,
+        "lobby": None,
+        "awaiting": None,
     }

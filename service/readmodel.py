@@ -17,8 +17,13 @@ from datetime import UTC, datetime, timedelta
 from typing import Any, Protocol
 from uuid import UUID
 
+from domain.game_types import GAME_TYPES
+
 from service.checkpoints import Checkpoint
 from service.events import StoredEvent
+
+#: Every status of every game type, each once.
+STATUSES = tuple(dict.fromkeys(status for game in GAME_TYPES.values() for status in game.STATUSES))
 
 #: A game's row: its ``GAME_COLUMNS`` (with ``id`` too, in a page of the listing).
 Row = dict[str, Any]

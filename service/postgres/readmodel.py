@@ -25,6 +25,10 @@ from service.postgres.store import EVENT_COLUMNS
 from service.readmodel import Cursor, GameFilter, Kept, Row, page_of
 
 
+#: The columns of ``games`` that hold JSON.
+_JSON_COLUMNS = frozenset({"winner", "lobby"})
+
+
 def _conditions(where: GameFilter) -> tuple[list[sql.Composable], list[Any]]:
     """``where`` in SQL: its conditions, and their parameters."""
     terms: list[tuple[str, Any]] = [
@@ -106,7 +110,7 @@ class PostgresReadModel:
         with self._pool.connection() as conn, conn.transaction():
             conn.execute("SELECT 1 FROM games WHERE id = %s FOR UPDATE", (game_id,))
             row = project(_events(conn, game_id))
-            values = [Jsonb(row[c]) if c == "winner" and row[c] is not None else row[c]
+            values = [Jsonb(row[c]) if c in _JSON_COLUMNS and row[c] is not None else row[c]
                       for c in ROW_COLUMNS]
             conn.execute(
                 sql.SQL("INSERT INTO games (id, {columns}) VALUES (%s, {values})"

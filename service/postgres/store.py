@@ -94,6 +94,8 @@ _COLUMN_TYPES = {
     "updated_at": "timestamptz",
     "finished_at": "timestamptz",
     "winner": "jsonb",
+    "lobby": "jsonb",
+    "awaiting": "integer[]",
 }
 
 EVENT_COLUMNS = "position, game_id, version, type, schema_version, data, metadata, recorded_at, hash, chain"
@@ -402,8 +404,10 @@ _FROM_ROW = {
     "integer": "($1 -> 'row' ->> {})::integer",
     "timestamptz": "($1 -> 'row' ->> {})::timestamptz",
     "text[]": "ARRAY(SELECT jsonb_array_elements_text($1 -> 'row' -> {}))",
-    # JSON null is no winner: SQL NULL.
+    # JSON null is no winner (no lobby entry): SQL NULL.
     "jsonb": "nullif($1 -> 'row' -> {}, 'null')",
+    "integer[]": "CASE WHEN jsonb_typeof($1 -> 'row' -> {0}) = 'array'"
+                 " THEN ARRAY(SELECT jsonb_array_elements_text($1 -> 'row' -> {0})::integer) END",
 }
 
 

@@ -20,6 +20,7 @@ from psycopg_pool import ConnectionPool
 from service.bootstrap import Adapters
 from service.postgres import notifications
 from service.postgres.database import Limits, open_pool
+from service.postgres.players import PostgresPlayers
 from service.postgres.readmodel import PostgresReadModel
 from service.postgres.store import PostgresEventStore
 from service.postgres.tickets import TicketUses
@@ -40,6 +41,7 @@ def adapters(config: Mapping[str, Any], checkpoint_key: bytes | None) -> Adapter
         store=PostgresEventStore(pool, checkpoint_key),
         read_model=PostgresReadModel(pool),
         ticket_uses=TicketUses(pool),
+        players=PostgresPlayers(pool),
         listen=functools.partial(notifications.listen, url),
         ready=functools.partial(_answers, pool),
         close=close,

@@ -26,6 +26,7 @@ from marshmallow import Schema, ValidationError
 from werkzeug.exceptions import RequestEntityTooLarge
 
 from service import jsonio
+from service.readmodel import Cursor
 from service.web.problems import ApiProblem
 from service.web.schemas import errors_list
 
@@ -39,7 +40,8 @@ _WHOLE_NUMBER = re.compile(r"[0-9]{1,18}")
 _VERSION = re.compile(r"\s*([0-9]{1,10})\s*")
 
 #: Query parameters that may be given more than once, by endpoint (each value counts).
-REPEATABLE: dict[str, frozenset[str]] = {"listing.index": frozenset({"status", "variant", "player"})}
+REPEATABLE: dict[str, frozenset[str]] = {"listing.index": frozenset({"status", "variant", "player"}),
+                                         "players.my_games": frozenset({"status"})}
 
 
 def init_app(app: Flask) -> None:
@@ -239,6 +241,17 @@ def time_arg(name: str) -> datetime | None:
         message = "Expected a date and time with its offset, like 2025-11-22T18:00:00Z (in a URL, write + as %2B)."
         raise malformed(name, message, f"'{name}': {message}")
     return when
+
+
+#: The most items a page of a listing (games, a player's games, the lobby) holds.
+MAX_PAGE = 200
+
+
+def page_args() -> tuple[Cursor | None, int]:
+    """A listing's ``cursor`` (where the page before ended; None for the
+    first page) and ``limit`` (50 unless given)."""
+    cursor = parsed_arg("cursor", Cursor.parse, "Not a cursor this service gave out: pass a page's 'next' as it is.")
+    return cursor, int_arg("limit", 50, 1, MAX_PAGE)
 
 
 def parsed_arg(name: str, parse: Callable[[str], Any], message: str) -> Any:

@@ -84,6 +84,10 @@ class CreateGameSchema(Strict):
     first_dealer = fields.Integer(load_default=None, allow_none=True, strict=True)
 
 
+class PlayerSchema(Strict):
+    name = fields.String(required=True, validate=NAME_LENGTH)
+
+
 class DealSchema(Strict):
     # The game's whole deck: 52 cards, or 49 in five-hand; the rules check the exact cards.
     deck = fields.List(CardCode(), validate=validate.Length(min=1, max=52), load_default=None)
