@@ -64,6 +64,11 @@ STREAM_READS = Counter(
     "Reads of a game's events for the live streams of a worker (when a notification did not carry "
     "them or did not follow what the worker had, or while notifications are down).",
 )
+NOTIFICATIONS_REFUSED = Counter(
+    "casino_stream_notifications_refused",
+    "Notifications dropped because they did not open under the service's key (forged, altered, sealed "
+    "under another key, or no notification at all): the streams of the game they named read instead.",
+)
 NOTIFICATION_LAG = Histogram(
     "casino_stream_notification_lag_seconds",
     "From an append's notification to its events being handed to a worker's streams.",

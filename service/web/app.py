@@ -20,7 +20,7 @@ from service import auth, checkpoints
 from service.cache import StateCache, snapshot_key_from
 from service.computer import ComputerSeats
 from service.games import GameService
-from service.postgres import database
+from service.postgres import database, notifications
 from service.postgres.readmodel import ReadModel
 from service.postgres.store import PostgresEventStore
 from service.postgres.tickets import TicketUses
@@ -105,8 +105,11 @@ def create_app(overrides: Mapping[str, Any] | None = None) -> Flask:
     pool = database.init_app(app)
     token = app.config.get("OPERATOR_TOKEN")
     checkpoint_key = checkpoints.key_for(app.config)
-    store = PostgresEventStore(pool, checkpoint_key)
-    hub = Hub(app.config["DATABASE_URL"], store, capacity=app.config["STREAM_BUFFER_EVENTS"])
+    # Without an operator token (never so under `casino serve`), a key of
+    # this process's own: other processes' notifications then do not open.
+    seal = notifications.Seal(notifications.key_from(token) if token else os.urandom(32))
+    store = PostgresEventStore(pool, checkpoint_key, seal)
+    hub = Hub(app.config["DATABASE_URL"], store, seal, capacity=app.config["STREAM_BUFFER_EVENTS"])
     games = GameService(store, StateCache(),
                         snapshot_key=snapshot_key_from(token) if token else None,
                         seat_key=auth.seat_key_from(token) if token else None, checkpoint_key=checkpoint_key,
