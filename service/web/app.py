@@ -54,6 +54,15 @@ DEFAULTS: dict[str, Any] = {
     "STREAM_POLL_SECONDS": 2.0,
     "STREAM_MAX_OPEN": 2,
     "STREAM_BUFFER_EVENTS": 128,
+    # Each caller's share of a worker's streams (service.stream_limits): a
+    # seat's, the operator's, and those of callers without a token at one
+    # client address. Past it, 429.
+    "STREAM_LIMIT_SEAT": 4,
+    "STREAM_LIMIT_OPERATOR": 32,
+    "STREAM_LIMIT_ADDRESS": 32,
+    # Proxies whose X-Forwarded-For names the client (service.web.clients):
+    # addresses or networks, comma-separated.
+    "TRUSTED_PROXIES": "",
 }
 
 # Configuration key: (environment variable, type).
@@ -69,6 +78,10 @@ ENVIRONMENT = {
     "STREAM_MAX_SECONDS": ("CASINO_STREAM_MAX_SECONDS", float),
     "STREAM_MAX_OPEN": ("CASINO_STREAM_MAX_OPEN", int),
     "STREAM_BUFFER_EVENTS": ("CASINO_STREAM_BUFFER_EVENTS", int),
+    "STREAM_LIMIT_SEAT": ("CASINO_STREAM_LIMIT_SEAT", int),
+    "STREAM_LIMIT_OPERATOR": ("CASINO_STREAM_LIMIT_OPERATOR", int),
+    "STREAM_LIMIT_ADDRESS": ("CASINO_STREAM_LIMIT_ADDRESS", int),
+    "TRUSTED_PROXIES": ("CASINO_TRUSTED_PROXIES", str),
 }
 
 

@@ -44,6 +44,7 @@ TITLES = {
     "idempotency_key_reused": "Idempotency key reused",
     "idempotency_key_stale": "Idempotency key stale",
     "range_not_satisfiable": "Range not satisfiable",
+    "too_many_streams": "Too many live streams",
     "internal_error": "Internal error",
     "corrupt_game": "Damaged game",
     "unavailable": "Service unavailable",
