@@ -25,7 +25,7 @@ from service.postgres.readmodel import ReadModel
 from service.postgres.store import PostgresEventStore
 from service.postgres.tickets import TicketUses
 from service.streams import Hub
-from service.web import observability, problems, requests
+from service.web import headers, observability, problems, requests
 
 DEFAULTS: dict[str, Any] = {
     "DATABASE_URL": None,
@@ -114,6 +114,7 @@ def create_app(overrides: Mapping[str, Any] | None = None) -> Flask:
 
     problems.init_app(app)
     observability.init_app(app)
+    headers.init_app(app)
     requests.init_app(app)
     pool = database.init_app(app)
     token = app.config.get("OPERATOR_TOKEN")

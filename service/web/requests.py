@@ -6,7 +6,10 @@ Bodies are read strictly: no key twice in one object (a reader that keeps
 the first and one that keeps the last would see two different requests),
 no NUL character in any string (PostgreSQL cannot store it), no ``NaN`` or
 integers past 64 bits, and no more than ``MAX_CONTENT_LENGTH`` bytes however
-they are sent.
+they are sent. The rest of a body over the limit is read and dropped, up to
+``DRAIN_BYTES`` and ``DRAIN_SECONDS``, before the 413 is sent: a client that
+sends its whole body before it reads (or asks for ``Connection: close``)
+then gets the answer rather than a reset.
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ from __future__ import annotations
 import functools
 import json
 import re
+import time
 import uuid
 from collections.abc import Callable
 from datetime import datetime
@@ -102,16 +106,55 @@ def _schema(kind: type[Schema]) -> Schema:
     return kind()
 
 
+#: How much more of a body over the limit is read (and dropped) before the
+#: 413, at most, and for how long.
+DRAIN_BYTES = 4 * 1024 * 1024
+DRAIN_SECONDS = 5.0
+
+
 def _whole_body() -> bytes:
     """The request's body; 413 when it is over the limit, whether its size was
     announced or not. A chunked body (no Content-Length) is cut at the limit
     when read, so a byte left after it means it was too long."""
-    raw = request.get_data(cache=True)
+    try:
+        raw = request.get_data(cache=True)
+    except RequestEntityTooLarge:
+        _drain(request.environ)
+        raise
     limit = request.max_content_length
     if request.content_length is None and limit is not None and len(raw) >= limit:
         if request.environ["wsgi.input"].read(1):
+            _drain(request.environ)
             raise RequestEntityTooLarge()
     return raw
+
+
+def _drain(environ: dict[str, Any]) -> bool:
+    """Read and drop what is left of the request's body, up to ``DRAIN_BYTES``
+    and ``DRAIN_SECONDS`` (the time bounds each read under gunicorn, whose
+    socket is in the environ); True when it ended within them. Whatever is
+    left then, the server drops after the answer for its keep-alive time."""
+    body, sock = environ["wsgi.input"], environ.get("gunicorn.socket")
+    deadline = time.monotonic() + DRAIN_SECONDS
+    previous = sock.gettimeout() if sock is not None else None
+    dropped = 0
+    try:
+        while dropped < DRAIN_BYTES:
+            if sock is not None:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    return False
+                sock.settimeout(left)
+            chunk = body.read(65536)
+            if not chunk:
+                return True
+            dropped += len(chunk)
+        return False
+    except Exception:  # noqa: BLE001 - a timeout, a cut connection, a malformed chunk (gunicorn's own errors)
+        return False
+    finally:
+        if sock is not None:
+            sock.settimeout(previous)
 
 
 #: The deepest nesting of arrays and objects a body may have (no request needs more than four).
