@@ -164,13 +164,14 @@ MAX_DEPTH = 32
 def _strict_loads(raw: bytes) -> Any:
     """orjson's reading (no ``NaN``, no integers past 64 bits), then no
     nesting deeper than ``MAX_DEPTH``, no key twice and no NUL: the last
-    three are problems naming where."""
+    three are problems naming where. A number with no fraction is an integer,
+    as JSON Schema counts it (``9.0`` is ``9``): no body has a field that
+    takes a fraction."""
     data = orjson.loads(raw)
     if _depth(data) > MAX_DEPTH:
         raise malformed(None, f"Arrays and objects nest at most {MAX_DEPTH} deep.")
     json.loads(raw, object_pairs_hook=_unique_keys)
-    _refuse_nul(data, [])
-    return data
+    return _settled(data, [])
 
 
 def _depth(value: Any) -> int:
@@ -197,17 +198,22 @@ def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return {}  # the values are orjson's: this pass only looks at keys
 
 
-def _refuse_nul(value: Any, path: list[str]) -> None:
+def _settled(value: Any, path: list[str]) -> Any:
+    """``value`` with its whole floats made integers; a problem for a NUL in any text, keys included."""
     if isinstance(value, str):
         if "\x00" in value:
             raise malformed(".".join(path) or None, "Text cannot contain the NUL character (U+0000).")
+    elif isinstance(value, float):
+        if value.is_integer():
+            return int(value)
     elif isinstance(value, dict):
         for key, item in value.items():
-            _refuse_nul(key, path + [key])
-            _refuse_nul(item, path + [key])
+            _settled(key, path + [key])
+            value[key] = _settled(item, path + [key])
     elif isinstance(value, list):
         for index, item in enumerate(value):
-            _refuse_nul(item, path + [str(index)])
+            value[index] = _settled(item, path + [str(index)])
+    return value
 
 
 class OrjsonProvider(JSONProvider):
@@ -257,15 +263,16 @@ def float_arg(name: str, low: float, high: float) -> float | None:
 
 
 def text_args(name: str, longest: int, allowed: tuple[str, ...] | None = None) -> tuple[str, ...]:
-    """Every value of query argument ``name``: printable, 1 to ``longest`` characters, and one of ``allowed``."""
+    """Every value of query argument ``name``: 1 to ``longest`` characters but
+    NUL (which PostgreSQL's text cannot hold), and one of ``allowed``."""
     values = tuple(request.args.getlist(name))
     for value in values:
         if allowed is not None and value not in allowed:
             raise malformed(name, f"Expected one of {', '.join(allowed)}.", f"'{name}': Expected one of "
                                                                               f"{', '.join(allowed)}.")
-        if not 1 <= len(value) <= longest or not value.isprintable():
-            raise malformed(name, f"Expected 1 to {longest} printable characters.",
-                            f"'{name}': Expected 1 to {longest} printable characters.")
+        if not 1 <= len(value) <= longest or "\x00" in value:
+            raise malformed(name, f"Expected 1 to {longest} characters, none of them NUL.",
+                            f"'{name}': Expected 1 to {longest} characters, none of them NUL.")
     return values
 
 
@@ -326,11 +333,19 @@ def creation_key() -> str | None:
     holder can then reach the game it made, so nothing the service answers
     under it tells anyone else that it exists."""
     key = idempotency_key()
-    if key is not None and not looks_random(key):
-        raise malformed("Idempotency-Key", "Not a secret random value.",
-                        "A game's Idempotency-Key must be a secret random value: a random (version 4) UUID, or "
-                        "16 or more random bytes in URL-safe base64 (22 to 200 letters, digits, '-' or '_').")
+    if key is None:
+        return None
+    if not _CREATION_KEY.fullmatch(key):
+        raise malformed("Idempotency-Key", "Not 22 to 200 letters, digits, '-' or '_'.", _NOT_RANDOM)
+    if not looks_random(key):
+        # Of the form the spec gives, but with the marks of a made-up key.
+        raise ApiProblem(422, "idempotency_key_not_random", _NOT_RANDOM,
+                         errors=[{"field": "Idempotency-Key", "message": "Not a secret random value."}])
     return key
+
+
+_NOT_RANDOM = ("A game's Idempotency-Key must be a secret random value: a random (version 4) UUID, or 16 or more"
+               " random bytes in hex or URL-safe base64 (22 to 200 letters, digits, '-' or '_').")
 
 
 def looks_random(key: str) -> bool:

@@ -28,6 +28,7 @@ import pytest
 
 from service.postgres.database import EmbeddedPostgres
 from tests.conftest import OPERATOR_TOKEN, directory_for_postgres
+from tests.service.spec_check import check
 
 CLIENTS = 3
 LOAD_SECONDS = 4.0
@@ -287,15 +288,22 @@ def test_a_body_over_the_limit_is_answered_413_to_a_client_that_sends_it_all_bef
     assert status.split()[1] == b"413" and body["code"] == "payload_too_large"
 
 
-@pytest.mark.parametrize("request_bytes,status", [
-    (b"GET /healthz?" + b"x" * 4100 + b" HTTP/1.1\r\nHost: x\r\n\r\n", 414),
-    (b"GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: " + b"x" * 8200 + b"\r\n\r\n", 431),
+@pytest.mark.parametrize("request_bytes,status,code", [
+    (b"GET /healthz?" + b"x" * 4100 + b" HTTP/1.1\r\nHost: x\r\n\r\n", 414, "uri_too_long"),
+    (b"GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: " + b"x" * 8200 + b"\r\n\r\n", 431, "headers_too_large"),
     (b"GET /healthz HTTP/1.1\r\nHost: x\r\n" + b"".join(b"X-%d: y\r\n" % i for i in range(101)) + b"\r\n",
-     431),
+     431, "headers_too_large"),
+    (b"\x16\x03\x01 not HTTP at all\r\n\r\n", 400, "malformed"),
 ])
-def test_the_http_servers_own_refusals_are_the_documented_ones(server, request_bytes, status):
-    """openapi.yaml documents these answers of gunicorn's, given before the service sees a request."""
+def test_the_http_servers_own_refusals_are_the_documented_problems(server, request_bytes, status, code):
+    """openapi.yaml documents these answers, given before the service sees a request, as problems."""
     with socket.create_connection(("127.0.0.1", server.port), timeout=10) as sock:
         sock.sendall(request_bytes)
-        first_line = sock.makefile("rb").readline()
+        answer = sock.makefile("rb")
+        first_line = answer.readline()
+        headers = dict(line.decode().rstrip("\r\n").split(": ", 1) for line in iter(answer.readline, b"\r\n"))
+        body = json.loads(answer.read(int(headers["Content-Length"])))
     assert first_line.split()[1] == str(status).encode()
+    assert headers["Content-Type"] == "application/problem+json" and headers["Connection"] == "close"
+    assert body["status"] == status and body["code"] == code and body["detail"]
+    check("GET", "/healthz", status, headers, json.dumps(body).encode())
