@@ -199,12 +199,14 @@ def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
 
 
 def _settled(value: Any, path: list[str]) -> Any:
-    """``value`` with its whole floats made integers; a problem for a NUL in any text, keys included."""
+    """``value`` with its whole floats made integers (within 64 bits, as
+    integers are read: past them it stays a number no field takes); a
+    problem for a NUL in any text, keys included."""
     if isinstance(value, str):
         if "\x00" in value:
             raise malformed(".".join(path) or None, "Text cannot contain the NUL character (U+0000).")
     elif isinstance(value, float):
-        if value.is_integer():
+        if value.is_integer() and -(2**63) <= value < 2**64:  # the integers orjson reads
             return int(value)
     elif isinstance(value, dict):
         for key, item in value.items():
