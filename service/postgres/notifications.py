@@ -68,7 +68,7 @@ from cryptography.exceptions import InvalidTag
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 from psycopg import sql
 
-from service import jsonio
+from service import jsonio, metrics
 from service.events import StoredEvent
 from service.postgres.positions import position
 
@@ -96,11 +96,17 @@ def key_from(operator_token: str) -> bytes:
 
 
 class Notice(NamedTuple):
-    """A payload as it came: the game's tag, the transaction id and the sealed box."""
+    """A payload as it came: the game's tag, the transaction id and the
+    sealed box; and the seal it is opened with, if it names a game wanted."""
 
     tag: str
     xid: str
     box: str
+    seal: Seal
+
+    def open(self, game_id: UUID) -> Announcement | None:
+        """What the payload announces of ``game_id``; None if it does not open, or names another game."""
+        return self.seal.open(self, game_id)
 
 
 class Announcement(NamedTuple):
@@ -178,24 +184,25 @@ def _base64_length(size: int) -> int:
     return 4 * -(-size // 3)
 
 
-def parse_notification(payload: str) -> Notice | None:
-    """A notification's payload split into its parts; None if it is not one.
-    Nothing is opened here: a worker opens only the payloads of the games it
-    streams (``Seal.open``)."""
+def parse_notification(payload: str, seal: Seal) -> Notice | None:
+    """A notification's payload split into its parts, to be opened with
+    ``seal``; None if it is not one. Nothing is opened here: a worker opens
+    only the payloads of the games it streams (``Notice.open``)."""
     tag, _, rest = payload.partition(":")
     xid, _, box = rest.partition(":")
     if len(tag) != 16 or not xid.isdigit() or not box:
         return None
-    return Notice(tag, xid, box)
+    return Notice(tag, xid, box, seal)
 
 
-def listen(url: str, *, connected: Callable[[], None], notice: Callable[[str], None],
+def listen(url: str, seal: Seal, *, connected: Callable[[], None], notice: Callable[[Notice], None],
            disconnected: Callable[[], None], stopped: Callable[[], bool]) -> None:
     """Listen on ``CHANNEL`` until ``stopped()``: one connection, made again
     a second after it breaks. ``connected()`` runs each time listening
     starts (whatever was appended while nobody listened must be read then),
-    ``notice`` with each notification's payload, ``disconnected()`` each
-    time it stops or fails to start."""
+    ``notice`` for each notification, to be opened with ``seal``,
+    ``disconnected()`` each time it stops or fails to start. A payload that
+    is no notification at all is counted as refused, and dropped."""
     while not stopped():
         try:
             with psycopg.connect(url, autocommit=True, connect_timeout=5) as conn:
@@ -203,7 +210,11 @@ def listen(url: str, *, connected: Callable[[], None], notice: Callable[[str], N
                 connected()
                 while not stopped():
                     for notify in conn.notifies(timeout=1.0):
-                        notice(notify.payload)
+                        found = parse_notification(notify.payload, seal)
+                        if found is None:
+                            metrics.NOTIFICATIONS_REFUSED.inc()
+                        else:
+                            notice(found)
         except psycopg.Error as error:
             _log.warning("live streams not notified, they poll until the listener is back: %s", error)
         finally:

@@ -18,8 +18,7 @@ from schemathesis.checks import CHECKS, load_all_checks
 from schemathesis.config import SchemathesisConfig
 from schemathesis.core.parameters import ParameterLocation
 
-from service.web.app import create_app
-from service.postgres.database import close_pool
+from service.web.app import close_app, create_app
 from tests.conftest import TEST_SETTINGS
 from tests.service.spec_check import SPEC_PATH
 
@@ -39,7 +38,7 @@ def app(own_database_url):
     the whole global log, which other tests fill with made-up events."""
     app = create_app({**TEST_SETTINGS, "DATABASE_URL": own_database_url})
     yield app
-    close_pool(app)
+    close_app(app)
 
 
 @pytest.fixture

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from service.postgres.database import close_pool
 from service.web.app import create_app
+from service.memory import wiring as memory_wiring
 from tests.conftest import TEST_SETTINGS
 from tests.service.spec_check import check
 
@@ -19,12 +19,9 @@ LIMITS = {"STREAM_LIMIT_SEAT": 2, "STREAM_LIMIT_OPERATOR": 3, "STREAM_LIMIT_ADDR
 
 
 @pytest.fixture
-def app(database_url):
-    app = create_app({**TEST_SETTINGS, "DATABASE_URL": database_url, "STREAM_MAX_SECONDS": 10.0,
-                      "STREAM_POLL_SECONDS": 30.0, "STREAM_KEEPALIVE_SECONDS": 30.0, "STREAM_MAX_OPEN": 100,
-                      **LIMITS})
-    yield app
-    close_pool(app)
+def app(app_for):
+    return app_for(STREAM_MAX_SECONDS=10.0, STREAM_POLL_SECONDS=30.0, STREAM_KEEPALIVE_SECONDS=30.0,
+                   STREAM_MAX_OPEN=100, **LIMITS)
 
 
 @pytest.fixture
@@ -154,6 +151,6 @@ def test_a_refusal_past_the_workers_limit_or_a_finished_game_takes_no_share(api,
     assert streams.open(game).status_code == 200
 
 
-def test_a_bad_trusted_proxies_setting_stops_the_app_from_starting(database_url):
+def test_a_bad_trusted_proxies_setting_stops_the_app_from_starting():
     with pytest.raises(ValueError, match="does not appear to be an IPv4 or IPv6 network"):
-        create_app({**TEST_SETTINGS, "DATABASE_URL": database_url, "TRUSTED_PROXIES": "10.0.0.0/8, proxy"})
+        create_app({**TEST_SETTINGS, "TRUSTED_PROXIES": "10.0.0.0/8, proxy"}, wiring=memory_wiring.adapters)

@@ -8,6 +8,7 @@ On a database of this module's own, as the fan-out tests are.
 
 from __future__ import annotations
 
+import functools
 import re
 import secrets
 import time
@@ -19,9 +20,10 @@ import pytest
 from psycopg import sql
 from psycopg.conninfo import conninfo_to_dict, make_conninfo
 
-from service.postgres.database import close_pool
 from service.postgres import notifications
-from service.postgres.notifications import CHANNEL, Seal, parse_notification
+from service.postgres.notifications import CHANNEL, Seal, key_from, parse_notification
+from service.web.app import close_app
+from service.web.current import services
 
 from .conftest import OPERATOR_TOKEN
 from .test_stream_fanout import counted, dealt_game, metric, open_streams, play_and_follow, worker_app
@@ -34,14 +36,14 @@ SEALED = re.compile(r"[A-Za-z0-9_-]{16}:[0-9]+:[A-Za-z0-9+/]+={0,2}")
 def app(own_database_url):
     app = worker_app(own_database_url)
     yield app
-    close_pool(app)
+    close_app(app)
 
 
 @pytest.fixture
 def other_worker(own_database_url):
     app = worker_app(own_database_url)
     yield app
-    close_pool(app)
+    close_app(app)
 
 
 @pytest.fixture
@@ -94,8 +96,8 @@ def test_a_role_that_may_only_connect_listens_and_learns_nothing(api, app, liste
     api.play(game, steps=6)
     payloads = [n.payload for n in listener.notifies(timeout=1.0)]
 
-    seal = app.extensions["casino.services"].hub._seal
-    opened = [seal.open(parse_notification(p), uuid.UUID(game.id)) for p in payloads]
+    seal = Seal(key_from(OPERATOR_TOKEN))  # the service's, as every worker of the deployment has it
+    opened = [parse_notification(p, seal).open(uuid.UUID(game.id)) for p in payloads]
     carried = [e.version for a in opened if a is not None for e in a.events()]
     assert carried == list(range(1, api.view(game)["version"] + 1))  # it heard every event of the game
 
@@ -152,7 +154,9 @@ def test_streams_of_a_process_with_another_key_read_what_they_cannot_open(api, o
     """A process whose key differs (its operator token was replaced, and
     not yet everywhere) cannot open the others' notifications: it counts
     them, reads, and loses nothing."""
-    monkeypatch.setattr(other_worker.extensions["casino.services"].hub, "_seal", Seal(b"another key".ljust(32)))
+    hub = services(other_worker).hub  # it listens with another key (its listener starts with its first stream)
+    monkeypatch.setattr(hub, "_listen_with", functools.partial(notifications.listen, other_worker.config["DATABASE_URL"],
+                                                             Seal(b"another key".ljust(32))))
     game = dealt_game(api)
     readers = open_streams(api, game, 2, worker=other_worker)
     refused = metric(api, "casino_stream_notifications_refused_total")

@@ -3,8 +3,7 @@
 import psycopg
 
 from service.auth import hash_token
-from service.postgres.database import close_pool
-from service.web.app import create_app
+from service.web.app import close_app, create_app
 from tests.conftest import TEST_SETTINGS
 
 from .conftest import ORDERED_DECK, Api
@@ -52,5 +51,5 @@ def test_the_operators_ticket_stops_working_when_the_operator_token_is_replaced(
         answer = open_with(new, issued[1])
         assert answer.status_code == 401 and answer.get_json()["code"] == "unauthenticated"
     finally:
-        close_pool(before)
-        close_pool(after)
+        close_app(before)
+        close_app(after)
