@@ -155,8 +155,9 @@ def test_streams_of_a_process_with_another_key_read_what_they_cannot_open(api, o
     not yet everywhere) cannot open the others' notifications: it counts
     them, reads, and loses nothing."""
     hub = services(other_worker).hub  # it listens with another key (its listener starts with its first stream)
-    monkeypatch.setattr(hub, "_listen_with", functools.partial(notifications.listen, other_worker.config["DATABASE_URL"],
-                                                             Seal(b"another key".ljust(32))))
+    another = Seal(b"another key".ljust(32))
+    listen = functools.partial(notifications.listen, other_worker.config["DATABASE_URL"], another)
+    monkeypatch.setattr(hub, "_listen_with", listen)
     game = dealt_game(api)
     readers = open_streams(api, game, 2, worker=other_worker)
     refused = metric(api, "casino_stream_notifications_refused_total")
