@@ -19,9 +19,9 @@ Stream tickets
     the stream with ``?ticket=``. A ticket names the caller (never the
     token), opens that one game's stream once within ``TICKET_LIFETIME``
     seconds, and is ``<expires>.<actor>.<nonce>.<mac>``: an HMAC-SHA256 over
-    those, the purpose, the game id and the hash of the seat's token, so
-    that it dies with the token it was issued under. Signed rather than
-    stored, so every worker accepts every worker's tickets; its one use is
+    those, the purpose, the game id and the hash of the seat's token (or of
+    the operator's), so that it dies with the token it was issued under.
+    Signed rather than stored, so every worker accepts every worker's tickets; its one use is
     recorded where every worker sees it (``TicketUses``).
 """
 
@@ -263,8 +263,8 @@ def issue_ticket(key: bytes, scope: UUID, caller: Caller, now: float, token_hash
                  purpose: bytes = GAME_STREAM) -> tuple[str, int]:
     """A ticket for ``caller`` on the stream of ``scope`` (a game, or for
     ``PLAYER_STREAM`` the player), and when it expires (Unix time);
-    ``token_hash`` is the hash of the seat's or the player's token ("" for
-    the operator and the public, whose tickets the key alone vouches for)."""
+    ``token_hash`` is the hash of the seat's, the player's or the operator's
+    token ("" for the public, whose tickets the key alone vouches for)."""
     expires = int(now) + TICKET_LIFETIME
     body = f"{expires}.{ticket_actor(caller)}.{secrets.token_urlsafe(12)}"
     return f"{body}.{_ticket_mac(key, purpose, scope, body, token_hash)}", expires
@@ -350,6 +350,7 @@ class Authenticator:
                  clock: Callable[[], float] = time.monotonic, *, players: PlayerTokens | None = None,
                  settled: Callable[[UUID], bool] = lambda game_id: True):
         self._operator = operator_token.encode() if operator_token else None
+        self._operator_hash = hash_token(operator_token) if operator_token else None
         self._seats = seats
         self._players = players
         self._tickets = tickets
@@ -454,11 +455,13 @@ class Authenticator:
         return caller
 
     def _token_hash(self, caller: Caller, game_id: UUID | None = None) -> str | None:
-        """The hash of the token the caller has now: a player's, or a seat's
-        of the game; "" for the operator and the public, whose tickets the
+        """The hash of the token the caller has now: a player's, a seat's of
+        the game, or the operator's; "" for the public, whose tickets the
         key alone vouches for."""
         if caller.is_player:
             return self._players.token_hash_of(caller.own_player) if self._players else None
         if caller.is_seat:
             return self._seats.seat_token_hashes(game_id).get(caller.own_seat) if game_id else None
+        if caller.is_operator:
+            return self._operator_hash
         return ""

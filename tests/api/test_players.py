@@ -88,6 +88,8 @@ def test_a_registration_retried_under_its_key_gets_the_same_player_and_token(api
 
 def test_a_registration_key_that_could_be_guessed_is_refused(api):
     answer = api.post("/v1/players", json={"name": "Ann"}, headers={"Idempotency-Key": "register-ann-0000000001"})
+    assert answer.status_code == 422 and answer.get_json()["code"] == "idempotency_key_not_random"
+    answer = api.post("/v1/players", json={"name": "Ann"}, headers={"Idempotency-Key": "a key"})
     assert answer.status_code == 400 and answer.get_json()["code"] == "malformed"
 
 
