@@ -108,7 +108,7 @@ class Created:
 
     game_id: uuid.UUID
     state: State
-    tokens: tuple[str, ...]
+    tokens: tuple[str | None, ...]  # None for an open seat
 
 
 @dataclass(frozen=True)
@@ -257,7 +257,7 @@ class GameService:
         events = game.decide(None, game.create_command(command.variant, names, first, command.options,
                                                        fresh_seed()))
         game_id = uuid.uuid4()
-        tokens = self._tokens(game_id, len(names), key)
+        tokens = self._tokens(game_id, names, key)
         state = game.fold(events)
         meta = metadata(PUBLIC.actor, command)
         if command.computers:
@@ -271,7 +271,7 @@ class GameService:
             stored = self._store.append(Append(
                 game_id, 0, [_new(game, e) for e in events], meta, idempotency=record,
                 game_row=row_changes(state, created=True),
-                seat_token_hashes={i: hash_token(t) for i, t in enumerate(tokens)}))
+                seat_token_hashes=_hashes(tokens)))
         except ConcurrencyError:  # a new game's only conflict: the key was filed before
             retried = self._retried_creation(key, fingerprint) if key and fingerprint else None
             if retried is None:
@@ -288,16 +288,19 @@ class GameService:
             return None
         game_id = uuid.UUID(found["game"])
         state = refold(self._store.load(game_id, until_version=found["version"]))
-        tokens = self._tokens(game_id, len(game_of(state.variant).seats(state)), key)
-        if self._store.seat_token_hashes(game_id) != {i: hash_token(t) for i, t in enumerate(tokens)}:
+        tokens = self._tokens(game_id, tuple(s["name"] for s in game_of(state.variant).seats(state)), key)
+        if self._store.seat_token_hashes(game_id) != _hashes(tokens):
             raise TokensLost()  # never answer with tokens that do not work
         return Created(game_id, state, tuple(tokens))
 
-    def _tokens(self, game_id: uuid.UUID, seats: int, key: str | None) -> list[str]:
-        """The seats' tokens of a new game: random, or derived from its creation's idempotency key."""
+    def _tokens(self, game_id: uuid.UUID, names: tuple[str | None, ...], key: str | None) -> list[str | None]:
+        """The tokens of a new game's seats named ``names``: random, or derived
+        from its creation's idempotency key; None for an open seat, whose
+        token is made when a player joins it."""
         if key is None:
-            return [new_token() for _ in range(seats)]
-        return [seat_token(self._seat_key, key, game_id, i) for i in range(seats)]
+            return [new_token() if name is not None else None for name in names]
+        return [seat_token(self._seat_key, key, game_id, i) if name is not None else None
+                for i, name in enumerate(names)]
 
     def execute(self, command: GameCommand) -> Applied:
         """Decide and append one command, and what its game then does by itself.
@@ -410,6 +413,11 @@ class GameService:
         if first_hash != fingerprint:
             raise KeyReused()
         return response
+
+
+def _hashes(tokens: list[str | None]) -> dict[int, str]:
+    """The hashes of the seats' tokens, by seat (an open seat has none)."""
+    return {i: hash_token(t) for i, t in enumerate(tokens) if t is not None}
 
 
 def _new(game: GameType, event: Any, metadata: Mapping[str, Any] | None = None) -> NewEvent:
