@@ -54,7 +54,7 @@ class SeatSchema(Strict):
 class OpenSeatSchema(Strict):
     """``{"open": true}``: a seat nobody holds yet, which a player joins."""
 
-    open = fields.Boolean(required=True, validate=validate.Equal(True, error="An open seat is {\"open\": true}."))
+    open = StrictBoolean(required=True, validate=validate.Equal(True, error="An open seat says open: true."))
 
     @post_load
     def as_seat(self, data, **kwargs):
