@@ -69,7 +69,8 @@ class Players(Protocol):
         first (by the game's ``created_at``, then id), after ``after``, each
         in one of ``statuses`` (any, when none is given); and the cursor of the next page.
         A row has the game's ``id``, ``variant``, ``status``, ``version``,
-        ``awaiting`` (the seats it waits for) and ``created_at``, and the player's ``seat``."""
+        ``awaiting`` (the seats it waits for), ``deadline`` and
+        ``created_at``, and the player's ``seat``."""
 
 
 class PlayerService:

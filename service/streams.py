@@ -52,7 +52,9 @@ from dataclasses import dataclass, field
 from typing import Protocol
 from uuid import UUID
 
-from domain.game_types import State, is_finished
+from domain.game_types import State, game_of, is_finished
+from domain.seating import Holder
+from domain.standing import WAITING
 
 from service import jsonio, metrics
 from service.auth import Caller
@@ -411,15 +413,20 @@ def events(load: Callable[[UUID], State], read: Read, hub: Hub, game_id: UUID, c
     ``read`` reads its events."""
     deadline = clock() + timing.seconds
     keepalive_at = clock() + timing.keepalive
+    held = _holder(state, caller)
     subscription = hub.subscribe(game_id, state)  # before the history, so no append slips between
     try:
         history = read(game_id, after)
-        if history and history[-1].version > state.version:
-            state = load(game_id)
+        latest = load(game_id) if history and history[-1].version > state.version else state
+        reveal = log_revealed(latest)
+        sending, seat_changed_hands = _sendable(state, [(stored, reveal) for stored in history], caller, held)
         sent = after
-        for stored in history:
-            yield frame(stored, caller, log_revealed(state))
+        for stored, shown in sending:
+            yield frame(stored, caller, shown)
             sent = stored.version
+        if seat_changed_hands:
+            return
+        state = latest
         hub.ready(subscription, sent)
         poll_at = clock() + timing.poll
         while not (is_finished(state) and sent >= state.version):
@@ -437,11 +444,40 @@ def events(load: Callable[[UUID], State], read: Read, hub: Hub, game_id: UUID, c
                 wake_at = min(wake_at, poll_at)
             batches = hub.take(subscription, wake_at - now)
             if batches:  # one write for all of them
-                yield "".join(frame(stored, caller, log_revealed(batch.state))
-                              for batch in batches for stored in batch.events)
+                sending, seat_changed_hands = _sendable(
+                    state, [(stored, log_revealed(batch.state)) for batch in batches for stored in batch.events],
+                    caller, held)
+                yield "".join(frame(stored, caller, reveal) for stored, reveal in sending)
+                if seat_changed_hands:
+                    return
                 sent, state = batches[-1].events[-1].version, batches[-1].state
     finally:
         hub.leave(subscription)
+
+
+def _holder(state: State, caller: Caller) -> Holder | None:
+    """Who holds the seat a seat's stream is for (None for any other stream)."""
+    return game_of(state.variant).seat_holders(state)[caller.own_seat] if caller.is_seat else None
+
+
+def _sendable(state: State, sending: list[tuple[StoredEvent, bool]], caller: Caller,
+              held: Holder | None) -> tuple[list[tuple[StoredEvent, bool]], bool]:
+    """Of the events to send (each with whether the log is public by then),
+    those the stream may send, and whether its seat changed hands after
+    ``state``. A seat (``held`` by someone as the stream was asked for, at
+    ``state``) may be left while its game waits for players, and taken by
+    someone else: its stream ends with the event after which it is no
+    longer its holder's, since what follows is the next holder's to see."""
+    if held is None or state.status != WAITING:
+        return sending, False
+    game = game_of(state.variant)
+    for n, (stored, _) in enumerate(sending):
+        if stored.version <= state.version:
+            continue  # before the seat's holder asked: while a game waits, nothing is hidden
+        state = refold([stored], state)
+        if game.seat_holders(state)[caller.own_seat] != held:
+            return sending[:n + 1], True
+    return sending, False
 
 
 class Body:

@@ -7,7 +7,7 @@ from uuid import UUID
 
 from service.memory.tables import KeptPlayer, Tables
 from service.players import Player
-from service.readmodel import Cursor, Row, page_of
+from service.readmodel import Cursor, Row, newest_first
 
 
 class MemoryPlayers:
@@ -50,10 +50,7 @@ class MemoryPlayers:
         with t.lock:
             rows = [{"id": game, "variant": t.rows[game]["variant"], "status": t.rows[game]["status"],
                      "seat": held.seat, "version": t.rows[game]["version"], "awaiting": t.rows[game]["awaiting"],
+                     "deadline": t.rows[game]["deadline"],
                      "created_at": held.created_at}
                     for (player, game), held in t.player_seats.items() if player == player_id and game in t.rows]
-        rows = [row for row in rows if not statuses or row["status"] in statuses]
-        rows.sort(key=lambda row: (row["created_at"], row["id"]), reverse=True)
-        if after is not None:
-            rows = [row for row in rows if (row["created_at"], row["id"]) < (after.created_at, after.id)]
-        return page_of(rows[:limit + 1], limit)
+        return newest_first([row for row in rows if not statuses or row["status"] in statuses], after, limit)

@@ -23,7 +23,7 @@ from domain.game_types import State, game_of, game_of_event
 from service.auth import hash_token, new_token
 from service.chain import first_break
 from service.events import Append, EventStore, NewEvent, Recorded, StoredEvent, Unfoldable, decode, refold_checked
-from service.projection import expected_row
+from service.projection import expected_row, split_row
 
 FORMAT = "casino-transcript"
 FORMAT_VERSION = 1
@@ -122,12 +122,14 @@ def replay(store: EventStore, transcript: Transcript) -> tuple[uuid.UUID, list[s
     *_, (_, state) = steps(transcript)
     game_id = uuid.uuid4() if store.load(transcript.game_id, until_version=1) else transcript.game_id
     tokens = [new_token() for _ in game_of(state.variant).seats(state)]
+    row, player_seats = split_row(expected_row(transcript.events, state))
     store.append(Append(
         game_id, 0,
         [NewEvent(e.type, e.schema_version, e.data, metadata=e.metadata,
                   recorded_at=e.recorded_at) for e in transcript.events],
-        {}, game_row=expected_row(transcript.events, state),  # times are the events' own
+        {}, game_row=row,  # times are the events' own
         seat_token_hashes={seat: hash_token(token) for seat, token in enumerate(tokens)},
+        player_seats=player_seats or None,
     ))
     return game_id, tokens
 

@@ -95,8 +95,10 @@ _COLUMN_TYPES = {
     "updated_at": "timestamptz",
     "finished_at": "timestamptz",
     "winner": "jsonb",
+    "listed": "boolean",
     "lobby": "jsonb",
     "awaiting": "integer[]",
+    "deadline": "timestamptz",
 }
 
 EVENT_COLUMNS = "position, game_id, version, type, schema_version, data, metadata, recorded_at, hash, chain"
@@ -136,6 +138,26 @@ _UPSERT_CHECKPOINT = """
         signature = EXCLUDED.signature
 """
 
+_DELETE_SEAT_TOKENS = """
+    DELETE FROM seat_tokens WHERE game_id = ($1 ->> 'game')::uuid
+        AND seat IN (SELECT s::integer FROM jsonb_array_elements_text($1 -> 'tokens_gone') AS s)
+"""
+
+# A player's seats are listed in the order of their games' creation: the
+# game's row (not yet visible to this statement for a new game, whose row
+# is made at the append's time).
+_INSERT_PLAYER_SEATS = """
+    INSERT INTO player_seats (player_id, game_id, seat, created_at)
+    SELECT (p ->> 'player')::uuid, ($1 ->> 'game')::uuid, (p ->> 'seat')::integer,
+           coalesce((SELECT created_at FROM games WHERE id = ($1 ->> 'game')::uuid), ($1 ->> 'at')::timestamptz)
+    FROM jsonb_array_elements($1 -> 'seated') AS p
+"""
+
+_DELETE_PLAYER_SEATS = """
+    DELETE FROM player_seats WHERE game_id = ($1 ->> 'game')::uuid
+        AND player_id IN (SELECT p::uuid FROM jsonb_array_elements_text($1 -> 'unseated') AS p)
+"""
+
 # The snapshot's state is the second argument, $2.
 _UPSERT_SNAPSHOT = """
     INSERT INTO snapshots (game_id, version, code_version, state)
@@ -167,7 +189,8 @@ class PostgresEventStore(AppendingStore):
         """The whole append in one transaction, in one statement: its events,
         and (as data-modifying CTEs before them) the signed checkpoint, the
         idempotency record, the ``games`` row (inserted for a new game, else
-        the columns given updated), the seat tokens and the snapshot.
+        the columns given updated), the seat tokens (new ones, and those
+        withdrawn), the seats players took or left, and the snapshot.
 
         Raises ``ConcurrencyError``, with nothing written, when the game is
         not at the expected version or another append wins a unique key (the
@@ -194,9 +217,21 @@ class PostgresEventStore(AppendingStore):
         if asked.game_row is not None:
             writes.append(_write_game(asked.game_row, new=expected_version == 0))
             document["row"] = {c: v for c, v in asked.game_row.items() if v is not NOW}
-        if asked.seat_token_hashes:
+        tokens = asked.seat_token_hashes or {}
+        if any(h is not None for h in tokens.values()):
             writes.append(_INSERT_SEAT_TOKENS)
-            document["tokens"] = [{"seat": seat, "hash": h} for seat, h in asked.seat_token_hashes.items()]
+            document["tokens"] = [{"seat": seat, "hash": h} for seat, h in tokens.items() if h is not None]
+        if any(h is None for h in tokens.values()):
+            writes.append(_DELETE_SEAT_TOKENS)
+            document["tokens_gone"] = [seat for seat, h in tokens.items() if h is None]
+        seated = asked.player_seats or {}
+        if any(seat is not None for seat in seated.values()):
+            writes.append(_INSERT_PLAYER_SEATS)
+            document["seated"] = [{"player": player, "seat": seat} for player, seat in seated.items()
+                                  if seat is not None]
+        if any(seat is None for seat in seated.values()):
+            writes.append(_DELETE_PLAYER_SEATS)
+            document["unseated"] = [player for player, seat in seated.items() if seat is None]
         args: list[Any] = [_json(document)]
         if asked.snapshot is not None:
             writes.append(_UPSERT_SNAPSHOT)
@@ -407,6 +442,7 @@ def _write_game(row: Mapping[str, Any], *, new: bool) -> str:
 _FROM_ROW = {
     "text": "$1 -> 'row' ->> {}",
     "integer": "($1 -> 'row' ->> {})::integer",
+    "boolean": "($1 -> 'row' ->> {})::boolean",
     "timestamptz": "($1 -> 'row' ->> {})::timestamptz",
     "text[]": "ARRAY(SELECT jsonb_array_elements_text($1 -> 'row' -> {}))",
     # JSON null is no winner (no lobby entry): SQL NULL.
@@ -432,7 +468,9 @@ def _game_insert(columns: tuple[str, ...], now: tuple[bool, ...]) -> str:
 @functools.cache
 def _game_update(columns: tuple[str, ...], now: tuple[bool, ...]) -> str:
     assignments = [
-        sql.SQL("{} = {}").format(sql.Identifier(column), value)
+        # A game is in the lobby only if it was created listed.
+        sql.SQL("{} = CASE WHEN listed THEN {} END" if column == "lobby" else "{} = {}").format(
+            sql.Identifier(column), value)
         for column, value in zip(columns, _values(columns, now), strict=True)
     ]
     if "updated_at" not in columns:

@@ -20,8 +20,8 @@ from flask import Flask
 from service import checkpoints
 from service.bootstrap import Adapters, Settings, bootstrap
 from service.postgres import wiring as postgres_wiring
-from service.web import (audit, client, commands, current, events, games, headers, health, listing, observability,
-                         players, problems, requests, spec, stream, variants)
+from service.web import (audit, client, commands, current, events, games, headers, health, listing, lobby,
+                         observability, players, problems, requests, seats, spec, stream, variants)
 
 DEFAULTS: dict[str, Any] = {
     "DATABASE_URL": None,
@@ -86,7 +86,7 @@ Wiring = Callable[[Mapping[str, Any], bytes | None], Adapters]
 
 #: Every resource the app serves, one blueprint each.
 BLUEPRINTS = (health.bp, observability.bp, spec.bp, client.bp, variants.bp, games.bp, listing.bp, commands.bp,
-              events.bp, stream.bp, audit.bp, players.bp)
+              events.bp, stream.bp, audit.bp, players.bp, seats.bp, lobby.bp)
 
 
 def create_app(overrides: Mapping[str, Any] | None = None, *, wiring: Wiring = postgres_wiring.adapters) -> Flask:

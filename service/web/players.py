@@ -11,6 +11,8 @@ from typing import Any
 
 from flask import Blueprint, g, url_for
 
+from domain.clocks import rfc3339
+
 from service.auth import Caller
 from service.commands import RegisterPlayer
 from service.readmodel import STATUSES
@@ -50,5 +52,5 @@ def _mine(row: dict[str, Any]) -> dict[str, Any]:
         "seat": row["seat"],
         "version": row["version"],
         "your_turn": row["seat"] in (row["awaiting"] or ()),
-        "deadline": None,
+        "deadline": rfc3339(row["deadline"]) if row["deadline"] is not None else None,
     }

@@ -45,7 +45,8 @@ _VERSION = re.compile(r"\s*([0-9]{1,10})\s*")
 
 #: Query parameters that may be given more than once, by endpoint (each value counts).
 REPEATABLE: dict[str, frozenset[str]] = {"listing.index": frozenset({"status", "variant", "player"}),
-                                         "players.my_games": frozenset({"status"})}
+                                         "players.my_games": frozenset({"status"}),
+                                         "lobby.index": frozenset({"variant", "game_type"})}
 
 
 def init_app(app: Flask) -> None:
@@ -361,6 +362,21 @@ def creation_key() -> str | None:
 
 _NOT_RANDOM = ("A game's Idempotency-Key must be a secret random value: a random (version 4) UUID, or 16 or more"
                " random bytes in hex or URL-safe base64 (22 to 200 letters, digits, '-' or '_').")
+
+
+def guest_key() -> str | None:
+    """The ``Idempotency-Key`` of a guest's join, or None. A retry under it
+    is answered with the seat's token, so, as a creation's, the key must be
+    a secret random value; any key the header's form allows that is not one
+    is refused (422 ``idempotency_key_not_random``)."""
+    key = idempotency_key()
+    if key is not None and not looks_random(key):
+        raise ApiProblem(422, "idempotency_key_not_random",
+                         "A guest's Idempotency-Key must be a secret random value (its seat's token is made from"
+                         " it): a random (version 4) UUID, or 16 or more random bytes in hex or URL-safe base64"
+                         " (22 to 200 letters, digits, '-' or '_').",
+                         errors=[{"field": "Idempotency-Key", "message": "Not a secret random value."}])
+    return key
 
 
 def looks_random(key: str) -> bool:

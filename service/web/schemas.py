@@ -15,8 +15,8 @@ from marshmallow import RAISE, Schema, ValidationError, fields, post_load, valid
 
 from domain.cards import Card
 from domain.errors import NotationError
+from service.commands import MAX_SEATS
 
-MAX_SEATS = 8
 NAME_LENGTH = validate.Length(min=1, max=40)
 
 
@@ -95,10 +95,19 @@ class CreateGameSchema(Strict):
                                              {"name": "Seat 1", "computer": False}])
     options = fields.Dict(keys=fields.String(), load_default=dict)
     first_dealer = fields.Integer(load_default=None, allow_none=True, strict=True)
+    # Listed in the lobby; by default, when a seat is open.
+    listed = StrictBoolean(load_default=None)
 
 
 class PlayerSchema(Strict):
     name = fields.String(required=True, validate=NAME_LENGTH)
+
+
+class JoinSchema(Strict):
+    """A guest gives the seat's name; a player (by a player token) joins under their own."""
+
+    name = fields.String(validate=NAME_LENGTH)
+    seat = fields.Integer(strict=True, validate=validate.Range(min=0, max=MAX_SEATS - 1))
 
 
 class DealSchema(Strict):
