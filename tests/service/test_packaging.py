@@ -1,13 +1,18 @@
-"""The wheel, installed on its own, serves the contract and the docs.
+"""The wheel, installed on its own, serves the contract and the docs; the
+lock files pin everything the project asks for.
 
 Built with ``pip wheel`` (not an editable install) and installed into a fresh
-virtual environment, so that nothing from the source tree can stand in for
-a file the wheel forgot. Dependencies come from pip's cache or index.
+virtual environment as the Dockerfile installs it (requirements.lock, then
+the wheel with no dependencies of its own), so that nothing from the source
+tree can stand in for a file the wheel forgot, and a dependency missing from
+the lock shows. Dependencies come from pip's cache or index.
 """
 
 from __future__ import annotations
 
+import re
 import shutil
+import tomllib
 import subprocess
 import sys
 import zipfile
@@ -46,8 +51,10 @@ def installed(tmp_path_factory) -> tuple[Path, Path]:
          str(source), cwd=where, timeout=300)
     wheel = next((where / "dist").glob("casino-*.whl"))
     _run(sys.executable, "-m", "venv", str(where / "venv"), cwd=where, timeout=120)
-    _run(str(where / "venv" / "bin" / "python"), "-m", "pip", "install", "--quiet", "--no-compile", str(wheel),
-         cwd=where, timeout=600)
+    # As the Dockerfile installs it: the locked dependencies, then the wheel alone.
+    pip = (str(where / "venv" / "bin" / "python"), "-m", "pip", "install", "--quiet", "--no-compile")
+    _run(*pip, "--require-hashes", "-r", str(ROOT / "requirements.lock"), cwd=where, timeout=600)
+    _run(*pip, "--no-deps", str(wheel), cwd=where, timeout=600)
     return wheel, where / "venv" / "bin" / "casino"
 
 
@@ -72,3 +79,26 @@ def test_casino_serve_from_the_wheel_serves_the_contract_and_the_docs(installed,
     assert spec[0] == 200 and spec[2].decode() == (ROOT / "openapi.yaml").read_text(encoding="utf-8")
     assert page[0] == 200 and page[1].startswith("text/html") and b"/openapi.yaml" in page[2]
     assert script[0] == 200 and len(script[2]) > 100_000
+
+
+def _pins(lock: str) -> dict[str, str]:
+    """A lock file's pins, name (normalised) to version."""
+    text = (ROOT / lock).read_text()
+    return {re.sub(r"[-_.]+", "-", name).lower(): version
+            for name, version in re.findall(r"^([A-Za-z0-9][A-Za-z0-9._-]*)==([^ ;\\]+)", text, re.M)}
+
+
+def _names(requirements: list[str]) -> set[str]:
+    return {re.sub(r"[-_.]+", "-", re.match(r"[A-Za-z0-9._-]+", r).group()).lower() for r in requirements}
+
+
+def test_the_locks_pin_every_dependency_and_agree_with_each_other():
+    """After a change to pyproject.toml's dependencies, ``make lock`` must run
+    again: a dependency the lock lacks would be missing from a deployment.
+    The test lock holds the runtime's pins as they are, so the tests run the
+    code that deploys."""
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    runtime, testing = _pins("requirements.lock"), _pins("requirements-test.lock")
+    assert _names(project["dependencies"]) <= runtime.keys()
+    assert _names(project["optional-dependencies"]["test"]) <= testing.keys()
+    assert {name: testing.get(name) for name in runtime} == runtime
