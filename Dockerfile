@@ -18,6 +18,7 @@ WORKDIR /app
 COPY requirements.lock ./
 RUN pip install --no-cache-dir --require-hashes -r requirements.lock
 COPY pyproject.toml README.md openapi.yaml ./
+COPY docs/rules.md ./docs/rules.md
 COPY domain ./domain
 COPY service ./service
 COPY migrations ./migrations

@@ -126,10 +126,11 @@ def create_app(overrides: Mapping[str, Any] | None = None) -> Flask:
 
 def blueprints() -> list[Any]:
     """Every resource the app serves, one blueprint each."""
-    from service.web import audit, client, commands, events, games, health, listing, spec, stream, variants
+    from service.web import (audit, client, commands, events, front, games, health, listing, rules, spec, stream,
+                             variants)
 
-    return [health.bp, observability.bp, spec.bp, client.bp, variants.bp, games.bp, listing.bp, commands.bp,
-            events.bp, stream.bp, audit.bp]
+    return [health.bp, observability.bp, spec.bp, front.bp, rules.bp, client.bp, variants.bp, games.bp, listing.bp,
+            commands.bp, events.bp, stream.bp, audit.bp]
 
 
 def settings_from_environment(environ: Mapping[str, str]) -> dict[str, Any]:

@@ -1,4 +1,4 @@
-"""The wheel, installed on its own, serves the contract and the docs; the
+"""The wheel, installed on its own, serves the contract, the docs, the front page and the rules; the
 lock files pin everything the project asks for.
 
 Built with ``pip wheel`` (not an editable install) and installed into a fresh
@@ -24,7 +24,7 @@ from tests.service.serving import Serving, serve_environment
 
 ROOT = Path(__file__).resolve().parents[2]
 #: What the Dockerfile copies to install the package: the package's sources.
-SOURCES = ("pyproject.toml", "README.md", "openapi.yaml", "domain", "service", "migrations")
+SOURCES = ("pyproject.toml", "README.md", "openapi.yaml", "docs/rules.md", "domain", "service", "migrations")
 
 
 def _run(*command: str, cwd: Path, timeout: float) -> None:
@@ -45,7 +45,7 @@ def installed(tmp_path_factory) -> tuple[Path, Path]:
             shutil.copytree(ROOT / name, source / name, symlinks=True,
                             ignore=shutil.ignore_patterns("__pycache__"))
         else:
-            source.mkdir(exist_ok=True)
+            (source / name).parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(ROOT / name, source / name)
     _run(sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "-w", str(where / "dist"),
          str(source), cwd=where, timeout=300)
@@ -74,8 +74,13 @@ def test_casino_serve_from_the_wheel_serves_the_contract_and_the_docs(installed,
         spec = server.fetch("/openapi.yaml")
         page = server.fetch("/docs")
         script = server.fetch("/docs/swagger-ui-bundle.js")
+        front, rules, icon = server.fetch("/"), server.fetch("/rules/cassino"), server.fetch("/favicon.ico")
     finally:
         assert server.stop() == 0
+    # The front page, the rules (docs/rules.md, shipped as service/rules.md) and the icon ship too.
+    assert front[0] == 200 and b"/play/" in front[2]
+    assert rules[0] == 200 and b'id="counting-out"' in rules[2]
+    assert icon[0] == 200 and icon[1] == "image/vnd.microsoft.icon"
     assert spec[0] == 200 and spec[2].decode() == (ROOT / "openapi.yaml").read_text(encoding="utf-8")
     assert page[0] == 200 and page[1].startswith("text/html") and b"/openapi.yaml" in page[2]
     assert script[0] == 200 and len(script[2]) > 100_000

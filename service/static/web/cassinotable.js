@@ -9,7 +9,7 @@
 
 import { el } from "./api.js";
 import { cardFace } from "./cards.js";
-import { Seat, button, undoControls } from "./seat.js";
+import { Seat, button, undoControls, watchingNote } from "./seat.js";
 import { gameResult, handScore, header, pileSeat, seatsPanel, tableArea } from "./tableview.js";
 import { listed, seatName } from "./words.js";
 
@@ -109,7 +109,7 @@ function clickable() {
 }
 
 function handArea(enabled) {
-  if (seat.view.hand === undefined) return el("p", { class: "note" }, "You are watching: no hand is shown.");
+  if (seat.view.hand === undefined) return watchingNote(seat.watching);
   return el("div", { class: "hand", id: "hand" },
     el("h2", {}, "Your hand"),
     el("div", { class: "hand-cards" }, seat.view.hand.map((code) => {
@@ -191,8 +191,8 @@ function render() {
   });
 }
 
-/** Open the table of game ``id`` for ``caller`` (an Api). */
-export function start(caller, id) {
+/** Open the table of game ``id`` for ``caller`` (an Api); ``context`` as for Seat. */
+export function start(caller, id, context) {
   seat = new Seat(caller, id, "cassino", {
     // A seat may have moves off its turn too (a pluck just after its play).
     hasMoves: (view) => view.you !== undefined && view.status === "in_progress",
@@ -204,6 +204,6 @@ export function start(caller, id) {
       chosen = new Set();
       confirmCountOut = false;
     },
-  });
+  }, context);
   seat.start();
 }

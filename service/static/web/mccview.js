@@ -30,21 +30,22 @@ function faceDown(label) {
   return el("span", { class: "card back single", role: "img", "aria-label": label });
 }
 
-/** The line that says where the game stands. */
+/** The line that says where the game stands (before the deal, no round, turn or pot yet). */
 export function mccHeader(view) {
   const betting = view.status === "betting";
+  const dealt = view.status !== "waiting";
   const facts = [
     ["game", "Game", "Mass Cool Casino"],
     ["status", "Status", MCC_STATUS[view.status] || view.status],
-    ["round", "Round", view.round],
+    dealt && ["round", "Round", view.round],
     ["dealer", "Dealer", seatName(view, view.dealer)],
-    ["leader", "Bets first", view.round ? seatName(view, view.leader) : "—"],
-    ["turn", "Turn", betting ? seatName(view, view.turn) : "—"],
-    ["stopped", "Stop called by", betting && view.stopped_by !== null ? seatName(view, view.stopped_by) : "—"],
+    dealt && ["leader", "Bets first", view.round ? seatName(view, view.leader) : "—"],
+    dealt && ["turn", "Turn", betting ? seatName(view, view.turn) : "—"],
+    dealt && ["stopped", "Stop called by", betting && view.stopped_by !== null ? seatName(view, view.stopped_by) : "—"],
     ["stock", "Stock", view.deck_count],
-    ["pot", "Pot", view.pot_count],
+    dealt && ["pot", "Pot", view.pot_count],
     ["version", "Version", view.version],
-  ];
+  ].filter(Boolean);
   return el("dl", { class: "facts", id: "facts" },
     facts.map(([key, name, value]) => el("div", {}, el("dt", {}, name), el("dd", { "data-fact": key }, String(value)))));
 }

@@ -16,10 +16,12 @@ export class Seat {
    * ``hasMoves(view)``, whether the caller may have moves now (then
    * ``/moves`` is read); ``render()``, draw the page from ``view``,
    * ``moves`` and ``truncated``; ``sent()``, forget whatever was chosen,
-   * once a command has been sent.
+   * once a command has been sent. ``watching``: why the page has no seat
+   * ("no-token", "refused"), or null.
    */
-  constructor(api, id, gameType, hooks) {
+  constructor(api, id, gameType, hooks, { watching = null } = {}) {
     this.api = api;
+    this.watching = watching; // why a page without a seat shows the spectators' view (see watchingNote)
     this.base = `/v1/games/${id}`;
     this.id = id;
     this.gameType = gameType;
@@ -98,6 +100,22 @@ export class Seat {
       el("li", { "data-version": event.version }, `${event.version}. ${describe(event, name)}`));
     this.refreshSoon();
   }
+}
+
+/**
+ * What a page without a seat says in place of the hand: that it shows what
+ * a spectator sees, why (``why``: the tab has no seat's token, or the one
+ * it had was refused), and how a player takes their seat again.
+ */
+export function watchingNote(why) {
+  const reason = why === "refused"
+    ? "The seat's token this tab had is not one of this game's, so it shows what a spectator sees: no hand."
+    : "This tab holds no seat's token, so it shows what a spectator sees: no hand.";
+  return el("div", { class: "note watching", id: "watching" },
+    el("p", {}, reason),
+    el("p", {}, "A seat's token stays in the tab that opened the seat's link. To play from here, open your"
+      + " seat's own link again: the one the lobby gave, ending in #token=…. The tab that has your seat"
+      + " shows that link under “This seat's link”."));
 }
 
 export function button(label, key, onclick, extra = {}) {

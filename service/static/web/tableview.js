@@ -42,17 +42,18 @@ function pile(s, { enabled = null, chosen = new Set(), choose = null } = {}) {
     : el("span", { class: "pile", "data-pile": id, role: "group", "aria-label": label }, body);
 }
 
-/** The line that says where the game stands. */
+/** The line that says where the game stands (before the first deal, no hand, turn or stock yet). */
 export function header(view) {
+  const dealt = view.status !== "waiting";
   const facts = [
     ["Variant", view.variant],
     ["Status", STATUS[view.status] || view.status],
-    ["Hand", view.hand_number],
+    dealt && ["Hand", view.hand_number],
     ["Dealer", seatName(view, view.dealer)],
-    ["Turn", view.status === "in_progress" ? seatName(view, view.turn) : "—"],
-    ["Stock", view.deck_count],
+    dealt && ["Turn", view.status === "in_progress" ? seatName(view, view.turn) : "—"],
+    dealt && ["Stock", view.deck_count],
     ["Version", view.version],
-  ];
+  ].filter(Boolean);
   return el("dl", { class: "facts", id: "facts" },
     facts.map(([name, value]) => el("div", {}, el("dt", {}, name), el("dd", { "data-fact": name.toLowerCase() }, String(value)))));
 }
@@ -76,7 +77,8 @@ export function seatsPanel(view, { you = null, hands = null, piles = {} } = {}) 
     el("div", { class: "seat-name" }, s.name, marks.length ? el("span", { class: "marks" }, ` (${marks.join(", ")})`) : null),
     el("div", { class: "seat-cards" },
       el("div", { class: "seat-hand" },
-        shown ? el("span", { class: "hand-cards" }, shown.map((c) => cardFace(c))) : cardBacks(s.hand_count, "cards in hand")),
+        shown ? el("span", { class: "hand-cards" }, shown.map((c) => cardFace(c)))
+          : s.hand_count ? cardBacks(s.hand_count, "cards in hand") : null),
       pile(s, piles)),
     el("dl", { class: "seat-stats" },
       el("div", {}, el("dt", {}, "In hand"), el("dd", { "data-stat": "hand" }, String(s.hand_count))),
