@@ -3,7 +3,8 @@
 The shared kernel is game-neutral: :mod:`domain.cards` (cards and their
 notation), :mod:`domain.groups` (splitting values into groups of a sum),
 :mod:`domain.shuffle` (decks derived from committed seeds),
-:mod:`domain.errors`, :mod:`domain.summary` and :mod:`domain.views`. Each
+:mod:`domain.errors`, :mod:`domain.standing` (what a game awaits, and its
+outcome), :mod:`domain.summary` and :mod:`domain.views`. Each
 game is a module behind one interface, :class:`domain.game_types.GameType`, in
 the manner of python-chess's variants::
 

@@ -22,6 +22,7 @@ from typing import Any, Protocol
 from . import cassino, masscool
 from .cards import Card
 from .errors import NotationError, RuleViolation
+from .standing import Awaiting, Outcome
 from .summary import Summary
 
 
@@ -188,6 +189,14 @@ class GameType(Protocol):
 
     def from_json(self, stored: dict[str, Any]) -> Any:
         """An event read back from its stored form (old versions upcast)."""
+
+    # -- where a game stands -----------------------------------------------
+
+    def awaiting(self, state: Any) -> Awaiting | None:
+        """What the game waits for now and from which seats; None once it is over."""
+
+    def outcome(self, state: Any) -> Outcome | None:
+        """How the game ended and which seats won; None until it is over."""
 
     # -- what a caller sees -------------------------------------------------
 

@@ -8,12 +8,13 @@ from __future__ import annotations
 from typing import Any
 
 from ..cards import Card
+from ..standing import Awaited, Awaiting, Outcome
 from ..summary import Summary
 from .commands import AnswerUndo, CountOut, CreateGame, Deal, Play, SetClientSeed, Undo, VoidHand
 from .computer import computer_command as computer_command  # part of the game-type interface
 from .moves import Move
 from .options import VARIANTS
-from .state import FINISHED, GameState, Status
+from .state import FINISHED, IN_PROGRESS, GameState, Status
 
 GAME_TYPE = "cassino"
 DESCRIPTION = "Cassino and its fishing family: capture and build from the table with the cards in your hand."
@@ -66,6 +67,33 @@ def client_seed_command(seat: int, seed: str) -> SetClientSeed:
 def follow_up(state: GameState, next_seed: bytes | None) -> None:
     """Nothing in Cassino happens by itself: every step is someone's command."""
     return None
+
+
+def awaiting(state: GameState) -> Awaiting | None:
+    """What the game waits for: an answer to a pending undo request from
+    the seats yet to give one (the seat to play may play instead, which
+    lets the request lapse), else the play of the seat whose turn it is, or
+    between hands the deal, by the next dealer when a shuffle is committed
+    and else by the operator alone. None once the game is over."""
+    if state.status == FINISHED:
+        return None
+    asker = state.undo_request
+    if asker is not None:
+        return Awaiting(Awaited.ANSWER_UNDO,
+                        tuple(s for s in range(state.players) if s != asker and s not in state.undo_accepted))
+    if state.status == IN_PROGRESS:
+        assert state.turn is not None, "a hand being played has a seat to play"
+        return Awaiting(Awaited.PLAY, (state.turn,))
+    return Awaiting(Awaited.DEAL, (state.next_dealer,) if state.seed is not None else ())
+
+
+def outcome(state: GameState) -> Outcome | None:
+    """How the game ended and who won: every seat of the winning side (none for a draw)."""
+    ended = state.outcome
+    if ended is None:
+        return None
+    winners = state.team_seats(ended.winner) if ended.winner is not None else ()
+    return Outcome(ended.reason.value, winners)
 
 
 def seats(state: GameState) -> list[dict[str, Any]]:

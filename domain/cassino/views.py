@@ -31,8 +31,9 @@ import functools
 from typing import Any
 
 from ..cards import codes
+from ..standing import standing_view
 from ..views import Describer, cards_text, describe, private_parts
-from .game import GAME_TYPE
+from .game import GAME_TYPE, awaiting, outcome
 from .options import Options
 from .state import FINISHED, HAND_OVER, WAITING, GameState
 from .table import item_to_dict
@@ -56,7 +57,7 @@ def _pile_top(state: GameState, seat: int) -> str | None:
 
 def game_view(state: GameState, seat: int | None = None, operator: bool = False) -> dict[str, Any]:
     """The game as ``seat``, the operator, or (with neither) the public may see it."""
-    outcome = state.outcome
+    ended = state.outcome
     view: dict[str, Any] = {
         "game_type": GAME_TYPE,
         "status": state.status,
@@ -95,8 +96,8 @@ def game_view(state: GameState, seat: int | None = None, operator: bool = False)
             {"seat": state.undo_request, "accepted": list(state.undo_accepted)}
             if state.undo_request is not None else None
         ),
-        "winner": outcome.winner if outcome else None,
-        "result": outcome.reason if outcome else None,
+        "winner": ended.winner if ended else None,  # the winning side
+        **standing_view(awaiting(state), outcome(state)),
     }
     return view | private_parts(state.hands, state.stock, codes, seat, operator)
 

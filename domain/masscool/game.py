@@ -12,6 +12,7 @@ from typing import Any, NoReturn
 
 from ..cards import Card
 from ..errors import RuleViolation
+from ..standing import Awaited, Awaiting, Outcome
 from ..summary import Summary
 from .commands import AnswerUndo, CreateGame, Deal, Undo
 from .computer import computer_command as computer_command  # part of the game-type interface
@@ -74,6 +75,34 @@ def client_seed_command(seat: int, seed: str) -> NoReturn:
 
 def _not_in_this_game(what: str) -> RuleViolation:
     return RuleViolation("not_in_this_game", f"Mass Cool Casino has no way to {what}.")
+
+
+def awaiting(state: MassCoolState) -> Awaiting | None:
+    """What the game waits for: an answer to a pending undo request from
+    the players still in who have not given one (the seat to bet may bet
+    instead, which lets the request lapse), else the bet or stop of the seat
+    whose turn it is, or a deal: the first deal, by the first dealer when a
+    shuffle is committed and else by the operator alone, and a tied pot's
+    reshuffle, by the operator alone (with a committed seed the service
+    reshuffles by itself). None once the game is over, and between two
+    events of one command (a won pot before the next hands are drawn)."""
+    if state.status == FINISHED:
+        return None
+    asker = state.undo_request
+    if asker is not None:
+        return Awaiting(Awaited.ANSWER_UNDO,
+                        tuple(s for s in state.in_game if s != asker and s not in state.undo_accepted))
+    if state.status == BETTING:
+        return Awaiting(Awaited.PLAY, (state.turn,)) if state.turn is not None else None
+    if state.status == WAITING and state.next_seed is not None:
+        return Awaiting(Awaited.DEAL, (state.first_dealer,))
+    return Awaiting(Awaited.DEAL, ())
+
+
+def outcome(state: MassCoolState) -> Outcome | None:
+    """How the game ended and who won: the seat with the most money, or every seat tied on it."""
+    ended = state.outcome
+    return Outcome(ended.reason, ended.winners) if ended is not None else None
 
 
 def log_revealed(state: MassCoolState) -> bool:

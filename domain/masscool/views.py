@@ -17,7 +17,9 @@ from __future__ import annotations
 from typing import Any
 
 from ..cards import Card, codes
+from ..standing import standing_view
 from ..views import Describer, cards_text, describe, private_parts
+from .game import awaiting, outcome
 from .rules import GAME_TYPE, money_value
 from .state import MassCoolState
 
@@ -27,7 +29,7 @@ def _code(card: Card | None) -> str | None:
 
 
 def game_view(s: MassCoolState, seat: int | None = None, operator: bool = False) -> dict[str, Any]:
-    outcome = s.outcome
+    ended = s.outcome
     view: dict[str, Any] = {
         "game_type": GAME_TYPE,
         "status": s.status,
@@ -58,9 +60,8 @@ def game_view(s: MassCoolState, seat: int | None = None, operator: bool = False)
         "commitment": s.next_commitment,
         "undo_request": ({"seat": s.undo_request, "accepted": list(s.undo_accepted)}
                          if s.undo_request is not None else None),
-        "winners": list(outcome.winners) if outcome else None,
-        "result": outcome.reason if outcome else None,
-        "totals": list(outcome.totals) if outcome else None,
+        "totals": list(ended.totals) if ended else None,
+        **standing_view(awaiting(s), outcome(s)),
     }
     return view | private_parts(s.hands, s.stock, _code, seat, operator)
 

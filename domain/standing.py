@@ -1,0 +1,55 @@
+"""Where a game stands, in words every game shares: what it awaits and from
+whom, and once it is over, how it ended and who won.
+
+Each game says these of its own state (``GameType.awaiting`` and
+``GameType.outcome``), so a client, or a service that sends "your turn"
+notices or keeps clocks, reads them the same way in every game type.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any
+
+
+class Awaited(StrEnum):
+    """The command a game waits for: the words of the API's commands."""
+
+    DEAL = "deal"  # the dealer (or the operator) deals, or deals again
+    PLAY = "play"  # a move: a card played, a bet or a stop
+    ANSWER_UNDO = "answer_undo"  # the other seats answer a request to take the latest move back
+
+
+@dataclass(frozen=True, slots=True)
+class Awaiting:
+    """What the game waits for now: ``command`` from any of ``seats``. No
+    seat (``()``) means that no seat can give it: only the operator (a deck
+    the operator fixes), or the service by itself."""
+
+    command: Awaited
+    seats: tuple[int, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"command": self.command.value, "seats": list(self.seats)}
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """How a game ended (``result``: each game's own words for it, such as
+    ``"target"`` or ``"deck_out"``) and the seats that won it: a side's
+    seats, every seat sharing a win, or none (a draw)."""
+
+    result: str
+    winners: tuple[int, ...]
+
+
+def standing_view(awaiting: Awaiting | None, outcome: Outcome | None) -> dict[str, Any]:
+    """The fields of every game's view that say where it stands: ``awaiting``
+    (null when the game awaits no one), ``result`` and ``winners`` (null
+    until the game is over)."""
+    return {
+        "awaiting": awaiting.to_dict() if awaiting is not None else None,
+        "result": outcome.result if outcome is not None else None,
+        "winners": list(outcome.winners) if outcome is not None else None,
+    }
