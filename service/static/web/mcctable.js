@@ -123,7 +123,7 @@ function waitingNote() {
   const me = you === undefined ? null : view.seats[you];
   switch (view.status) {
     case "waiting":
-      return view.dealer === you ? null : `Waiting for ${seatName(view, view.dealer)} to deal.`;
+      return seat.awaits("deal") ? null : `Waiting for ${seatName(view, view.dealer)} to deal.`;
     case "reshuffle":
       return view.commitment === null
         ? "A tie: the bets and the hands go back into the deck. Waiting for the operator to reshuffle it."
@@ -145,7 +145,7 @@ function actions() {
   const view = seat.view;
   const you = view.you;
   const out = [];
-  if (view.status === "waiting" && view.dealer === you) out.push(button("Deal", "deal", () => seat.command("deal"), { class: "primary" }));
+  if (seat.awaits("deal")) out.push(button("Deal", "deal", () => seat.command("deal"), { class: "primary" }));
   const note = waitingNote();
   if (note) out.push(el("p", { class: `note${view.status === "betting" && view.turn === you ? " turn-note" : ""}` }, note));
   if (view.status === "betting") out.push(...betChoices(), ...takeBacks());
@@ -154,7 +154,7 @@ function actions() {
 
 function results() {
   const showdown = seat.events.filter((e) => e.type === "PotWon" || e.type === "PotTied").at(-1);
-  return [finalCount(seat.view), showdownResult(seat.view, showdown)];
+  return [finalCount(seat.view, seat.view.you), showdownResult(seat.view, showdown, seat.view.you)];
 }
 
 function render() {

@@ -5,8 +5,7 @@
 
 import { el } from "./api.js";
 import { cardFace } from "./cards.js";
-import { owns } from "./events.js";
-import { listed, seatName } from "./words.js";
+import { capital, listed, readerWords, seatName } from "./words.js";
 
 /** This game's statuses, in the order a game goes through them, with what the pages call them. */
 export const MCC_STATUS = {
@@ -106,31 +105,34 @@ export function mccTable(view) {
   return area;
 }
 
-/** The last showdown in words (from its PotWon or PotTied event), or null. */
-export function showdownResult(view, event) {
+/** The last showdown in words (from its PotWon or PotTied event) for ``you``, or null. */
+export function showdownResult(view, event, you) {
   if (!event) return null;
   const d = event.data;
-  const name = (seat) => seatName(view, seat);
+  const { name, whose } = readerWords(view, you);
+  const out = d.knocked_out || [];
+  const one = out.length === 1 && out[0] !== you;
   const text = event.type === "PotWon"
-    ? `Round ${d.round}: ${owns(name(d.winner))} ${d.hands[d.winner]} is the highest card and takes the pot of ${d.pot.length} cards.`
-      + (d.knocked_out.length ? ` ${listed(d.knocked_out.map(name))} ${d.knocked_out.length === 1 ? "has" : "have"} no money left and ${d.knocked_out.length === 1 ? "is" : "are"} out of the game.` : "")
-    : `Round ${d.round}: ${listed(d.tied.map((s) => `${owns(name(s))} ${d.hands[s]}`))} tie for the highest card; `
+    ? `Round ${d.round}: ${whose(d.winner)} ${d.hands[d.winner]} is the highest card and takes the pot of ${d.pot.length} cards.`
+      + (out.length ? ` ${capital(listed(out.map(name)))} ${one ? "has" : "have"} no money left and ${one ? "is" : "are"} out of the game.` : "")
+    : `Round ${d.round}: ${listed(d.tied.map((s) => `${whose(s)} ${d.hands[s]}`))} tie for the highest card; `
       + "the bets and the hands go back into the deck, which is reshuffled, and the round is played again.";
   return el("p", { class: "showdown-result", id: "showdown-result", role: "status" }, text);
 }
 
-/** The end: each seat's money counted, and who won. */
-export function finalCount(view) {
+/** The end: each seat's money counted, and who won (the view's ``winners``), in words for ``you``. */
+export function finalCount(view, you) {
   if (view.status !== "finished" || !view.totals) return null;
   const winners = view.winners || [];
-  const who = `${listed(winners.map((s) => seatName(view, s)))} ${winners.length === 1 ? "won" : "share the win"}`;
+  const { name } = readerWords(view, you);
+  const who = `${capital(listed(winners.map(name)))} ${winners.length === 1 ? "won" : "share the win"}`;
   return el("section", { class: "score", "aria-label": "The count" },
     el("p", { class: "result", id: "result", role: "status" },
       `${who} (${REASONS[view.result] || String(view.result).replace(/_/g, " ")}).`),
     el("table", {},
-      el("thead", {}, el("tr", {}, el("th", {}, "Player"), el("th", {}, "Money counted"), el("th", {}, ""))),
+      el("thead", {}, el("tr", {}, el("th", {}, "Player"), el("th", {}, "Money counted"), el("th", {}, "Outcome"))),
       el("tbody", {}, view.seats.map((s) => el("tr", { "data-total": s.seat },
         el("th", {}, s.name), el("td", {}, String(view.totals[s.seat])),
-        el("td", {}, winners.includes(s.seat) ? "winner" : s.out ? "out of the game" : ""))))),
+        el("td", {}, winners.includes(s.seat) ? "winner" : s.out ? "out of the game" : "lost"))))),
     el("p", { class: "note" }, "An ace counts 1, 2 to 10 their pips, a jack 11, a queen 12, a king 16."));
 }

@@ -6,9 +6,9 @@
 import { Api, el, gameIdFromPage, operatorToken, seatToken, showError } from "./api.js";
 import { cardFace } from "./cards.js";
 import { describe } from "./events.js";
-import { mccHeader, mccSeats, mccTable } from "./mccview.js";
-import { header, seatsPanel, tableArea } from "./tableview.js";
-import { seatName } from "./words.js";
+import { finalCount, mccHeader, mccSeats, mccTable } from "./mccview.js";
+import { gameResult, header, seatsPanel, tableArea } from "./tableview.js";
+import { readerWords } from "./words.js";
 
 const gameId = gameIdFromPage();
 const api = new Api(seatToken(gameId) || operatorToken());
@@ -20,9 +20,6 @@ let events = [];
 let gameType = "cassino"; // the view's game_type (a view without one is Cassino's)
 let asked = 0; // the newest version asked for: older answers are dropped
 
-function nameOf(seat) {
-  return latest ? seatName(latest, seat) : `seat ${seat}`;
-}
 
 async function go(version) {
   const v = Math.max(1, Math.min(latest.version, version));
@@ -32,12 +29,14 @@ async function go(version) {
   const then = await api.get(`${base}/replay?version=${v}`);
   if (asked !== v) return;
   // Every hand and the stock, where the replay shows them to this caller.
+  // The outcome in the same words as the table's, once the game is over at this version.
+  const before = events.filter((e) => e.version <= v);
   if (gameType === "mass-cool-casino") {
-    document.getElementById("status-area").replaceChildren(mccHeader(then));
+    document.getElementById("status-area").replaceChildren(mccHeader(then), ...[finalCount(then)].filter(Boolean));
     document.getElementById("seats-area").replaceChildren(mccSeats(then, { hands: then.hands || null }));
     document.getElementById("table-area").replaceChildren(mccTable(then));
   } else {
-    document.getElementById("status-area").replaceChildren(header(then));
+    document.getElementById("status-area").replaceChildren(header(then), ...[gameResult(then, before)].filter(Boolean));
     document.getElementById("seats-area").replaceChildren(seatsPanel(then, { hands: then.hands || null }));
     document.getElementById("table-area").replaceChildren(tableArea(then));
   }
@@ -59,7 +58,7 @@ async function go(version) {
 function eventList() {
   document.getElementById("events").replaceChildren(...events.map((e) => el("li", { "data-version": e.version },
     el("button", { type: "button", class: "link", onclick: () => go(e.version).catch(showError) },
-      `${e.version}. ${describe(e, nameOf)}`),
+      `${e.version}. ${describe(e, readerWords(latest, undefined))}`),
     e.metadata ? el("small", { class: "actor" }, ` ${e.metadata.actor}`) : null)));
 }
 
