@@ -137,7 +137,7 @@ def test_two_players_bet_tie_and_one_is_knocked_out_by_clicking(browser, base_ur
         assert page.inner_text("#result") == f"{'You' if seat == 0 else 'Ann'} won (one player is left)."
         out = "You have no money left and are" if seat == 1 else "Bob has no money left and is"
         assert f"{out} out of the game" in page.inner_text("#showdown-result")
-        assert page.inner_text("#results th:nth-child(3)") == "Outcome"  # the count's table has a header for each column
+        assert page.inner_text("#results th:nth-child(3)") == "Outcome"  # a header for each column of the count
         assert page.locator('#seats li[data-out="true"]').count() == 1
         assert [page.inner_text(f'tr[data-total="{s}"] td') for s in (0, 1)] == [str(t) for t in state["totals"]]
     shoot(ann, "table-mcc-over", DESKTOP)
