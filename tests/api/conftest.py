@@ -10,7 +10,8 @@ from dataclasses import dataclass
 
 from werkzeug.exceptions import MethodNotAllowed, NotFound
 
-from domain import full_deck, legal_moves
+from domain import full_deck
+from domain.cassino import legal_moves
 from tests.conftest import OPERATOR_TOKEN
 from tests.service.spec_check import check
 

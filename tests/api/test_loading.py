@@ -7,7 +7,7 @@ import uuid
 import psycopg
 import pytest
 
-from domain import Deal, Play, fold, from_json, legal_moves
+from domain.cassino import Deal, Play, fold, from_json, legal_moves
 from service import games as games_module
 from service import cache as snapshots
 from service.cache import StateCache, code_version

@@ -10,7 +10,8 @@ import uuid
 
 import pytest
 
-from domain import Deal, RuleViolation
+from domain import RuleViolation
+from domain.cassino import Deal
 from service.auth import Authenticator, hash_token, seat
 from service.cache import StateCache
 from service.events import ConcurrencyError, refold

@@ -15,6 +15,16 @@ const api = new Api(seatToken(gameId) || operatorToken());
 const base = `/v1/games/${gameId}`;
 const slider = document.getElementById("version");
 
+/**
+ * Each game's table as the replay draws it (the view's game_type): its
+ * header, its seats, its middle, and its outcome once over (from the view
+ * and the events up to it), in the table's words.
+ */
+const TABLES = {
+  cassino: { header, seats: seatsPanel, table: tableArea, result: gameResult },
+  "mass-cool-casino": { header: mccHeader, seats: mccSeats, table: mccTable, result: (view) => finalCount(view) },
+};
+
 let latest = null;
 let events = [];
 let gameType = "cassino"; // the view's game_type (a view without one is Cassino's)
@@ -29,17 +39,12 @@ async function go(version) {
   const then = await api.get(`${base}/replay?version=${v}`);
   if (asked !== v) return;
   // Every hand and the stock, where the replay shows them to this caller.
+  const parts = TABLES[gameType] || TABLES.cassino;
   // The outcome in the same words as the table's, once the game is over at this version.
-  const before = events.filter((e) => e.version <= v);
-  if (gameType === "mass-cool-casino") {
-    document.getElementById("status-area").replaceChildren(mccHeader(then), ...[finalCount(then)].filter(Boolean));
-    document.getElementById("seats-area").replaceChildren(mccSeats(then, { hands: then.hands || null }));
-    document.getElementById("table-area").replaceChildren(mccTable(then));
-  } else {
-    document.getElementById("status-area").replaceChildren(header(then), ...[gameResult(then, before)].filter(Boolean));
-    document.getElementById("seats-area").replaceChildren(seatsPanel(then, { hands: then.hands || null }));
-    document.getElementById("table-area").replaceChildren(tableArea(then));
-  }
+  const result = parts.result(then, events.filter((e) => e.version <= v));
+  document.getElementById("status-area").replaceChildren(parts.header(then), ...(result ? [result] : []));
+  document.getElementById("seats-area").replaceChildren(parts.seats(then, { hands: then.hands || null }));
+  document.getElementById("table-area").replaceChildren(parts.table(then));
   document.getElementById("stock-area").replaceChildren(
     el("h2", {}, `Stock (${then.deck_count})${then.stock ? ", top first" : ""}`),
     then.stock ? el("div", { class: "stock-cards" }, then.stock.map((c) => cardFace(c))) : null);
