@@ -8,8 +8,8 @@ from pathlib import Path
 
 from flask import Blueprint, render_template, request, send_from_directory
 
-from service.web.client import HEADERS
-from service.web.rules import sections
+from service.web.pages import HEADERS
+from service.web.rulebook import sections
 
 bp = Blueprint("front", __name__, template_folder="templates")
 

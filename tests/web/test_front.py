@@ -7,7 +7,7 @@ import re
 import uuid
 
 from domain.game_types import GAME_TYPES
-from service.web.rules import sections
+from service.web.rulebook import sections
 from tests.web.conftest import DESKTOP, PHONE, open_page, shoot, wait_version
 
 
