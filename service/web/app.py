@@ -20,8 +20,8 @@ from flask import Flask
 from service import checkpoints
 from service.bootstrap import Adapters, Settings, bootstrap
 from service.postgres import wiring as postgres_wiring
-from service.web import (audit, client, commands, current, events, front, games, health, listing, observability,
-                         problems, requests, rules, spec, stream, variants)
+from service.web import (audit, client, commands, cors, current, events, front, games, health, listing,
+                         observability, problems, requests, rules, spec, stream, variants)
 
 DEFAULTS: dict[str, Any] = {
     "DATABASE_URL": None,
@@ -50,6 +50,9 @@ DEFAULTS: dict[str, Any] = {
     "STREAM_POLL_SECONDS": 2.0,
     "STREAM_MAX_OPEN": 2,
     "STREAM_BUFFER_EVENTS": 128,
+    # Origins whose pages may call the API (service.web.cors): "*" any, a
+    # comma-separated list, or "none".
+    "CORS_ORIGINS": "*",
 }
 
 # Configuration key: (environment variable, type).
@@ -65,6 +68,7 @@ ENVIRONMENT = {
     "STREAM_MAX_SECONDS": ("CASINO_STREAM_MAX_SECONDS", float),
     "STREAM_MAX_OPEN": ("CASINO_STREAM_MAX_OPEN", int),
     "STREAM_BUFFER_EVENTS": ("CASINO_STREAM_BUFFER_EVENTS", int),
+    "CORS_ORIGINS": ("CASINO_CORS_ORIGINS", str),
 }
 
 
@@ -86,6 +90,7 @@ def create_app(overrides: Mapping[str, Any] | None = None, *, wiring: Wiring = p
     app.config.from_mapping(overrides or {})
 
     observability.init_app(app)
+    cors.init_app(app)
     requests.init_app(app)
     checkpoint_key = checkpoints.key_for(app.config)
     adapters = wiring(app.config, checkpoint_key)
