@@ -142,6 +142,7 @@ def test_the_generated_python_client_reads_a_game_without_a_token(casino_client,
     """A spectator's reads take a plain ``Client`` (the spec's security is
     optional there), and show no hand; a seat's token still shows its own."""
     import inspect
+    import typing
 
     from casino_client import AuthenticatedClient, Client
     from casino_client.api.audit import list_game_events, replay_game
@@ -149,9 +150,13 @@ def test_the_generated_python_client_reads_a_game_without_a_token(casino_client,
     from casino_client.api.games import create_game, get_game
     from casino_client.models import CassinoGame, CreateGame, CreatedGame, EventPage, SeatName
 
+    def takes(operation) -> set[str]:
+        annotation = inspect.signature(operation).parameters["client"].annotation
+        return {kind.__name__ for kind in typing.get_args(annotation) or [annotation]}
+
     for operation in (get_game.sync, list_game_events.sync, replay_game.sync):
-        assert str(inspect.signature(operation).parameters["client"].annotation) == "AuthenticatedClient | Client"
-    assert str(inspect.signature(count_out.sync).parameters["client"].annotation) == "AuthenticatedClient"
+        assert takes(operation) == {"AuthenticatedClient", "Client"}
+    assert takes(count_out.sync) == {"AuthenticatedClient"}
     anyone = Client(base_url=server.url)
     created = create_game.sync(client=anyone, body=CreateGame(
         variant="cassino", seats=[SeatName(name="Ann"), SeatName(name="Bob")], first_dealer=1))

@@ -11,10 +11,7 @@ import uuid
 import pytest
 from werkzeug.serving import make_server
 
-from service.web.app import create_app
 from service.web.cors import EXPOSED_HEADERS, allowed_origin
-from service.postgres.database import close_pool
-from tests.conftest import TEST_SETTINGS
 from tests.web.conftest import _Quiet
 
 #: An origin the service does not serve, for the tests without a browser.
@@ -44,14 +41,19 @@ CALLS = """async ([api, key, again]) => {
   const bob = { Authorization: `Bearer ${game.seats[1].token}` };
   const dealt = await fetch(`${api}/v1/games/${game.id}/deal`, { method: "POST",
     headers: { ...bob, "If-Match": created.headers.get("ETag"), "Idempotency-Key": again } });
-  const seen = await fetch(`${api}/v1/games/${game.id}`, { headers: { Authorization: `Bearer ${game.seats[0].token}` } });
+  const ann = { Authorization: `Bearer ${game.seats[0].token}` };
+  const seen = await fetch(`${api}/v1/games/${game.id}`, { headers: ann });
   const refused = await fetch(`${api}/v1/games/${game.id}/moves`);
-  const ticket = await (await fetch(`${api}/v1/games/${game.id}/stream-tickets`, { method: "POST", headers: bob })).json();
+  const asked = await fetch(`${api}/v1/games/${game.id}/stream-tickets`, { method: "POST", headers: bob });
+  const ticket = await asked.json();
   const streamed = await new Promise((resolve, reject) => {
     const source = new EventSource(`${api}${ticket.stream}&after=0`);
     const types = [];
     for (const type of ["GameCreated", "ShuffleCommitted", "HandDealt"]) {
-      source.addEventListener(type, (m) => { types.push(type); if (types.length === 3) { source.close(); resolve(types); } });
+      source.addEventListener(type, () => {
+        types.push(type);
+        if (types.length === 3) { source.close(); resolve(types); }
+      });
     }
     source.onerror = () => { source.close(); reject(new Error("the stream failed")); };
   });
@@ -77,7 +79,8 @@ def test_a_page_on_another_site_plays_through_the_api(browser, base_url, another
     assert status == 201 and location.startswith("/v1/games/") and etag == '"2"' and request_id
     assert got["dealt"] == [200, '"3"']
     assert got["seen"] == [200, 0]
-    assert got["refused"][0] == 401 and got["refused"][1].startswith("Bearer") and got["refused"][2] == "unauthenticated"
+    status, challenge, code = got["refused"]
+    assert status == 401 and challenge.startswith("Bearer") and code == "unauthenticated"
     assert got["streamed"] == ["GameCreated", "ShuffleCommitted", "HandDealt"]
     context.close()
 
@@ -112,18 +115,14 @@ def test_the_setting_says_which_origins_are_answered(setting, origin, answer):
     assert allowed_origin(setting, origin) == answer
 
 
-def test_a_list_of_origins_answers_those_alone_and_says_the_answer_varies(database_url):
-    app = create_app({**TEST_SETTINGS, "DATABASE_URL": database_url, "CORS_ORIGINS": ELSEWHERE})
-    try:
-        client = app.test_client()
-        mine = client.get("/v1/variants", headers={"Origin": ELSEWHERE})
-        assert mine.headers["Access-Control-Allow-Origin"] == ELSEWHERE and "Origin" in mine.headers["Vary"]
-        other = client.get("/v1/variants", headers={"Origin": "http://evil.example"})
-        assert other.status_code == 200 and "Access-Control-Allow-Origin" not in other.headers
-        assert "Origin" in other.headers["Vary"]
-        preflight = client.options("/v1/games", headers={"Origin": "http://evil.example",
-                                                         "Access-Control-Request-Method": "POST"})
-        assert "Access-Control-Allow-Origin" not in preflight.headers
-        assert "Access-Control-Allow-Methods" not in preflight.headers
-    finally:
-        close_pool(app)
+def test_a_list_of_origins_answers_those_alone_and_says_the_answer_varies(app_for):
+    client = app_for(CORS_ORIGINS=ELSEWHERE).test_client()
+    mine = client.get("/v1/variants", headers={"Origin": ELSEWHERE})
+    assert mine.headers["Access-Control-Allow-Origin"] == ELSEWHERE and "Origin" in mine.headers["Vary"]
+    other = client.get("/v1/variants", headers={"Origin": "http://evil.example"})
+    assert other.status_code == 200 and "Access-Control-Allow-Origin" not in other.headers
+    assert "Origin" in other.headers["Vary"]
+    preflight = client.options("/v1/games", headers={"Origin": "http://evil.example",
+                                                     "Access-Control-Request-Method": "POST"})
+    assert "Access-Control-Allow-Origin" not in preflight.headers
+    assert "Access-Control-Allow-Methods" not in preflight.headers
