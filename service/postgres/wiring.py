@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import atexit
 import functools
+import os
 from collections.abc import Mapping
 from typing import Any
 
@@ -31,16 +32,20 @@ def adapters(config: Mapping[str, Any], checkpoint_key: bytes | None) -> Adapter
     pool = pool_for(config)
     url = config["DATABASE_URL"]
     atexit.register(pool.close)
+    token = config.get("OPERATOR_TOKEN")
+    # Without an operator token (never so under `casino serve`), a key of
+    # this process's own: other processes' notifications then do not open.
+    seal = notifications.Seal(notifications.key_from(token) if token else os.urandom(32))
 
     def close() -> None:
         pool.close()
         atexit.unregister(pool.close)
 
     return Adapters(
-        store=PostgresEventStore(pool, checkpoint_key),
+        store=PostgresEventStore(pool, checkpoint_key, seal),
         read_model=PostgresReadModel(pool),
         ticket_uses=TicketUses(pool),
-        listen=functools.partial(notifications.listen, url),
+        listen=functools.partial(notifications.listen, url, seal),
         ready=functools.partial(_answers, pool),
         close=close,
         # A lost or saturated database is transient: clients retry.
