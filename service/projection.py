@@ -32,7 +32,8 @@ from service.events import NOW, Recorded
 #: The key of a game's first event's metadata saying it was created to be
 #: listed in the lobby (``"listed": true``), as ``computer_seats`` names its computers.
 LISTED = "listed"
-#: The key of ``expected_row`` that holds the seats players hold (player: seat), beside the columns.
+#: The key of ``expected_row`` (and of the row ``ReadModel.evidence`` reads) that holds the seats
+#: players hold, beside the columns: each player's id (as text) and seat.
 PLAYER_SEATS = "player_seats"
 
 
@@ -55,7 +56,7 @@ def row_changes(after: State, before: State | None = None, *, listed: bool = Fal
             row |= {"lobby": lobby_entry(game, after)}
     if summary.finished:
         row |= {"finished_at": NOW, "winner": summary.winner}
-    if waiting or _held_by_players(game, after):
+    if (waiting and before is not None) or _held_by_players(game, after):  # a player may have left
         row |= turn_columns(game, after)
     return row
 
@@ -105,9 +106,9 @@ def turn_columns(game: AnyGameType, state: State) -> dict[str, Any]:
     return {"awaiting": seats, "deadline": game.deadline(state)}
 
 
-def held_seats(game: AnyGameType, state: State) -> dict[UUID, int]:
-    """The seats players hold: player to seat."""
-    return {UUID(holder.player): seat for seat, holder in enumerate(game.seat_holders(state))
+def held_seats(game: AnyGameType, state: State) -> dict[str, int]:
+    """The seats players hold: player (its id as text) to seat."""
+    return {str(UUID(holder.player)): seat for seat, holder in enumerate(game.seat_holders(state))
             if holder is not None and holder.player is not None}
 
 
@@ -141,4 +142,4 @@ def expected_row(events: Sequence[Recorded], state: State) -> dict[str, Any]:
 def split_row(row: Mapping[str, Any]) -> tuple[dict[str, Any], dict[UUID, int]]:
     """An ``expected_row`` as the ``games`` columns, and the seats players hold."""
     columns = {name: value for name, value in row.items() if name != PLAYER_SEATS}
-    return columns, dict(row.get(PLAYER_SEATS) or {})
+    return columns, {UUID(player): seat for player, seat in (row.get(PLAYER_SEATS) or {}).items()}

@@ -35,7 +35,8 @@ class MemoryReadModel:
         t = self.tables
         with t.lock:
             row = t.rows.get(game_id)
-            kept = {**row, PLAYER_SEATS: self._seats(game_id)} if row is not None else None
+            seats = {str(player): seat for player, seat in self._seats(game_id).items()}
+            kept = {**row, PLAYER_SEATS: seats} if row is not None else None
             return list(t.events.get(game_id, [])), kept, t.checkpoints.get(game_id)
 
     def _seats(self, game_id: UUID) -> dict[UUID, int]:

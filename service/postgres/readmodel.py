@@ -87,7 +87,7 @@ class PostgresReadModel:
                 row = _row(conn, game_id)
                 if row is not None:
                     row[PLAYER_SEATS] = dict(conn.execute(
-                        "SELECT player_id, seat FROM player_seats WHERE game_id = %s", (game_id,)).fetchall())
+                        "SELECT player_id::text, seat FROM player_seats WHERE game_id = %s", (game_id,)).fetchall())
                 found = conn.execute("SELECT version, head, signature FROM checkpoints WHERE game_id = %s",
                                      (game_id,)).fetchone()
             finally:

@@ -102,7 +102,7 @@ def test_a_rebuilt_row_is_what_the_events_make_and_rows_without_events_go(contra
               "created_at": events[0].recorded_at, "updated_at": events[0].recorded_at,
               "finished_at": events[0].recorded_at, "winner": {"team": 1},
               "listed": True, "lobby": {"seats": [{"name": "X"}, {"open": True}]}, "awaiting": [1],
-              "deadline": events[0].recorded_at + timedelta(seconds=30), "player_seats": {uuid.uuid4(): 0}}
+              "deadline": events[0].recorded_at + timedelta(seconds=30), "player_seats": {str(uuid.uuid4()): 0}}
 
     contract.read_model.rebuild(game, lambda stored: wanted if stored == events else {})
 
