@@ -289,6 +289,13 @@ def redeem_ticket(key: bytes, scope: UUID, ticket: str, now: float,
     return caller
 
 
+def ticket_player(ticket: str) -> UUID | None:
+    """The player a ticket says it was issued to (not yet checked), or None."""
+    _, _, rest = ticket.partition(".")
+    actor = rest.partition(".")[0]
+    return caller_of(actor).player if _ACTOR.fullmatch(actor) and actor.startswith("player:") else None
+
+
 def ticket_use(ticket: str) -> tuple[str, int]:
     """What records a ticket's one use: its MAC, and when it expires."""
     body, _, mac = ticket.rpartition(".")
@@ -442,11 +449,15 @@ class Authenticator:
         return issue_ticket(self._ticket_key, caller.own_player, caller, now, self._token_hash(caller) or "",
                             PLAYER_STREAM)
 
-    def redeem_player(self, player_id: UUID, ticket: str, now: float) -> Caller:
-        """The player of a genuine, unexpired ticket for ``player_id``'s
-        stream, used now for the first and only time; else ``Unauthenticated``."""
-        caller = redeem_ticket(self._ticket_key, player_id, ticket, now, self._token_hash, PLAYER_STREAM)
-        return self._spent(caller, ticket, "this player")
+    def redeem_player(self, ticket: str, now: float) -> Caller:
+        """The player of a genuine, unexpired ticket for the player's own
+        stream (the ticket names the player, and is signed for that player's
+        stream only), used now for the first and only time; else ``Unauthenticated``."""
+        named = ticket_player(ticket)
+        caller = redeem_ticket(self._ticket_key, named, ticket, now, self._token_hash, PLAYER_STREAM) if named else None
+        if caller is not None and caller.player != named:
+            caller = None
+        return self._spent(caller, ticket, "a player's stream")
 
     def _spent(self, caller: Caller | None, ticket: str, whose: str) -> Caller:
         if caller is None or self._tickets is None or not self._tickets.use_once(*ticket_use(ticket)):

@@ -101,7 +101,7 @@ def bootstrap(adapters: Adapters, settings: Settings) -> Services:
     games = GameService(adapters.store, StateCache(),
                         snapshot_key=snapshot_key_from(token) if token else None,
                         seat_key=seat_key_from(token) if token else None,
-                        checkpoint_key=settings.checkpoint_key, appended=hub.publish)
+                        checkpoint_key=settings.checkpoint_key, appended=hub.publish, told=hub.tell)
     return Services(
         games=games,
         players=PlayerService(adapters.players, player_key_from(token) if token else secrets.token_bytes(32)),

@@ -130,7 +130,9 @@ class Append:
     created ``listed``), ``seat_token_hashes`` are kept (seat to sha256 hex,
     ``service.auth.hash_token``; None: the seat has no token any more),
     ``player_seats`` are the changes to the seats players hold (player to
-    seat; None: the player holds none any more), ``snapshot`` replaces the game's.
+    seat; None: the player holds none any more), ``player_notices`` what the
+    append tells players (``service.notices``; a store whose appends other
+    processes hear of tells them), ``snapshot`` replaces the game's.
     ``at`` is the append's moment when the caller chose it (the moment its
     command was decided at, which the game's clock counts from); None: the
     store's clock.
@@ -145,6 +147,7 @@ class Append:
     game_row: Mapping[str, Any] | None = None
     seat_token_hashes: Mapping[int, str | None] | None = None
     player_seats: Mapping[UUID, int | None] | None = None
+    player_notices: Mapping[UUID, Sequence[Mapping[str, Any]]] | None = None
     snapshot: Snapshot | None = None
     at: datetime | None = None
 

@@ -34,6 +34,7 @@ from service.commands import CreateGame, GameCommand, Request, fresh_seed, reque
 from service.events import (CREATION_SCOPE, Append, ConcurrencyError, EventStore, IdempotencyRecord, NewEvent,
                             StoredEvent, Unfoldable, decode, refold, refold_checked)
 from service.metrics import COMMANDS_APPENDED
+from service.notices import Told, notices
 from service.projection import LISTED, player_seat_changes, row_changes, seat_changes
 
 SNAPSHOT_EVERY = 100
@@ -158,7 +159,7 @@ Appended = Callable[[uuid.UUID, list[StoredEvent], State], None]
 class GameService:
     def __init__(self, store: EventStore, cache: StateCache, *, snapshot_key: bytes | None = None,
                  seat_key: bytes | None = None, checkpoint_key: bytes | None = None,
-                 appended: Appended | None = None):
+                 appended: Appended | None = None, told: Callable[[Told], None] | None = None):
         """``snapshot_key`` signs the snapshots written and is needed to read
         them (``service.cache``); without it there are none. ``seat_key``
         derives the tokens of games created with an idempotency key
@@ -169,9 +170,12 @@ class GameService:
         is a ``CorruptGame``: no append ever signs a head over a history
         changed behind the service's back. ``appended(game_id, stored,
         state)`` is told of every command's events once they are stored (the
-        live streams of this process take them from there)."""
+        live streams of this process take them from there), and ``told`` of
+        what each tells the players of the game (``service.notices``: the
+        players' streams of this process take them from there)."""
         self._store = store
         self._appended = appended
+        self._told = told
         self.cache = cache
         self._snapshot_key = snapshot_key
         self._seat_key = seat_key or secrets.token_bytes(32)
@@ -419,13 +423,16 @@ class GameService:
             snapshot = seal(self._snapshot_key, game_id, after, code_version())
         changed = seat_changes(state, after)  # nothing, but while the game waits for its players
         seated = self._seated_tokens(game_id, changed, command.idempotency_key)
+        told = notices(game_id, state, after)  # nothing, but for a game players hold seats in
         stored = self._store.append(Append(
             game_id, state.version, new, meta, previous_hash=loaded.hash, idempotency=record,
             game_row=row_changes(after, state), snapshot=snapshot, at=at,
             seat_token_hashes=({seat: None for seat in changed} | {s: hash_token(t) for s, t in seated.items() if t})
-            or None, player_seats=player_seat_changes(state, changed) or None))
+            or None, player_seats=player_seat_changes(state, changed) or None, player_notices=told or None))
         if self._appended is not None:
             self._appended(game_id, stored, after)
+        if told and self._told is not None:
+            self._told(told)
         return Applied(game_id, state.version, tuple(events), after, seated), stored[-1].hash
 
     def _seated_tokens(self, game_id: uuid.UUID, changed: Mapping[int, Holder | None],

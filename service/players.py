@@ -63,6 +63,10 @@ class Players(Protocol):
     def seat_of(self, player_id: uuid.UUID, game_id: uuid.UUID) -> int | None:
         """The seat the player holds in the game, or None."""
 
+    def turns(self, player_id: uuid.UUID) -> list[Row]:
+        """The games that wait for the seat the player holds (it is one of
+        their ``awaiting``), newest first: each row's ``id``, ``version`` and ``deadline``."""
+
     def games(self, player_id: uuid.UUID, statuses: tuple[str, ...], after: Cursor | None,
               limit: int) -> tuple[list[Row], Cursor | None]:
         """Up to ``limit`` of the games the player holds a seat in, newest
@@ -104,3 +108,7 @@ class PlayerService:
               limit: int) -> tuple[list[Row], Cursor | None]:
         """The player's games (``Players.games``)."""
         return self._players.games(player_id, statuses, after, limit)
+
+    def turns(self, player_id: uuid.UUID) -> list[Row]:
+        """The player's games that wait for the player now (``Players.turns``)."""
+        return self._players.turns(player_id)

@@ -101,9 +101,14 @@ def turn_columns(game: AnyGameType, state: State) -> dict[str, Any]:
     a player holds a seat in; both null for any other."""
     if not _held_by_players(game, state):
         return {"awaiting": None, "deadline": None}
+    return {"awaiting": sorted(awaited_seats(game, state)), "deadline": game.deadline(state)}
+
+
+def awaited_seats(game: AnyGameType, state: State) -> frozenset[int]:
+    """The seats whose play, deal or answer the game waits for (not the open
+    seats it waits to be joined): whose turn it is, to a player."""
     awaiting = game.awaiting(state)
-    seats = list(awaiting.seats) if awaiting is not None and awaiting.command is not Awaited.JOIN else []
-    return {"awaiting": seats, "deadline": game.deadline(state)}
+    return frozenset(awaiting.seats) if awaiting is not None and awaiting.command is not Awaited.JOIN else frozenset()
 
 
 def held_seats(game: AnyGameType, state: State) -> dict[str, int]:

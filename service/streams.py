@@ -47,7 +47,7 @@ import logging
 import threading
 import time
 from collections import deque
-from collections.abc import Callable, Generator, Iterator
+from collections.abc import Callable, Generator, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 from uuid import UUID
@@ -56,7 +56,7 @@ from domain.game_types import State, game_of, is_finished
 from domain.seating import Holder
 from domain.standing import WAITING
 
-from service import jsonio, metrics
+from service import jsonio, metrics, notices
 from service.auth import Caller
 from service.events import StoredEvent, refold
 from service.postgres import notifications
@@ -104,6 +104,21 @@ class Feed:
     reading: bool = False  # a read is under way
 
 
+@dataclass(eq=False)
+class Heeding:
+    """A player's stream's place in the hub: what it has been told and not
+    sent yet (at most ``capacity`` notices), and the newest version of each
+    game it was told of (an append's notices come once from this process
+    and again in the notification: the second time they are not news)."""
+
+    player_id: UUID
+    capacity: int
+    told: deque[notices.Notice] = field(default_factory=deque)
+    seen: dict[str, int] = field(default_factory=dict)
+    dropped: bool = False
+    wake: threading.Event = field(default_factory=threading.Event)
+
+
 #: Reads a game's events after a version (``EventStore.load``, ``GameService.events``).
 Read = Callable[[UUID, int], list[StoredEvent]]
 
@@ -133,6 +148,8 @@ class Hub:
         self._lock = threading.Lock()
         self._feeds: dict[UUID, Feed] = {}
         self._tags: dict[str, UUID] = {}  # how notifications name the games of the feeds
+        self._heedings: dict[UUID, set[Heeding]] = {}  # the players' streams, by player
+        self._player_tags: dict[str, UUID] = {}  # how notifications name the players of the streams
         self._listening = threading.Event()
         self._tried = threading.Event()  # the listener has tried to connect once
         self._closed = threading.Event()
@@ -228,6 +245,82 @@ class Hub:
             self._deliver(feed, events)
             if feed.dirty:
                 self._want_read(feed)
+
+    # -- players' streams ----------------------------------------------------
+
+    def heed(self, player_id: UUID) -> Heeding:
+        """Have what the appends tell the player (``service.notices``) kept
+        for a stream of the player's, before it reads what is so now."""
+        self._start_listening()
+        self._tried.wait(5.0)
+        heeding = Heeding(player_id, self._capacity)
+        with self._lock:
+            self._heedings.setdefault(player_id, set()).add(heeding)
+            self._player_tags[notifications.player_tag(player_id)] = player_id
+        return heeding
+
+    def already_told(self, heeding: Heeding, said: list[notices.Notice]) -> list[notices.Notice]:
+        """Of ``said`` (what the stream found so when it began), what is news
+        to it; noted, so that the same again from an append is not sent twice."""
+        with self._lock:
+            news = [n for n in said if n["version"] > heeding.seen.get(n["game"], 0)]
+            for notice in news:
+                heeding.seen[notice["game"]] = notice["version"]
+        return news
+
+    def hear(self, heeding: Heeding, timeout: float) -> list[notices.Notice]:
+        """What the player was told since, waiting up to ``timeout`` seconds
+        for something (nothing once the stream has been dropped)."""
+        heeding.wake.wait(max(0.0, timeout))
+        with self._lock:
+            told = list(heeding.told)
+            heeding.told.clear()
+            heeding.wake.clear()
+        return told
+
+    def unheed(self, heeding: Heeding) -> None:
+        with self._lock:
+            self._forget(heeding)
+
+    def tell(self, told: notices.Told) -> None:
+        """This process appended what tells these players ``told``: hand it to their streams here now."""
+        with self._lock:
+            for player_id, said in told.items():
+                self._tell(player_id, said)
+
+    def _tell(self, player_id: UUID, said: Sequence[notices.Notice]) -> None:
+        """Under the lock: one append's notices to the player's streams that have not had them."""
+        for heeding in list(self._heedings.get(player_id, ())):
+            game, version = said[0]["game"], said[0]["version"]
+            if version <= heeding.seen.get(game, 0):
+                continue
+            if len(heeding.told) + len(said) > heeding.capacity:
+                self._forget(heeding)
+                heeding.dropped = True
+                heeding.wake.set()
+                metrics.STREAMS_DROPPED.inc()
+                continue
+            heeding.seen[game] = version
+            heeding.told.extend(said)
+            heeding.wake.set()
+
+    def _forget(self, heeding: Heeding) -> None:
+        """Under the lock: the stream no longer heeds its player."""
+        heedings = self._heedings.get(heeding.player_id, set())
+        heedings.discard(heeding)
+        if not heedings:
+            self._heedings.pop(heeding.player_id, None)
+            self._player_tags.pop(notifications.player_tag(heeding.player_id), None)
+
+    def _heard(self, notice: Notice, player_id: UUID) -> None:
+        """A notification telling a player whose stream this process serves."""
+        opened = notice.open_player(player_id)
+        said = notices.read(opened) if opened is not None else None
+        if said is None:
+            metrics.NOTIFICATIONS_REFUSED.inc()
+            return
+        with self._lock:
+            self._tell(player_id, said)
 
     # -- the feeds' reads -----------------------------------------------------
 
@@ -342,6 +435,9 @@ class Hub:
             for feed in self._feeds.values():
                 for subscription in feed.subscriptions:
                     subscription.wake.set()
+            for heedings in self._heedings.values():
+                for heeding in heedings:
+                    heeding.wake.set()
 
     def _announce(self, notice: Notice) -> None:
         """A notification: an append, maybe another process's. Its events are
@@ -349,6 +445,9 @@ class Hub:
         One that does not open is dropped, and the game it names read."""
         game_id = self._tags.get(notice.tag)
         if game_id is None:
+            player_id = self._player_tags.get(notice.tag)
+            if player_id is not None:
+                self._heard(notice, player_id)
             return  # no stream of the game here: not worth opening
         announcement = notice.open(game_id)
         if announcement is None:

@@ -44,6 +44,15 @@ class MemoryPlayers:
             held = self.tables.player_seats.get((player_id, game_id))
         return held.seat if held is not None else None
 
+    def turns(self, player_id: UUID) -> list[Row]:
+        t = self.tables
+        with t.lock:
+            rows = [{"id": game, "version": t.rows[game]["version"], "deadline": t.rows[game]["deadline"],
+                     "created_at": held.created_at}
+                    for (player, game), held in t.player_seats.items()
+                    if player == player_id and game in t.rows and held.seat in (t.rows[game]["awaiting"] or ())]
+        return sorted(rows, key=lambda row: (row["created_at"], row["id"]), reverse=True)
+
     def games(self, player_id: UUID, statuses: tuple[str, ...], after: Cursor | None,
               limit: int) -> tuple[list[Row], Cursor | None]:
         t = self.tables

@@ -48,6 +48,13 @@ class PostgresPlayers:
                                (player_id, game_id)).fetchone()
         return row[0] if row else None
 
+    def turns(self, player_id: UUID) -> list[Row]:
+        with self._pool.connection() as conn:
+            return conn.cursor(row_factory=dict_row).execute(
+                "SELECT g.id, g.version, g.deadline, s.created_at FROM player_seats s JOIN games g ON g.id = s.game_id"
+                " WHERE s.player_id = %s AND s.seat = ANY(g.awaiting) ORDER BY s.created_at DESC, s.game_id DESC",
+                (player_id,)).fetchall()
+
     def games(self, player_id: UUID, statuses: tuple[str, ...], after: Cursor | None,
               limit: int) -> tuple[list[Row], Cursor | None]:
         """One query: the player's seats, joined to their games' rows, by the listing's index."""

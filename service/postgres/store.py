@@ -238,8 +238,10 @@ class PostgresEventStore(AppendingStore):
             document["snapshot"] = {"version": asked.snapshot.version, "code_version": asked.snapshot.code_version}
             args.append(asked.snapshot.state)
         notice = self._seal.notification(game_id, append.last_version, time.time(), CURRENT, events_json)
+        told = [self._seal.player_notification(player, jsonio.dumps(said))
+                for player, said in (asked.player_notices or {}).items()]
         with self._pool.connection() as conn:
-            written = _write(conn, _with_writes(tuple(writes)), args, notice, game_id, expected_version)
+            written = _write(conn, _with_writes(tuple(writes)), args, (notice, told), game_id, expected_version)
             if written is None:  # committed; only the notification failed
                 written = conn.execute(
                     "SELECT position, recorded_at FROM events WHERE game_id = %s AND version > %s"
@@ -366,37 +368,44 @@ def _preparation(statement: str) -> tuple[str, sql.Composed]:
 
 
 @functools.cache
-def _append_script(name: str, count: int) -> str:
+def _append_script(name: str, count: int, told: int = 0) -> str:
     """The whole append as one simple query: the prepared statement's
     ``count`` arguments and the notification's three (its channel, and its
     payload's text before and after the transaction's id) are bound by the
     client. The notification follows the COMMIT, in a transaction of its
     own: in the append's, it would make PostgreSQL serialise every append's
     commit. So the transaction keeps its id in a setting of the session
-    (``_APPENDED_IN``), for the notification to carry."""
+    (``_APPENDED_IN``), for the notification to carry. Then the notifications
+    of the ``told`` players (``service.notices``), two arguments each: the
+    channel and the payload."""
     arguments = ", ".join(["%s"] * count)
     return (f"BEGIN; EXECUTE {name}({arguments});"
             f" SELECT set_config('{_APPENDED_IN}', pg_current_xact_id()::text, false); COMMIT;"
-            f" SELECT pg_notify(%s, %s || current_setting('{_APPENDED_IN}') || %s)")
+            f" SELECT pg_notify(%s, %s || current_setting('{_APPENDED_IN}') || %s)"
+            + "; SELECT pg_notify(%s, %s)" * told)
 
 
 #: The session setting holding the id of the connection's last append's transaction.
 _APPENDED_IN = "casino.appended_in"
 
 
-def _write(conn: psycopg.Connection, statement: str, args: Sequence[Any], notice: tuple[str, str], game_id,
-           expected_version: int, *, again: bool = True) -> list[tuple[int, datetime]] | None:
+def _write(conn: psycopg.Connection, statement: str, args: Sequence[Any],
+           notices: tuple[tuple[str, str], Sequence[str]], game_id, expected_version: int, *,
+           again: bool = True) -> list[tuple[int, datetime]] | None:
     """Run an append's ``statement`` (prepared on ``conn`` as needed) in its
-    transaction, then notify ``CHANNEL`` with ``notice`` (the payload's two
-    parts, see ``notifications.Seal.notification``): the rows the insert
-    returned, or None when only the notification failed.
+    transaction, then notify ``CHANNEL`` with the game's notice (the
+    payload's two parts, see ``notifications.Seal.notification``) and the
+    players' (whole payloads): the rows the insert returned, or None when
+    only the notifications failed.
 
     Raises ConcurrencyError when the statement broke a version or key.
     """
     name = _prepare(conn, statement)
     cursor = psycopg.ClientCursor(conn)
     try:
-        cursor.execute(_append_script(name, len(args)), [*args, CHANNEL, *notice])
+        notice, told = notices
+        cursor.execute(_append_script(name, len(args), len(told)),
+                       [*args, CHANNEL, *notice, *(part for payload in told for part in (CHANNEL, payload))])
         cursor.nextset()  # past BEGIN's result, to the insert's rows
         return cursor.fetchall()
     except psycopg.Error as error:
@@ -411,7 +420,7 @@ def _write(conn: psycopg.Connection, statement: str, args: Sequence[Any], notice
         conn.rollback()
         _PREPARED.pop(conn, None)
         if isinstance(error, psycopg.errors.InvalidSqlStatementName) and again:
-            return _write(conn, statement, args, notice, game_id, expected_version, again=False)
+            return _write(conn, statement, args, notices, game_id, expected_version, again=False)
         if _is_conflict(error):
             raise ConcurrencyError(game_id, expected_version) from error
         raise

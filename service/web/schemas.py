@@ -104,7 +104,7 @@ class PlayerSchema(Strict):
 
 
 class JoinSchema(Strict):
-    """A guest gives the seat's name; a player (by a player token) joins under their own."""
+    """A guest gives the seat's name; a player (by a player token) joins under their own unless they give one."""
 
     name = fields.String(validate=NAME_LENGTH)
     seat = fields.Integer(strict=True, validate=validate.Range(min=0, max=MAX_SEATS - 1))

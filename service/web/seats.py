@@ -1,8 +1,8 @@
 """Taking and leaving seats: ``/v1/games/{id}/join`` and ``/leave``.
 
-A player joins with a player token, under the player's name; anyone else
-joins as a guest under the name they give, and gets the seat's token in
-the answer, shown only there. A join under an ``Idempotency-Key`` is
+A player joins with a player token, under the player's name (or the name
+given); anyone else joins as a guest under the name they give, and gets
+the seat's token in the answer, shown only there. A join under an ``Idempotency-Key`` is
 retried to the same seat and the same answer: a guest's token is derived
 from the key (which must then be a secret random value, as a game
 creation's), so a retry makes it again rather than a second seat.
@@ -19,7 +19,7 @@ from service.auth import PUBLIC, Caller, Forbidden, Unauthenticated, player, sea
 from service.views import command_answer
 from service.web.current import services
 from service.web.guards import any_caller
-from service.web.requests import body, etag, guest_key, idempotency_key, if_match, malformed
+from service.web.requests import body, etag, guest_key, idempotency_key, if_match
 from service.web.schemas import EmptySchema, JoinSchema
 
 bp = Blueprint("seats", __name__, url_prefix="/v1/games/<uuid:game_id>")
@@ -31,18 +31,16 @@ def join(game_id: uuid.UUID, caller: Caller):
     """Take an open seat: ``seat``, or the lowest open one."""
     if caller.is_operator:
         raise Forbidden("The operator does not take seats: a player or a guest does.")
-    data = body(JoinSchema, optional=caller.is_player)
+    data = body(JoinSchema, optional=True)
     if caller.is_player:
-        if "name" in data:
-            raise malformed("name", "A player joins under their own name.",
-                            "A player joins under the name they registered with: leave out 'name'.")
         found = services().players.find(caller.own_player)
         assert found is not None, "the token named this player"
-        name, key = found.name, idempotency_key()
-    else:
-        if "name" not in data:
-            raise malformed("name", "Missing.", "Give the name you take the seat under, or send your player token.")
+        name, key = data.get("name", found.name), idempotency_key()
+    elif "name" in data:
         name, key = data["name"], guest_key()  # a guest's token is derived from the key
+    else:
+        raise Unauthenticated("Send your player token to join as that player, or give the name you take the seat"
+                              " under to join as a guest.")
     applied = services().execute(commands.Join(
         game_id=game_id, caller=caller, seat_name=name, seat=data.get("seat"), expected_version=if_match(),
         idempotency_key=key, request_id=g.get("request_id")))

@@ -129,13 +129,12 @@ def test_a_player_or_a_seat_holds_one_seat_of_a_game(api):
 
 
 @pytest.mark.parametrize("body, token_kind", [
-    ({}, "guest"),  # a guest must give a name
     ({"name": ""}, "guest"),
     ({"name": "x" * 41}, "guest"),
     ({"name": "Bob", "seat": -1}, "guest"),
     ({"name": "Bob", "seat": "1"}, "guest"),
     ({"name": "Bob", "table": 1}, "guest"),
-    ({"name": "Ann"}, "player"),  # a player joins under their own name
+    ({"name": "x" * 41}, "player"),
 ])
 def test_a_join_that_cannot_be_read_is_malformed_and_changes_nothing(api, body, token_kind):
     game = open_game(api)
@@ -146,6 +145,18 @@ def test_a_join_that_cannot_be_read_is_malformed_and_changes_nothing(api, body, 
 
     assert answer.status_code == 400 and answer.get_json()["code"] == "malformed"
     assert api.view(game)["version"] == before
+
+
+def test_a_guest_gives_a_name_and_a_player_may_give_another_than_their_own(api):
+    game, ann = open_game(api), player(api, "Ann")
+    for body in (None, {}, {"seat": 1}):
+        answer = join(api, game, body=body)
+        assert answer.status_code == 401 and answer.get_json()["code"] == "unauthenticated"
+
+    joined = join(api, game, ann["token"], body={"name": "Annie"}).get_json()
+
+    assert joined["game"]["seats"][joined["seat"]]["name"] == "Annie"
+    assert joined["events"][0]["data"] == {"seat": joined["seat"], "name": "Annie", "player": ann["id"]}
 
 
 def test_the_operator_takes_no_seat_and_a_started_or_unknown_game_none(api):

@@ -90,14 +90,19 @@ def test_a_players_stream_ticket_dies_with_the_players_token(tables):
     now = time.time()
 
     ticket, _ = who.player_ticket(player(ann.id), now)
-    assert who.redeem_player(ann.id, ticket, now + 1) == player(ann.id)
+    assert who.redeem_player(ticket, now + 1) == player(ann.id)
     with pytest.raises(Unauthenticated):
-        who.redeem_player(ann.id, ticket, now + 2)  # used once
+        who.redeem_player(ticket, now + 2)  # used once
     other, _ = who.player_ticket(player(ann.id), now)
     with pytest.raises(Unauthenticated):
         who.redeem(GAME, other, now + 1)  # a player's stream's ticket opens no game's stream
-    with pytest.raises(Unauthenticated):
-        who.redeem_player(uuid.uuid4(), other, now + 1)  # nor another player's
+    bob = Player(uuid.uuid4(), "Bob")
+    players.add(bob, hash_token(new_player_token()))
+    with pytest.raises(Unauthenticated):  # nor another player's
+        who.redeem_player(other.replace(ann.id.hex, bob.id.hex), now + 1)
+    game_ticket, _ = who.ticket(GAME, player(ann.id), now)
+    with pytest.raises(Unauthenticated):  # and a game's opens no player's
+        who.redeem_player(game_ticket, now + 1)
     tables.players[ann.id] = KeptPlayer("Ann", hash_token("replaced"), tables.now())
     with pytest.raises(Unauthenticated):
-        who.redeem_player(ann.id, other, now + 1)  # the token it was issued under is gone
+        who.redeem_player(other, now + 1)  # the token it was issued under is gone
