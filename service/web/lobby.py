@@ -28,12 +28,12 @@ def index():
     """Anyone may look; each game with its seats (taken or open) and its clock."""
     variants = text_args("variant", _MAX_TEXT)
     game_types = text_args("game_type", max(map(len, GAME_TYPES)), allowed=tuple(GAME_TYPES))
+    cursor, limit = page_args()
     if game_types:
         of_types = [v for t in game_types for v in GAME_TYPES[t].VARIANTS]
         variants = tuple(v for v in variants if v in of_types) if variants else tuple(of_types)
         if not variants:  # none of the variants asked for is of the game types asked for
             return {"games": [], "next": None}
-    cursor, limit = page_args()
     rows, following = services().read_model.lobby(variants, cursor, limit)
     return {"games": [_entry(row) for row in rows], "next": following.code if following else None}
 

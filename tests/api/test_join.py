@@ -337,3 +337,21 @@ def test_two_clients_asking_for_the_same_seat_one_wins_the_other_is_told_seat_ta
     statuses = sorted((status, body.get("rule")) for status, body in answers)
     assert statuses == [(200, None), (422, "seat_taken")], answers
     assert [s["open"] for s in api.view(game)["seats"]] == [False, True, False]
+
+
+@pytest.mark.parametrize("variant", GAME_TYPES)
+def test_a_game_with_a_computer_starts_once_its_open_seat_is_joined(api, variant):
+    """The computer deals as soon as the last open seat is taken: the game
+    starts like any other, with the computer seat as it was."""
+    created = api.post("/v1/games", json={"variant": variant, "first_dealer": 0, "seats": [
+        {"name": "Computer", "computer": True}, {"open": True}]})
+    assert created.status_code == 201
+    game = Open(created.get_json()["id"], [None, None])
+    assert api.view(game)["status"] == "waiting"
+    ann = player(api)
+
+    assert join(api, game, ann["token"]).status_code == 200
+
+    view = api.view(game, ann["token"])
+    assert view["status"] != "waiting" and view["you"] == 1 and view["hand"]
+    assert view["awaiting"]["seats"] == [1]
