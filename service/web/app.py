@@ -106,11 +106,12 @@ def create_app(overrides: Mapping[str, Any] | None = None) -> Flask:
     token = app.config.get("OPERATOR_TOKEN")
     checkpoint_key = checkpoints.key_for(app.config)
     store = PostgresEventStore(pool, checkpoint_key)
-    hub = Hub(app.config["DATABASE_URL"], store, capacity=app.config["STREAM_BUFFER_EVENTS"])
+    hub = Hub(database.primary_url(app.config["DATABASE_URL"]), store, capacity=app.config["STREAM_BUFFER_EVENTS"])
     games = GameService(store, StateCache(),
                         snapshot_key=snapshot_key_from(token) if token else None,
                         seat_key=auth.seat_key_from(token) if token else None, checkpoint_key=checkpoint_key,
                         appended=hub.publish)
+    pool.on_new_server(games.cache.clear)  # it may hold what a failover or a restore lost
     auth.init_app(app, auth.Authenticator(token, store, TicketUses(pool)))
     app.extensions[_SERVICES] = Services(
         games=games,

@@ -120,6 +120,9 @@ def init_app(app: Flask) -> None:
     app.register_error_handler(ApiProblem, ApiProblem.response)
     app.register_error_handler(HTTPException, _http_error)
     app.register_error_handler(psycopg.OperationalError, _database_unavailable)
+    # A server that no longer takes writes: a primary demoted or fenced
+    # during a failover (the store drops its connection).
+    app.register_error_handler(psycopg.errors.ReadOnlySqlTransaction, _database_unavailable)
     for error, handler in _HANDLERS.items():
         app.register_error_handler(error, handler)
 
@@ -142,8 +145,10 @@ def _http_error(error: HTTPException) -> Response:
                    headers=headers)
 
 
-def _database_unavailable(error: psycopg.OperationalError) -> Response:
-    """A lost or saturated database is transient: 503, so clients retry."""
+def _database_unavailable(error: psycopg.Error) -> Response:
+    """A lost or saturated database is transient: 503, so clients retry.
+    So is a commit the synchronous standby did not confirm
+    (``service.postgres.store.CommitNotConfirmed``)."""
     _log.warning("database unavailable: %s", error)
     return problem(
         503,
