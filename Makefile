@@ -1,5 +1,6 @@
 # Two entry points: `make run` and `make test`. Each sets itself up. `make lint`: ruff, and mypy strict on domain/.
-# `make test-fast`: the tests that need no PostgreSQL (domain, store contract on the memory store, service layer).
+# `make test-fast`: every test that needs no PostgreSQL and no outside build tool (the domain, the adapters'
+# contract and the HTTP API on the memory wiring, the service layer).
 PYTHON ?= python3
 VENV   ?= .venv
 PY     := $(VENV)/bin/python
@@ -22,12 +23,11 @@ run: $(STAMP)
 test: $(STAMP) browser
 	$(PY) -m pytest -q $(PYTEST_ARGS)
 
-# The PostgreSQL half of the contract tests is marked `postgres`; nothing here starts a server.
-# The property and differential tests run shorter here (tests/scale.py); make test runs them in full.
-FAST_TESTS := domain tests/domain tests/contract tests/service_layer
-
+# Tests that exercise PostgreSQL itself are marked `postgres` (tests/conftest.py), those that run pip or
+# a client generator `toolchain`; nothing here starts a server. The rest run on the memory wiring, as
+# they do in make test; the property and differential tests run shorter here (tests/scale.py).
 test-fast: $(STAMP)
-	CASINO_QUICK_TESTS=1 $(PY) -m pytest -q -m "not postgres" $(PYTEST_ARGS) $(FAST_TESTS)
+	CASINO_QUICK_TESTS=1 $(PY) -m pytest -q -m "not postgres and not toolchain" $(PYTEST_ARGS)
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .

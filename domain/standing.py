@@ -1,16 +1,35 @@
-"""Where a game stands, in words every game shares: what it awaits and from
-whom, and once it is over, how it ended and who won.
+"""Where a game stands, in words every game shares: the statuses all games
+have, what a game awaits and from whom, and once it is over, how it ended
+and who won.
 
-Each game says these of its own state (``GameType.awaiting`` and
-``GameType.outcome``), so a client, or a service that sends "your turn"
-notices or keeps clocks, reads them the same way in every game type.
+Each game names its other statuses itself (a ``StrEnum`` whose members
+include :data:`WAITING` and :data:`FINISHED`), and says what its state
+awaits and how it ended (``GameType.awaiting`` and ``GameType.outcome``),
+so a client, or a service that sends "your turn" notices or keeps clocks,
+reads them the same way in every game type.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any
+from typing import Any, Final, Protocol
+
+#: Created, and not dealt yet: every game begins so.
+WAITING: Final = "waiting"
+#: Over: nothing more will be appended to the game. Every game ends so.
+FINISHED: Final = "finished"
+
+
+class HasStatus(Protocol):
+    @property
+    def status(self) -> str:
+        """Where the game stands: :data:`WAITING`, :data:`FINISHED` or one of the game's own."""
+
+
+def is_finished(state: HasStatus) -> bool:
+    """Whether the game is over: nothing more will be appended to it."""
+    return state.status == FINISHED
 
 
 class Awaited(StrEnum):

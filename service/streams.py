@@ -48,14 +48,14 @@ import time
 from collections import deque
 from collections.abc import Callable, Generator, Iterator
 from dataclasses import dataclass, field
+from typing import Protocol
 from uuid import UUID
 
 from domain.game_types import State, is_finished
 
 from service import jsonio, metrics
 from service.auth import Caller
-from service.events import EventStore, StoredEvent, refold
-from service.postgres import notifications
+from service.events import StoredEvent, refold
 from service.postgres.notifications import Notice
 from service.views import event_json, log_revealed
 
@@ -100,19 +100,46 @@ class Feed:
     reading: bool = False  # a read is under way
 
 
-class Hub:
-    """The live feeds of one process (one per app)."""
+#: Reads a game's events after a version (``EventStore.load``, ``GameService.events``).
+Read = Callable[[UUID, int], list[StoredEvent]]
 
-    def __init__(self, database_url: str, store: EventStore, *, capacity: int):
-        self._url = database_url
-        self._store = store
+
+class Listen(Protocol):
+    """Hears of every process's appends until ``stopped()`` (the PostgreSQL
+    wiring's is ``service.postgres.notifications.listen``): ``connected()``
+    each time it starts listening, ``notice`` for each append, and
+    ``disconnected()`` each time it stops or fails to start."""
+
+    def __call__(self, *, connected: Callable[[], None], notice: Callable[[Notice], None],
+                 disconnected: Callable[[], None], stopped: Callable[[], bool]) -> None: ...
+
+
+class Hub:
+    """The live feeds of one process (one per app).
+
+    ``read`` reads the events a feed has not had. ``listen`` hears of the
+    appends of every process; None when this process is the only one that
+    appends (the memory wiring), so that ``publish`` hands every stream
+    every event and there is nothing to listen for."""
+
+    def __init__(self, read: Read, *, capacity: int, listen: Listen | None = None):
+        self._read_events = read
+        self._listen_with = listen
         self._capacity = capacity
         self._lock = threading.Lock()
         self._feeds: dict[UUID, Feed] = {}
         self._listening = threading.Event()
         self._tried = threading.Event()  # the listener has tried to connect once
+        self._closed = threading.Event()
         self._listener: threading.Thread | None = None
         self.open = 0  # streams admitted and not yet ended
+        if listen is None:
+            self._listening.set()
+            self._tried.set()
+
+    def close(self) -> None:
+        """The app is gone: its listener ends within a second."""
+        self._closed.set()
 
     # -- streams' side ------------------------------------------------------
 
@@ -218,7 +245,7 @@ class Hub:
                 after = min(*cursors, feed.state.version)
             metrics.STREAM_READS.inc()
             try:
-                events = self._store.load(feed.game_id, after)
+                events = self._read_events(feed.game_id, after)
             except Exception:  # noqa: BLE001 - the streams' own periodic looks retry
                 _log.exception("game %s: live streams could not read", feed.game_id)
                 with self._lock:
@@ -278,13 +305,14 @@ class Hub:
 
     def _start_listening(self) -> None:
         with self._lock:
-            if self._listener is None:
+            if self._listener is None and self._listen_with is not None:
                 self._listener = threading.Thread(target=self._listen, daemon=True, name="casino-listener")
                 self._listener.start()
 
     def _listen(self) -> None:
-        notifications.listen(self._url, connected=self._connected, notice=self._announce,
-                             disconnected=self._disconnected, stopped=self._stopped)
+        assert self._listen_with is not None
+        self._listen_with(connected=self._connected, notice=self._announce, disconnected=self._disconnected,
+                          stopped=self._closed.is_set)
 
     def _connected(self) -> None:
         """Listening (again): every feed reads once, for whatever was appended while no one listened."""
@@ -327,10 +355,6 @@ class Hub:
                     return
             self._want_read(feed)
 
-    def _stopped(self) -> bool:
-        """The app is gone (its pool closed): the listener ends within a second."""
-        return self._store.closed
-
 
 # -- the streams ------------------------------------------------------------
 
@@ -352,16 +376,17 @@ def frame(stored: StoredEvent, caller: Caller, reveal: bool = False) -> str:
     return f"id: {stored.version}\nevent: {stored.type}\ndata: {data}\n\n"
 
 
-def events(load: Callable[[UUID], State], store: EventStore, hub: Hub, game_id: UUID, caller: Caller, after: int,
+def events(load: Callable[[UUID], State], read: Read, hub: Hub, game_id: UUID, caller: Caller, after: int,
            state: State, timing: Timing, clock: Callable[[], float] = time.monotonic) -> Generator[str, None, None]:
     """The stream's text: the events after version ``after`` as ``caller``
     may see them, then each new one as it is appended, until time is up.
-    ``state`` is the game as the request found it; ``load`` loads it anew."""
+    ``state`` is the game as the request found it; ``load`` loads it anew,
+    ``read`` reads its events."""
     deadline = clock() + timing.seconds
     keepalive_at = clock() + timing.keepalive
     subscription = hub.subscribe(game_id, state)  # before the history, so no append slips between
     try:
-        history = store.load(game_id, after)
+        history = read(game_id, after)
         if history and history[-1].version > state.version:
             state = load(game_id)
         sent = after

@@ -11,7 +11,7 @@ interface (:class:`domain.game_types.GameType`) that a service serves it through
 
 from .audit import audit_deals
 from .audit import audit_deals as audit
-from .commands import AnswerUndo, CountOut, CreateGame, Deal, Play, SetClientSeed, Undo, VoidHand
+from .commands import AnswerUndo, Command, CountOut, CreateGame, Deal, Play, SetClientSeed, Undo, VoidHand
 from .decide import decide
 from .events import EVENT_TYPES, UPCASTERS, Event, from_json, to_json
 from .evolve import evolve, fold
@@ -26,9 +26,9 @@ from .table import Build
 from .views import describe_event, event_view, game_view, log_revealed
 
 __all__ = [
-    "Action", "AnswerUndo", "Build", "CountOut", "CreateGame", "DESCRIPTION", "Deal", "EVENT_TYPES", "EndReason",
-    "Event", "GAME_TYPE", "GameState", "LegalMoves", "Move", "MoveList", "Options", "Outcome", "PLAYERS", "Play",
-    "STATUSES", "Seat", "SetClientSeed", "Status", "UPCASTERS", "Undo", "VARIANTS", "VoidHand",
+    "Action", "AnswerUndo", "Build", "Command", "CountOut", "CreateGame", "DESCRIPTION", "Deal", "EVENT_TYPES",
+    "EndReason", "Event", "GAME_TYPE", "GameState", "LegalMoves", "Move", "MoveList", "Options", "Outcome",
+    "PLAYERS", "Play", "STATUSES", "Seat", "SetClientSeed", "Status", "UPCASTERS", "Undo", "VARIANTS", "VoidHand",
     "answer_undo_command", "audit", "audit_deals", "awaiting", "client_seed_command", "command_for",
     "computer_command", "count_out_command", "create_command", "deal_command", "decide", "describe_event",
     "event_view", "evolve", "fold", "follow_up", "from_json", "game_view", "is_legal", "legal_moves",

@@ -9,6 +9,7 @@ trail) makes the first legal move.
 
 from __future__ import annotations
 
+from ..undoing import yet_to_answer
 from .commands import AnswerUndo, Command, CountOut, Deal, Play
 from .legal import legal_moves
 from .moves import Action, Move
@@ -23,9 +24,8 @@ def computer_command(state: GameState, computers: tuple[int, ...],
     ``(seat, command)``; None when it waits for a person."""
     asker = state.undo_request
     if asker is not None:
-        for s in computers:
-            if s != asker and s not in state.undo_accepted:
-                return s, AnswerUndo(s, True)
+        for s in yet_to_answer(asker, state.undo_accepted, computers):
+            return s, AnswerUndo(s, True)
     if state.status == IN_PROGRESS and state.options.count_out:
         target = state.options.target
         for s in computers:

@@ -2,7 +2,9 @@
 
 ``decide`` checks a command against the rules and returns the events that
 record what happened; it never changes ``state``. A refused command raises
-:class:`RuleViolation` (or :class:`OptionError` when creating a game).
+:class:`RuleViolation` (or :class:`OptionError` when creating a game). The
+kernel's :class:`~domain.deciding.Decider` hands each command to its
+handler here.
 
 A play may bring more than one event: when it empties the last hand of a
 round the next round is dealt (``RoundDealt``), and when it is the last card
@@ -13,10 +15,11 @@ of the hand the hand is scored (``HandEnded``) and perhaps the game won
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Collection, Sequence
-from typing import Any
+from collections.abc import Collection, Sequence
 
+from .. import undoing
 from ..cards import Card
+from ..deciding import Decider
 from ..errors import OptionError, RuleViolation
 from ..shuffle import commitment, deck_from_seed
 from . import commands as cmd
@@ -34,23 +37,7 @@ from .state import FINISHED, IN_PROGRESS, EndReason, GameState, Seat
 from .table import item_id
 
 
-def decide(state: GameState | None, command: cmd.Command) -> list[Event]:
-    """The events that ``command`` produces in ``state``, or a RuleViolation."""
-    if isinstance(command, cmd.CreateGame):
-        return _create(state, command)
-    if state is None:
-        raise RuleViolation("no_game", "There is no such game yet.")
-    if state.status == FINISHED:
-        raise RuleViolation("game_over", "The game is over.")
-    handler = _HANDLERS.get(type(command))
-    if handler is None:
-        raise TypeError(f"decide() does not know {type(command).__name__}")
-    return handler(state, command)
-
-
-def _create(state: GameState | None, c: cmd.CreateGame) -> list[Event]:
-    if state is not None:
-        raise RuleViolation("game_exists", "This game has already been created.")
+def _create(c: cmd.CreateGame) -> list[Event]:
     n = len(c.players)
     options = resolve(c.variant, c.options, players=n)
     if not 0 <= c.first_dealer < n:
@@ -230,22 +217,16 @@ def _set_client_seed(state: GameState, c: cmd.SetClientSeed) -> list[Event]:
 
 
 def _undo(state: GameState, c: cmd.Undo) -> list[Event]:
-    policy = state.options.undo
-    if policy == "off":
-        raise RuleViolation("undo_not_allowed", "This game does not allow taking moves back.")
-    if state.before_play is None:
+    undoing.check_allowed(state.options.undo)
+    if state.before_play is None or state.last_player is None:
         raise RuleViolation("nothing_to_undo",
                             "There is no play to take back: a deal or the end of a round cannot be undone.")
     if _drew_since(state.before_play, state):
         raise RuleViolation("nothing_to_undo",
                             "This play cannot be taken back: the card drawn after it has been seen.")
-    if c.seat is not None and c.seat != state.last_player:
-        raise RuleViolation("not_your_play", "You can take back only your own play, and only the latest one.")
-    if c.seat is None or policy == "free":
-        assert state.last_player is not None, "a play to take back has its player"
+    if undoing.takes_back_at_once(state.options.undo, c.seat, state.last_player, state.undo_request, "play"):
         return [PlayUndone(state.last_player, forced=c.seat is None)]
-    if state.undo_request is not None:
-        raise RuleViolation("undo_pending", "You have already asked to take this play back.")
+    assert c.seat is not None, "the operator's undo takes the play back at once"
     return [UndoRequested(c.seat)]
 
 
@@ -259,18 +240,10 @@ def _drew_since(before: GameState, now: GameState) -> bool:
 
 
 def _answer_undo(state: GameState, c: cmd.AnswerUndo) -> list[Event]:
-    asker = state.undo_request
-    if asker is None:
-        raise RuleViolation("no_undo_request", "No one has asked to take a play back.")
-    if c.seat == asker:
-        raise RuleViolation("own_undo_request", "The others answer your request, not you.")
-    if c.seat in state.undo_accepted:
-        raise RuleViolation("already_answered", "You have already accepted.")
-    events: list[Event] = [UndoAnswered(c.seat, c.accept)]
-    others = state.players - 1
-    if c.accept and len(state.undo_accepted) + 1 == others:
-        events.append(PlayUndone(asker))
-    return events
+    asker = undoing.requested(state.undo_request, "play")
+    if undoing.answer_completes(asker, c.seat, c.accept, state.undo_accepted, range(state.players)):
+        return [UndoAnswered(c.seat, c.accept), PlayUndone(asker)]
+    return [UndoAnswered(c.seat, c.accept)]
 
 
 def _void(state: GameState, c: cmd.VoidHand) -> list[Event]:
@@ -280,7 +253,7 @@ def _void(state: GameState, c: cmd.VoidHand) -> list[Event]:
             *_commit(state.hand_number + 1, c.next_seed)]
 
 
-_HANDLERS: dict[type, Callable[[GameState, Any], list[Event]]] = {
+decide = Decider[GameState, cmd.Command, Event](cmd.CreateGame, _create, {
     cmd.Deal: _deal, cmd.Play: _play, cmd.CountOut: _count_out, cmd.SetClientSeed: _set_client_seed,
     cmd.Undo: _undo, cmd.AnswerUndo: _answer_undo, cmd.VoidHand: _void,
-}
+}).decide

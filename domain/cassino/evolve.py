@@ -1,4 +1,6 @@
-"""Applying events: ``evolve(state, event) -> state`` and ``fold(events)``.
+"""Applying events: ``evolve(state, event) -> state`` and ``fold(events)``,
+the kernel's (:class:`~domain.folding.Evolver`) with what each of Cassino's
+events does to a state.
 
 Evolving trusts its events: they were decided (and checked) once, when they
 happened. Nothing here looks at the rules, the clock or chance.
@@ -6,10 +8,10 @@ happened. Nothing here looks at the rules, the clock or chance.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
 from typing import Any, TypeVar
 
 from ..cards import Card
+from ..folding import Evolver
 from .events import (BuildMade, BundleStolen, CardDrawn, CardPlucked, CardsCaptured, CardTrailed, ClientSeedSet,
                      CountedOut, Event, GameCreated, GameFinished, HandDealt, HandEnded, HandVoided, InitialPairsTaken,
                      PlayUndone, PointsScored, RoundDealt, SeedRevealed, ShuffleCommitted, UndoAnswered,
@@ -21,30 +23,6 @@ from .table import Build, TableItem
 
 #: What a deal, a reveal or the end of a hand does to the undo point: an undo never crosses them.
 _NO_UNDO = {"before_play": None, "last_player": None, "undo_request": None, "undo_accepted": ()}
-
-
-def fold(events: Iterable[Event], state: GameState | None = None) -> GameState:
-    """The state after ``events`` (applied to ``state``, or to no game at
-    all); there is no game without events, so none is a ValueError."""
-    events = iter(events)
-    if state is None:
-        first = next(events, None)
-        if first is None:
-            raise ValueError("A game starts with GameCreated; there are no events to fold.")
-        state = evolve(None, first)
-    apply = _APPLY  # evolve() without its check for a first event: this loop is every load
-    for event in events:
-        state = apply[type(event)](state, event)
-    return state
-
-
-def evolve(state: GameState | None, event: Event) -> GameState:
-    """The state after one event."""
-    if state is None:
-        if not isinstance(event, GameCreated):
-            raise ValueError(f"A game starts with GameCreated, not {type(event).__name__}.")
-        return _created(event)
-    return _APPLY[type(event)](state, event)
 
 
 def _created(e: GameCreated) -> GameState:
@@ -265,7 +243,7 @@ def _add(counts: tuple[int, ...], more: list[int]) -> tuple[int, ...]:
     return tuple(a + b for a, b in zip(counts or (0,) * len(more), more))
 
 
-_APPLY: dict[type[Event], Callable[[GameState, Any], GameState]] = {
+_EVOLVER: Evolver[GameState, Event] = Evolver(GameCreated, _created, {
     HandDealt: _hand_dealt,
     RoundDealt: _round_dealt,
     CardTrailed: _trailed,
@@ -286,4 +264,6 @@ _APPLY: dict[type[Event], Callable[[GameState, Any], GameState]] = {
     CardDrawn: _drawn,
     CardPlucked: _plucked,
     PointsScored: _scored,
-}
+})
+evolve = _EVOLVER.evolve
+fold = _EVOLVER.fold

@@ -10,6 +10,7 @@ from typing import Any
 from ..cards import Card
 from ..standing import Awaited, Awaiting, Outcome
 from ..summary import Summary
+from ..undoing import yet_to_answer
 from .commands import AnswerUndo, CountOut, CreateGame, Deal, Play, SetClientSeed, Undo, VoidHand
 from .computer import computer_command as computer_command  # part of the game-type interface
 from .moves import Move
@@ -79,8 +80,7 @@ def awaiting(state: GameState) -> Awaiting | None:
         return None
     asker = state.undo_request
     if asker is not None:
-        return Awaiting(Awaited.ANSWER_UNDO,
-                        tuple(s for s in range(state.players) if s != asker and s not in state.undo_accepted))
+        return Awaiting(Awaited.ANSWER_UNDO, yet_to_answer(asker, state.undo_accepted, range(state.players)))
     if state.status == IN_PROGRESS:
         assert state.turn is not None, "a hand being played has a seat to play"
         return Awaiting(Awaited.PLAY, (state.turn,))
@@ -101,12 +101,12 @@ def seats(state: GameState) -> list[dict[str, Any]]:
 
 
 def summary(state: GameState) -> Summary:
-    outcome = state.outcome
+    ended = state.outcome
     return Summary(
         variant=state.variant,
         status=state.status,
         player_names=tuple(s.name for s in state.seats),
         hand_number=state.hand_number,
         finished=state.status == FINISHED,
-        winner=None if outcome is None else {"team": outcome.winner, "reason": outcome.reason},
+        winner=None if ended is None else {"team": ended.winner, "reason": ended.reason},
     )

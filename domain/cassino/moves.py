@@ -147,38 +147,10 @@ class Move:
     def from_dict(cls, data: Any) -> Move:
         """Read a move in the API's JSON shape; raises :class:`NotationError`
         naming the field at fault."""
-        if not isinstance(data, dict):
-            raise NotationError("A move is an object with 'card' and 'action'.")
-        unknown = set(data) - {"card", "action", "targets", "value", "groups"}
-        if unknown:
-            raise NotationError(f"A move has no field {sorted(unknown)[0]!r}.", sorted(unknown)[0])
-        for name in ("card", "action"):
-            if name not in data:
-                raise NotationError("A move needs a 'card' and an 'action'.", name)
-        action = data["action"]
-        if not isinstance(action, str):
-            raise NotationError(f"'action' is one of {', '.join(ACTIONS)}.", "action")
-        named = reading("action", lambda: _action(action.strip().lower()))
-        for name in ("targets", "value", "groups"):
-            if name in data and name not in ACTION_FIELDS[named]:  # even empty: the body names a field it has not
-                raise NotationError(f"A {named} names no '{name}'.", name)
-        targets = data.get("targets") or []
-        if not isinstance(targets, list) or len(targets) > MAX_TARGETS:
-            raise NotationError("'targets' is a list of card codes and build ids.", "targets")
-        value = data.get("value")
-        if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
-            raise NotationError("'value' is a whole number.", "value")
-        groups = data.get("groups")
-        if groups is not None:
-            if not isinstance(groups, list) or not all(isinstance(g, list) and g for g in groups):
-                raise NotationError("'groups' is a list of non-empty lists of card codes and build ids.", "groups")
-            if sum(len(g) for g in groups) > MAX_TARGETS + 1:
-                raise NotationError("'groups' names more items than there are cards.", "groups")
-            groups = tuple(tuple(reading(f"groups.{i}.{j}", partial(_target, t)) for j, t in enumerate(g))
-                           for i, g in enumerate(groups))
+        named = _read_action(data)
+        targets, value, groups = _read_targets(data), _read_value(data), _read_groups(data)  # in this order
         return cls(reading("card", lambda: _card(data["card"])), named,
-                   tuple(reading(f"targets.{i}", partial(_target, t)) for i, t in enumerate(targets)),
-                   value, groups)
+                   tuple(reading(f"targets.{i}", partial(_target, t)) for i, t in enumerate(targets)), value, groups)
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"card": self.card.code, "action": self.action.value}
@@ -243,3 +215,52 @@ class Move:
 
 def _card(value: Card | str) -> Card:
     return value if isinstance(value, Card) else Card.parse(value)
+
+
+def _read_action(data: Any) -> Action:
+    """The action of a move in JSON, once the object has only a move's fields
+    and those its action names."""
+    if not isinstance(data, dict):
+        raise NotationError("A move is an object with 'card' and 'action'.")
+    unknown = sorted(set(data) - {"card", "action", "targets", "value", "groups"})
+    if unknown:
+        raise NotationError(f"A move has no field {unknown[0]!r}.", unknown[0])
+    missing = next((name for name in ("card", "action") if name not in data), None)
+    if missing is not None:
+        raise NotationError("A move needs a 'card' and an 'action'.", missing)
+    action = data["action"]
+    if not isinstance(action, str):
+        raise NotationError(f"'action' is one of {', '.join(ACTIONS)}.", "action")
+    named = reading("action", lambda: _action(action.strip().lower()))
+    extra = next((name for name in ("targets", "value", "groups") if name in data
+                  and name not in ACTION_FIELDS[named]), None)  # even empty: the body names a field it has not
+    if extra is not None:
+        raise NotationError(f"A {named} names no '{extra}'.", extra)
+    return named
+
+
+def _read_targets(data: dict[str, Any]) -> list[Any]:
+    """The targets of a move in JSON, unread (the card is read before them)."""
+    targets = data.get("targets") or []
+    if not isinstance(targets, list) or len(targets) > MAX_TARGETS:
+        raise NotationError("'targets' is a list of card codes and build ids.", "targets")
+    return targets
+
+
+def _read_value(data: dict[str, Any]) -> int | None:
+    value = data.get("value")
+    if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
+        raise NotationError("'value' is a whole number.", "value")
+    return value
+
+
+def _read_groups(data: dict[str, Any]) -> tuple[tuple[str, ...], ...] | None:
+    groups = data.get("groups")
+    if groups is None:
+        return None
+    if not isinstance(groups, list) or not all(isinstance(g, list) and g for g in groups):
+        raise NotationError("'groups' is a list of non-empty lists of card codes and build ids.", "groups")
+    if sum(len(g) for g in groups) > MAX_TARGETS + 1:
+        raise NotationError("'groups' names more items than there are cards.", "groups")
+    return tuple(tuple(reading(f"groups.{i}.{j}", partial(_target, t)) for j, t in enumerate(g))
+                 for i, g in enumerate(groups))

@@ -16,6 +16,7 @@ the option at fault.
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, replace
+from collections.abc import Callable
 from typing import Any
 
 from ..errors import OptionError
@@ -377,33 +378,61 @@ def validated(options: Options, players: int | None = None) -> Options:
     return options
 
 
+#: Options that do not go together: (when, the option at fault, why), checked in order.
+Conflict = tuple[Callable[[Options], bool], str, str]
+
+#: Stealing Bundles' and African options (003) that need one another.
+_BUNDLES: tuple[Conflict, ...] = (
+    (lambda o: o.steal_bundles and not o.open_piles, "steal_bundles",
+     "A bundle is stolen by matching its top card, so the piles must lie face up (open_piles)."),
+    (lambda o: o.capture_by == "rank" and o.court_capture != "any", "capture_by",
+     "When cards pair by rank, every rank takes any number of its kind: set court_capture to any."),
+    (lambda o: o.african_points and (o.instant_scoring or o.instant_sweeps or o.instant_points), "african_points",
+     "African points are counted at the end of the hand, not as cards are taken."),
+    (lambda o: o.augment_from_piles and not o.open_piles, "augment_from_piles",
+     "Captured cards are played from face-up piles: augment_from_piles needs open_piles."),
+    (lambda o: o.team_pile and not o.teams, "team_pile", "One pile per side is for partners: team_pile needs teams."),
+    (lambda o: o.african_deal and (o.draw or o.deck != "standard" or o.initial_pairs or o.hand_size != 4
+                                   or o.table_size != 4), "african_deal",
+     "The African deal shares out the whole standard deck at once; it does not go with drawing, another deck, "
+     "other hand or table sizes, or initial pairs."),
+    (lambda o: o.score_by_cards and (o.target is not None or bool(o.sweeps) or o.spade_points != "none"
+                                     or o.all_eleven != "none" or o.cards_at_once), "score_by_cards",
+     "Scoring by cards counts only cards: one hand is the game (target null), with no sweeps, spade points, "
+     "all-eleven or instant scoring."),
+    (lambda o: o.steal_bundles and o.cards_at_once, "steal_bundles",
+     "A stolen bundle's point cards were scored by their first taker: stealing does not go with scoring cards "
+     "as they are taken."),
+)
+
+#: Scores made during a hand (Tablanette's pips, Michigan's defaults and strikes), after sudden death's target.
+_AT_ONCE: tuple[Conflict, ...] = (
+    (lambda o: o.sweeps_at_once and o.sweeps_cancel, "sweeps_cancel",
+     "Sweeps scored the moment they happen cannot cancel later."),
+    (lambda o: o.sweep_pips and (not o.sweeps or o.initial_pairs or o.spade_five_sweeps or o.capture_by == "rank"
+                                 or not (o.courts_have_values or o.deck == "forty")), "sweep_pips",
+     "A sweep scores its pips only where sweeps score and every card has a number (valued courts or the "
+     "forty-card deck), and not with initial pairs or the 5S sweep."),
+    (lambda o: o.spade_five_sweeps and not o.sweeps, "spade_five_sweeps",
+     "Trailing the 5S makes a sweep, which scores only where sweeps do: set sweeps."),
+    (lambda o: bool(o.duty_penalty) and (o.owner_duty == "free" or not o.builds), "duty_penalty",
+     "A penalty for failing the owner's duty needs a duty (and builds)."),
+    (lambda o: o.strikes_to_lose is not None and not (o.duty_penalty or o.instant_sweeps or o.instant_scoring),
+     "strikes_to_lose",
+     "Strikes are instant scores against a side: they need sweeps scored as they happen or a penalty for defaults."),
+)
+
+
+def _refuse(conflicts: tuple[Conflict, ...], o: Options) -> None:
+    """Refuse the first of ``conflicts`` that ``o`` has."""
+    for when, name, why in conflicts:
+        if when(o):
+            raise OptionError(why, name)
+
+
 def _validated_bundles(o: Options) -> None:
     """Stealing Bundles' options (003) that need one another."""
-    if o.steal_bundles and not o.open_piles:
-        raise OptionError("A bundle is stolen by matching its top card, so the piles must lie face up "
-                          "(open_piles).", "steal_bundles")
-    if o.capture_by == "rank" and o.court_capture != "any":
-        raise OptionError("When cards pair by rank, every rank takes any number of its kind: set "
-                          "court_capture to any.", "capture_by")
-    if o.african_points and (o.instant_scoring or o.instant_sweeps or o.instant_points):
-        raise OptionError("African points are counted at the end of the hand, not as cards are taken.",
-                          "african_points")
-    if o.augment_from_piles and not o.open_piles:
-        raise OptionError("Captured cards are played from face-up piles: augment_from_piles needs open_piles.",
-                          "augment_from_piles")
-    if o.team_pile and not o.teams:
-        raise OptionError("One pile per side is for partners: team_pile needs teams.", "team_pile")
-    if o.african_deal and (o.draw or o.deck != "standard" or o.initial_pairs or o.hand_size != 4
-                           or o.table_size != 4):
-        raise OptionError("The African deal shares out the whole standard deck at once; it does not go with "
-                          "drawing, another deck, other hand or table sizes, or initial pairs.", "african_deal")
-    if o.score_by_cards and (o.target is not None or o.sweeps or o.spade_points != "none"
-                             or o.all_eleven != "none" or o.cards_at_once):
-        raise OptionError("Scoring by cards counts only cards: one hand is the game (target null), "
-                          "with no sweeps, spade points, all-eleven or instant scoring.", "score_by_cards")
-    if o.steal_bundles and o.cards_at_once:
-        raise OptionError("A stolen bundle's point cards were scored by their first taker: stealing does "
-                          "not go with scoring cards as they are taken.", "steal_bundles")
+    _refuse(_BUNDLES, o)
 
 
 def _validated_at_once(o: Options) -> None:
@@ -412,20 +441,7 @@ def _validated_at_once(o: Options) -> None:
     if o.sudden_death and o.target is None:
         name = next(n for n in ("instant_scoring", "instant_sweeps", "instant_points") if getattr(o, n))
         raise OptionError("Instant scoring plays to a target score; it needs one.", name)
-    if o.sweeps_at_once and o.sweeps_cancel:
-        raise OptionError("Sweeps scored the moment they happen cannot cancel later.", "sweeps_cancel")
-    if o.sweep_pips and (not o.sweeps or o.initial_pairs or o.spade_five_sweeps or o.capture_by == "rank"
-                         or not (o.courts_have_values or o.deck == "forty")):
-        raise OptionError("A sweep scores its pips only where sweeps score and every card has a number (valued "
-                          "courts or the forty-card deck), and not with initial pairs or the 5S sweep.", "sweep_pips")
-    if o.spade_five_sweeps and not o.sweeps:
-        raise OptionError("Trailing the 5S makes a sweep, which scores only where sweeps do: set sweeps.",
-                          "spade_five_sweeps")
-    if o.duty_penalty and (o.owner_duty == "free" or not o.builds):
-        raise OptionError("A penalty for failing the owner's duty needs a duty (and builds).", "duty_penalty")
-    if o.strikes_to_lose is not None and not (o.duty_penalty or o.instant_sweeps or o.instant_scoring):
-        raise OptionError("Strikes are instant scores against a side: they need sweeps scored as they happen "
-                          "or a penalty for defaults.", "strikes_to_lose")
+    _refuse(_AT_ONCE, o)
 
 
 def _validated_tables(o: Options) -> None:

@@ -270,32 +270,53 @@ def settle(state: GameState, points: list[Award]) -> tuple[tuple[int, ...], int 
     """
     opts = state.options
     scores = list(state.scores)
-    winner = None
-    if opts.all_eleven in ("win", "skunk") and (opts.all_eleven == "win" or state.hand_number == 1):
-        sweeper = next((t for t in range(state.teams) if took_all_eleven(points, t)), None)
-        if sweeper is not None:
-            for award in points:
-                scores[award.team] += award.points
-            return tuple(scores), sweeper, EndReason.ALL_ELEVEN
-    for award in points:
-        scores[award.team] += award.points
-        if opts.target is not None and opts.end_rule == "scoring_order" and winner is None \
-                and scores[award.team] >= opts.target:
-            winner = award.team
+    sweeper = _all_eleven_winner(state, points)
+    if sweeper is not None:
+        for award in points:
+            scores[award.team] += award.points
+        return tuple(scores), sweeper, EndReason.ALL_ELEVEN
+    winner = _first_to_target(state, points, scores)
     if opts.deals_each is not None:
         if state.hand_number < opts.deals_each * state.players:
             return tuple(scores), None, None
         top = _leader(scores)
         return tuple(scores), top, EndReason.LAST_DEAL if top is not None else EndReason.DRAW
     if opts.target is None:
-        hand = [0] * state.teams
-        for award in points:
-            hand[award.team] += award.points
-        top = _leader(hand)
-        return tuple(scores), top, EndReason.SINGLE_HAND if top is not None else EndReason.DRAW
+        return (tuple(scores), *_single_hand(state, points))
     if winner is None and any(s >= opts.target for s in scores):
         winner = _leader(scores)  # end_rule "highest"; a tie at the top plays on
     return tuple(scores), winner, EndReason.TARGET if winner is not None else None
+
+
+def _first_to_target(state: GameState, points: list[Award], scores: list[int]) -> int | None:
+    """Add ``points`` to ``scores`` in scoring order; return the side whose
+    award first reached the target, where that decides the game."""
+    opts = state.options
+    winner = None
+    for award in points:
+        scores[award.team] += award.points
+        if opts.target is not None and opts.end_rule == "scoring_order" and winner is None \
+                and scores[award.team] >= opts.target:
+            winner = award.team
+    return winner
+
+
+def _all_eleven_winner(state: GameState, points: list[Award]) -> int | None:
+    """The side whose taking all eleven points wins the game now (``all_eleven``
+    win, or skunk in the first hand), if one did."""
+    opts = state.options
+    if opts.all_eleven not in ("win", "skunk") or (opts.all_eleven == "skunk" and state.hand_number != 1):
+        return None
+    return next((t for t in range(state.teams) if took_all_eleven(points, t)), None)
+
+
+def _single_hand(state: GameState, points: list[Award]) -> tuple[int | None, EndReason]:
+    """The winner of a game of one hand (no target) and why: the most points in it, or a draw."""
+    hand = [0] * state.teams
+    for award in points:
+        hand[award.team] += award.points
+    top = _leader(hand)
+    return top, EndReason.SINGLE_HAND if top is not None else EndReason.DRAW
 
 
 def secured_points(state: GameState, team: int) -> int:
@@ -307,16 +328,24 @@ def secured_points(state: GameState, team: int) -> int:
     """
     opts = state.options
     piles = [state.team_captures(t) for t in range(state.teams)]
-    mine = piles[team]
-    total = sum(a.points for a in card_points(mine, opts))
+    total = sum(a.points for a in card_points(piles[team], opts))
     total -= sum(a.points for a in state.instant_awards if a.team == team and a.category not in _AT_ONCE_ONLY)
     if opts.sweeps and not opts.sweeps_cancel and not opts.sweeps_at_once:
         total += opts.sweeps * sum(state.sweeps[s] for s in state.team_seats(team))
+    return total + _secured_majorities(state, team, piles)
+
+
+def _secured_majorities(state: GameState, team: int, piles: list[tuple[Card, ...]]) -> int:
+    """The points for most cards and most spades ``team`` has made sure of:
+    no other team could still catch up with the cards not yet taken."""
+    opts = state.options
+    mine = piles[team]
     deck = deck_for(opts)
     out_cards = len(deck) - sum(len(p) for p in piles)
     spades = [_suited(p, "S") for p in piles]
     out_spades = _suited(deck, "S") - sum(spades)
     others = [t for t in range(state.teams) if t != team]
+    total = 0
     if all(len(mine) > len(piles[t]) + out_cards for t in others):
         total += 3
     if opts.spade_points != "each" and all(spades[team] > spades[t] + out_spades for t in others):

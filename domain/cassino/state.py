@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from .. import standing
 from ..cards import Card
 from .options import Options
 from .table import Build, TableItem, item_id
@@ -20,12 +21,13 @@ if TYPE_CHECKING:
 
 class Status(StrEnum):
     """Where a game stands. A ``StrEnum``: it compares equal to, and is
-    written in JSON as, its value."""
+    written in JSON as, its value; the first and the last are every game's
+    (:mod:`domain.standing`)."""
 
-    WAITING = "waiting"  # created, not dealt yet
+    WAITING = standing.WAITING  # created, not dealt yet
     IN_PROGRESS = "in_progress"  # a hand is being played
     HAND_OVER = "hand_over"  # between hands: the next dealer deals
-    FINISHED = "finished"
+    FINISHED = standing.FINISHED
 
 
 class EndReason(StrEnum):

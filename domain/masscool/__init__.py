@@ -19,7 +19,7 @@ Nothing here does I/O, reads the clock or draws random numbers.
 from .audit import audit_shuffles
 from .audit import audit_shuffles as audit
 from .betting import is_legal
-from .commands import AnswerUndo, Bet, CreateGame, Deal, Reshuffle, Stop, Undo, command_for
+from .commands import AnswerUndo, Bet, Command, CreateGame, Deal, Reshuffle, Stop, Undo, command_for
 from .decide import decide, follow_up
 from .events import EVENT_TYPES, UPCASTERS, Event, from_json, to_json
 from .evolve import evolve, fold
@@ -33,11 +33,12 @@ from .state import MassCoolState, Outcome
 from .views import describe_event, event_view, game_view
 
 __all__ = [
-    "AnswerUndo", "Bet", "CreateGame", "DESCRIPTION", "Deal", "EVENT_TYPES", "Event", "GAME_TYPE", "LegalMoves",
-    "MAX_PLAYERS", "MIN_PLAYERS", "MassCoolState", "Move", "MoveList", "Options", "Outcome", "PLAYERS", "Reshuffle",
-    "STATUSES", "Stop", "UPCASTERS", "Undo", "VARIANTS", "Variant", "answer_undo_command", "audit",
-    "audit_shuffles", "awaiting", "client_seed_command", "command_for", "computer_command", "count_out_command",
-    "create_command", "deal_command", "decide", "default_options", "describe_event", "event_view", "evolve", "fold",
-    "follow_up", "from_json", "game_view", "is_legal", "legal_moves", "log_revealed", "outcome", "parse_move",
-    "resolve", "seats", "summary", "to_json", "undo_command", "void_command",
+    "AnswerUndo", "Bet", "Command", "CreateGame", "DESCRIPTION", "Deal", "EVENT_TYPES", "Event", "GAME_TYPE",
+    "LegalMoves", "MAX_PLAYERS", "MIN_PLAYERS", "MassCoolState", "Move", "MoveList", "Options", "Outcome",
+    "PLAYERS", "Reshuffle", "STATUSES", "Stop", "UPCASTERS", "Undo", "VARIANTS", "Variant", "answer_undo_command",
+    "audit", "audit_shuffles", "awaiting", "client_seed_command", "command_for", "computer_command",
+    "count_out_command", "create_command", "deal_command", "decide", "default_options", "describe_event",
+    "event_view", "evolve", "fold", "follow_up", "from_json", "game_view", "is_legal", "legal_moves",
+    "log_revealed", "outcome", "parse_move", "resolve", "seats", "summary", "to_json", "undo_command",
+    "void_command",
 ]

@@ -7,6 +7,7 @@ which is the stop when a stop is allowed and else the cheapest bet.
 
 from __future__ import annotations
 
+from ..undoing import yet_to_answer
 from .commands import AnswerUndo, Bet, Command, Deal, Stop, command_for
 from .legal import legal_moves
 from .state import BETTING, WAITING, MassCoolState
@@ -18,9 +19,8 @@ def computer_command(state: MassCoolState, computers: tuple[int, ...],
     ``(seat, command)``; None when it waits for a person."""
     asker = state.undo_request
     if asker is not None:
-        for s in computers:
-            if s != asker and s not in state.undo_accepted and not state.out[s]:
-                return s, AnswerUndo(s, True)
+        for s in yet_to_answer(asker, state.undo_accepted, (c for c in computers if not state.out[c])):
+            return s, AnswerUndo(s, True)
         return None
     if state.status == WAITING and state.first_dealer in computers:
         return state.first_dealer, Deal(None, state.first_dealer, next_seed)

@@ -11,10 +11,11 @@ with the seed it committed one command earlier.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Collection, Sequence
-from typing import Any
+from collections.abc import Collection, Sequence
 
+from .. import undoing
 from ..cards import Card, full_deck
+from ..deciding import Decider
 from ..errors import OptionError, RuleViolation
 from ..shuffle import commitment
 from . import commands as cmd
@@ -26,21 +27,7 @@ from .events import (BetPlaced, BetTakenBack, BetUndoAnswered, BetUndoAsked, Dec
 from .evolve import fold
 from .moves import Move
 from .rules import money_value, resolve, showdown_rank
-from .state import FINISHED, RESHUFFLE, WAITING, MassCoolState
-
-
-def decide(state: MassCoolState | None, command: cmd.Command) -> list[Event]:
-    """The events ``command`` produces in ``state``, or a RuleViolation."""
-    if isinstance(command, cmd.CreateGame):
-        return _create(state, command)
-    if state is None:
-        raise RuleViolation("no_game", "There is no such game yet.")
-    if state.status == FINISHED:
-        raise RuleViolation("game_over", "The game is over.")
-    handler = _HANDLERS.get(type(command))
-    if handler is None:
-        raise TypeError(f"decide() does not know {type(command).__name__}")
-    return handler(state, command)
+from .state import RESHUFFLE, WAITING, MassCoolState
 
 
 def follow_up(state: MassCoolState, next_seed: bytes | None) -> cmd.Reshuffle | None:
@@ -53,9 +40,7 @@ def follow_up(state: MassCoolState, next_seed: bytes | None) -> cmd.Reshuffle | 
     return None
 
 
-def _create(state: MassCoolState | None, c: cmd.CreateGame) -> list[Event]:
-    if state is not None:
-        raise RuleViolation("game_exists", "This game has already been created.")
+def _create(c: cmd.CreateGame) -> list[Event]:
     n = len(c.players)
     options = resolve(c.variant, c.options, n)
     if not 0 <= c.first_dealer < n:
@@ -170,40 +155,28 @@ def _stop(s: MassCoolState, c: cmd.Stop) -> list[Event]:
 
 
 def _undo(s: MassCoolState, c: cmd.Undo) -> list[Event]:
-    policy = s.options.undo
-    if policy == "off":
-        raise RuleViolation("undo_not_allowed", "This game does not allow taking moves back.")
+    undoing.check_allowed(s.options.undo)
     if s.before_move is None or s.last_actor is None:
         raise RuleViolation("nothing_to_undo", "There is no bet or stop to take back since the cards were last "
                             "drawn or shown.")
-    if c.seat is not None and c.seat != s.last_actor:
-        raise RuleViolation("not_your_play", "You can take back only your own move, and only the latest one.")
-    if c.seat is None or policy == "free":
+    if undoing.takes_back_at_once(s.options.undo, c.seat, s.last_actor, s.undo_request, "move"):
         return [BetTakenBack(s.last_actor, forced=c.seat is None)]
-    if s.undo_request is not None:
-        raise RuleViolation("undo_pending", "You have already asked to take this move back.")
+    assert c.seat is not None, "the operator's undo takes the move back at once"
     return [BetUndoAsked(c.seat)]
 
 
 def _answer_undo(s: MassCoolState, c: cmd.AnswerUndo) -> list[Event]:
-    asker = s.undo_request
-    if asker is None:
-        raise RuleViolation("no_undo_request", "No one has asked to take a move back.")
+    asker = undoing.requested(s.undo_request, "move")
     if not 0 <= c.seat < s.players:
         raise RuleViolation("not_a_seat", f"There is no seat {c.seat}.")
     if s.out[c.seat]:
         raise RuleViolation("out_of_game", "Only players still in the game answer.")
-    if c.seat == asker:
-        raise RuleViolation("own_undo_request", "The others answer your request, not you.")
-    if c.seat in s.undo_accepted:
-        raise RuleViolation("already_answered", "You have already accepted.")
-    events: list[Event] = [BetUndoAnswered(c.seat, c.accept)]
-    if c.accept and len(s.undo_accepted) + 1 == len(s.in_game) - 1:
-        events.append(BetTakenBack(asker))
-    return events
+    if undoing.answer_completes(asker, c.seat, c.accept, s.undo_accepted, s.in_game):
+        return [BetUndoAnswered(c.seat, c.accept), BetTakenBack(asker)]
+    return [BetUndoAnswered(c.seat, c.accept)]
 
 
-_HANDLERS: dict[type, Callable[[MassCoolState, Any], list[Event]]] = {
+decide = Decider[MassCoolState, cmd.Command, Event](cmd.CreateGame, _create, {
     cmd.Deal: _deal, cmd.Reshuffle: _reshuffle, cmd.Bet: _bet, cmd.Stop: _stop, cmd.Undo: _undo,
     cmd.AnswerUndo: _answer_undo,
-}
+}).decide

@@ -1,4 +1,6 @@
-"""Applying events: ``evolve(state, event)`` and ``fold(events)``.
+"""Applying events: ``evolve(state, event)`` and ``fold(events)``, the
+kernel's (:class:`~domain.folding.Evolver`) with what each of Mass Cool
+Casino's events does to a state.
 
 Evolving trusts its events (they were checked when decided). The one piece
 of the rules it applies is whose turn follows a bet or a stop, since that is
@@ -7,10 +9,11 @@ a plain consequence of where the money and the bets lie (:func:`next_to_act`).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from typing import Any, TypeVar
 
 from ..cards import Card
+from ..folding import Evolver
 from .events import (BetPlaced, BetTakenBack, BetUndoAnswered, BetUndoAsked, DeckReshuffled, Event, HandsDrawn,
                      MoneyCounted, MoneyDealt, PotTied, PotWon, ShufflePromised, ShuffleRevealed, StopCalled,
                      TableOpened)
@@ -18,24 +21,6 @@ from .state import BETTING, FINISHED, RESHUFFLE, MassCoolState, Outcome
 
 #: A deal, a draw or a showdown ends the chance to take a move back.
 _NO_UNDO: dict[str, Any] = {"before_move": None, "last_actor": None, "undo_request": None, "undo_accepted": ()}
-
-
-def fold(events: Iterable[Event], state: MassCoolState | None = None) -> MassCoolState:
-    """The state after ``events`` (applied to ``state``, or from the start).
-    A game's events always begin with ``TableOpened``, so this is never None."""
-    for event in events:
-        state = evolve(state, event)
-    if state is None:
-        raise ValueError("A game needs at least its TableOpened event.")
-    return state
-
-
-def evolve(state: MassCoolState | None, event: Event) -> MassCoolState:
-    if state is None:
-        if not isinstance(event, TableOpened):
-            raise ValueError(f"A game starts with TableOpened, not {type(event).__name__}.")
-        return _opened(event)
-    return _APPLY[type(event)](state, event)._replace(version=state.version + 1)
 
 
 def next_to_act(s: MassCoolState, after: int) -> int | None:
@@ -155,6 +140,11 @@ def _taken_back(s: MassCoolState, e: BetTakenBack) -> MassCoolState:
     return s.before_move._replace(**_NO_UNDO)
 
 
+def _counting(apply: Callable[[MassCoolState, Any], MassCoolState]) -> Callable[[MassCoolState, Any], MassCoolState]:
+    """``apply``, with the version counted."""
+    return lambda s, e: apply(s, e)._replace(version=s.version + 1)
+
+
 _APPLY: dict[type[Event], Callable[[MassCoolState, Any], MassCoolState]] = {
     ShufflePromised: _promised,
     MoneyDealt: _dealt,
@@ -170,3 +160,7 @@ _APPLY: dict[type[Event], Callable[[MassCoolState, Any], MassCoolState]] = {
     BetUndoAnswered: _undo_answered,
     BetTakenBack: _taken_back,
 }
+_EVOLVER: Evolver[MassCoolState, Event] = Evolver(TableOpened, _opened,
+                                                  {kind: _counting(apply) for kind, apply in _APPLY.items()})
+evolve = _EVOLVER.evolve
+fold = _EVOLVER.fold

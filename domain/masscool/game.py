@@ -14,16 +14,17 @@ from ..cards import Card
 from ..errors import RuleViolation
 from ..standing import Awaited, Awaiting, Outcome
 from ..summary import Summary
+from ..undoing import yet_to_answer
 from .commands import AnswerUndo, CreateGame, Deal, Undo
 from .computer import computer_command as computer_command  # part of the game-type interface
 from .moves import Move
 from .rules import DESCRIPTION, GAME_TYPE, MAX_PLAYERS, MIN_PLAYERS
-from .state import BETTING, FINISHED, RESHUFFLE, WAITING, MassCoolState
+from .state import BETTING, FINISHED, WAITING, MassCoolState, Status
 
 #: Every seat count the game is played with.
 PLAYERS = tuple(range(MIN_PLAYERS, MAX_PLAYERS + 1))
 #: Every status a game can be in.
-STATUSES = (WAITING, BETTING, RESHUFFLE, FINISHED)
+STATUSES = tuple(Status)
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,8 +91,7 @@ def awaiting(state: MassCoolState) -> Awaiting | None:
         return None
     asker = state.undo_request
     if asker is not None:
-        return Awaiting(Awaited.ANSWER_UNDO,
-                        tuple(s for s in state.in_game if s != asker and s not in state.undo_accepted))
+        return Awaiting(Awaited.ANSWER_UNDO, yet_to_answer(asker, state.undo_accepted, state.in_game))
     if state.status == BETTING:
         return Awaiting(Awaited.PLAY, (state.turn,)) if state.turn is not None else None
     if state.status == WAITING and state.next_seed is not None:
@@ -115,12 +115,12 @@ def seats(state: MassCoolState) -> list[dict[str, Any]]:
 
 
 def summary(state: MassCoolState) -> Summary:
-    outcome = state.outcome
+    ended = state.outcome
     return Summary(
         variant=GAME_TYPE,
         status=state.status,
         player_names=state.names,
         hand_number=state.round,
         finished=state.status == FINISHED,
-        winner=None if outcome is None else {"seats": list(outcome.winners), "reason": outcome.reason},
+        winner=None if ended is None else {"seats": list(ended.winners), "reason": ended.reason},
     )

@@ -10,6 +10,7 @@ from collections.abc import Iterable
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from .. import undoing
 from ..cards import Card
 from ..errors import OptionError
 
@@ -17,7 +18,6 @@ GAME_TYPE = "mass-cool-casino"
 DESCRIPTION = ("A betting game: money cards face up, one hidden card a round, bets until someone calls stop, "
                "the highest card takes the pot.")
 MIN_PLAYERS, MAX_PLAYERS = 2, 8
-UNDO_POLICIES = ("consent", "free", "off")
 
 #: Money cards per player by seat count. The seed gives 6 to four or more;
 #: eight players get 5, because 6 each would leave 4 cards, too few for one
@@ -85,6 +85,6 @@ def resolve(variant: str, overrides: dict[str, Any] | None, players: int) -> Opt
                           "players, so that the deck still holds a hand for everyone.", "money")
     if not isinstance(values["ace_high"], bool):
         raise OptionError("'ace_high' is true or false.", "ace_high")
-    if values["undo"] not in UNDO_POLICIES:
-        raise OptionError(f"'undo' is one of {', '.join(UNDO_POLICIES)}.", "undo")
+    if values["undo"] not in undoing.POLICIES:
+        raise OptionError(f"'undo' is one of {', '.join(undoing.POLICIES)}.", "undo")
     return Options(**values)

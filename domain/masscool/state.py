@@ -10,12 +10,24 @@ at a won showdown) or *gathered* (a tied pot waiting to be reshuffled).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import NamedTuple
 
+from .. import standing
 from ..cards import Card
 from .rules import GAME_TYPE, Options
 
-WAITING, BETTING, RESHUFFLE, FINISHED = "waiting", "betting", "reshuffle", "finished"
+class Status(StrEnum):
+    """Where a game stands (a ``StrEnum``, written as its value); the first
+    and the last are every game's (:mod:`domain.standing`)."""
+
+    WAITING = standing.WAITING  # created, not dealt yet
+    BETTING = "betting"  # a round is being bet (or, between two events of a command, shown down)
+    RESHUFFLE = "reshuffle"  # a tied pot waits for its reshuffle
+    FINISHED = standing.FINISHED
+
+
+WAITING, BETTING, RESHUFFLE, FINISHED = Status
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,7 +44,7 @@ class MassCoolState(NamedTuple):
     names: tuple[str, ...]
     options: Options
     first_dealer: int
-    status: str = WAITING
+    status: Status = WAITING
     version: int = 0
     money: tuple[tuple[Card, ...], ...] = ()
     bets: tuple[tuple[Card, ...], ...] = ()

@@ -31,7 +31,7 @@ from service import auth, checkpoints
 from service.ops import commands as ops
 from service.ops import serve as server
 from service.postgres import database
-from service.postgres.readmodel import ReadModel
+from service.postgres.readmodel import PostgresReadModel
 from service.postgres.store import PostgresEventStore
 
 
@@ -100,7 +100,7 @@ def migrate(args: argparse.Namespace) -> int:
 
 def verify(args: argparse.Namespace) -> int:
     with _pool() as pool:
-        read_model = ReadModel(pool)
+        read_model = PostgresReadModel(pool)
         found = ops.verify_games(read_model, args.game, sys.stdout, _checkpoint_key(), as_json=args.as_json)
         if args.heads is not None:
             try:
@@ -114,12 +114,12 @@ def verify(args: argparse.Namespace) -> int:
 
 def heads(args: argparse.Namespace) -> int:
     with _pool() as pool:
-        return ops.export_heads(ReadModel(pool), args.output, sys.stdout)
+        return ops.export_heads(PostgresReadModel(pool), args.output, sys.stdout)
 
 
 def export(args: argparse.Namespace) -> int:
     with _pool() as pool:
-        return ops.export_game(ReadModel(pool), args.game, args.output, _checkpoint_key(), force=args.force)
+        return ops.export_game(PostgresReadModel(pool), args.game, args.output, _checkpoint_key(), force=args.force)
 
 
 def replay(args: argparse.Namespace) -> int:
@@ -136,7 +136,7 @@ def replay(args: argparse.Namespace) -> int:
 
 def rebuild_projections(args: argparse.Namespace) -> int:
     with _pool() as pool:
-        return ops.rebuild_projections(PostgresEventStore(pool), ReadModel(pool), sys.stdout)
+        return ops.rebuild_projections(PostgresEventStore(pool), PostgresReadModel(pool), sys.stdout)
 
 
 class SchemaBehind(Exception):

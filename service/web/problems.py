@@ -6,7 +6,8 @@ programs), plus any extension members a caller adds (``errors``, ``rule``).
 Views raise ``ApiProblem``. Everything else that can go wrong is turned into
 a problem here, in one place: the rules' refusals, the service layer's
 errors, who may not ask (``service.auth``), Werkzeug's own HTTP errors, a
-lost database connection, and unexpected exceptions.
+lost database connection (what the adapters name ``unavailable``), and
+unexpected exceptions.
 """
 
 from __future__ import annotations
@@ -17,13 +18,13 @@ from collections.abc import Mapping
 from http import HTTPStatus
 from typing import Any
 
-import psycopg
 from flask import Flask, Response, g
 from werkzeug.exceptions import HTTPException, InternalServerError
 
 from domain.errors import NotationError, OptionError, RuleViolation
 from service.auth import Forbidden, Unauthenticated
-from service.games import CorruptGame, GameNotFound, KeyReused, PreconditionFailed, TokensLost, VersionConflict
+from service.games import (CorruptGame, GameNotFound, KeyReused, NoSuchVersion, PreconditionFailed, TokensLost,
+                           VersionConflict)
 from service.metrics import VERSION_CONFLICTS
 
 MIMETYPE = "application/problem+json"
@@ -116,13 +117,13 @@ def problem(
     return Response(json.dumps(body), status=status, headers=headers, mimetype=MIMETYPE)
 
 
-def init_app(app: Flask) -> None:
+def init_app(app: Flask, *, unavailable: tuple[type[Exception], ...] = ()) -> None:
+    """Answer every error with a problem; ``unavailable`` are the errors of a
+    database that cannot be reached just now (``service.bootstrap.Adapters``)."""
     app.register_error_handler(ApiProblem, ApiProblem.response)
     app.register_error_handler(HTTPException, _http_error)
-    app.register_error_handler(psycopg.OperationalError, _database_unavailable)
-    # A server that no longer takes writes: a primary demoted or fenced
-    # during a failover (the store drops its connection).
-    app.register_error_handler(psycopg.errors.ReadOnlySqlTransaction, _database_unavailable)
+    for error in unavailable:
+        app.register_error_handler(error, _database_unavailable)
     for error, handler in _HANDLERS.items():
         app.register_error_handler(error, handler)
 
@@ -145,10 +146,8 @@ def _http_error(error: HTTPException) -> Response:
                    headers=headers)
 
 
-def _database_unavailable(error: psycopg.Error) -> Response:
-    """A lost or saturated database is transient: 503, so clients retry.
-    So is a commit the synchronous standby did not confirm
-    (``service.postgres.store.CommitNotConfirmed``)."""
+def _database_unavailable(error: Exception) -> Response:
+    """A lost or saturated database is transient: 503, so clients retry."""
     _log.warning("database unavailable: %s", error)
     return problem(
         503,
@@ -191,6 +190,10 @@ def _not_found(error: GameNotFound) -> Response:
     return problem(404, "not_found", "There is no game with this id.")
 
 
+def _no_such_version(error: NoSuchVersion) -> Response:
+    return problem(404, "not_found", str(error))
+
+
 def _corrupt_game(error: CorruptGame) -> Response:
     verify = f"/v1/games/{error.game_id}/verify"
     return problem(500, "corrupt_game",
@@ -229,6 +232,7 @@ _HANDLERS: dict[type[Exception], Any] = {
     OptionError: _option_error,
     NotationError: _notation_error,
     GameNotFound: _not_found,
+    NoSuchVersion: _no_such_version,
     CorruptGame: _corrupt_game,
     PreconditionFailed: _precondition_failed,
     VersionConflict: _conflict,

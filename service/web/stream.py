@@ -18,9 +18,10 @@ from flask import Blueprint, Response, current_app, request, url_for
 from domain.game_types import is_finished
 
 from service import streams
-from service.auth import Caller, any_caller, authenticator, current_caller
+from service.auth import Caller
 from service.metrics import STREAMS_REFUSED
-from service.web.app import services
+from service.web.current import services
+from service.web.guards import any_caller, current_caller
 from service.web.problems import ApiProblem
 from service.web.requests import float_arg, resume_after
 
@@ -35,7 +36,7 @@ LONGEST_TIMEOUT = 86400.0
 def new_ticket(game_id: uuid.UUID, caller: Caller):
     """A short-lived ticket for the caller (seat, operator, or public) to open this game's stream."""
     services().games.load(game_id)  # 404 for no such game
-    ticket, expires = authenticator().ticket(game_id, caller, time.time())
+    ticket, expires = services().authenticator.ticket(game_id, caller, time.time())
     return {"ticket": ticket,
             "expires_at": datetime.fromtimestamp(expires, UTC).isoformat(),
             "stream": url_for("stream.stream", game_id=game_id, ticket=ticket)}
@@ -59,7 +60,7 @@ def stream(game_id: uuid.UUID):
         raise ApiProblem(503, "unavailable", "Too many live streams are open right now. Try again shortly.",
                          headers={"Retry-After": "5"})
     timing = streams.Timing(seconds, config["STREAM_KEEPALIVE_SECONDS"], config["STREAM_POLL_SECONDS"])
-    chunks = streams.events(found.games.load, found.games.store, hub, game_id, caller, after, state, timing)
+    chunks = streams.events(found.games.load, found.games.events, hub, game_id, caller, after, state, timing)
     return Response(streams.Body(chunks, on_close=hub.release), mimetype="text/event-stream",
                     headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
 
@@ -69,4 +70,4 @@ def _stream_caller(game_id: uuid.UUID) -> Caller:
     ticket = request.args.get("ticket")
     if ticket is None:
         return current_caller(game_id)
-    return authenticator().redeem(game_id, ticket, time.time())
+    return services().authenticator.redeem(game_id, ticket, time.time())

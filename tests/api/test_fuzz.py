@@ -13,8 +13,7 @@ from hypothesis import HealthCheck, settings
 from schemathesis.checks import CHECKS, load_all_checks
 from schemathesis.core.parameters import ParameterLocation
 
-from service.web.app import create_app
-from service.postgres.database import close_pool
+from service.web.app import close_app, create_app
 from tests.conftest import TEST_SETTINGS
 from tests.service.spec_check import SPEC_PATH
 
@@ -34,7 +33,7 @@ def app(own_database_url):
     the whole global log, which other tests fill with made-up events."""
     app = create_app({**TEST_SETTINGS, "DATABASE_URL": own_database_url})
     yield app
-    close_pool(app)
+    close_app(app)
 
 
 @pytest.fixture

@@ -11,13 +11,16 @@ from concurrent.futures import ThreadPoolExecutor
 import psycopg
 import pytest
 
-from service.web.app import create_app
-from service.postgres.database import close_pool
+from service.web.app import close_app, create_app
 from service.auth import TOKEN_TRUST_SECONDS, Authenticator, hash_token
 
 from tests.conftest import TEST_SETTINGS
 
 from .conftest import ORDERED_DECK, Api
+
+
+# On both wirings: the HTTP API on PostgreSQL as well as in memory.
+pytestmark = pytest.mark.both_wirings
 
 
 def test_a_retry_with_the_same_key_and_body_gets_the_first_answer(api, operator):
@@ -113,7 +116,7 @@ def test_a_creation_retried_after_the_operator_token_was_replaced_gets_no_tokens
     try:
         again = Api(app, app.test_client()).post("/v1/games", json=body, headers=key)
     finally:
-        close_pool(app)
+        close_app(app)
     assert again.status_code == 409 and again.get_json()["code"] == "idempotency_key_stale"
 
 

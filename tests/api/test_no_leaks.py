@@ -11,7 +11,8 @@ import random
 
 import pytest
 
-from domain import full_deck, resolve
+from domain import full_deck
+from domain.cassino import resolve
 from domain.cassino.dealing import deck_for
 from tests.service.spec_check import sse_messages
 

@@ -4,7 +4,8 @@ import random
 
 import pytest
 
-from domain import VARIANTS, full_deck, resolve
+from domain import full_deck
+from domain.cassino import VARIANTS, resolve
 from domain.cassino.dealing import deck_for
 
 from .conftest import ONE_HAND

@@ -8,7 +8,8 @@ Foster's rule for raising one's own build).
 
 import pytest
 
-from domain import Build, Move, Play, RuleViolation, decide, legal_moves
+from domain import RuleViolation
+from domain.cassino import Build, Move, Play, decide, legal_moves
 
 from .positions import after, position, refusal
 
@@ -212,3 +213,14 @@ def test_cards_that_add_up_but_do_not_group_say_so():
 def test_messages_name_cards_by_code():
     state = position(table="7S", hands=["2C 9D", "3H 4H"])
     assert refusal_message(state, 0, "KS trail") == "KS is not in your hand."
+
+
+def test_a_build_a_court_will_take_is_listed_as_well_as_accepted():
+    """With court_builds a jack takes builds of 11, so a build of 11 kept for
+    a jack (Buckeye's ten of diamonds on an ace) is legal, and the list offers
+    it: the list asks the build rule which values the hand can take."""
+    state = position(table="AS 5H", hands=["10D JS", "2C 3C"],
+                     options={"court_builds": True, "court_capture": "any", "big_ten_eleven": True})
+    move = Move.build("10D", 11, "AS")
+    assert move in legal_moves(state, 0)
+    assert move in set(legal_moves(state, 0))

@@ -23,7 +23,7 @@ import pytest
 from service import checkpoints
 from service.ops.commands import verify_games
 from service.postgres.database import open_pool
-from service.postgres.readmodel import ReadModel
+from service.postgres.readmodel import PostgresReadModel
 from tests.conftest import OPERATOR_TOKEN
 from tests.replicas.load import Follower, Load, audit
 from tests.service.serving import Serving, serve_environment
@@ -92,7 +92,7 @@ def test_the_primary_killed_under_load(served, pair, synchronous, promote_after,
     with open_pool(pair.primary.url("casino")) as pool:
         report = io.StringIO()
         key = checkpoints.key_for({"CHECKPOINT_KEY": None, "OPERATOR_TOKEN": OPERATOR_TOKEN})
-        assert verify_games(ReadModel(pool), None, report, key) == 0, report.getvalue()
+        assert verify_games(PostgresReadModel(pool), None, report, key) == 0, report.getvalue()
 
 
 def _first_game(load: Load, seconds: float = RECOVERY_SECONDS) -> str:

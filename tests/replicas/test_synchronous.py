@@ -14,9 +14,8 @@ import uuid
 
 import pytest
 
-from service.postgres.database import close_pool
 from service.postgres.servers import wait_for
-from service.web.app import create_app
+from service.web.app import close_app, create_app
 from tests.api.conftest import ORDERED_DECK, Api
 from tests.conftest import OPERATOR_TOKEN, TEST_SETTINGS
 
@@ -27,7 +26,7 @@ pytestmark = pytest.mark.postgres
 def api(pair):
     app = create_app({**TEST_SETTINGS, "DATABASE_URL": pair.url()})
     yield Api(app, app.test_client())
-    close_pool(app)
+    close_app(app)
 
 
 def cancel_the_wait(server) -> threading.Thread:

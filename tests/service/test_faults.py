@@ -29,6 +29,9 @@ import pytest
 from service.postgres.database import EmbeddedPostgres
 from tests.conftest import OPERATOR_TOKEN, directory_for_postgres
 
+# A server of its own, stopped and restarted under load: PostgreSQL itself.
+pytestmark = pytest.mark.postgres
+
 CLIENTS = 3
 LOAD_SECONDS = 4.0
 RECOVERY_SECONDS = 30.0

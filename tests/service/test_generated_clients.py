@@ -24,6 +24,8 @@ import pytest
 
 from tests.service.serving import Serving, serve_environment
 
+pytestmark = pytest.mark.toolchain  # runs the client generators and compilers
+
 ROOT = Path(__file__).resolve().parents[2]
 SPEC = ROOT / "openapi.yaml"
 

@@ -17,6 +17,8 @@ import pytest
 
 from tests.service.serving import Serving, serve_environment
 
+pytestmark = pytest.mark.toolchain  # builds and installs the wheel
+
 ROOT = Path(__file__).resolve().parents[2]
 #: What the Dockerfile copies to install the package: the package's sources.
 SOURCES = ("pyproject.toml", "README.md", "openapi.yaml", "domain", "service", "migrations")

@@ -1,13 +1,10 @@
 """Stream tickets: signed, short-lived, for one game's stream, never the
 token, void with the token, and used once."""
 
-import time
 import uuid
 
 from service.auth import (OPERATOR, PUBLIC, TICKET_LIFETIME, hash_token, issue_ticket, redeem_ticket, seat,
-                          ticket_key_from, ticket_use)
-from service.postgres.database import get_pool
-from service.postgres.tickets import TicketUses
+                          ticket_key_from)
 
 KEY = ticket_key_from("operator-token")
 GAME = uuid.uuid4()
@@ -41,20 +38,6 @@ def test_a_seats_ticket_dies_with_the_token_it_was_issued_under():
     ticket, _ = issue(seat(0))
     assert redeem_ticket(KEY, GAME, ticket, NOW, lambda caller: hash_token("a new token")) is None
     assert redeem_ticket(KEY, GAME, ticket, NOW, lambda caller: None) is None  # the seat has no token
-
-
-def test_a_ticket_is_used_once_in_whichever_worker(app):
-    pool = get_pool(app)
-    ticket, _ = issue(seat(1), time.time())
-    assert TicketUses(pool).use_once(*ticket_use(ticket))
-    assert not TicketUses(pool).use_once(*ticket_use(ticket))
-    other, _ = issue(seat(1), time.time())
-    assert TicketUses(pool).use_once(*ticket_use(other))
-
-
-def test_a_ticket_the_databases_clock_says_expired_is_not_used(app):
-    ticket, _ = issue(seat(1), time.time() - TICKET_LIFETIME - 5)
-    assert not TicketUses(get_pool(app)).use_once(*ticket_use(ticket))
 
 
 def test_a_ticket_is_for_one_game_one_key_and_cannot_be_edited():

@@ -19,8 +19,7 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 from werkzeug.serving import WSGIRequestHandler, make_server
 
-from service.web.app import create_app
-from service.postgres.database import close_pool
+from service.web.app import close_app, create_app
 from tests.api.conftest import Api, Game
 from tests.conftest import OPERATOR_TOKEN, TEST_SETTINGS
 
@@ -94,7 +93,7 @@ def web_app(database_url):
     app = create_app({**TEST_SETTINGS, "DATABASE_URL": database_url,
                       "STREAM_MAX_SECONDS": STREAM_SECONDS, "STREAM_MAX_OPEN": 64})
     yield app
-    close_pool(app)
+    close_app(app)
 
 
 class _Quiet(WSGIRequestHandler):

@@ -1,57 +1,223 @@
-"""Building: a new build, a multiple build, a raise, or (``court_builds``)
-courts gathered in multiples of their rank."""
+"""Building with numbers: a new build, a multiple build, or a raise. The
+pieces a game plugs in: whether one's own build may be raised
+(``raise_own_build``), whether a raise may use table cards
+(``raise_with_table_cards``) and whether another side's build may be added
+to (``add_to_others``). Courts built by rank are in :mod:`.court`."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Iterator
+from itertools import product
 
 from ...cards import Card
 from ...errors import RuleViolation
-from ...groups import split, splits_with
-from ..moves import Move
+from ...groups import Counts, _sub_multisets, split, splits_with
+from ..moves import Action, Move
 from ..options import Options
 from ..state import GameState
 from ..table import Build, TableItem, item_id
+from .court import check_build_value
+from .kind import MoveKind, Phase
+from .listing import Lister, Template, choices
 from .turn import Play
-from .values import assignments, can_make, holds_value, is_court_build, values_of
+from .values import assignments, can_make, holds_value, values_of
+
+Groups = list[list[TableItem]]
+#: Whether ``seat`` may raise its own build (``raise_own_build``): the rule broken, or None.
+OwnRaise = Callable[[GameState, int, Build, tuple[Card, ...]], "RuleViolation | None"]
 
 
-def resolve_build(state: GameState, seat: int, move: Move, items: tuple[TableItem, ...]) -> Play:
-    opts = state.options
+def _forbidden(state: GameState, seat: int, build: Build, hand_after: tuple[Card, ...]) -> RuleViolation | None:
+    return RuleViolation("raise_own_build", "You may not raise your own build.")
+
+
+def _needs_both(state: GameState, seat: int, build: Build, hand_after: tuple[Card, ...]) -> RuleViolation | None:
+    if holds_value(hand_after, build.value, state.options):
+        return None
+    return RuleViolation("raise_own_build", f"To raise your own build of {build.value} you must still hold a "
+                         f"{build.value} as well.")
+
+
+OWN_RAISES: dict[str, OwnRaise] = {"forbidden": _forbidden, "needs_both": _needs_both}
+
+
+class NumberBuild(MoveKind):
+    """A build of a number value, made, added to or raised with the played card."""
+
+    action = Action.BUILD
+    phases = (Phase.BUILD, Phase.BUILD_MORE)
+
+    def __init__(self, options: Options):
+        self.own_raise = OWN_RAISES.get(options.raise_own_build)
+        self.with_table = options.raise_with_table_cards
+        self.to_others = options.add_to_others
+
+    # -- the check ----------------------------------------------------------
+
+    def play(self, state: GameState, seat: int, move: Move, items: tuple[TableItem, ...]) -> Play:
+        opts, card = state.options, move.card
+        target = _check_build_of(opts, move, items)
+        hand_after = tuple(h for h in state.hands[seat] if h is not card)
+        # The cards' sum first: a build that does not add up is refused for that,
+        # whatever the hand holds.
+        groups = _named_groups(move, items) if move.groups is not None else _find_groups(state, move, target, items)
+        merged = self._merged(state, seat, move, target, groups, hand_after)
+        if not holds_value(hand_after, target, opts):
+            raise RuleViolation("build_needs_card",
+                                f"You can build {target} only while keeping a {target} in your hand to take it.")
+        builds = [it for it in items if isinstance(it, Build)]
+        keep = [b for b in builds if b.value != target] or builds
+        build_id = keep[0].id if keep else f"B{state.next_build}"
+        return Play(seat, move, items, build=Build(build_id, target, merged, seat))
+
+    def _merged(self, state: GameState, seat: int, move: Move, target: int, groups: Groups,
+                hand_after: tuple[Card, ...]) -> tuple[tuple[Card, ...], ...]:
+        """Check each group of a build; return the new build's groups of cards."""
+        place = {it.id: i for i, it in enumerate(state.table)}  # a group's cards in table order
+        out: list[tuple[Card, ...]] = []
+        for group in groups:
+            out.extend(self._group(state, seat, move, target, group, hand_after, place))
+        return tuple(out)
+
+    def _group(self, state: GameState, seat: int, move: Move, target: int, group: list[TableItem],
+               hand_after: tuple[Card, ...], place: dict[str, int]) -> tuple[tuple[Card, ...], ...]:
+        """Check one group of a build; return the build's groups it makes."""
+        card = move.card
+        build = _check_group_sum(state, target, group)
+        if build is not None and build.value == target:
+            return self._added(state, seat, build, group, target)
+        if build is not None:
+            self._check_raise(state, seat, move, build, group, hand_after)
+        laid = sorted((g for g in group if g is not card), key=lambda g: place.get(g.id, 0))
+        cards = [c for g in laid for c in (g.cards if isinstance(g, Build) else (g,))]
+        return ((*cards, card) if card in group else tuple(cards),)
+
+    def _added(self, state: GameState, seat: int, build: Build, group: list[TableItem],
+               target: int) -> tuple[tuple[Card, ...], ...]:
+        """A build of the target's value, added whole to the new one.
+        ``add_to_others: false`` (African): a build of the other side is added
+        to only by taking it, so a build move adds to one's own side's builds only."""
+        if not self.to_others and state.team_of(build.owner) != state.team_of(seat):
+            raise RuleViolation("add_to_others", f"{build.id} is the other side's build: you may take it, not "
+                                "add to it.")
+        if len(group) > 1:
+            raise RuleViolation("illegal_build", f"{build.id} already makes {target}; it is a group of its own.")
+        return build.groups
+
+    def _check_raise(self, state: GameState, seat: int, move: Move, build: Build, group: list[TableItem],
+                     hand_after: tuple[Card, ...]) -> None:
+        if build.multiple:
+            raise RuleViolation("multiple_build_fixed",
+                                f"{build.id} is a multiple build of {build.value}s; its value cannot change.")
+        if move.card not in group:
+            raise RuleViolation("illegal_build", "A build is raised with a card from your hand.")
+        if len(group) > 2 and not self.with_table:
+            raise RuleViolation("raise_with_table_cards",
+                                "A build's value changes only by the card you play, not by cards from the table.")
+        refusal = self.own_raise(state, seat, build, hand_after) if build.owner == seat and self.own_raise else None
+        if refusal is not None:
+            raise refusal
+
+    # -- the generator --------------------------------------------------------
+
+    def moves(self, lister: Lister, card: Card, phase: Phase) -> Iterator[Move]:
+        for cv, target in self._targets(lister, card):
+            yield from self._moves_to(lister, card, cv, target, phase is Phase.BUILD_MORE)
+
+    @staticmethod
+    def _targets(lister: Lister, card: Card) -> Iterator[tuple[int, int]]:
+        """Each value the card may take, with each value it can build: one
+        the rest of the hand can take (as the check has it), no lower than the card."""
+        opts = lister.state.options
+        hand_after = list(lister.state.hands[lister.seat])
+        hand_after.remove(card)
+        shown = {x for h in hand_after for x in values_of(h, opts)} | {h.rank for h in hand_after}
+        held = sorted(x for x in shown if x <= opts.highest_value and holds_value(hand_after, x, opts))
+        for cv, target in product(values_of(card, opts), held):
+            if cv <= target:
+                yield cv, target
+
+    def _moves_to(self, lister: Lister, c: Card, cv: int, target: int, extras: bool) -> Iterator[Move]:
+        must = lister.must_touch(c)
+        # The builds the move must touch: those of the target's value are
+        # added whole; at most one other can be touched, by raising it.
+        added = tuple(ident for ident in must if lister.value_of(ident) == target)
+        raised = must.difference(added)
+        if len(raised) > 1 or (added and not extras):
+            return
+        template = (c, Action.BUILD, target)
+        for vec, ids in self._card_groups(lister, cv, target):
+            if not raised <= set(ids):
+                continue
+            if not extras:
+                if vec or ids:
+                    yield from lister.emit(template, [vec], ids)
+                continue
+            yield from self._with_more(lister, template, vec, ids, added)
+
+    @staticmethod
+    def _with_more(lister: Lister, template: Template, vec: Counts, ids: tuple[str, ...],
+                   added: tuple[str, ...]) -> Iterator[Move]:
+        """The builds that gather more groups of the target, and builds of it, than the card's own group."""
+        target = template[2] or 0
+        whole = tuple(b.id for b in lister.builds if b.value == target and b.id not in ids and b.id not in added)
+        for more, _ in lister.unions(lister.counts(target) - vec, target):
+            for chosen in choices(whole):
+                if more or chosen or added:  # else no extra groups: listed in the first pass
+                    yield from lister.emit(template, [vec, more], ids + added + chosen)
+
+    def _card_groups(self, lister: Lister, cv: int, target: int) -> Iterator[tuple[Counts, tuple[str, ...]]]:
+        """The ways the played card's own group can make ``target``: alone,
+        with loose cards, or raising a single build (with loose cards too
+        where the options allow)."""
+        counts = lister.counts(target)
+        if cv == target:
+            yield 0, ()
+        elif cv < target:
+            for sub in _sub_multisets(counts, target - cv, target):
+                yield sub, ()
+        for b in lister.builds:
+            if b.multiple or b.value == target:
+                continue
+            need = target - b.value - cv
+            if need == 0:
+                yield 0, (b.id,)
+            elif need > 0 and self.with_table:
+                for sub in _sub_multisets(counts, need, target):
+                    yield sub, (b.id,)
+
+
+def _check_build_of(opts: Options, move: Move, items: tuple[TableItem, ...]) -> int:
+    """What a number build needs whatever its groups: a value to build, a
+    card and table cards with numbers, and a value in range. Returns the value."""
     card, target = move.card, move.value
-    if opts.capture_by == "rank":
-        raise RuleViolation("illegal_build", "There are no builds in this game: cards pair by rank only.")
-    if not opts.builds:
-        raise RuleViolation("illegal_build", "There are no builds in this game: trail or capture.")
-    if target is None:
-        raise RuleViolation("illegal_build", "Say what value you are building.")
-    if opts.court_builds and card.is_court:
-        return _court_build(state, seat, move, items)
+    check_build_value(move)
+    assert target is not None
     if not values_of(card, opts):
         raise RuleViolation("illegal_build", f"{card.code} has no number value and cannot be built with.")
     if not 1 <= target <= opts.highest_value:
         raise RuleViolation("illegal_build", f"A build is worth 1 to {opts.highest_value}, not {target}.")
     if not items:
         raise RuleViolation("illegal_build", "A build puts your card with cards or builds on the table.")
-    hand_after = tuple(h for h in state.hands[seat] if h is not card)
     for it in items:
         if isinstance(it, Card) and not values_of(it, opts):
             raise RuleViolation("illegal_build", f"{it.code} has no number value and cannot be built on.")
-    # The cards' sum first: a build that does not add up is refused for that,
-    # whatever the hand holds.
-    groups = _named_groups(move, items) if move.groups is not None else _find_groups(state, move, target, items)
-    merged = _check_build_groups(state, seat, move, target, groups, hand_after)
-    if not holds_value(hand_after, target, opts):
-        raise RuleViolation("build_needs_card",
-                            f"You can build {target} only while keeping a {target} in your hand to take it.")
-    builds = [it for it in items if isinstance(it, Build)]
-    raised = [b for b in builds if b.value != target]
-    keep = (raised or [b for b in builds])
-    build_id = keep[0].id if keep else f"B{state.next_build}"
-    return Play(seat, move, items, build=Build(build_id, target, merged, seat))
+    return target
 
 
-def _named_groups(move: Move, items: tuple[TableItem, ...]) -> list[list[TableItem]]:
+def _check_group_sum(state: GameState, target: int, group: list[TableItem]) -> Build | None:
+    """A group of a build makes its value, with one build in it at most; returns that build."""
+    builds = [g for g in group if isinstance(g, Build)]
+    if len(builds) > 1:
+        raise RuleViolation("illegal_build", "Two builds cannot be added together into one group.")
+    in_builds = sum(g.value for g in builds)
+    if not can_make([g for g in group if isinstance(g, Card)], target - in_builds, state.options):
+        shown = " ".join(item_id(g) for g in group)
+        raise RuleViolation("illegal_build", f"The group {shown} does not make {target}.")
+    return builds[0] if builds else None
+
+
+def _named_groups(move: Move, items: tuple[TableItem, ...]) -> Groups:
     stated = move.groups or ()
     named = [t for g in stated for t in g]
     expected = sorted([move.card.code, *move.targets])
@@ -62,34 +228,40 @@ def _named_groups(move: Move, items: tuple[TableItem, ...]) -> list[list[TableIt
     return [[by_id[t] for t in g] for g in stated]
 
 
-def _find_groups(state: GameState, move: Move, target: int, items: tuple[TableItem, ...]) -> list[list[TableItem]]:
+def _find_groups(state: GameState, move: Move, target: int, items: tuple[TableItem, ...]) -> Groups:
     """Find a grouping of the card and targets into groups of the build's value,
     trying each value the cards may take."""
-    opts, card = state.options, move.card
     builds = [it for it in items if isinstance(it, Build)]
     loose = [it for it in items if isinstance(it, Card)]
-    whole: list[list[TableItem]] = [[b] for b in builds if b.value == target]
+    whole: Groups = [[b] for b in builds if b.value == target]
     raised = [b for b in builds if b.value != target]
     if len(raised) > 1:
         raise RuleViolation("illegal_build", "Only one build can be raised at a time.")
     if raised:
-        b = raised[0]
-        for values in assignments([card, *loose], opts):
-            need = target - b.value - values[0]
-            pick = splits_with(values[1:], target, need)
-            if pick is not None:
-                rest = [x for i, x in enumerate(loose) if i not in pick]
-                rest_values = [x for i, x in enumerate(values[1:]) if i not in pick]
-                rest_groups = split(rest_values, target) or []
-                raise_group: list[TableItem] = [b, card, *(loose[i] for i in pick)]
-                return [raise_group, *whole, *(_items(rest[i] for i in g) for g in rest_groups)]
-        raise RuleViolation("illegal_build", f"Raising {b.id} with your {card.code} does not make {target}.")
-    pool = [*loose, card]
-    for values in assignments(pool, opts):
+        raise_group, rest = _raise_groups(state, move.card, raised[0], target, loose)
+        return [raise_group, *whole, *rest]
+    pool = [*loose, move.card]
+    for values in assignments(pool, state.options):
         found = split(values, target)
         if found is not None:
             return [*whole, *(_items(pool[i] for i in g) for g in found)]
-    raise RuleViolation("illegal_build", _why_no_build([card, *loose], target, opts))
+    raise RuleViolation("illegal_build", _why_no_build([move.card, *loose], target, state.options))
+
+
+def _raise_groups(state: GameState, card: Card, build: Build, target: int,
+                  loose: list[Card]) -> tuple[list[TableItem], Groups]:
+    """The groups of a raise: ``build`` with the card and some loose cards,
+    and the other loose cards in groups of their own."""
+    for values in assignments([card, *loose], state.options):
+        need = target - build.value - values[0]
+        pick = splits_with(values[1:], target, need)
+        if pick is not None:
+            rest = [x for i, x in enumerate(loose) if i not in pick]
+            rest_values = [x for i, x in enumerate(values[1:]) if i not in pick]
+            rest_groups = split(rest_values, target) or []
+            raise_group: list[TableItem] = [build, card, *(loose[i] for i in pick)]
+            return raise_group, [_items(rest[i] for i in g) for g in rest_groups]
+    raise RuleViolation("illegal_build", f"Raising {build.id} with your {card.code} does not make {target}.")
 
 
 def _why_no_build(cards: list[Card], target: int, options: Options) -> str:
@@ -105,81 +277,3 @@ def _why_no_build(cards: list[Card], target: int, options: Options) -> str:
 
 def _items(cards: Iterable[Card]) -> list[TableItem]:
     return list(cards)
-
-
-def _check_build_groups(state: GameState, seat: int, move: Move, target: int, groups: list[list[TableItem]],
-                        hand_after: tuple[Card, ...]) -> tuple[tuple[Card, ...], ...]:
-    """Check each group of a build; return the new build's groups of cards."""
-    opts, card = state.options, move.card
-    place = {it.id: i for i, it in enumerate(state.table)}  # a group's cards in table order
-    out: list[tuple[Card, ...]] = []
-    for group in groups:
-        builds = [g for g in group if isinstance(g, Build)]
-        if len(builds) > 1:
-            raise RuleViolation("illegal_build", "Two builds cannot be added together into one group.")
-        in_builds = sum(g.value for g in builds)
-        if not can_make([g for g in group if isinstance(g, Card)], target - in_builds, opts):
-            shown = " ".join(item_id(g) for g in group)
-            raise RuleViolation("illegal_build", f"The group {shown} does not make {target}.")
-        if builds and builds[0].value == target:
-            _check_addition(state, seat, builds[0])
-            if len(group) > 1:
-                raise RuleViolation("illegal_build",
-                                    f"{builds[0].id} already makes {target}; it is a group of its own.")
-            out.extend(builds[0].groups)
-            continue
-        if builds:
-            _check_raise(state, seat, move, builds[0], group, hand_after)
-        laid = sorted((g for g in group if g is not card), key=lambda g: place.get(g.id, 0))
-        cards = [c for g in laid for c in (g.cards if isinstance(g, Build) else (g,))]
-        out.append((*cards, card) if card in group else tuple(cards))
-    return tuple(out)
-
-
-def _check_addition(state: GameState, seat: int, build: Build) -> None:
-    """``add_to_others: false`` (African): a build of the other side is added to
-    only by taking it, so a build move adds to one's own side's builds only."""
-    if not state.options.add_to_others and state.team_of(build.owner) != state.team_of(seat):
-        raise RuleViolation("add_to_others", f"{build.id} is the other side's build: you may take it, not "
-                            "add to it.")
-
-
-def _check_raise(state: GameState, seat: int, move: Move, build: Build, group: list[TableItem],
-                 hand_after: tuple[Card, ...]) -> None:
-    opts = state.options
-    if build.multiple:
-        raise RuleViolation("multiple_build_fixed",
-                            f"{build.id} is a multiple build of {build.value}s; its value cannot change.")
-    if move.card not in group:
-        raise RuleViolation("illegal_build", "A build is raised with a card from your hand.")
-    if len(group) > 2 and not opts.raise_with_table_cards:
-        raise RuleViolation("raise_with_table_cards",
-                            "A build's value changes only by the card you play, not by cards from the table.")
-    if build.owner == seat:
-        if opts.raise_own_build == "forbidden":
-            raise RuleViolation("raise_own_build", "You may not raise your own build.")
-        if opts.raise_own_build == "needs_both" and not holds_value(hand_after, build.value, opts):
-            raise RuleViolation("raise_own_build",
-                                f"To raise your own build of {build.value} you must still hold a {build.value} "
-                                "as well.")
-
-
-def _court_build(state: GameState, seat: int, move: Move, items: tuple[TableItem, ...]) -> Play:
-    """``court_builds`` (Trailing-royals): a court laid on courts of its rank
-    (loose, or already built) makes a multiple build of that rank, to be taken
-    by a further court of the rank, which the builder must hold."""
-    card, rank_word = move.card, move.card.name.split()[0]
-    if move.value != card.rank:
-        raise RuleViolation("illegal_build",
-                            f"Courts are built only with their own rank: a {rank_word} builds {card.rank}.")
-    if not items or any(not (isinstance(it, Card) and it.rank == card.rank or
-                             is_court_build(it, card.rank, state.options)) for it in items):
-        raise RuleViolation("illegal_build", f"A {rank_word} is built only on {rank_word}s.")
-    hand_after = tuple(h for h in state.hands[seat] if h is not card)
-    if not holds_value(hand_after, card.rank, state.options):
-        raise RuleViolation("build_needs_card",
-                            f"You can build {rank_word}s only while keeping a {rank_word} to take them.")
-    groups = [g for it in items for g in (it.groups if isinstance(it, Build) else ((it,),))]
-    keep = [it for it in items if isinstance(it, Build)]
-    build_id = keep[0].id if keep else f"B{state.next_build}"
-    return Play(seat, move, items, build=Build(build_id, card.rank, (*groups, (card,)), seat))

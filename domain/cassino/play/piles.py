@@ -8,25 +8,129 @@ uses its top k cards, top first. Every card so taken must join the build.
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Sequence
+from itertools import combinations, product
+
 from ...cards import Card
 from ...errors import RuleViolation
-from ..moves import Move, pile_counts
+from ..moves import Action, Move, pile_counts, pile_seat, pile_target
+from ..options import Options
 from ..state import GameState
 from ..table import Build, TableItem
+from .kind import Absent, MoveKind, Phase
+from .listing import Lister, choices
+from .turn import Play
+from .values import assignments, values_of
+
+Piles = list[tuple[int, tuple[Card, ...]]]  # the opponents' piles a build may use, by seat
 
 
-def pile_cards(state: GameState, seat: int, move: Move) -> tuple[Card, ...]:
+def _names_piles(move: Move) -> bool:
+    return any(pile_seat(t) is not None for t in move.targets)
+
+
+class NoPiles(Absent):
+    """A game without ``augment_from_piles``: a build naming a capture pile is refused."""
+
+    names_piles = True
+
+    def __init__(self) -> None:
+        super().__init__(Action.BUILD, "target_not_on_table", "Capture piles are not played from in this game.")
+
+    def answers(self, move: Move) -> bool:
+        return _names_piles(move)
+
+
+class PileAugment(MoveKind):
+    """A build move adding to a build of the mover's side with the top cards
+    of opponents' piles; otherwise a build as ``builds`` (the game's build
+    kinds) has it."""
+
+    action = Action.BUILD
+    phases = (Phase.PILES,)
+    names_piles = True
+
+    def __init__(self, options: Options, builds: Sequence[MoveKind]):
+        self.builds, self.options = tuple(builds), options
+
+    def answers(self, move: Move) -> bool:
+        return _names_piles(move)
+
+    # -- the check ----------------------------------------------------------
+
+    def play(self, state: GameState, seat: int, move: Move, items: tuple[TableItem, ...]) -> Play:
+        taken = _pile_cards(state, seat, move)
+        if move.value is not None:
+            _check_augment(state, seat, move.value, items)
+        kind = next(k for k in self.builds if k.takes(move.card))
+        return kind.play(state, seat, move, items + taken)
+
+    # -- the generator --------------------------------------------------------
+
+    def moves(self, lister: Lister, card: Card, phase: Phase) -> Iterator[Move]:
+        """``card`` added to a build of the mover's side with the top cards of
+        opponents' piles and any loose cards. Only sets whose values can add
+        up to a whole number of builds are checked; a pile is reached no
+        deeper than its first card worth more than the build."""
+        state = lister.state
+        side = state.team_of(lister.seat)
+        piles = [(v, p) for v, p in enumerate(state.captured) if p and state.team_of(v) != side]
+        subsets = lister.memo("loose_sums", lambda: self._loose_sums(state))
+        for target in sorted({b.value for b in lister.builds if state.team_of(b.owner) == side}):
+            own = [b.id for b in lister.builds if b.value == target and state.team_of(b.owner) == side]
+            for refs, taken in self._taken(piles, target):
+                base = self._sums([card, *taken])
+                for cards, extra in subsets:
+                    yield from self._onto(lister, card, target, (*(x.code for x in cards), *refs), own,
+                                          base, extra)
+
+    @staticmethod
+    def _onto(lister: Lister, card: Card, target: int, named: tuple[str, ...], own: list[str], base: set[int],
+              extra: set[int]) -> Iterator[Move]:
+        """``card`` with the loose cards and pile cards ``named``, added to
+        each choice of the side's builds of ``target``, when those cards
+        (totals ``base`` and ``extra``) can add up to a whole number of builds."""
+        if not any((a + b) % target == 0 for a in base for b in extra):
+            return
+        for ids in choices(own, 1):
+            yield from lister.checked(Move(card, Action.BUILD, (*named, *ids), target))
+
+    def _loose_sums(self, state: GameState) -> list[tuple[tuple[Card, ...], set[int]]]:
+        """Every set of loose cards, with the totals it can make (the same for every card of the hand)."""
+        loose = [it for it in state.table if isinstance(it, Card)]
+        return [(cards, self._sums(cards)) for n in range(len(loose) + 1) for cards in combinations(loose, n)]
+
+    def _taken(self, piles: Piles, target: int) -> Iterator[tuple[tuple[str, ...], list[Card]]]:
+        """Each choice of top cards from the piles (at least one), as the
+        targets naming them and the cards, top first."""
+        reach = [self._reachable(p, target) for _, p in piles]
+        for depths in product(*[range(r + 1) for r in reach]):
+            taken = [card for (_, p), k in zip(piles, depths) for card in reversed(p[len(p) - k:])]
+            if taken:
+                yield tuple(pile_target(v) for (v, _), k in zip(piles, depths) for _ in range(k)), taken
+
+    def _sums(self, cards: Sequence[Card]) -> set[int]:
+        """Every total the cards can make, each taking one of its values."""
+        return {sum(a) for a in assignments(cards, self.options)}
+
+    def _reachable(self, pile: tuple[Card, ...], target: int) -> int:
+        """How deep into ``pile`` (from the top) captured cards can be of use
+        to a build of ``target``: down to the first card worth more than it."""
+        depth = 0
+        for card in reversed(pile):
+            if not any(0 < x <= target for x in values_of(card, self.options)):
+                break
+            depth += 1
+        return depth
+
+
+def _pile_cards(state: GameState, seat: int, move: Move) -> tuple[Card, ...]:
     """The captured cards a build move uses, top first per pile; refused
-    unless the options allow them and each pile is an opponent's and deep enough."""
-    refs = pile_counts(move.targets)
-    if not refs:
-        return ()
-    if not state.options.augment_from_piles:
-        raise RuleViolation("target_not_on_table", "Capture piles are not played from in this game.")
+    unless each pile is an opponent's and deep enough."""
     if move.groups is not None:
         raise RuleViolation("illegal_build", "A build that uses captured cards is named without groups.")
     out: list[Card] = []
-    for victim, k in sorted(refs.items()):
+    for victim, k in sorted(pile_counts(move.targets).items()):
         if not 0 <= victim < state.players or state.team_of(victim) == state.team_of(seat):
             raise RuleViolation("illegal_build", f"seat:{victim} is not an opponent's capture pile.")
         pile = state.captured[victim]
@@ -36,7 +140,7 @@ def pile_cards(state: GameState, seat: int, move: Move) -> tuple[Card, ...]:
     return tuple(out)
 
 
-def check_augment(state: GameState, seat: int, target: int, items: tuple[TableItem, ...]) -> None:
+def _check_augment(state: GameState, seat: int, target: int, items: tuple[TableItem, ...]) -> None:
     """Captured cards only add to a build of the mover's side of that value."""
     builds = [it for it in items if isinstance(it, Build)]
     side = state.team_of(seat)

@@ -4,19 +4,35 @@ table."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from ...cards import Card
 from ...errors import RuleViolation
-from ..moves import Move
+from ..moves import Action, Move
 from ..state import GameState
 from ..table import TableItem
+from .kind import MoveKind, Phase
+from .listing import Lister
 from .turn import Play, counts_as_sweep
 
 FIVE_OF_SPADES = Card.parse("5S")
 
 
-def resolve_trail(state: GameState, seat: int, move: Move, items: tuple[TableItem, ...]) -> Play:
-    if items or move.value is not None or move.groups is not None:
-        raise RuleViolation("illegal_trail", "A trail only lays a card on the table; it names nothing else.")
-    if state.options.spade_five_sweeps and move.card is FIVE_OF_SPADES and state.table:
-        return Play(seat, move, state.table, sweep=counts_as_sweep(state, seat, len(state.table)))
-    return Play(seat, move, ())
+class Trail(MoveKind):
+    """A card laid on the table; ``sweeper``, trailed, takes the table instead."""
+
+    action = Action.TRAIL
+    phases = (Phase.TRAIL,)
+
+    def __init__(self, sweeper: Card | None = None):
+        self.sweeper = sweeper
+
+    def moves(self, lister: Lister, card: Card, phase: Phase) -> Iterator[Move]:
+        return lister.checked(Move.trail(card))
+
+    def play(self, state: GameState, seat: int, move: Move, items: tuple[TableItem, ...]) -> Play:
+        if items or move.value is not None or move.groups is not None:
+            raise RuleViolation("illegal_trail", "A trail only lays a card on the table; it names nothing else.")
+        if move.card is self.sweeper and state.table:
+            return Play(seat, move, state.table, sweep=counts_as_sweep(state, seat, len(state.table)))
+        return Play(seat, move, ())

@@ -7,7 +7,6 @@ from itertools import product
 
 from ...cards import Card
 from ..options import Options
-from ..table import Build, TableItem
 
 
 def values_of(card: Card, options: Options) -> tuple[int, ...]:
@@ -44,6 +43,3 @@ def holds_value(hand: Iterable[Card], value: int, options: Options) -> bool:
     return any(value in values_of(c, options) or (options.court_builds and c.rank == value > 10)
                for c in hand)
 
-
-def is_court_build(item: TableItem, rank: int, options: Options) -> bool:
-    return options.court_builds and isinstance(item, Build) and item.value == rank

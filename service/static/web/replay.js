@@ -15,6 +15,12 @@ const api = new Api(seatToken(gameId) || operatorToken());
 const base = `/v1/games/${gameId}`;
 const slider = document.getElementById("version");
 
+/** Each game's table as the replay draws it (the view's game_type): its header, its seats and its middle. */
+const TABLES = {
+  cassino: { header, seats: seatsPanel, table: tableArea },
+  "mass-cool-casino": { header: mccHeader, seats: mccSeats, table: mccTable },
+};
+
 let latest = null;
 let events = [];
 let gameType = "cassino"; // the view's game_type (a view without one is Cassino's)
@@ -32,15 +38,10 @@ async function go(version) {
   const then = await api.get(`${base}/replay?version=${v}`);
   if (asked !== v) return;
   // Every hand and the stock, where the replay shows them to this caller.
-  if (gameType === "mass-cool-casino") {
-    document.getElementById("status-area").replaceChildren(mccHeader(then));
-    document.getElementById("seats-area").replaceChildren(mccSeats(then, { hands: then.hands || null }));
-    document.getElementById("table-area").replaceChildren(mccTable(then));
-  } else {
-    document.getElementById("status-area").replaceChildren(header(then));
-    document.getElementById("seats-area").replaceChildren(seatsPanel(then, { hands: then.hands || null }));
-    document.getElementById("table-area").replaceChildren(tableArea(then));
-  }
+  const parts = TABLES[gameType] || TABLES.cassino;
+  document.getElementById("status-area").replaceChildren(parts.header(then));
+  document.getElementById("seats-area").replaceChildren(parts.seats(then, { hands: then.hands || null }));
+  document.getElementById("table-area").replaceChildren(parts.table(then));
   document.getElementById("stock-area").replaceChildren(
     el("h2", {}, `Stock (${then.deck_count})${then.stock ? ", top first" : ""}`),
     then.stock ? el("div", { class: "stock-cards" }, then.stock.map((c) => cardFace(c))) : null);
