@@ -126,6 +126,21 @@ def with_defaults(url: str, defaults: Mapping[str, str]) -> str:
     return psycopg.conninfo.make_conninfo(url, **{k: v for k, v in defaults.items() if k not in given})
 
 
+#: The same for the replicas' connections, which may go to any server that answers.
+REPLICA_DEFAULTS = {k: v for k, v in PRIMARY_DEFAULTS.items() if k != "target_session_attrs"}
+
+
+def each_server(url: str) -> list[str]:
+    """One connection string per server that ``url`` names: libpq's
+    multi-host form (``host=a,b`` with one port, or one port each) names several."""
+    given = psycopg.conninfo.conninfo_to_dict(url)
+    listed = {key: str(given[key]).split(",") for key in ("host", "hostaddr", "port") if given.get(key)}
+    count = max((len(values) for values in listed.values()), default=1)
+    return [psycopg.conninfo.make_conninfo(url, **{key: values[n] if len(values) > 1 else values[0]
+                                                   for key, values in listed.items()})
+            for n in range(count)]
+
+
 def resolve_database_url(environ: Mapping[str, str] = os.environ) -> str:
     """``DATABASE_URL``, else the embedded server's (started if need be)."""
     return environ.get("DATABASE_URL") or EmbeddedPostgres(data_dir(environ)).database_url()
@@ -167,11 +182,11 @@ def _milliseconds(seconds: float) -> str:
 
 
 def open_pool(url: str, *, min_size: int = 1, max_size: int = 2, timeout: float = 10.0,
-              limits: Limits | None = None) -> Pool:
+              limits: Limits | None = None, name: str = "casino") -> Pool:
     """A pool of autocommit connections to ``url``, as ``service.postgres.store``
     expects; with ``limits``, on how long their statements may wait and run."""
     return Pool(url, limits, min_size=min_size, max_size=max_size, timeout=timeout,
-                kwargs={"autocommit": True}, name="casino", open=True)
+                kwargs={"autocommit": True}, name=name, open=True)
 
 
 #: Seconds between attempts to connect while the database cannot be reached.

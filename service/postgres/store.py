@@ -82,7 +82,7 @@ from service.appends import AppendingStore, Chained
 from service.auth import hash_token
 from service.chain import CURRENT
 from service.checkpoints import Checkpoint
-from service.events import NOW, ConcurrencyError, Snapshot, StoredEvent
+from service.events import NOW, ConcurrencyError, Horizon, Snapshot, StoredEvent
 from service.postgres.database import unconfirmed
 from service.postgres.notifications import CHANNEL, notification
 from service.postgres.positions import PER_TRANSACTION
@@ -267,6 +267,18 @@ class PostgresEventStore(AppendingStore):
                 (after_position, PER_TRANSACTION, limit),
             ).fetchall()
         return [StoredEvent(*row) for row in rows]
+
+    def horizon(self) -> Horizon:
+        """From the server's current snapshot: every transaction below its
+        ``xmin`` has ended, and every one it sees is below its ``xmax``;
+        events' positions are made from their transactions' ids (see
+        "Global order"). A hot standby's snapshots say the same of what it
+        has replayed."""
+        with self._pool.connection() as conn:
+            low, high = conn.execute(
+                "SELECT pg_snapshot_xmin(s)::text::bigint, pg_snapshot_xmax(s)::text::bigint"
+                " FROM pg_current_snapshot() AS s").fetchone() or (0, 0)
+        return Horizon(low * PER_TRANSACTION, high * PER_TRANSACTION)
 
     def game_ids(self) -> list[UUID]:
         """Every game that has events, in id order."""

@@ -7,8 +7,7 @@ immediate``) and promotes the standby; ``rejoin`` rewinds the old primary
 (``pg_rewind``) into a standby of the new one, so the pair serves the next
 test with its roles swapped. The service reaches it as a fleet reaches its
 database: ``url`` names both servers with ``target_session_attrs=read-write``
-(whichever is the primary now), ``replica_url`` both with
-``target_session_attrs=standby``.
+(whichever is the primary now), and ``replica_url`` the standby.
 """
 
 from __future__ import annotations
@@ -56,13 +55,14 @@ class Pair:
         connects to whichever takes writes."""
         return self._url(target_session_attrs="read-write", **parameters)
 
-    def replica_url(self, **parameters: str) -> str:
-        """Both servers, for reads: libpq connects to whichever is a standby."""
-        return self._url(target_session_attrs="standby", **parameters)
+    def replica_url(self) -> str:
+        """The standby now, for reads."""
+        return self._url(nodes=[self.standby])
 
-    def _url(self, **parameters: str) -> str:
-        hosts = ",".join(str(node.socket) for node in self.nodes)
-        ports = ",".join(str(node.port) for node in self.nodes)
+    def _url(self, nodes: list[Server] | None = None, **parameters: str) -> str:
+        nodes = nodes or self.nodes
+        hosts = ",".join(str(node.socket) for node in nodes)
+        ports = ",".join(str(node.port) for node in nodes)
         query = urlencode({"host": hosts, "port": ports, **parameters}, safe="/,")
         return f"postgresql://postgres@/{quote(DATABASE)}?{query}"
 
