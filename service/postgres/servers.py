@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import os
 import pwd
+import shlex
 import shutil
 import subprocess
 import time
@@ -173,8 +174,9 @@ class Server:
         """Start the server and wait until it accepts connections (a standby:
         once it is consistent and takes reads)."""
         make_private_directory(self.socket)
-        options = [f"-h {self.listen or chr(34) * 2}", f"-k {self.socket}", f"-p {self.port}",
-                   *(f"-c {name}={value}" for name, value in self.settings.items())]
+        # pg_ctl hands these to a shell: each value is quoted for it.
+        options = [f"-h {shlex.quote(self.listen)}", f"-k {shlex.quote(str(self.socket))}", f"-p {self.port}",
+                   *(f"-c {name}={shlex.quote(value)}" for name, value in self.settings.items())]
         run("pg_ctl", ["-D", str(self.pgdata), "-l", str(self.pgdata / "log"), "-w", "-t", str(int(timeout)),
                        *(arg for option in options for arg in ("-o", option)), "start"], timeout=timeout + 10)
 
