@@ -1,5 +1,7 @@
 """``casino backup``, ``casino restore`` and ``casino standby`` on the
-embedded PostgreSQL: an operator's commands, run as an operator runs them.
+embedded PostgreSQL: an operator's commands, run through ``casino``'s own
+command line (in this process, but for the standby, which runs until it is
+stopped).
 
 The primary here is the embedded one as ``casino serve`` starts it with
 ``CASINO_PG_LISTEN``, ``CASINO_PG_PASSWORD`` and ``CASINO_WAL_ARCHIVE``:
@@ -22,6 +24,7 @@ import psycopg
 import pytest
 
 import migrations
+from service.ops import cli
 from service.postgres.database import EmbeddedPostgres, Exposure
 from service.postgres.servers import wait_for
 from service.web.app import close_app, create_app
@@ -69,10 +72,16 @@ def primary() -> Iterator[Primary]:
             server.stop()
 
 
-def casino(*args: str, data: Path, **environ: str) -> subprocess.CompletedProcess:
-    """``casino ARGS`` with ``CASINO_DATA_DIR=data``, as an operator runs it."""
-    env = serve_environment(CASINO_DATA_DIR=str(data), CASINO_OPERATOR_TOKEN=OPERATOR_TOKEN, **environ)
-    return subprocess.run([CASINO, *args], env=env, capture_output=True, text=True, timeout=300)
+def casino(monkeypatch, capsys, *args: str, data: Path) -> tuple[int, str]:
+    """``casino ARGS`` with ``CASINO_DATA_DIR=data`` and the operator's token: its exit status and output."""
+    with monkeypatch.context() as patched:
+        for name in ("DATABASE_URL", "CASINO_PG_LISTEN", "CASINO_WAL_ARCHIVE", "CASINO_BACKUP_DIR"):
+            patched.delenv(name, raising=False)
+        patched.setenv("CASINO_DATA_DIR", str(data))
+        patched.setenv("CASINO_OPERATOR_TOKEN", OPERATOR_TOKEN)
+        status = cli.main(list(args))
+    said = capsys.readouterr()
+    return status, said.out + said.err
 
 
 def archived(primary: Primary) -> None:
@@ -82,10 +91,11 @@ def archived(primary: Primary) -> None:
         wait_for(lambda: (primary.backups / "wal" / segment).exists(), 60, f"{segment} archived")
 
 
-def test_a_restore_to_a_moment_has_every_game_as_it_was_then_and_each_verifies(primary):
+def test_a_restore_to_a_moment_has_every_game_as_it_was_then_and_each_verifies(primary, monkeypatch, capsys):
     api = primary.api
-    taken = casino("backup", "--into", str(primary.backups), data=primary.directory / "primary")
-    assert taken.returncode == 0, taken.stderr
+    status, said = casino(monkeypatch, capsys, "backup", "--into", str(primary.backups),
+                          data=primary.directory / "primary")
+    assert status == 0, said
     before = api.create(first_dealer=1)
     api.deal(before, ORDERED_DECK)
     api.play(before, steps=2)
@@ -98,13 +108,13 @@ def test_a_restore_to_a_moment_has_every_game_as_it_was_then_and_each_verifies(p
     archived(primary)
 
     restored = primary.directory / "restored"
-    done = casino("restore", "--from", str(primary.backups), "--to", moment.isoformat(), data=restored)
-    assert done.returncode == 0, done.stdout + done.stderr
-    verified = casino("verify", data=restored)
-    assert verified.returncode == 0 and "all sound" in verified.stdout, verified.stdout + verified.stderr
-
-    server = EmbeddedPostgres(restored)
+    status, said = casino(monkeypatch, capsys, "restore", "--from", str(primary.backups), "--to", moment.isoformat(),
+                          data=restored)
+    assert status == 0, said
+    server = EmbeddedPostgres(restored)  # casino verify's, started now and stopped below
     try:
+        status, said = casino(monkeypatch, capsys, "verify", data=restored)
+        assert status == 0 and "all sound" in said, said
         with psycopg.connect(server.database_url()) as conn:
             versions = dict(conn.execute("SELECT game_id::text, max(version) FROM events"
                                          " WHERE game_id = ANY(%s::uuid[]) GROUP BY game_id",
@@ -115,7 +125,7 @@ def test_a_restore_to_a_moment_has_every_game_as_it_was_then_and_each_verifies(p
     assert primary.version(before.id) == kept + 3
 
 
-def test_one_command_makes_a_standby_of_the_embedded_primary_on_another_machine(primary):
+def test_one_command_makes_a_standby_of_the_embedded_primary_on_another_machine(primary, monkeypatch, capsys):
     game = primary.api.create(first_dealer=1)
     source = f"postgresql://postgres:{PASSWORD}@127.0.0.1:{primary.port}/casino"
     data = primary.directory / "standby"
@@ -133,8 +143,8 @@ def test_one_command_makes_a_standby_of_the_embedded_primary_on_another_machine(
                                      " WHERE state = 'streaming'").fetchall()
         assert ("standby_t",) in streaming
 
-        promoted = casino("promote", data=data)
-        assert promoted.returncode == 0, promoted.stdout + promoted.stderr
+        status, said = casino(monkeypatch, capsys, "promote", data=data)
+        assert status == 0, said
         with psycopg.connect(standby_url, autocommit=True) as conn:
             assert conn.execute("SELECT pg_is_in_recovery()").fetchone() == (False,)
     finally:

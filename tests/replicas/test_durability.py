@@ -35,7 +35,7 @@ LOAD_SECONDS = 2.0
 RECOVERY_SECONDS = 30.0
 #: Seconds from the kill to the promotion: at once, or as a failover manager
 #: that takes some time to decide would (the service must look again by itself).
-PROMOTE_AT_ONCE, PROMOTE_LATER = 0.0, 4.0
+PROMOTE_AT_ONCE, PROMOTE_LATER = 0.0, 2.0
 
 
 @pytest.fixture(scope="module")
