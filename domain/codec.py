@@ -23,6 +23,7 @@ from dataclasses import fields, is_dataclass
 from typing import Any, ClassVar, Generic, TypeVar
 
 from .cards import Card
+from .clocks import ClockRule
 from .errors import NotationError
 
 
@@ -45,8 +46,10 @@ def _optional_card(code: str | None) -> Card | None:
     return None if code is None else Card.parse(code)
 
 
-#: The field types every game's events share: cards, hands, numbers and names.
+#: The field types every game's events share: cards, hands, numbers, names and clocks.
 SHARED_CODECS: dict[Any, Codec] = {
+    ClockRule: (ClockRule.to_dict, ClockRule.from_dict),
+    tuple[str | None, ...]: (list, tuple),
     Card: (lambda c: c.code, Card.parse),
     tuple[Card, ...]: (lambda cs: [c.code for c in cs], lambda xs: tuple(map(Card.parse, xs))),
     tuple[tuple[Card, ...], ...]: (lambda hs: [[c.code for c in h] for h in hs],

@@ -18,12 +18,15 @@ from the game: views, redacted events, the read model's :class:`Summary`.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from datetime import datetime
 from typing import Any, Protocol, TypeVar
 
 from . import cassino, masscool
 from .cards import Card
+from .clocks import Clock, ClockRule
 from .codec import Event
 from .errors import NotationError, RuleViolation
+from .seating import Holders
 from .standing import FINISHED, Awaiting, Outcome, is_finished
 from .summary import Summary
 
@@ -58,6 +61,10 @@ class State(Protocol):
     @property
     def options(self) -> Options:
         """The game's resolved options, as its first event stored them."""
+
+    @property
+    def clock(self) -> Clock | None:
+        """The game's clock as it stands (``domain.clocks``); None for a game without one."""
 
 
 class Preset(Protocol):
@@ -143,11 +150,12 @@ class GameType(Protocol[S, C, E, M]):
         """The full options of a new game; :class:`~domain.errors.OptionError`
         for an unknown variant, seat count, option or value."""
 
-    def create_command(self, variant: str, players: tuple[str, ...], first_dealer: int,
-                       options: Json | None, seed: bytes | None) -> C:
-        """The command that creates a game: seat names (seat 0 first), the
-        first dealer, option overrides, and the secret seed of its first
-        shuffle (None: deals bring their own deck)."""
+    def create_command(self, variant: str, players: tuple[str | None, ...], first_dealer: int,
+                       options: Json | None, seed: bytes | None, clock: ClockRule | None = None) -> C:
+        """The command that creates a game: seat names (seat 0 first; None
+        for an open seat, which a player joins later), the first dealer,
+        option overrides, the secret seed of its first shuffle (None: deals
+        bring their own deck), and its clock (None: none)."""
 
     def deal_command(self, seat: int | None, deck: tuple[Card, ...] | None, next_seed: bytes | None) -> C:
         """Deal: asked by ``seat`` (None: the operator), with the operator's
@@ -171,6 +179,26 @@ class GameType(Protocol[S, C, E, M]):
         """The command the service must issue by itself after a command, or
         None; decide it, append it, and ask again until None."""
 
+    # The kernel's seating and clock commands (``domain.seating``), which every game has.
+
+    def join_command(self, seat: int | None, name: str, player: str | None) -> C:
+        """``name`` (the player ``player``, or a guest) takes the open seat
+        ``seat``, or the lowest open one; refused ``no_open_seat``,
+        ``seat_taken``, ``already_seated``, ``not_a_seat``."""
+
+    def leave_command(self, seat: int) -> C:
+        """``seat`` gets up before the first deal (refused ``game_started`` after it)."""
+
+    def resign_command(self, seat: int) -> C:
+        """``seat`` gives the game up: its side loses (``seats_open`` while a seat is open)."""
+
+    def abort_command(self, seat: int) -> C:
+        """``seat`` calls the game off before the first play (``already_played`` after it)."""
+
+    def time_out_command(self, next_seed: bytes | None) -> C:
+        """The service claims the running clock's time-out; decided with the
+        time it is claimed at (``not_due`` before the deadline)."""
+
     def computer_command(self, state: S, computers: tuple[int, ...],
                          next_seed: bytes | None) -> tuple[int, C] | None:
         """What one of the seats the service plays (``computers``) does next,
@@ -190,15 +218,18 @@ class GameType(Protocol[S, C, E, M]):
 
     # -- the rules ----------------------------------------------------------
 
-    def decide(self, state: S | None, command: C) -> list[E]:
+    def decide(self, state: S | None, command: C, at: datetime | None = None) -> list[E]:
         """The events ``command`` brings in ``state`` (None before creation),
-        or a :class:`~domain.errors.RuleViolation`."""
+        decided at ``at`` (the moment the service handles it: a clock past
+        its deadline refuses it, ``time_out``), or a
+        :class:`~domain.errors.RuleViolation`."""
 
-    def evolve(self, state: S | None, event: E) -> S:
-        """The state after one event."""
+    def evolve(self, state: S | None, event: E, at: datetime | None = None) -> S:
+        """The state after one event, recorded at ``at``."""
 
-    def fold(self, events: Iterable[E], state: S | None = None) -> S:
-        """The state after ``events``, applied to ``state`` (or from the start); never None."""
+    def fold(self, events: Iterable[E], state: S | None = None, times: Iterable[datetime] | None = None) -> S:
+        """The state after ``events``, applied to ``state`` (or from the start),
+        each recorded at its time in ``times`` (None: clocks stand still); never None."""
 
     def legal_moves(self, state: S, seat: int) -> LegalMoves:
         """The moves ``seat`` may make now."""
@@ -216,6 +247,13 @@ class GameType(Protocol[S, C, E, M]):
 
     def outcome(self, state: S) -> Outcome | None:
         """How the game ended and which seats won; None until it is over."""
+
+    def seat_holders(self, state: S) -> Holders:
+        """Who holds each seat (a name and a player id), None for an open seat."""
+
+    def deadline(self, state: S) -> datetime | None:
+        """When the running clock's time is up (the service claims the
+        time-out after it); None when no clock runs."""
 
     # -- what a caller sees -------------------------------------------------
 

@@ -35,6 +35,7 @@ def is_finished(state: HasStatus) -> bool:
 class Awaited(StrEnum):
     """The command a game waits for: the words of the API's commands."""
 
+    JOIN = "join"  # players take the open seats (the game waits for them before anything else)
     DEAL = "deal"  # the dealer (or the operator) deals, or deals again
     PLAY = "play"  # a move: a card played, a bet or a stop
     ANSWER_UNDO = "answer_undo"  # the other seats answer a request to take the latest move back
@@ -48,6 +49,15 @@ class Awaiting:
 
     command: Awaited
     seats: tuple[int, ...]
+
+    @property
+    def clock_seat(self) -> int | None:
+        """The seat a clock runs for while the game awaits this: the one seat
+        whose play or deal it awaits; None when it awaits players, the
+        operator, the service or several seats' answers."""
+        if self.command in (Awaited.PLAY, Awaited.DEAL) and len(self.seats) == 1:
+            return self.seats[0]
+        return None
 
     def to_dict(self) -> dict[str, Any]:
         return {"command": self.command.value, "seats": list(self.seats)}

@@ -73,10 +73,14 @@ class AppendingStore(ABC):
         self._checkpoint_key = checkpoint_key
         self._clock = clock
 
+    def now(self) -> datetime:
+        """The store's clock (``service.events.EventStore.now``)."""
+        return self._clock()
+
     def append(self, append: Append) -> list[StoredEvent]:
         """As ``service.events.EventStore.append``: all of it or, with
-        ``ConcurrencyError``, nothing."""
-        return self._write(chained(append, self._clock(), self._checkpoint_key))
+        ``ConcurrencyError``, nothing; at the append's own moment, if it has one."""
+        return self._write(chained(append, append.at or self._clock(), self._checkpoint_key))
 
     @abstractmethod
     def _write(self, append: Chained) -> list[StoredEvent]:

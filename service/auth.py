@@ -19,9 +19,9 @@ Stream tickets
     the stream with ``?ticket=``. A ticket names the caller (never the
     token), opens that one game's stream once within ``TICKET_LIFETIME``
     seconds, and is ``<expires>.<actor>.<nonce>.<mac>``: an HMAC-SHA256 over
-    those, the purpose, the game id and the hash of the seat's token, so
-    that it dies with the token it was issued under. Signed rather than
-    stored, so every worker accepts every worker's tickets; its one use is
+    those, the purpose, the game id and the hash of the seat's token (or of
+    the operator's), so that it dies with the token it was issued under.
+    Signed rather than stored, so every worker accepts every worker's tickets; its one use is
     recorded where every worker sees it (``TicketUses``).
 """
 
@@ -196,8 +196,8 @@ def ticket_key_from(operator_token: str) -> bytes:
 
 def issue_ticket(key: bytes, game_id: UUID, caller: Caller, now: float, token_hash: str = "") -> tuple[str, int]:
     """A ticket for ``caller`` on the game's stream, and when it expires
-    (Unix time); ``token_hash`` is the hash of the seat's token ("" for the
-    operator and the public, whose tickets the key alone vouches for)."""
+    (Unix time); ``token_hash`` is the hash of the seat's or the operator's
+    token ("" for the public, whose tickets the key alone vouches for)."""
     expires = int(now) + TICKET_LIFETIME
     body = f"{expires}.{caller.actor}.{secrets.token_urlsafe(12)}"
     return f"{body}.{_ticket_mac(key, game_id, body, token_hash)}", expires
@@ -266,6 +266,7 @@ class Authenticator:
     def __init__(self, operator_token: str | None, seats: SeatTokens, tickets: TicketUses | None = None,
                  clock: Callable[[], float] = time.monotonic):
         self._operator = operator_token.encode() if operator_token else None
+        self._operator_hash = hash_token(operator_token) if operator_token else None
         self._seats = seats
         self._tickets = tickets
         self._clock = clock
@@ -326,6 +327,10 @@ class Authenticator:
         return caller
 
     def _token_hash(self, game_id: UUID, caller: Caller) -> str | None:
-        """The hash of the token the caller's seat has now ("" for the
-        operator and the public, whose tickets the key alone vouches for)."""
-        return self._seats.seat_token_hashes(game_id).get(caller.own_seat) if caller.is_seat else ""
+        """The hash of the token the caller has now: its seat's, or the
+        operator's; "" for the public, whose tickets the key alone vouches for."""
+        if caller.is_seat:
+            return self._seats.seat_token_hashes(game_id).get(caller.own_seat)
+        if caller.is_operator:
+            return self._operator_hash
+        return ""

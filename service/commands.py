@@ -23,6 +23,7 @@ from typing import Any
 from uuid import UUID
 
 from domain.cards import Card
+from domain.clocks import ClockRule
 from domain.game_types import GameType
 
 from service import jsonio
@@ -61,19 +62,23 @@ class Request:
 
 @dataclass(frozen=True, kw_only=True)
 class CreateGame(Request):
-    """Start a game of ``variant``. ``seats`` are the seats' names, and
-    ``computers`` the seats the service plays; ``first_dealer`` None lets
-    the service draw the first dealer."""
+    """Start a game of ``variant``. ``seats`` are the seats' names (None for
+    an open seat, which a player joins later), and ``computers`` the seats
+    the service plays; ``first_dealer`` None lets the service draw the first
+    dealer."""
 
     variant: str
-    seats: tuple[str, ...]
+    seats: tuple[str | None, ...]
     options: dict[str, Any]
     first_dealer: int | None = None
     computers: tuple[int, ...] = ()
+    clock: ClockRule | None = None
 
     def body(self) -> dict[str, Any]:
-        return {"variant": self.variant, "options": self.options, "first_dealer": self.first_dealer,
-                "seats": [{"name": name, "computer": i in self.computers} for i, name in enumerate(self.seats)]}
+        asked = {"variant": self.variant, "options": self.options, "first_dealer": self.first_dealer,
+                 "seats": [{"open": True} if name is None else {"name": name, "computer": i in self.computers}
+                           for i, name in enumerate(self.seats)]}
+        return asked | ({"clock": self.clock.to_dict()} if self.clock is not None else {})
 
 
 @dataclass(frozen=True, kw_only=True)

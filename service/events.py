@@ -128,6 +128,9 @@ class Append:
     the game's new ``games`` row when ``expected_version`` is 0 and the
     columns to change otherwise, ``seat_token_hashes`` are kept (seat to
     sha256 hex, ``service.auth.hash_token``), ``snapshot`` replaces the game's.
+    ``at`` is the append's moment when the caller chose it (the moment its
+    command was decided at, which the game's clock counts from); None: the
+    store's clock.
     """
 
     game_id: UUID
@@ -139,6 +142,7 @@ class Append:
     game_row: Mapping[str, Any] | None = None
     seat_token_hashes: Mapping[int, str] | None = None
     snapshot: Snapshot | None = None
+    at: datetime | None = None
 
     def __post_init__(self) -> None:
         if not self.events:
@@ -169,6 +173,9 @@ class EventStore(Protocol):
     ``service.appends.AppendingStore`` does what every store does with an
     append (the time, the hash chain, the signed checkpoint); a store
     writes what it is handed and reads."""
+
+    def now(self) -> datetime:
+        """The store's clock: the moment an append without its own is recorded at."""
 
     def append(self, append: Append) -> list[StoredEvent]:
         """Write the append (see ``Append``), with its events as stored.
@@ -247,7 +254,8 @@ def decode(stored: Recorded) -> Any:
 
 def refold(events: Iterable[Recorded], state: State | None = None) -> State:
     """The state after the stored ``events``, applied to ``state`` (or from
-    the start); like the domain's ``fold``, it is a ValueError to fold nothing."""
+    the start), each at the time it was recorded (which a game's clock
+    counts from); like the domain's ``fold``, it is a ValueError to fold nothing."""
     rest = iter(events)
     first = next(rest, None)
     if first is None:
@@ -255,14 +263,16 @@ def refold(events: Iterable[Recorded], state: State | None = None) -> State:
             raise ValueError("no events to fold, and no state to fold them into")
         return state
     game = game_of_event(first.type)  # a game's events are all its own: one lookup folds them
-    return game.fold((game.from_json(stored_form(e)) for e in rest), game.evolve(state, decode(first)))
+    later = list(rest)
+    return game.fold([game.from_json(stored_form(e)) for e in later],
+                     game.evolve(state, decode(first), first.recorded_at), [e.recorded_at for e in later])
 
 
 def refold_checked(events: Iterable[Recorded], state: State | None = None) -> State:
     """``refold`` for events that may have been altered: raises ``Unfoldable``."""
     for event in events:
         try:
-            state = game_of_event(event.type).evolve(state, decode(event))
+            state = game_of_event(event.type).evolve(state, decode(event), event.recorded_at)
         # Altered data can fail anywhere in decoding or applying an event;
         # whatever it raises, the history does not hold together there.
         except Exception as error:

@@ -14,6 +14,7 @@ and HTTP is ``service.web``'s.
 
 from __future__ import annotations
 
+import itertools
 import secrets
 import uuid
 from collections.abc import Callable, Mapping
@@ -109,7 +110,7 @@ class Created:
 
     game_id: uuid.UUID
     state: State
-    tokens: tuple[str, ...]
+    tokens: tuple[str | None, ...]  # None for an open seat
     position: int
 
 
@@ -275,11 +276,12 @@ class GameService(GameReads):
         game = game_type(command.variant)
         names, key = command.seats, command.idempotency_key
         first = command.first_dealer if command.first_dealer is not None else secrets.randbelow(len(names))
+        at = self._store.now()
         events = game.decide(None, game.create_command(command.variant, names, first, command.options,
-                                                       fresh_seed()))
+                                                       fresh_seed(), command.clock), at)
         game_id = uuid.uuid4()
-        tokens = self._tokens(game_id, len(names), key)
-        state = game.fold(events)
+        tokens = self._tokens(game_id, names, key)
+        state = game.fold(events, times=itertools.repeat(at))
         meta = metadata(PUBLIC.actor, command)
         if command.computers:
             meta[COMPUTER_SEATS] = list(command.computers)
@@ -292,7 +294,7 @@ class GameService(GameReads):
             stored = self._store.append(Append(
                 game_id, 0, [_new(game, e) for e in events], meta, idempotency=record,
                 game_row=row_changes(state, created=True),
-                seat_token_hashes={i: hash_token(t) for i, t in enumerate(tokens)}))
+                seat_token_hashes=_hashes(tokens), at=at))
         except ConcurrencyError:  # a new game's only conflict: the key was filed before
             retried = self._retried_creation(key, fingerprint) if key and fingerprint else None
             if retried is None:
@@ -310,16 +312,19 @@ class GameService(GameReads):
         game_id = uuid.UUID(found["game"])
         stored = self._store.load(game_id, until_version=found["version"])
         state = refold(stored)
-        tokens = self._tokens(game_id, len(game_of(state.variant).seats(state)), key)
-        if self._store.seat_token_hashes(game_id) != {i: hash_token(t) for i, t in enumerate(tokens)}:
+        tokens = self._tokens(game_id, tuple(s["name"] for s in game_of(state.variant).seats(state)), key)
+        if self._store.seat_token_hashes(game_id) != _hashes(tokens):
             raise TokensLost()  # never answer with tokens that do not work
         return Created(game_id, state, tuple(tokens), stored[-1].position)
 
-    def _tokens(self, game_id: uuid.UUID, seats: int, key: str | None) -> list[str]:
-        """The seats' tokens of a new game: random, or derived from its creation's idempotency key."""
+    def _tokens(self, game_id: uuid.UUID, names: tuple[str | None, ...], key: str | None) -> list[str | None]:
+        """The tokens of a new game's seats named ``names``: random, or derived
+        from its creation's idempotency key; None for an open seat, whose
+        token is made when a player joins it."""
         if key is None:
-            return [new_token() for _ in range(seats)]
-        return [seat_token(self._seat_key, key, game_id, i) for i in range(seats)]
+            return [new_token() if name is not None else None for name in names]
+        return [seat_token(self._seat_key, key, game_id, i) if name is not None else None
+                for i, name in enumerate(names)]
 
     def execute(self, command: GameCommand) -> Applied:
         """Decide and append one command, and what its game then does by itself.
@@ -382,14 +387,18 @@ class GameService(GameReads):
         them; what was applied, and the hash of the new last event."""
         game_id, state = command.game_id, loaded.state
         game = game_of(state.variant)
-        events = game.decide(state, command.rules(game))
-        after = game.fold(events, state)
+        # The moment the command is decided at is its events' recorded_at:
+        # the game's clock counts from it (docs/design.md, "Time is data").
+        at = self._store.now()
+        times = itertools.repeat(at)
+        events = game.decide(state, command.rules(game), at)
+        after = game.fold(events, state, times)
         new = [_new(game, e) for e in events]
         # What the rules do by themselves after a command (a reshuffle, say)
         # is appended with it, so no game is ever left waiting for it.
         while (follow := game.follow_up(after, fresh_seed())) is not None:
-            more = game.decide(after, follow)
-            after = game.fold(more, after)
+            more = game.decide(after, follow, at)
+            after = game.fold(more, after, times)
             events += more
             follow_meta = {**meta, "actor": "service", "command": type(follow).__name__}
             new += [_new(game, e, follow_meta) for e in more]
@@ -404,7 +413,7 @@ class GameService(GameReads):
             snapshot = seal(self._snapshot_key, game_id, after, code_version())
         stored = self._store.append(Append(game_id, state.version, new, meta, previous_hash=loaded.hash,
                                            idempotency=record, game_row=row_changes(after, created=False),
-                                           snapshot=snapshot))
+                                           snapshot=snapshot, at=at))
         if self._appended is not None:
             self._appended(game_id, stored, after)
         return Applied(game_id, state.version, tuple(events), after, stored[-1].position), stored[-1].hash
@@ -432,6 +441,11 @@ class GameService(GameReads):
         if first_hash != fingerprint:
             raise KeyReused()
         return response
+
+
+def _hashes(tokens: list[str | None]) -> dict[int, str]:
+    """The hashes of the seats' tokens, by seat (an open seat has none)."""
+    return {i: hash_token(t) for i, t in enumerate(tokens) if t is not None}
 
 
 def _new(game: GameType, event: Any, metadata: Mapping[str, Any] | None = None) -> NewEvent:

@@ -10,8 +10,8 @@ and it has sent the last event, or when its reader fell so far behind that
 it was let go (the client reconnects the same way).
 
 One worker, one listener. Every append notifies one channel with the game,
-its new version and, when they fit, the events themselves
-(``service.postgres.notifications``). A ``Hub`` keeps one connection
+its new version and, when they fit, the events themselves, sealed under the
+service's key (``service.postgres.notifications``). A ``Hub`` keeps one connection
 listening there, for the whole process, and hands each notification's
 events to the streams of that game that this process serves, each in its
 own bounded buffer. A stream that lets its buffer fill (its reader does not
@@ -21,8 +21,9 @@ notification that follows finds them up to date. So most events reach
 every stream with no read at all.
 
 A read is still needed when a notification does not carry its events (too
-large for one) or does not continue what the hub has (one was missed, or a
-stream is behind). Catch-up is then shared: one read of the events after the
+large for one), does not continue what the hub has (one was missed, or a
+stream is behind), or does not open (forged, or sealed under another key:
+it is counted and dropped, and the game it names is read). Catch-up is then shared: one read of the events after the
 furthest-behind stream of the game, then each stream gets the events it has
 not had. Waiting streams hold no database connection; reads borrow one from
 the pool for a moment.
@@ -56,7 +57,8 @@ from domain.game_types import State, is_finished
 from service import jsonio, metrics
 from service.auth import Caller
 from service.events import StoredEvent, refold
-from service.postgres.notifications import Notice
+from service.postgres import notifications
+from service.postgres.notifications import Announcement, Notice
 from service.views import event_json, log_revealed
 
 _log = logging.getLogger("casino.streams")
@@ -128,6 +130,7 @@ class Hub:
         self._capacity = capacity
         self._lock = threading.Lock()
         self._feeds: dict[UUID, Feed] = {}
+        self._tags: dict[str, UUID] = {}  # how notifications name the games of the feeds
         self._listening = threading.Event()
         self._tried = threading.Event()  # the listener has tried to connect once
         self._closed = threading.Event()
@@ -171,6 +174,7 @@ class Hub:
             feed = self._feeds.get(game_id)
             if feed is None:
                 feed = self._feeds[game_id] = Feed(game_id, state, latest=state.version)
+                self._tags[notifications.tag(game_id)] = game_id
             elif state.version > feed.state.version:
                 feed.state = state
             subscription = Subscription(feed, self._capacity)
@@ -300,6 +304,7 @@ class Hub:
         feed.subscriptions.discard(subscription)
         if not feed.subscriptions and self._feeds.get(feed.game_id) is feed:
             del self._feeds[feed.game_id]
+            self._tags.pop(notifications.tag(feed.game_id), None)
 
     # -- the listener -------------------------------------------------------
 
@@ -337,18 +342,40 @@ class Hub:
                     subscription.wake.set()
 
     def _announce(self, notice: Notice) -> None:
-        """An append, maybe another process's: push the events it carries to
-        the game's streams when they continue the feed, else read."""
-        if notice.game_id not in self._feeds:
-            return  # no stream of the game here: not worth decoding the events
-        carried = notice.events()
+        """A notification: an append, maybe another process's. Its events are
+        pushed to the game's streams when they continue the feed, else read.
+        One that does not open is dropped, and the game it names read."""
+        game_id = self._tags.get(notice.tag)
+        if game_id is None:
+            return  # no stream of the game here: not worth opening
+        announcement = notice.open(game_id)
+        if announcement is None:
+            self._refuse(game_id)
+        else:
+            self._announced(announcement)
+
+    def _refuse(self, game_id: UUID) -> None:
+        """A payload that did not open: whatever it claims is ignored, and
+        the streams of the game it names catch up by reading."""
+        metrics.NOTIFICATIONS_REFUSED.inc()
+        _log.debug("game %s: a notification that does not open under the service's key was dropped", game_id)
         with self._lock:
-            feed = self._feeds.get(notice.game_id)
-            if feed is None or notice.version <= feed.latest:
+            feed = self._feeds.get(game_id)
+            if feed is not None:
+                self._want_read(feed)
+
+    def _announced(self, announcement: Announcement) -> None:
+        feed = self._feeds.get(announcement.game_id)
+        if feed is None or announcement.version <= feed.latest:
+            return  # this process's own append, pushed as it answered: not worth decoding
+        carried = announcement.events()
+        with self._lock:
+            feed = self._feeds.get(announcement.game_id)
+            if feed is None or announcement.version <= feed.latest:
                 return  # read or pushed already
-            feed.latest = notice.version
+            feed.latest = announcement.version
             if feed.announced_at is None:
-                feed.announced_at = notice.sent_at
+                feed.announced_at = announcement.sent_at
             if carried and carried[0].version == feed.state.version + 1:
                 self._push(feed, carried)
                 if not feed.dirty:

@@ -9,6 +9,7 @@ trail) makes the first legal move.
 
 from __future__ import annotations
 
+from ..seating import open_seats
 from ..undoing import yet_to_answer
 from .commands import AnswerUndo, Command, CountOut, Deal, Play
 from .legal import legal_moves
@@ -32,11 +33,20 @@ def computer_command(state: GameState, computers: tuple[int, ...],
             team = state.team_of(s)
             if target is not None and state.scores[team] + secured_points(state, team) >= target:
                 return s, CountOut(s)
-    if state.status in (WAITING, HAND_OVER) and state.next_dealer in computers:
-        return state.next_dealer, Deal(None, seat=state.next_dealer)
+    if state.status in (WAITING, HAND_OVER) and state.next_dealer in computers and not open_seats(state.names):
+        return state.next_dealer, stand_in(state, state.next_dealer, next_seed)
     if state.status == IN_PROGRESS and state.turn in computers and asker is None:
-        return state.turn, Play(state.turn, choose(state, state.turn), next_seed)
+        return state.turn, stand_in(state, state.turn, next_seed)
     return None
+
+
+def stand_in(state: GameState, seat: int, next_seed: bytes | None) -> Deal | Play:
+    """What the computer does for ``seat``, whose deal or play the game
+    awaits: deal, or make the greedy player's move (also for a person whose
+    time ran out, with ``on_timeout: "computer"``)."""
+    if state.status == IN_PROGRESS:
+        return Play(seat, choose(state, seat), next_seed)
+    return Deal(None, seat=seat)
 
 
 def choose(state: GameState, seat: int) -> Move:

@@ -17,17 +17,18 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Collection, Sequence
 
-from .. import undoing
+from .. import seating, undoing
 from ..cards import Card
 from ..deciding import Decider
 from ..errors import OptionError, RuleViolation
 from ..shuffle import commitment, deck_from_seed
 from . import commands as cmd
 from .dealing import deal_round, deck_for, play_order
+from .computer import stand_in
 from .events import (BuildMade, BundleStolen, CardDrawn, CardPlucked, CardsCaptured, CardTrailed, ClientSeedSet,
-                     CountedOut, Event, GameCreated, GameFinished, HandDealt, HandEnded, HandVoided, InitialPairsTaken,
-                     PlayUndone, PointsScored, RoundDealt, SeedRevealed, ShuffleCommitted, UndoAnswered,
-                     UndoRequested)
+                     ClockSet, CountedOut, Event, GameAborted, GameCreated, GameFinished, HandDealt, HandEnded,
+                     HandVoided, InitialPairsTaken, PlayUndone, PointsScored, RoundDealt, SeatJoined, SeatLeft,
+                     SeatResigned, SeedRevealed, ShuffleCommitted, TimedOut, UndoAnswered, UndoRequested)
 from .evolve import evolve, fold
 from .moves import Action, Move, pile_seat
 from .options import resolve
@@ -44,7 +45,8 @@ def _create(c: cmd.CreateGame) -> list[Event]:
         raise OptionError(f"The first dealer must be a seat from 0 to {n - 1}.", "first_dealer")
     teams = [i % 2 if options.teams else i for i in range(n)]
     seats = tuple(Seat(name, team) for name, team in zip(c.players, teams))
-    return [GameCreated(c.variant, options, seats, c.first_dealer), *_commit(1, c.seed)]
+    clock = [ClockSet(c.clock)] if c.clock is not None else []
+    return [GameCreated(c.variant, options, seats, c.first_dealer), *clock, *_commit(1, c.seed)]
 
 
 def _commit(hand_number: int, seed: bytes | None) -> list[Event]:
@@ -58,6 +60,7 @@ def _reveal(state: GameState) -> list[Event]:
 
 
 def _deal(state: GameState, c: cmd.Deal) -> list[Event]:
+    seating.check_all_seated(state.names)
     if state.status == IN_PROGRESS:
         raise RuleViolation("hand_in_progress", "A hand is being played; it must end before the next deal.")
     dealer = state.next_dealer
@@ -253,7 +256,51 @@ def _void(state: GameState, c: cmd.VoidHand) -> list[Event]:
             *_commit(state.hand_number + 1, c.next_seed)]
 
 
+def _join(state: GameState, c: seating.Join) -> list[Event]:
+    return [SeatJoined(seating.seat_to_join(state.names, state.player_ids, c), c.name, c.player)]
+
+
+def _leave(state: GameState, c: seating.Leave) -> list[Event]:
+    seating.check_leave(state.names, c.seat, dealt=state.hand_number > 0)
+    return [SeatLeft(c.seat)]
+
+
+def _resign(state: GameState, c: seating.Resign) -> list[Event]:
+    seating.check_held(state.names, c.seat)
+    seating.check_all_seated(state.names)
+    return [SeatResigned(c.seat), *_forfeit(state, c.seat, EndReason.RESIGNED)]
+
+
+def _forfeit(state: GameState, seat: int, reason: EndReason) -> list[Event]:
+    """``seat``'s side loses: the best of the other sides wins, on their
+    scores and the points they have made sure of in the hand being played
+    (a tie goes to the first of them in turn order after ``seat``), as
+    when a count-out falls short."""
+    totals = [state.scores[t] + (secured_points(state, t) if state.status == IN_PROGRESS else 0)
+              for t in range(state.teams)]
+    winner = _best_other(state, state.team_of(seat), seat, totals)
+    return [*_reveal(state), GameFinished(winner, reason, state.scores)]
+
+
+def _abort(state: GameState, c: seating.Abort) -> list[Event]:
+    seating.check_abort(state.names, c.seat, state.played)
+    return [GameAborted(c.seat), *_reveal(state), GameFinished(None, EndReason.ABORTED, state.scores)]
+
+
+def _time_out(state: GameState, c: seating.TimeOut) -> list[Event]:
+    """The clock has run out (the kernel checked it is due): the seat it ran
+    for forfeits, or the computer makes its deal or play."""
+    assert state.clock is not None and state.clock.seat is not None, "a due clock runs for a seat"
+    seat = state.clock.seat
+    if state.clock.rule.on_timeout != "computer":
+        return [TimedOut(seat), *_forfeit(state, seat, EndReason.TIMED_OUT)]
+    timed = TimedOut(seat, computer=True)
+    after = evolve(state, timed)
+    return [timed, *decide(after, stand_in(after, seat, c.next_seed))]
+
+
 decide = Decider[GameState, cmd.Command, Event](cmd.CreateGame, _create, {
     cmd.Deal: _deal, cmd.Play: _play, cmd.CountOut: _count_out, cmd.SetClientSeed: _set_client_seed,
-    cmd.Undo: _undo, cmd.AnswerUndo: _answer_undo, cmd.VoidHand: _void,
+    cmd.Undo: _undo, cmd.AnswerUndo: _answer_undo, cmd.VoidHand: _void, seating.Join: _join,
+    seating.Leave: _leave, seating.Resign: _resign, seating.Abort: _abort, seating.TimeOut: _time_out,
 }).decide

@@ -21,6 +21,7 @@ from typing import Any, ClassVar
 
 from .. import codec
 from ..cards import Card
+from ..clocks import ClockRule
 from ..codec import Codec, EventCodec, Upcasters
 from .options import Options
 from .scoring import Award
@@ -38,6 +39,52 @@ class GameCreated(Event):
     options: Options
     seats: tuple[Seat, ...]
     first_dealer: int
+
+
+@dataclass(frozen=True, slots=True)
+class ClockSet(Event):
+    """The game's clock, given at its creation (right after ``GameCreated``)."""
+
+    clock: ClockRule
+
+
+@dataclass(frozen=True, slots=True)
+class SeatJoined(Event):
+    """``name`` took the open seat ``seat``; ``player`` is its player id, if any."""
+
+    seat: int
+    name: str
+    player: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class SeatLeft(Event):
+    """The holder of ``seat`` got up before the first deal: the seat is open again."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class SeatResigned(Event):
+    """``seat`` gave the game up; ``GameFinished`` follows."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class GameAborted(Event):
+    """``seat`` called the game off before the first play; ``GameFinished`` (no winner) follows."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class TimedOut(Event):
+    """``seat``'s clock ran out. With ``computer`` the service moves for it
+    (the move's events follow), else ``GameFinished`` follows: its side lost."""
+
+    seat: int
+    computer: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -272,7 +319,8 @@ def _round_dealt_v1(data: dict[str, Any]) -> dict[str, Any]:
 CODEC: EventCodec[Event] = EventCodec(
     (GameCreated, ShuffleCommitted, ClientSeedSet, HandDealt, InitialPairsTaken, RoundDealt, CardTrailed,
      CardsCaptured, BundleStolen, BuildMade, CardDrawn, CardPlucked, PointsScored, HandEnded, SeedRevealed,
-     CountedOut, GameFinished, UndoRequested, UndoAnswered, PlayUndone, HandVoided),
+     CountedOut, GameFinished, UndoRequested, UndoAnswered, PlayUndone, HandVoided, ClockSet, SeatJoined,
+     SeatLeft, SeatResigned, GameAborted, TimedOut),
     _CODECS, UPCASTERS)
 #: Cassino's events by stored type name.
 EVENT_TYPES = CODEC.types

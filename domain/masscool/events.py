@@ -22,6 +22,7 @@ from dataclasses import dataclass
 
 from .. import codec
 from ..cards import Card
+from ..clocks import ClockRule
 from ..codec import EventCodec, Upcasters
 from .rules import Options
 
@@ -34,9 +35,55 @@ class Event(codec.Event):
 class TableOpened(Event):
     """A game is created: its seats, first dealer and resolved options."""
 
-    names: tuple[str, ...]
+    names: tuple[str | None, ...]  # None: an open seat
     first_dealer: int
     options: Options
+
+
+@dataclass(frozen=True, slots=True)
+class TimerSet(Event):
+    """The game's clock, given at its creation (right after ``TableOpened``)."""
+
+    clock: ClockRule
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerSeated(Event):
+    """``name`` took the open seat ``seat``; ``player`` is its player id, if any."""
+
+    seat: int
+    name: str
+    player: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerUnseated(Event):
+    """The holder of ``seat`` got up before the deal: the seat is open again."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerResigned(Event):
+    """``seat`` gave the game up; ``MoneyCounted`` follows."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class TableAborted(Event):
+    """``seat`` called the game off before the first bet; ``MoneyCounted`` (no winner) follows."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class TurnTimedOut(Event):
+    """``seat``'s clock ran out. With ``computer`` the service moves for it
+    (the move's events follow), else ``MoneyCounted`` follows without it."""
+
+    seat: int
+    computer: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -160,7 +207,8 @@ UPCASTERS = Upcasters()
 
 CODEC: EventCodec[Event] = EventCodec(
     (TableOpened, ShufflePromised, MoneyDealt, HandsDrawn, BetPlaced, StopCalled, PotWon, PotTied, DeckReshuffled,
-     ShuffleRevealed, MoneyCounted, BetUndoAsked, BetUndoAnswered, BetTakenBack),
+     ShuffleRevealed, MoneyCounted, BetUndoAsked, BetUndoAnswered, BetTakenBack, TimerSet, PlayerSeated,
+     PlayerUnseated, PlayerResigned, TableAborted, TurnTimedOut),
     {Options: (Options.to_dict, Options.from_dict)}, UPCASTERS)
 #: Mass Cool Casino's events by stored type name.
 EVENT_TYPES = CODEC.types

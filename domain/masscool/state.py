@@ -15,6 +15,7 @@ from typing import NamedTuple
 
 from .. import standing
 from ..cards import Card
+from ..clocks import Clock
 from .rules import GAME_TYPE, Options
 
 class Status(StrEnum):
@@ -36,12 +37,12 @@ class Outcome:
     the highest total (a shared win); ``totals`` are the money counts."""
 
     winners: tuple[int, ...]
-    reason: str  # "deck_out" or "last_player"
+    reason: str  # "deck_out", "last_player", "resigned", "timed_out" or "aborted"
     totals: tuple[int, ...]
 
 
 class MassCoolState(NamedTuple):
-    names: tuple[str, ...]
+    names: tuple[str | None, ...]  # None: an open seat, which nobody holds yet
     options: Options
     first_dealer: int
     status: Status = WAITING
@@ -71,6 +72,9 @@ class MassCoolState(NamedTuple):
     undo_request: int | None = None
     undo_accepted: tuple[int, ...] = ()
     outcome: Outcome | None = None
+    player_ids: tuple[str | None, ...] = ()  # the player holding each seat, when it joined as one
+    played: bool = False  # a bet or a stop stands (the game can no longer be aborted)
+    clock: Clock | None = None  # the kernel's (domain.folding): None for a game without one
 
     @property
     def players(self) -> int:

@@ -33,7 +33,7 @@ from service.ops import backup as backups
 from service.ops import commands as ops
 from service.ops import serve as server
 from service.ops import standby as standbys
-from service.postgres import database, servers
+from service.postgres import database, notifications, servers
 from service.postgres.readmodel import PostgresReadModel
 from service.postgres.store import PostgresEventStore
 
@@ -163,7 +163,8 @@ def replay(args: argparse.Namespace) -> int:
     if args.print_only:
         return ops.replay_transcript(None, text, sys.stdout)
     with _pool() as pool:
-        return ops.replay_transcript(PostgresEventStore(pool, _checkpoint_key()), text, sys.stdout)
+        store = PostgresEventStore(pool, _checkpoint_key(), _seal())
+        return ops.replay_transcript(store, text, sys.stdout)
 
 
 def rebuild_projections(args: argparse.Namespace) -> int:
@@ -298,12 +299,24 @@ def _database_url(out=None) -> str:
 def _checkpoint_key() -> bytes | None:
     """The key ``casino serve`` signs checkpoints with, from the same
     settings; None when there is none (signatures then go unchecked)."""
+    return checkpoints.key_for({"CHECKPOINT_KEY": os.environ.get("CASINO_CHECKPOINT_KEY"),
+                                "OPERATOR_TOKEN": _operator_token()})
+
+
+def _seal() -> notifications.Seal | None:
+    """What ``casino serve`` seals its notifications with, so that its live
+    streams take a replayed game's events from them; None without a token."""
+    token = _operator_token()
+    return notifications.Seal(notifications.key_from(token)) if token else None
+
+
+def _operator_token() -> str | None:
+    """The operator token ``casino serve`` uses, if there is one yet."""
     token = os.environ.get("CASINO_OPERATOR_TOKEN")
     kept = database.data_dir() / auth.OPERATOR_TOKEN_FILE
     if not token and kept.is_file():
         token = kept.read_text(encoding="utf-8").strip()
-    return checkpoints.key_for({"CHECKPOINT_KEY": os.environ.get("CASINO_CHECKPOINT_KEY"),
-                                "OPERATOR_TOKEN": token})
+    return token or None
 
 
 def _kept_operator_token() -> str:

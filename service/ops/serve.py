@@ -164,10 +164,12 @@ class Server(BaseApplication):
             self.cfg.set(key, value)
 
     def load(self):
+        from service.ops import refusals
         from service.ops.logs import skip_unused_record_fields
         from service.web.app import create_app
 
         skip_unused_record_fields()
+        refusals.install()
         return create_app(self._app_config)
 
 

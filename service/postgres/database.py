@@ -244,11 +244,20 @@ host    replication     postgres        all                     scram-sha-256
 
 
 def create_database(server_url: str, name: str) -> str:
-    """Create database ``name`` on the server unless it exists; return its URL."""
+    """Create database ``name`` on the server unless it exists; return its URL.
+
+    Either way, only its owner (the role creating it), superusers and the
+    roles granted ``CONNECT`` may connect to it: PostgreSQL lets every role
+    connect to a new database, and one that can connect can listen to the
+    live streams' notifications (sealed, but nobody else's business) and
+    send its own. A deployment grants ``CONNECT`` to the roles it means
+    (README, "Database roles")."""
+    database = sql.Identifier(name)
     with psycopg.connect(server_url, autocommit=True) as conn:
         exists = conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", (name,)).fetchone()
         if not exists:
-            conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
+            conn.execute(sql.SQL("CREATE DATABASE {}").format(database))
+        conn.execute(sql.SQL("REVOKE CONNECT, TEMPORARY ON DATABASE {} FROM PUBLIC").format(database))
     return with_database(server_url, name)
 
 

@@ -24,7 +24,7 @@ One round trip per append
     ``PREPARE``) and run by one simple query, its argument bound by the
     client: ``BEGIN``, ``EXECUTE``, a setting that keeps the transaction's
     id, ``COMMIT``, then the notification of the channel of live streams,
-    which carries the events when they fit
+    which carries the events, sealed, when they fit
     (``service.postgres.notifications``). One message, one answer, and none
     of the per-statement work of sending five statements. The argument is one JSON
     document holding everything the append writes (a snapshot's bytes, when
@@ -64,6 +64,7 @@ import functools
 import hashlib
 import itertools
 import logging
+import os
 import time
 import weakref
 from collections.abc import Mapping, Sequence
@@ -84,7 +85,7 @@ from service.chain import CURRENT
 from service.checkpoints import Checkpoint
 from service.events import NOW, ConcurrencyError, Horizon, Snapshot, StoredEvent
 from service.postgres.database import unconfirmed
-from service.postgres.notifications import CHANNEL, notification
+from service.postgres.notifications import CHANNEL, Seal
 from service.postgres.positions import PER_TRANSACTION
 
 # Raised by the events insert trigger when a version does not follow the last.
@@ -166,12 +167,16 @@ class PostgresEventStore(AppendingStore):
     The pool's connections must be in autocommit mode (as
     ``service.postgres.database`` makes them): reads are then one round trip each,
     and an append opens its own transaction. With ``checkpoint_key``, every
-    append signs the game's new head (``service.appends``).
+    append signs the game's new head (``service.appends``). Its
+    notifications are sealed with ``seal`` (``service.postgres.notifications``);
+    without one, under a key of this store's own, which only this process's
+    listeners could open (the others read instead).
     """
 
-    def __init__(self, pool: ConnectionPool, checkpoint_key: bytes | None = None):
+    def __init__(self, pool: ConnectionPool, checkpoint_key: bytes | None = None, seal: Seal | None = None):
         super().__init__(checkpoint_key)
         self._pool = pool
+        self._seal = seal or Seal(os.urandom(32))
 
     def _write(self, append: Chained) -> list[StoredEvent]:
         """The whole append in one transaction, in one statement: its events,
@@ -212,7 +217,7 @@ class PostgresEventStore(AppendingStore):
             writes.append(_UPSERT_SNAPSHOT)
             document["snapshot"] = {"version": asked.snapshot.version, "code_version": asked.snapshot.code_version}
             args.append(asked.snapshot.state)
-        notice = notification(game_id, append.last_version, time.time(), CURRENT, events_json)
+        notice = self._seal.notification(game_id, append.last_version, time.time(), CURRENT, events_json)
         with self._pool.connection() as conn:
             written = _write(conn, _with_writes(tuple(writes)), args, notice, game_id, expected_version)
             if written is None:  # committed; only the notification failed
@@ -379,7 +384,7 @@ def _write(conn: psycopg.Connection, statement: str, args: Sequence[Any], notice
            expected_version: int, *, again: bool = True) -> list[tuple[int, datetime]] | None:
     """Run an append's ``statement`` (prepared on ``conn`` as needed) in its
     transaction, then notify ``CHANNEL`` with ``notice`` (the payload's two
-    parts, see ``notifications.notification``): the rows the insert
+    parts, see ``notifications.Seal.notification``): the rows the insert
     returned, or None when only the notification failed.
 
     Raises ConcurrencyError when the statement broke a version or key.

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import atexit
 import functools
+import os
 from collections.abc import Mapping
 from typing import Any
 
@@ -42,6 +43,10 @@ def adapters(config: Mapping[str, Any], checkpoint_key: bytes | None) -> Adapter
     pools = [pool, *standbys]
     for each in pools:
         atexit.register(each.close)
+    token = config.get("OPERATOR_TOKEN")
+    # Without an operator token (never so under `casino serve`), a key of
+    # this process's own: other processes' notifications then do not open.
+    seal = notifications.Seal(notifications.key_from(token) if token else os.urandom(32))
 
     def close() -> None:
         for each in pools:
@@ -49,10 +54,10 @@ def adapters(config: Mapping[str, Any], checkpoint_key: bytes | None) -> Adapter
             atexit.unregister(each.close)
 
     return Adapters(
-        store=PostgresEventStore(pool, checkpoint_key),
+        store=PostgresEventStore(pool, checkpoint_key, seal),
         read_model=PostgresReadModel(pool),
         ticket_uses=TicketUses(pool),
-        listen=functools.partial(notifications.listen, url),
+        listen=functools.partial(notifications.listen, url, seal),
         ready=functools.partial(_answers, pool),
         close=close,
         # A lost or saturated database is transient: clients retry. So is a
@@ -60,7 +65,7 @@ def adapters(config: Mapping[str, Any], checkpoint_key: bytes | None) -> Adapter
         # a failover: the store drops its connection, the pool finds the new one).
         unavailable=(psycopg.OperationalError, psycopg.errors.ReadOnlySqlTransaction),
         on_new_server=pool.on_new_server,
-        replicas=tuple(Replica(PostgresEventStore(standby, checkpoint_key), PostgresReadModel(standby))
+        replicas=tuple(Replica(PostgresEventStore(standby, checkpoint_key, seal), PostgresReadModel(standby))
                        for standby in standbys),
     )
 

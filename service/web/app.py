@@ -20,8 +20,8 @@ from flask import Flask
 from service import checkpoints
 from service.bootstrap import Adapters, Settings, bootstrap
 from service.postgres import wiring as postgres_wiring
-from service.web import (audit, client, commands, current, events, games, health, listing, observability, problems,
-                         requests, spec, stream, variants)
+from service.web import (audit, client, commands, current, events, games, headers, health, listing, observability,
+                         problems, requests, spec, stream, variants)
 
 DEFAULTS: dict[str, Any] = {
     "DATABASE_URL": None,
@@ -56,6 +56,15 @@ DEFAULTS: dict[str, Any] = {
     # standby behind what its client has seen, then the primary answers.
     "REPLICA_URL": None,
     "REPLICA_WAIT": 0.1,
+    # Each caller's share of a worker's streams (service.stream_limits): a
+    # seat's, the operator's, and those of callers without a token at one
+    # client address. Past it, 429.
+    "STREAM_LIMIT_SEAT": 4,
+    "STREAM_LIMIT_OPERATOR": 32,
+    "STREAM_LIMIT_ADDRESS": 32,
+    # Proxies whose X-Forwarded-For names the client (service.web.clients):
+    # addresses or networks, comma-separated.
+    "TRUSTED_PROXIES": "",
 }
 
 # Configuration key: (environment variable, type).
@@ -73,6 +82,10 @@ ENVIRONMENT = {
     "STREAM_BUFFER_EVENTS": ("CASINO_STREAM_BUFFER_EVENTS", int),
     "REPLICA_URL": ("CASINO_REPLICA_URL", str),
     "REPLICA_WAIT": ("CASINO_REPLICA_WAIT", float),
+    "STREAM_LIMIT_SEAT": ("CASINO_STREAM_LIMIT_SEAT", int),
+    "STREAM_LIMIT_OPERATOR": ("CASINO_STREAM_LIMIT_OPERATOR", int),
+    "STREAM_LIMIT_ADDRESS": ("CASINO_STREAM_LIMIT_ADDRESS", int),
+    "TRUSTED_PROXIES": ("CASINO_TRUSTED_PROXIES", str),
 }
 
 
@@ -94,6 +107,7 @@ def create_app(overrides: Mapping[str, Any] | None = None, *, wiring: Wiring = p
     app.config.from_mapping(overrides or {})
 
     observability.init_app(app)
+    headers.init_app(app)
     requests.init_app(app)
     checkpoint_key = checkpoints.key_for(app.config)
     adapters = wiring(app.config, checkpoint_key)

@@ -21,7 +21,7 @@ from typing import Any
 from flask import Flask, Response, g
 from werkzeug.exceptions import HTTPException, InternalServerError
 
-from domain.errors import NotationError, OptionError, RuleViolation
+from domain.errors import NotationError, OptionError, RuleViolation, UnknownOption
 from service.auth import Forbidden, Unauthenticated
 from service.games import (CorruptGame, GameNotFound, KeyReused, NoSuchVersion, PreconditionFailed, TokensLost,
                            VersionConflict)
@@ -45,6 +45,12 @@ TITLES = {
     "idempotency_key_reused": "Idempotency key reused",
     "idempotency_key_stale": "Idempotency key stale",
     "range_not_satisfiable": "Range not satisfiable",
+    "too_many_streams": "Too many live streams",
+    "invalid_options": "Not a game the rules allow",
+    "idempotency_key_not_random": "Idempotency key not random",
+    # Sent by the HTTP server before the app sees the request (service.ops.refusals).
+    "uri_too_long": "Request line too long",
+    "headers_too_large": "Request headers too large",
     "internal_error": "Internal error",
     "corrupt_game": "Damaged game",
     "unavailable": "Service unavailable",
@@ -176,8 +182,13 @@ def _rule_violation(error: RuleViolation) -> Response:
 
 
 def _option_error(error: OptionError) -> Response:
+    """An option the game does not have is malformed (400), as the spec's
+    schema says; a game the rules cannot make of valid parts (options that
+    do not go together, an unknown variant, a first dealer who is not a
+    seat) is refused for what it asks (422)."""
     field = f"options.{error.name}" if error.name and error.name != "first_dealer" else error.name
-    return problem(400, "malformed", str(error), errors=[{"field": field, "message": str(error)}])
+    status, code = (400, "malformed") if isinstance(error, UnknownOption) else (422, "invalid_options")
+    return problem(status, code, str(error), errors=[{"field": field, "message": str(error)}])
 
 
 def _notation_error(error: NotationError) -> Response:

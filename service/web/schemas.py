@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from marshmallow import RAISE, Schema, ValidationError, fields, validate
+from marshmallow import RAISE, Schema, ValidationError, fields, post_load, validate
 
 from domain.cards import Card
 from domain.errors import NotationError
@@ -51,6 +51,16 @@ class SeatSchema(Strict):
     computer = StrictBoolean(load_default=False)
 
 
+class OpenSeatSchema(Strict):
+    """``{"open": true}``: a seat nobody holds yet, which a player joins."""
+
+    open = StrictBoolean(required=True, validate=validate.Equal(True, error="An open seat says open: true."))
+
+    @post_load
+    def as_seat(self, data, **kwargs):
+        return {"name": None, "computer": False}
+
+
 class SeatsField(fields.Field):
     """``seats``: a list of ``{"name": ..., "computer": ...}``, or a number of
     seats; loads as a list of such dicts, at least one of them a person's."""
@@ -65,15 +75,18 @@ class SeatsField(fields.Field):
         if isinstance(value, list):
             if not 2 <= len(value) <= MAX_SEATS:
                 raise ValidationError(f"A game has 2 to {MAX_SEATS} seats.")
-            seats = [SeatSchema().load(item) if isinstance(item, dict) else _bad_seat() for item in value]
+            seats = [_seat(item) for item in value]
             if all(s["computer"] for s in seats):
                 raise ValidationError("At least one seat is a person's: the computer plays only against people.")
             return seats
         raise ValidationError("Give a list of seats or a number of seats.")
 
 
-def _bad_seat():
-    raise ValidationError('Each seat is an object like {"name": "Ann"}.')
+def _seat(item: Any) -> dict[str, Any]:
+    """A seat of a new game: ``{"name", "computer"}``, ``name`` None for an open one."""
+    if not isinstance(item, dict):
+        raise ValidationError('Each seat is an object like {"name": "Ann"} or {"open": true}.')
+    return OpenSeatSchema().load(item) if "open" in item else SeatSchema().load(item)
 
 
 class CreateGameSchema(Strict):

@@ -135,7 +135,8 @@ def test_the_process_that_appends_pushes_to_its_own_streams_with_no_read(api, ap
     # get sooner, the command's own process pushed.
     hub = services(app).hub
     monkeypatch.setattr(hub, "_listen_with",
-                        functools.partial(notifications.listen, "postgresql://127.0.0.1:9/nowhere?connect_timeout=1"))
+                        functools.partial(notifications.listen, "postgresql://127.0.0.1:9/nowhere?connect_timeout=1",
+                                          notifications.Seal(bytes(32))))
     game = dealt_game(api)
     store = counted(monkeypatch, app)
     readers = open_streams(api, game, 3)

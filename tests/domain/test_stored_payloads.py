@@ -3,7 +3,9 @@
 ``golden/stored_samples.json`` holds payloads of every event type of every
 game type, and ``golden/stored_games.json`` whole games (undo requests, a
 client seed, a voided hand, a count-out, a tied pot), exactly as the code
-before the kernel's shared codec (69021bd) stored them. Each payload reads
+before the kernel's shared codec (69021bd) stored them; the samples of the
+events of seating, resigning and clocks (issue 23, with an open seat in a
+first event) as their first code stored them. Each payload reads
 back through the registry and writes back the same, and each game folds to
 the end it had then.
 """

@@ -10,7 +10,7 @@ import pytest
 from service.auth import hash_token
 from service.chain import chain
 from service.events import Append, ConcurrencyError, IdempotencyRecord, NewEvent
-from service.postgres.notifications import CHANNEL, PAYLOAD_LIMIT, parse_notification
+from service.postgres.notifications import CHANNEL, PAYLOAD_LIMIT, Seal, parse_notification, tag
 from tests.contract.test_event_store import META, SOME_HASH, events, new_game
 
 def test_a_writer_committing_the_same_version_meanwhile_makes_the_append_fail(
@@ -68,38 +68,68 @@ def test_an_append_is_kept_when_only_the_notification_after_its_commit_fails(sto
     assert store.append(Append(game, 2, events("CardTrailed"), META, previous_hash=stored[-1].hash))
 
 
+KEY = b"n" * 32
+
+
+@pytest.fixture
+def sealed_store(pool):
+    """A store that seals its notifications under ``KEY``."""
+    from service.postgres.store import PostgresEventStore
+
+    return PostgresEventStore(pool, seal=Seal(KEY))
+
+
 def notices_of(database_url, append):
-    """The notifications of CHANNEL sent while ``append()`` runs, read back."""
+    """The payloads of CHANNEL's notifications sent while ``append()`` runs."""
     with psycopg.connect(database_url, autocommit=True) as listener:
         listener.execute(f"LISTEN {CHANNEL}")
         append()
-        return [parse_notification(n.payload) for n in listener.notifies(timeout=1.0, stop_after=1)]
+        return [n.payload for n in listener.notifies(timeout=1.0, stop_after=1)]
 
 
-def test_a_notification_carries_the_events_as_stored(store, database_url):
-    game = new_game()
+def test_a_notification_carries_the_events_as_stored(sealed_store, database_url):
+    store, game = sealed_store, new_game()
     first = store.append(Append(game, 0, events("A"), META))
     appended = []
-    (notice,) = notices_of(database_url, lambda: appended.extend(
+    (payload,) = notices_of(database_url, lambda: appended.extend(
         store.append(Append(game, 1, events("B", "C"), META, previous_hash=first[-1].hash))))
-    assert (notice.game_id, notice.version) == (game, 3)
-    assert notice.events() == appended == store.load(game, 1)
+    opened = parse_notification(payload, Seal(KEY)).open(game)
+    assert (opened.game_id, opened.version) == (game, 3)
+    assert opened.events() == appended == store.load(game, 1)
 
 
-def test_events_too_large_for_a_notification_are_announced_without_them(store, database_url, caplog):
+def test_events_too_large_for_a_notification_are_announced_without_them(sealed_store, database_url, caplog):
     game = new_game()
     large = [NewEvent("Large", 1, {"text": "é" * (PAYLOAD_LIMIT // 2)})]  # two bytes each in UTF-8
-    (notice,) = notices_of(database_url, lambda: store.append(Append(game, 0, large, META)))
-    assert (notice.game_id, notice.version) == (game, 1) and notice.events() is None
+    (payload,) = notices_of(database_url, lambda: sealed_store.append(Append(game, 0, large, META)))
+    opened = parse_notification(payload, Seal(KEY)).open(game)
+    assert (opened.game_id, opened.version) == (game, 1) and opened.events() is None
     assert "not notified" not in caplog.text
 
 
-def test_the_first_form_of_notification_is_still_understood():
-    game = new_game()
-    notice = parse_notification(f"{game.hex}:7:1795576220.5")
-    assert (notice.game_id, notice.version, notice.sent_at) == (game, 7, 1795576220.5)
-    assert notice.events() is None
-    assert parse_notification("not:a notification") is None
+def test_the_largest_events_a_notification_carries_fit_in_one():
+    game, seal = new_game(), Seal(KEY)
+    for size in range(PAYLOAD_LIMIT - 400, PAYLOAD_LIMIT, 7):
+        rows = b'[{"text": "' + b"x" * (size * 3 // 4 - 200) + b'"}]'
+        before, after = seal.notification(game, 12, 1795576220.5, 2, rows)
+        payload = before + "9" * 20 + after  # the longest transaction id
+        assert len(payload) < PAYLOAD_LIMIT
+        opened = parse_notification(payload, seal).open(game)
+        assert opened.version == 12 and (opened.carried is None or b"xxx" in opened.carried)
+
+
+def test_a_payload_opens_only_under_its_key_for_its_game():
+    game, seal = new_game(), Seal(KEY)
+    before, after = seal.notification(game, 7, 1795576220.5, 2, b'[{"type": "A"}]')
+    notice = parse_notification(before + "12345" + after, seal)
+    assert notice.open(game).sent_at == 1795576220.5
+    assert notice._replace(seal=Seal(b"m" * 32)).open(game) is None  # another key
+    assert notice.open(new_game()) is None  # another game
+    tampered = notice._replace(box=notice.box[:-6] + ("A" if notice.box[-6] != "A" else "B") + notice.box[-5:])
+    assert tampered.open(game) is None
+    assert notice._replace(tag=tag(new_game())).open(game) is None  # the box moved to another tag
+    assert parse_notification(f"{game.hex}:7:1795576220.5", seal) is None  # the clear form of the code before
+    assert parse_notification("not:a notification", seal) is None
 
 
 @pytest.fixture

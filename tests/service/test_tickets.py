@@ -10,11 +10,12 @@ KEY = ticket_key_from("operator-token")
 GAME = uuid.uuid4()
 NOW = 1_760_000_000.0
 SEAT_TOKEN = hash_token("the seat's token")
+OPERATOR_TOKEN = hash_token("operator-token")
 
 
 def current(caller):
-    """The token hash each caller has now: one for every seat, none for the others."""
-    return SEAT_TOKEN if caller.is_seat else ""
+    """The token hash each caller has now: one for every seat and the operator, none for the public."""
+    return SEAT_TOKEN if caller.is_seat else OPERATOR_TOKEN if caller.is_operator else ""
 
 
 def issue(caller, now=NOW):
@@ -38,6 +39,13 @@ def test_a_seats_ticket_dies_with_the_token_it_was_issued_under():
     ticket, _ = issue(seat(0))
     assert redeem_ticket(KEY, GAME, ticket, NOW, lambda caller: hash_token("a new token")) is None
     assert redeem_ticket(KEY, GAME, ticket, NOW, lambda caller: None) is None  # the seat has no token
+
+
+def test_the_operators_ticket_dies_with_the_operator_token_even_under_the_same_key():
+    ticket, _ = issue(OPERATOR)
+    assert redeem_ticket(KEY, GAME, ticket, NOW, current) == OPERATOR
+    assert redeem_ticket(KEY, GAME, ticket, NOW, lambda caller: hash_token("the next operator token")) is None
+    assert redeem_ticket(KEY, GAME, ticket, NOW, lambda caller: None) is None  # no operator token at all
 
 
 def test_a_ticket_is_for_one_game_one_key_and_cannot_be_edited():

@@ -8,10 +8,12 @@ export const GAME_EVENTS = {
     "GameCreated", "ShuffleCommitted", "ClientSeedSet", "HandDealt", "InitialPairsTaken", "RoundDealt",
     "CardTrailed", "CardsCaptured", "BundleStolen", "BuildMade", "CardDrawn", "CardPlucked", "PointsScored", "HandEnded",
     "SeedRevealed", "CountedOut", "GameFinished", "UndoRequested", "UndoAnswered", "PlayUndone", "HandVoided",
+    "ClockSet", "SeatJoined", "SeatLeft", "SeatResigned", "GameAborted", "TimedOut",
   ],
   "mass-cool-casino": [
     "TableOpened", "ShufflePromised", "MoneyDealt", "HandsDrawn", "BetPlaced", "StopCalled", "PotWon", "PotTied",
     "DeckReshuffled", "ShuffleRevealed", "MoneyCounted", "BetUndoAsked", "BetUndoAnswered", "BetTakenBack",
+    "TimerSet", "PlayerSeated", "PlayerUnseated", "PlayerResigned", "TableAborted", "TurnTimedOut",
   ],
 };
 
@@ -57,8 +59,15 @@ export function describe(event, name) {
     case "UndoAnswered": return `${name(d.seat)} ${d.accepted ? "agrees" : "refuses"}.`;
     case "PlayUndone": return `${name(d.seat)}'s play is taken back${d.forced ? " by the operator" : ""}.`;
     case "HandVoided": return `Hand ${d.hand_number} is voided: ${d.reason}`;
+    // Seats, resigning and clocks: every game has them, under its own names
+    case "ClockSet": case "TimerSet": return "The game has a clock.";
+    case "SeatJoined": case "PlayerSeated": return `${d.name} takes seat ${d.seat}.`;
+    case "SeatLeft": case "PlayerUnseated": return `Seat ${d.seat} is open again.`;
+    case "SeatResigned": case "PlayerResigned": return `${name(d.seat)} resigns.`;
+    case "GameAborted": case "TableAborted": return `${name(d.seat)} calls the game off.`;
+    case "TimedOut": case "TurnTimedOut": return `${owns(name(d.seat))} time has run out${d.computer ? ": the computer moves for them" : ""}.`;
     // Mass Cool Casino
-    case "TableOpened": return `The game of Mass Cool Casino is created for ${listed(d.names)}.`;
+    case "TableOpened": return `The game of Mass Cool Casino is created for ${listed(d.names.map((n) => n ?? "an open seat"))}.`;
     case "ShufflePromised": return `Shuffle ${d.shuffle} is committed: ${short(d.commitment)}`;
     case "MoneyDealt": return `${name(d.dealer)} deals ${d.money[0].length} cards of money to each player${d.fixed ? " (a deck fixed by the operator)" : ""}.`;
     case "HandsDrawn": return `Round ${d.round}: everyone still in draws a hand; ${name(d.leader)} bets first.`;
@@ -68,7 +77,7 @@ export function describe(event, name) {
     case "PotTied": return `Round ${d.round}: ${listed(d.tied.map((s) => `${owns(name(s))} ${d.hands[s]}`))} tie; the pot and the hands go back into the deck.`;
     case "DeckReshuffled": return `Shuffle ${d.shuffle}: the deck is reshuffled${d.fixed ? " (fixed by the operator)" : ""}.`;
     case "ShuffleRevealed": return `Shuffle ${d.shuffle}'s seed is revealed: ${short(d.seed)}`;
-    case "MoneyCounted": return `The money is counted (${String(d.reason).replace(/_/g, " ")}): ${d.totals.map((t, s) => `${name(s)} ${t}`).join(", ")}; ${listed(d.winners.map(name))} ${d.winners.length === 1 ? "wins" : "share the win"}.`;
+    case "MoneyCounted": return `The money is counted (${String(d.reason).replace(/_/g, " ")}): ${d.totals.map((t, s) => `${name(s)} ${t}`).join(", ")}; ${d.winners.length ? `${listed(d.winners.map(name))} ${d.winners.length === 1 ? "wins" : "share the win"}` : "nobody wins"}.`;
     case "BetUndoAsked": return `${name(d.seat)} asks to take their last move back.`;
     case "BetUndoAnswered": return `${name(d.seat)} ${d.accepted ? "agrees" : "refuses"}.`;
     case "BetTakenBack": return `${name(d.seat)}'s move is taken back${d.forced ? " by the operator" : ""}.`;
