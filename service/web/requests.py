@@ -409,7 +409,7 @@ def seen() -> Seen:
     position of its ``Consistency-Token``."""
     version = int_arg("min_version", 0, 0, 10**9)
     tags = request.if_none_match.as_set(include_weak=True)
-    version = max([version, *(int(tag) for tag in tags if _VERSION.fullmatch(tag))])
+    version = max([version, *(int(tag) for tag in tags if tag and _VERSION.fullmatch(tag))])  # "" is read as None
     header = request.headers.get(CONSISTENCY_TOKEN)
     if header is None:
         return Seen(version)

@@ -24,6 +24,7 @@ def test_a_view_the_client_has_is_answered_304_and_a_newer_one_in_full(api, oper
     assert unchanged.status_code == 304 and unchanged.headers["ETag"] == '"2"' and unchanged.get_data() == b""
     assert api.get(game.url, headers={"If-None-Match": 'W/"1", "2"'}).status_code == 304
     assert api.get(game.url, headers={"If-None-Match": "*"}).status_code == 304
+    assert api.get(game.url, headers={"If-None-Match": '""'}).status_code == 200  # names no version
 
     api.deal(game, ORDERED_DECK)
     moved = api.get(game.url, headers={"If-None-Match": '"2"'})
