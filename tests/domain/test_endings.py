@@ -108,3 +108,17 @@ def test_the_endings_are_described_in_a_transcript():
     stored = [cassino.to_json(e) for e in cassino.decide(state, cassino.abort_command(0))]
     assert [cassino.describe_event(s) for s in (stored[0], stored[-1])] == [
         "seat 0 aborts the game", "no winner (aborted); scores 0-0"]
+
+
+@pytest.mark.parametrize("name", GAMES)
+@pytest.mark.parametrize("deal", [False, True])
+def test_a_game_ended_early_reveals_its_committed_seeds_and_audits_fair(name, deal):
+    game = GAME_TYPES[name]
+    variant = next(iter(game.VARIANTS))
+    events = game.decide(None, game.create_command(variant, ("Ann", "Bob"), 0, None, SEED))
+    state = game.fold(events)
+    for command in ([game.deal_command(0, None, SEED)] if deal else []) + [game.resign_command(1)]:
+        more = game.decide(state, command)
+        state, events = game.fold(more, state), events + more
+    assert game.audit(events) == []
+    assert state.status == "finished"
