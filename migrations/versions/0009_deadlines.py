@@ -11,14 +11,14 @@ them by while it acts) and appends the time-out with the game's version
 check, which is what makes it happen once (docs/design.md, "Deadlines").
 
 Revision ID: 0009
-Revises: 0008
+Revises: 0007
 Create Date: 2026-11-26
 """
 
 from alembic import op
 
 revision = "0009"
-down_revision = "0008"
+down_revision = "0007"
 branch_labels = None
 depends_on = None
 
