@@ -55,6 +55,8 @@ TARGETS = {"deadline_lag_p99_ms": 2000, "timeouts_missed": 0, "timeouts_doubled"
 WAITING_SECONDS = 3600  # a clock no measurement outlasts
 DUE_CLOCK_SECONDS = 600
 SETTLE_SECONDS = 10  # after the due second, how long a time-out may take before it counts as missed
+#: ``casino serve`` as bench/service.py starts it (``python -c`` puts the checkout first on sys.path).
+SERVE = "import sys; from service.ops.cli import main; sys.exit(main())"
 
 
 def game_service(url: str):
@@ -205,8 +207,7 @@ def main(argv: list[str] | None = None) -> int:
         pg_pid = int((workdir / "postgres" / "pgdata" / "postmaster.pid").read_text().split()[0])
         url = embedded.database_url("casino_clocks")
         port = bench.free_port()
-        servers.append(bench.Server([sys.executable, "-c", "import sys; from service.ops.cli import main; sys.exit(main())",
-                                     "serve", "--port", str(port)],
+        servers.append(bench.Server([sys.executable, "-c", SERVE, "serve", "--port", str(port)],
                                     bench.server_env(url, workdir), workdir / "service.log", "/readyz"))
         began = time.monotonic()
         waiting = create_clocked(url, [datetime.now(UTC)] * args.games, WAITING_SECONDS)

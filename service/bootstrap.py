@@ -19,6 +19,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from domain.standing import is_finished
+
 from service.auth import Authenticator, TicketUses, seat_key_from
 from service.cache import StateCache, snapshot_key_from
 from service.commands import CreateGame, GameCommand
@@ -105,9 +107,11 @@ def bootstrap(adapters: Adapters, settings: Settings) -> Services:
                         checkpoint_key=settings.checkpoint_key, appended=hub.publish)
     computers = ComputerPlayers(games)
 
-    def execute(command: GameCommand) -> Applied:  # Services.execute, for the keeper made before it
+    def time_out(command: GameCommand) -> Applied:
+        """A time-out, then the computer seats' turns if the game goes on."""
         applied = games.execute(command)
-        computers.take_turns(command.game_id, command.request_id)
+        if not is_finished(applied.state):
+            computers.take_turns(command.game_id, command.request_id)
         return applied
 
     return Services(
@@ -118,5 +122,5 @@ def bootstrap(adapters: Adapters, settings: Settings) -> Services:
         authenticator=Authenticator(token, adapters.store, adapters.ticket_uses),
         checkpoint_key=settings.checkpoint_key,
         adapters=adapters,
-        keeper=TimeKeeper(execute, games.load, adapters.deadlines, adapters.store.now),
+        keeper=TimeKeeper(time_out, games.load, adapters.deadlines, adapters.store.now),
     )
