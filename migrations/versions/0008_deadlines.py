@@ -10,14 +10,14 @@ LOCKED``, then a short lease in ``claimed_until`` so that the others pass
 them by while it acts) and appends the time-out with the game's version
 check, which is what makes it happen once (docs/design.md, "Deadlines").
 
-Revision ID: 0009
+Revision ID: 0008
 Revises: 0007
 Create Date: 2026-11-26
 """
 
 from alembic import op
 
-revision = "0009"
+revision = "0008"
 down_revision = "0007"
 branch_labels = None
 depends_on = None
