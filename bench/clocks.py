@@ -165,7 +165,7 @@ def watch_time_outs(url: str, games: list[uuid.UUID], until: float) -> dict[uuid
     return seen
 
 
-def deadline_lag(args, url: str, waiting: list[uuid.UUID]) -> dict:
+def deadline_lag(args, url: str, waiting: list[uuid.UUID], pg_pid: int, server_pid: int) -> dict:
     """``--due`` games falling due within one second, while the rest wait."""
     sql(url, "DELETE FROM deadlines WHERE game_id = ANY(%s)", (waiting[:args.due],))  # --games on clocks in all
     started = time.monotonic()
@@ -179,7 +179,10 @@ def deadline_lag(args, url: str, waiting: list[uuid.UUID]) -> dict:
         print("the due games were not all created before their second: their lag counts from it", flush=True)
     kept = sql(url, "SELECT count(*) FROM deadlines")[0][0]
     print(f"{kept} deadlines kept; {args.due} due in the second from {due_second.isoformat()}", flush=True)
-    seen = watch_time_outs(url, due, due_second.timestamp() + 1 + SETTLE_SECONDS)
+    meter = bench.CpuMeter(pg_pid, server_pid)
+    with meter.measure():  # the server's and PostgreSQL's work on the time-outs (and the bench's watching)
+        seen = watch_time_outs(url, due, due_second.timestamp() + 1 + SETTLE_SECONDS)
+    print(meter.describe(len(seen), "time-out"), flush=True)
     time.sleep(1.0)  # a second append, if any, would be there by now
     counts = dict(sql(url, "SELECT game_id, count(*) FROM events WHERE type = 'TimedOut' AND game_id = ANY(%s)"
                            " GROUP BY game_id", (due + waiting,)))
@@ -193,6 +196,7 @@ def deadline_lag(args, url: str, waiting: list[uuid.UUID]) -> dict:
         "timeouts_missed": sum(1 for g in due if g not in seen),
         "timeouts_doubled": sum(1 for n in counts.values() if n > 1),
         "timeouts_early": sum(1 for g in waiting[args.due:] if counts.get(g)),  # a waiting game's: none
+        "timeout_cpu_ms": {k: round(v, 2) for k, v in meter.per(len(seen)).items()},
     }
 
 
@@ -224,7 +228,7 @@ def main(argv: list[str] | None = None) -> int:
         rng = random.Random(args.seed)
         scripts = [bench.record(rng) for _ in range(2 * args.clients)]
         result = command_ratio(args, port, url, scripts, pg_pid, servers[0].pid)
-        result |= deadline_lag(args, url, waiting)
+        result |= deadline_lag(args, url, waiting, pg_pid, servers[0].pid)
         result["targets"] = TARGETS
         result["targets_met"] = (result["deadline_lag_p99_ms"] is not None
                                  and result["deadline_lag_p99_ms"] < TARGETS["deadline_lag_p99_ms"]
