@@ -51,7 +51,7 @@ def test_a_seat_aborts_before_the_first_play_and_not_after(api, variant):
 
 
 @pytest.mark.parametrize("body", [{"clock": {"per_move_seconds": 0}}, {"clock": {"per_move_seconds": 5,
-                                  "initial_seconds": 5}}, {"clock": "fast"}, {"on_timeout": "forfeit"},
+                                  "initial_seconds": 5}}, {"clock": "fast"}, {"on_timeout": "pass"},
                                   {"clock": {"per_move_seconds": 5}, "on_timeout": "wait"}])
 def test_a_clock_is_checked_at_creation(api, body):
     response = api.post("/v1/games", json={"seats": 2, **body})

@@ -58,7 +58,7 @@ class Timed:
 
 
 def test_a_clock_is_per_move_or_a_bank_and_nothing_else():
-    assert clocks.rule(None) is None
+    assert clocks.rule(None) is None and clocks.rule(None, "computer") is None  # no clock: nothing times out
     assert clocks.rule({"per_move_seconds": 86400 * 3}) == ClockRule(per_move_seconds=259200)
     assert clocks.rule({"initial_seconds": 300, "increment_seconds": 2}, "computer") == ClockRule(
         None, 300, 2, "computer")
@@ -66,7 +66,7 @@ def test_a_clock_is_per_move_or_a_bank_and_nothing_else():
                             ({"per_move_seconds": 5, "initial_seconds": 5}, None), ({"increment_seconds": 5}, None),
                             ({"initial_seconds": 5, "increment_seconds": -1}, None), ("fast", None),
                             ({"per_move_seconds": clocks.MAX_SECONDS + 1}, None),
-                            ({"per_move_seconds": 5}, "pass"), (None, "forfeit")]:
+                            ({"per_move_seconds": 5}, "pass"), (None, "pass")]:
         with pytest.raises(OptionError):
             clocks.rule(bad, on_timeout)
 
