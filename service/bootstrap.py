@@ -21,15 +21,19 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from domain.standing import is_finished
+
 from service.auth import Authenticator, TicketUses, seat_key_from
 from service.cache import StateCache, snapshot_key_from
 from service.commands import CreateGame, GameCommand
 from service.computer import ComputerPlayers
+from service.deadlines import DeadlineClaims
 from service.events import EventStore
 from service.games import Applied, Created, GameReads, GameService
 from service.readmodel import ReadModel
 from service.replicas import Reads, Replica, Source
 from service.streams import Hub, Listen
+from service.timeouts import TimeKeeper
 
 
 @dataclass(frozen=True)
@@ -39,6 +43,7 @@ class Adapters:
     store: EventStore  # games' events and what is written with them
     read_model: ReadModel  # the games read model: listing, auditing
     ticket_uses: TicketUses  # stream tickets' single use
+    deadlines: DeadlineClaims  # where the time keeper claims the games whose clock has run out
     #: Hears of other processes' appends, for live streams; None: no other process appends.
     listen: Listen | None
     #: Whether the adapters answer within so many seconds (``/readyz``).
@@ -86,6 +91,7 @@ class Services:
     authenticator: Authenticator
     checkpoint_key: bytes | None
     adapters: Adapters
+    keeper: TimeKeeper
 
     def create(self, command: CreateGame) -> Created:
         created = self.games.create(command)
@@ -101,6 +107,7 @@ class Services:
         return self.adapters.ready(timeout)
 
     def close(self) -> None:
+        self.keeper.stop()
         self.hub.close()
         self.adapters.close()
 
@@ -116,9 +123,18 @@ def bootstrap(adapters: Adapters, settings: Settings) -> Services:
     replicas = [Source(GameReads(replica.store, StateCache(), snapshot_key=snapshot_key,
                                  checkpoint_key=settings.checkpoint_key), replica.read_model, True)
                 for replica in adapters.replicas]
+    computers = ComputerPlayers(games)
+
+    def time_out(command: GameCommand) -> Applied:
+        """A time-out, then the computer seats' turns if the game goes on."""
+        applied = games.execute(command)
+        if not is_finished(applied.state):
+            computers.take_turns(command.game_id, command.request_id)
+        return applied
+
     return Services(
         games=games,
-        computers=ComputerPlayers(games),
+        computers=computers,
         read_model=adapters.read_model,
         reads=Reads(Source(games, adapters.read_model, False), replicas, wait=settings.replica_wait,
                     unavailable=adapters.unavailable),
@@ -126,4 +142,5 @@ def bootstrap(adapters: Adapters, settings: Settings) -> Services:
         authenticator=Authenticator(token, adapters.store, adapters.ticket_uses),
         checkpoint_key=settings.checkpoint_key,
         adapters=adapters,
+        keeper=TimeKeeper(time_out, games.load, adapters.deadlines, adapters.store.now),
     )

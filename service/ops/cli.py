@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import errno
 import os
+import signal
 import socket
 import sys
 import tempfile
@@ -112,7 +113,9 @@ def main(argv: list[str] | None = None) -> int:
 
     args = parser.parse_args(argv)
     try:
-        return args.run(args)
+        status = args.run(args)
+        sys.stdout.flush()  # here, where a reader gone away is caught, not at exit
+        return status
     except (psycopg.OperationalError, sqlalchemy.exc.OperationalError) as error:
         print(f"casino: cannot use the database: {error}", file=sys.stderr)
         return 1
@@ -122,6 +125,19 @@ def main(argv: list[str] | None = None) -> int:
     except SchemaBehind as error:
         print(f"casino: {error}", file=sys.stderr)
         return 1
+    except KeyboardInterrupt:  # Ctrl-C: the person knows why it stopped
+        return 128 + signal.SIGINT
+    except BrokenPipeError:
+        return _reader_gone()
+
+
+def _reader_gone() -> int:
+    """What ``casino verify --json | head`` ends with once ``head`` has read
+    enough: no more output, no traceback, and none at exit either, when
+    Python would flush stdout into the closed pipe again (the recipe of
+    Python's documentation on SIGPIPE)."""
+    os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    return 128 + signal.SIGPIPE
 
 
 def migrate(args: argparse.Namespace) -> int:
@@ -241,6 +257,7 @@ def serve(args: argparse.Namespace) -> int:
     app_config: dict[str, Any] = {
         "DATABASE_URL": url,
         "OPERATOR_TOKEN": os.environ.get("CASINO_OPERATOR_TOKEN") or _kept_operator_token(),
+        "KEEP_DEADLINES": True,  # every worker claims the games whose clock has run out
     }
     if not os.environ.get("CASINO_DB_POOL_MAX_SIZE"):
         app_config["DB_POOL_MAX_SIZE"] = options["threads"]

@@ -20,8 +20,8 @@ from flask import Flask
 from service import checkpoints
 from service.bootstrap import Adapters, Settings, bootstrap
 from service.postgres import wiring as postgres_wiring
-from service.web import (audit, client, commands, current, events, games, headers, health, listing, observability,
-                         problems, requests, spec, stream, variants)
+from service.web import (audit, client, commands, cors, current, events, front, games, headers, health,
+                         listing, observability, problems, requests, rules, spec, stream, variants)
 
 DEFAULTS: dict[str, Any] = {
     "DATABASE_URL": None,
@@ -65,6 +65,12 @@ DEFAULTS: dict[str, Any] = {
     # Proxies whose X-Forwarded-For names the client (service.web.clients):
     # addresses or networks, comma-separated.
     "TRUSTED_PROXIES": "",
+    # Keep the games' deadlines in a thread (a greenlet) of this process
+    # (service.timeouts): `casino serve` turns it on in every worker.
+    "KEEP_DEADLINES": False,
+    # Origins whose pages may call the API (service.web.cors): "*" any, a
+    # comma-separated list, or "none".
+    "CORS_ORIGINS": "*",
 }
 
 # Configuration key: (environment variable, type).
@@ -86,6 +92,7 @@ ENVIRONMENT = {
     "STREAM_LIMIT_OPERATOR": ("CASINO_STREAM_LIMIT_OPERATOR", int),
     "STREAM_LIMIT_ADDRESS": ("CASINO_STREAM_LIMIT_ADDRESS", int),
     "TRUSTED_PROXIES": ("CASINO_TRUSTED_PROXIES", str),
+    "CORS_ORIGINS": ("CASINO_CORS_ORIGINS", str),
 }
 
 
@@ -93,8 +100,8 @@ ENVIRONMENT = {
 Wiring = Callable[[Mapping[str, Any], bytes | None], Adapters]
 
 #: Every resource the app serves, one blueprint each.
-BLUEPRINTS = (health.bp, observability.bp, spec.bp, client.bp, variants.bp, games.bp, listing.bp, commands.bp,
-              events.bp, stream.bp, audit.bp)
+BLUEPRINTS = (health.bp, observability.bp, spec.bp, front.bp, rules.bp, client.bp, variants.bp, games.bp, listing.bp,
+              commands.bp, events.bp, stream.bp, audit.bp)
 
 
 def create_app(overrides: Mapping[str, Any] | None = None, *, wiring: Wiring = postgres_wiring.adapters) -> Flask:
@@ -108,6 +115,7 @@ def create_app(overrides: Mapping[str, Any] | None = None, *, wiring: Wiring = p
 
     observability.init_app(app)
     headers.init_app(app)
+    cors.init_app(app)
     requests.init_app(app)
     checkpoint_key = checkpoints.key_for(app.config)
     adapters = wiring(app.config, checkpoint_key)
@@ -117,6 +125,8 @@ def create_app(overrides: Mapping[str, Any] | None = None, *, wiring: Wiring = p
     problems.init_app(app, unavailable=adapters.unavailable)
     for blueprint in BLUEPRINTS:
         app.register_blueprint(blueprint)
+    if app.config["KEEP_DEADLINES"]:
+        current.services(app).keeper.start()
     return app
 
 

@@ -18,8 +18,8 @@ from collections.abc import Mapping
 from http import HTTPStatus
 from typing import Any
 
-from flask import Flask, Response, g
-from werkzeug.exceptions import HTTPException, InternalServerError
+from flask import Flask, Response, g, request
+from werkzeug.exceptions import HTTPException, InternalServerError, NotFound
 
 from domain.errors import NotationError, OptionError, RuleViolation, UnknownOption
 from service.auth import Forbidden, Unauthenticated
@@ -148,6 +148,10 @@ def _http_error(error: HTTPException) -> Response:
             f"quote request id {g.get('request_id', 'unknown')}.",
             headers=headers,
         )
+    if isinstance(error, NotFound) and error.description == NotFound.description:
+        # Werkzeug's own sentence talks of URLs entered by hand and spelling.
+        return problem(404, code, f"Nothing is served at {request.path}: the API's paths are listed at /docs.",
+                       headers=headers)
     return problem(status, code, error.description or HTTPStatus(status).description,
                    headers=headers)
 

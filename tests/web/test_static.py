@@ -53,6 +53,20 @@ def test_the_client_knows_every_event_type_of_every_game():
         assert all(f'case "{t}":' in text for t in game.EVENT_TYPES), name  # and says each in words
 
 
+def test_the_client_knows_each_games_moves_by_event_types_the_game_has():
+    """What the table shows as just played, and when it offers a take-back,
+    it reads from the log by these types (GAME_MOVES in events.js)."""
+    text = (ROOT / "events.js").read_text()
+    listed = re.search(r"GAME_MOVES = \{(.*?)\n\};", text, re.S).group(1)
+    games = dict(re.findall(r'^  "?([\w-]+)"?: \{(.*?)\n  \},$', listed, re.M | re.S))
+    assert set(games) == set(GAME_TYPES)
+    for name, game in GAME_TYPES.items():
+        kinds = dict(re.findall(r"(\w+): \[(.*?)\]", games[name]))
+        assert set(kinds) == {"plays", "fresh", "undone", "asking"}, name
+        for types in kinds.values():
+            assert set(re.findall(r'"(\w+)"', types)) <= set(game.EVENT_TYPES), name
+
+
 def test_the_client_names_every_scoring_category_in_words():
     """A hand's score shows each category by name (tableview.js), whatever the variant's points table."""
     text = (ROOT / "tableview.js").read_text()
