@@ -51,6 +51,7 @@ class CallerKind(StrEnum):
     SEAT = "seat"
     OPERATOR = "operator"
     PUBLIC = "public"
+    SERVICE = "service"  # the service itself: a time-out it claims (service.timeouts)
     PLAYER = "player"  # a player who holds no seat in the game asked about (or asks of no game)
 
 
@@ -103,6 +104,7 @@ class Caller:
 
 PUBLIC = Caller(CallerKind.PUBLIC)
 OPERATOR = Caller(CallerKind.OPERATOR)
+SERVICE = Caller(CallerKind.SERVICE)
 
 
 def seat(n: int, player: UUID | None = None) -> Caller:

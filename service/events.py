@@ -15,12 +15,13 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, NamedTuple, Protocol, runtime_checkable
 from uuid import UUID
 
 from domain.game_types import State, game_of_event
 
 from service.checkpoints import Checkpoint
+from service.deadlines import Deadline
 
 #: Where the idempotency keys of game creations are filed: no game has this id.
 CREATION_SCOPE = UUID(int=0)
@@ -135,7 +136,9 @@ class Append:
     processes hear of tells them), ``snapshot`` replaces the game's.
     ``at`` is the append's moment when the caller chose it (the moment its
     command was decided at, which the game's clock counts from); None: the
-    store's clock.
+    store's clock. ``deadline`` is the game's deadline after the append, when
+    the append sets, moves or clears it (``service.deadlines``); None: the
+    append leaves it as it is (a game without a clock never has one).
     """
 
     game_id: UUID
@@ -150,6 +153,7 @@ class Append:
     player_notices: Mapping[UUID, Sequence[Mapping[str, Any]]] | None = None
     snapshot: Snapshot | None = None
     at: datetime | None = None
+    deadline: Deadline | None = None
 
     def __post_init__(self) -> None:
         if not self.events:
@@ -159,6 +163,18 @@ class Append:
         unknown = set(self.game_row or ()).difference(GAME_COLUMNS)
         if unknown:
             raise ValueError(f"not columns of games: {sorted(unknown)}")
+
+
+class Horizon(NamedTuple):
+    """Where the global order stands, as seen from one database server at one
+    moment: every event at a position below ``settled`` is committed or
+    never will be (a reader there has all of those that are), and every
+    event it sees is below ``reached``. A client that was shown a read at
+    ``reached`` has seen nothing another server cannot show once its
+    ``settled`` is past it (``service.replicas``)."""
+
+    settled: int
+    reached: int
 
 
 @runtime_checkable
@@ -188,6 +204,9 @@ class EventStore(Protocol):
     def read_all(self, after_position: int = 0, limit: int = 100) -> list[StoredEvent]:
         """Up to ``limit`` events of every game after ``after_position``, in a
         global order no reader paging by position can miss an event of."""
+
+    def horizon(self) -> Horizon:
+        """Where the global order stands on this store's server now."""
 
     def game_ids(self) -> list[UUID]:
         """Every game that has events, in id order."""

@@ -31,8 +31,9 @@ from service.cache import StateCache, code_version, seal, unseal
 from service.chain import first_break
 from service.checkpoints import Checkpoint, mismatch
 from service.commands import CreateGame, GameCommand, Request, fresh_seed, request_hash
-from service.events import (CREATION_SCOPE, Append, ConcurrencyError, EventStore, IdempotencyRecord, NewEvent,
-                            StoredEvent, Unfoldable, decode, refold, refold_checked)
+from service.deadlines import Deadline
+from service.events import (CREATION_SCOPE, Append, ConcurrencyError, EventStore, Horizon, IdempotencyRecord,
+                            NewEvent, StoredEvent, Unfoldable, decode, refold, refold_checked)
 from service.metrics import COMMANDS_APPENDED
 from service.notices import Told, notices
 from service.projection import LISTED, player_seat_changes, row_changes, seat_changes
@@ -114,24 +115,28 @@ class TokensLost(Exception):
 
 @dataclass(frozen=True)
 class Created:
-    """A new game: its id, its state, and each seat's token (in clear only here)."""
+    """A new game: its id, its state, each seat's token (in clear only here),
+    and the position of its last event in the global order."""
 
     game_id: uuid.UUID
     state: State
     tokens: tuple[str | None, ...]  # None for an open seat
+    position: int
 
 
 @dataclass(frozen=True)
 class Applied:
     """What a command did: the game went from version ``before`` to ``state``
-    by ``events``; ``seated`` are the seats it seated someone in (a join),
-    each with the seat's new token, in clear only here (None for a seat a
-    player took: the player's token acts for it)."""
+    by ``events``, the last of them at ``position`` in the global order;
+    ``seated`` are the seats it seated someone in (a join), each with the
+    seat's new token, in clear only here (None for a seat a player took:
+    the player's token acts for it)."""
 
     game_id: uuid.UUID
     before: int
     events: tuple[Any, ...]
     state: State
+    position: int
     seated: Mapping[int, str | None] = field(default_factory=dict)
 
 
@@ -156,32 +161,25 @@ class Loaded(NamedTuple):
 Appended = Callable[[uuid.UUID, list[StoredEvent], State], None]
 
 
-class GameService:
+class GameReads:
+    """Games read from one store, through a cache of folded states: a
+    game's state, its stored events, the global log, the game as it was at
+    a version. ``GameService`` reads its primary this way; each replica is
+    read the same way (``service.replicas``), through a cache of its own,
+    so that what a replica answers is what it holds."""
+
     def __init__(self, store: EventStore, cache: StateCache, *, snapshot_key: bytes | None = None,
-                 seat_key: bytes | None = None, checkpoint_key: bytes | None = None,
-                 appended: Appended | None = None, told: Callable[[Told], None] | None = None):
+                 checkpoint_key: bytes | None = None):
         """``snapshot_key`` signs the snapshots written and is needed to read
-        them (``service.cache``); without it there are none. ``seat_key``
-        derives the tokens of games created with an idempotency key
-        (``service.auth.seat_token``); every process serving the database
-        needs the same one, and without it each makes its own. With
+        them (``service.cache``); without it there are none. With
         ``checkpoint_key`` (the store's, which signs each game's head), a game
         read from the store must end where its signed checkpoint says, or it
         is a ``CorruptGame``: no append ever signs a head over a history
-        changed behind the service's back. ``appended(game_id, stored,
-        state)`` is told of every command's events once they are stored (the
-        live streams of this process take them from there), and ``told`` of
-        what each tells the players of the game (``service.notices``: the
-        players' streams of this process take them from there)."""
+        changed behind the service's back."""
         self._store = store
-        self._appended = appended
-        self._told = told
         self.cache = cache
         self._snapshot_key = snapshot_key
-        self._seat_key = seat_key or secrets.token_bytes(32)
         self._checkpoint_key = checkpoint_key
-
-    # -- reading ------------------------------------------------------------
 
     def load(self, game_id: uuid.UUID) -> State:
         """The game's current state; raises GameNotFound, or CorruptGame if
@@ -210,6 +208,10 @@ class GameService:
         """Up to ``limit`` events of every game after position ``after``, in
         the one global order (``EventStore.read_all``)."""
         return self._store.read_all(after, limit)
+
+    def horizon(self) -> Horizon:
+        """Where the global order stands on the store's server now (``EventStore.horizon``)."""
+        return self._store.horizon()
 
     def state_at(self, game_id: uuid.UUID, version: int) -> State:
         """The game as it was at ``version``: GameNotFound, NoSuchVersion, or
@@ -261,6 +263,26 @@ class GameService:
         self.cache.put(game_id, loaded)
         return loaded
 
+
+class GameService(GameReads):
+    """Commands on games, on the primary store, and the same reads there."""
+
+    def __init__(self, store: EventStore, cache: StateCache, *, snapshot_key: bytes | None = None,
+                 seat_key: bytes | None = None, checkpoint_key: bytes | None = None,
+                 appended: Appended | None = None, told: Callable[[Told], None] | None = None):
+        """``seat_key`` derives the tokens of games created with an
+        idempotency key (``service.auth.seat_token``); every process serving
+        the database needs the same one, and without it each makes its own.
+        ``appended(game_id, stored, state)`` is told of every command's
+        events once they are stored (the live streams of this process take
+        them from there), and ``told`` of what each tells the players of the
+        game (``service.notices``: the players' streams of this process take
+        them from there). The rest is ``GameReads``'."""
+        super().__init__(store, cache, snapshot_key=snapshot_key, checkpoint_key=checkpoint_key)
+        self._appended = appended
+        self._told = told
+        self._seat_key = seat_key or secrets.token_bytes(32)
+
     # -- commands -----------------------------------------------------------
 
     def create(self, command: CreateGame) -> Created:
@@ -298,7 +320,7 @@ class GameService:
             stored = self._store.append(Append(
                 game_id, 0, [_new(game, e) for e in events], meta, idempotency=record,
                 game_row=row_changes(state, listed=command.listed),
-                seat_token_hashes=_hashes(tokens), at=at))
+                seat_token_hashes=_hashes(tokens), at=at, deadline=_deadline(game, None, state)))
         except ConcurrencyError:  # a new game's only conflict: the key was filed before
             retried = self._retried_creation(key, fingerprint) if key and fingerprint else None
             if retried is None:
@@ -306,7 +328,7 @@ class GameService:
             return retried
         self.cache.put(game_id, Loaded(state, stored[-1].hash))
         COMMANDS_APPENDED.inc()
-        return Created(game_id, state, tuple(tokens))
+        return Created(game_id, state, tuple(tokens), stored[-1].position)
 
     def _retried_creation(self, key: str, fingerprint: str) -> Created | None:
         """The game first created under ``key``, with its seats' tokens; None if there is none."""
@@ -314,11 +336,12 @@ class GameService:
         if found is None:
             return None
         game_id = uuid.UUID(found["game"])
-        state = refold(self._store.load(game_id, until_version=found["version"]))
+        stored = self._store.load(game_id, until_version=found["version"])
+        state = refold(stored)
         tokens = self._tokens(game_id, tuple(s["name"] for s in game_of(state.variant).seats(state)), key)
         if self._store.seat_token_hashes(game_id) != _hashes(tokens):
             raise TokensLost()  # never answer with tokens that do not work
-        return Created(game_id, state, tuple(tokens))
+        return Created(game_id, state, tuple(tokens), stored[-1].position)
 
     def _tokens(self, game_id: uuid.UUID, names: tuple[str | None, ...], key: str | None) -> list[str | None]:
         """The tokens of a new game's seats named ``names``: random, or derived
@@ -426,14 +449,14 @@ class GameService:
         told = notices(game_id, state, after)  # nothing, but for a game players hold seats in
         stored = self._store.append(Append(
             game_id, state.version, new, meta, previous_hash=loaded.hash, idempotency=record,
-            game_row=row_changes(after, state), snapshot=snapshot, at=at,
+            game_row=row_changes(after, state), snapshot=snapshot, at=at, deadline=_deadline(game, state, after),
             seat_token_hashes=({seat: None for seat in changed} | {s: hash_token(t) for s, t in seated.items() if t})
             or None, player_seats=player_seat_changes(state, changed) or None, player_notices=told or None))
         if self._appended is not None:
             self._appended(game_id, stored, after)
         if told and self._told is not None:
             self._told(told)
-        return Applied(game_id, state.version, tuple(events), after, seated), stored[-1].hash
+        return Applied(game_id, state.version, tuple(events), after, stored[-1].position, seated), stored[-1].hash
 
     def _seated_tokens(self, game_id: uuid.UUID, changed: Mapping[int, Holder | None],
                        key: str | None) -> dict[int, str | None]:
@@ -465,7 +488,7 @@ class GameService:
             # The seat was left since (or the secret replaced): never answer with a token that does not work.
             raise TokensLost("A seat was taken under this Idempotency-Key, but its token no longer works: the"
                              " seat has been left since, or the service's secret replaced. Join again.")
-        return Applied(game_id, first - 1, events, after, seated)
+        return Applied(game_id, first - 1, events, after, stored[-1].position, seated)
 
     def _filed(self, scope: uuid.UUID, actor: str, key: str, fingerprint: str) -> dict[str, Any] | None:
         """What ``actor`` filed under ``key``; KeyReused if it was for another request."""
@@ -476,6 +499,18 @@ class GameService:
         if first_hash != fingerprint:
             raise KeyReused()
         return response
+
+
+def _deadline(game: GameType, before: State | None, after: State) -> Deadline | None:
+    """The game's deadline after an append that goes from ``before`` to
+    ``after``, if it sets, moves or clears one; None for a game without a
+    clock, or a deadline that stays as it was (nothing to write)."""
+    if after.clock is None:
+        return None
+    due = game.deadline(after)
+    if before is not None and game.deadline(before) == due:
+        return None
+    return Deadline(due)
 
 
 def _hashes(tokens: list[str | None]) -> dict[int, str]:

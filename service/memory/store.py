@@ -25,8 +25,8 @@ from service.appends import AppendingStore, Chained
 from service.auth import hash_token
 from service.chain import CURRENT
 from service.checkpoints import Checkpoint
-from service.events import GAME_COLUMNS, NOW, ConcurrencyError, Snapshot, StoredEvent
-from service.memory.tables import IDEMPOTENCY_LIFETIME, Filed, HeldSeat, Tables
+from service.events import GAME_COLUMNS, NOW, ConcurrencyError, Horizon, Snapshot, StoredEvent
+from service.memory.tables import IDEMPOTENCY_LIFETIME, DeadlineRow, Filed, HeldSeat, Tables
 
 
 class MemoryEventStore(AppendingStore):
@@ -69,6 +69,11 @@ class MemoryEventStore(AppendingStore):
                 t.snapshots[game] = asked.snapshot
             if append.checkpoint is not None:
                 t.checkpoints[game] = append.checkpoint
+            if asked.deadline is not None:
+                if asked.deadline.at is None:
+                    t.deadlines.pop(game, None)
+                else:
+                    t.deadlines[game] = DeadlineRow(asked.deadline.at)
         return stored
 
     def _check(self, append: Chained, game: UUID) -> None:
@@ -123,6 +128,12 @@ class MemoryEventStore(AppendingStore):
         with self.tables.lock:
             start = max(after_position, 0)
             return self.tables.log[start:start + limit]
+
+    def horizon(self) -> Horizon:
+        """Every event here is settled and seen: both are past the last position."""
+        with self.tables.lock:
+            past = len(self.tables.log) + 1
+        return Horizon(past, past)
 
     def game_ids(self) -> list[UUID]:
         """Every game that has events, in id order."""

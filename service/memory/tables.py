@@ -34,6 +34,17 @@ class Filed:
 
 
 @dataclass(frozen=True)
+class DeadlineRow:
+    """A game's deadline (``service.deadlines``), and until when a claimer holds it."""
+
+    due_at: datetime
+    claimed_until: datetime | None = None
+
+    def leased(self, until: datetime) -> DeadlineRow:
+        return DeadlineRow(self.due_at, until)
+
+
+@dataclass(frozen=True)
 class KeptPlayer:
     """A row of ``players``: the player's name, its token's hash, when it registered."""
 
@@ -62,6 +73,7 @@ class Tables:
     snapshots: dict[UUID, Snapshot] = field(default_factory=dict)
     checkpoints: dict[UUID, Checkpoint] = field(default_factory=dict)
     ticket_uses: dict[str, datetime] = field(default_factory=dict)  # MAC: when it expires
+    deadlines: dict[UUID, DeadlineRow] = field(default_factory=dict)
     players: dict[UUID, KeptPlayer] = field(default_factory=dict)
     player_tokens: dict[str, UUID] = field(default_factory=dict)  # token hash: player (a unique key)
     player_seats: dict[tuple[UUID, UUID], HeldSeat] = field(default_factory=dict)  # (player, game)

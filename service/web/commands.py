@@ -1,4 +1,5 @@
-"""Commands on a game: deal, play, count out, undo, void, client seeds.
+"""Commands on a game: deal, play, count out, undo, void, client seeds,
+resign and abort.
 
 Each reads its request into the service's command (``service.commands``)
 and hands it to the service layer; the answer is 200 with the game's new
@@ -22,7 +23,7 @@ from service.auth import Caller, Forbidden
 from service.views import command_answer
 from service.web.current import services
 from service.web.guards import operator_required, seat_or_operator_required, seat_required
-from service.web.requests import body, etag, idempotency_key, if_match, json_body
+from service.web.requests import body, idempotency_key, if_match, json_body, shown
 from service.web.schemas import AnswerUndoSchema, ClientSeedSchema, DealSchema, EmptySchema, VoidSchema
 
 bp = Blueprint("commands", __name__, url_prefix="/v1/games/<uuid:game_id>")
@@ -32,7 +33,7 @@ def _run(command: type[commands.GameCommand], game_id: uuid.UUID, caller: Caller
     applied = services().execute(command(game_id=game_id, caller=caller, expected_version=if_match(),
                                          idempotency_key=idempotency_key(), request_id=g.get("request_id"),
                                          **asked))
-    return command_answer(applied, caller), 200, etag(applied.state.version)
+    return command_answer(applied, caller), 200, shown(applied.state.version, applied.position)
 
 
 @bp.post("/deal")
@@ -86,3 +87,19 @@ def void(game_id: uuid.UUID, caller: Caller):
 @seat_required("set a client seed")
 def client_seed(game_id: uuid.UUID, caller: Caller):
     return _run(commands.SetClientSeed, game_id, caller, seed=body(ClientSeedSchema)["seed"])
+
+
+@bp.post("/resign")
+@seat_required("resign")
+def resign(game_id: uuid.UUID, caller: Caller):
+    """The seat gives the game up: its side loses (docs/rules.md, "Resigning")."""
+    body(EmptySchema, optional=True)
+    return _run(commands.Resign, game_id, caller)
+
+
+@bp.post("/abort")
+@seat_required("abort the game")
+def abort(game_id: uuid.UUID, caller: Caller):
+    """The seat calls the game off before the first play: nobody wins."""
+    body(EmptySchema, optional=True)
+    return _run(commands.Abort, game_id, caller)

@@ -4,7 +4,8 @@ stays right while games are created, and costs the same however deep).
 
 Each game is listed with its game type, and its ``outcome`` is the game's
 own account of its result (``GameType.summary``'s ``winner``), as the read
-model keeps it: the service reads no game's result itself."""
+model keeps it: the service reads no game's result itself. A page may come
+from a replica (``service.replicas``)."""
 
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ from service.auth import Caller
 from service.readmodel import STATUSES, GameFilter
 from service.web.current import services
 from service.web.guards import operator_required
-from service.web.requests import page_args, text_args, time_arg
+from service.web.requests import page_args, seen, text_args, time_arg, token
 
 bp = Blueprint("listing", __name__, url_prefix="/v1/games")
 
@@ -38,9 +39,10 @@ def index(caller: Caller):
         finished_before=time_arg("finished_before"),
     )
     cursor, limit = page_args()
-    rows, following = services().read_model.page(where, cursor, limit)
-    return {"games": [_summary(row) for row in rows],
-            "next": following.code if following else None}
+    found = services().reads.routed(lambda source: source.read_model.page(where, cursor, limit), seen())
+    rows, following = found.value
+    return ({"games": [_summary(row) for row in rows], "next": following.code if following else None},
+            200, token(found.position))
 
 
 def _summary(row: dict[str, Any]) -> dict[str, Any]:

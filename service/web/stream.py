@@ -14,10 +14,12 @@ from datetime import UTC, datetime
 
 from flask import Blueprint, Response, request, url_for
 
-from domain.game_types import is_finished
+from domain.game_types import State, is_finished
 
 from service import streams
 from service.auth import Caller
+from service.events import StoredEvent
+from service.replicas import Seen
 from service.stream_limits import holder_of
 from service.web import clients, sse
 from service.web.current import services
@@ -56,8 +58,23 @@ def _open(game_id: uuid.UUID, caller: Caller, after: int, timed: streams.Timing,
         on_close()
         return Response(status=204)
     return sse.event_stream(
-        lambda timing: streams.events(found.games.load, found.games.events, found.hub, game_id, caller, after,
-                                      state, timing), timed, on_close)
+        lambda timing: streams.events(found.games.load, _history(state), found.hub, game_id, caller, after, state,
+                                      timing), timed, on_close)
+
+
+def _history(state: State) -> streams.Read:
+    """How the stream reads the events it starts with: from a replica that
+    has the game at ``state``'s version (the primary's, as the request found
+    it), else from the primary. The events appended after come from the
+    primary's notifications, and the hub reads the primary when it must."""
+    reads = services().reads  # the stream is read after the request's context has gone
+
+    def read(game_id: uuid.UUID, after: int) -> list[StoredEvent]:
+        found = reads.routed(lambda source: source.games.events(game_id, after), Seen(state.version),
+                             version=lambda page: page[-1].version if page else after)
+        return found.value
+
+    return read
 
 
 def _stream_caller(game_id: uuid.UUID) -> Caller:
