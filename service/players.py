@@ -26,7 +26,6 @@ from typing import Protocol
 from service.auth import hash_token, new_player_token, player_identity
 from service.commands import RegisterPlayer
 from service.games import KeyReused, TokensLost
-from service.readmodel import Cursor, Row
 
 
 @dataclass(frozen=True)
@@ -44,7 +43,9 @@ class Registered:
 
 
 class Players(Protocol):
-    """Where players are kept, and the seats they hold (written by the appends)."""
+    """Where players are kept, and which seat they hold in a game (the
+    read model of ``player_seats`` the appends write; a player's list of
+    games is the read model's, ``ReadModel.player_games``, and may come from a replica)."""
 
     def add(self, player: Player, token_hash: str) -> tuple[Player, str]:
         """Keep a new player under its token's hash, and answer it; if a
@@ -61,20 +62,8 @@ class Players(Protocol):
         """The hash of the player's token, or None for no such player."""
 
     def seat_of(self, player_id: uuid.UUID, game_id: uuid.UUID) -> int | None:
-        """The seat the player holds in the game, or None."""
-
-    def turns(self, player_id: uuid.UUID) -> list[Row]:
-        """The games that wait for the seat the player holds (it is one of
-        their ``awaiting``), newest first: each row's ``id``, ``version`` and ``deadline``."""
-
-    def games(self, player_id: uuid.UUID, statuses: tuple[str, ...], after: Cursor | None,
-              limit: int) -> tuple[list[Row], Cursor | None]:
-        """Up to ``limit`` of the games the player holds a seat in, newest
-        first (by the game's ``created_at``, then id), after ``after``, each
-        in one of ``statuses`` (any, when none is given); and the cursor of the next page.
-        A row has the game's ``id``, ``variant``, ``status``, ``version``,
-        ``awaiting`` (the seats it waits for), ``deadline`` and
-        ``created_at``, and the player's ``seat``."""
+        """The seat the player holds in the game, or None (on the primary:
+        which seat a token acts for is never read from a replica)."""
 
 
 class PlayerService:
@@ -103,12 +92,3 @@ class PlayerService:
 
     def find(self, player_id: uuid.UUID) -> Player | None:
         return self._players.find(player_id)
-
-    def games(self, player_id: uuid.UUID, statuses: tuple[str, ...], after: Cursor | None,
-              limit: int) -> tuple[list[Row], Cursor | None]:
-        """The player's games (``Players.games``)."""
-        return self._players.games(player_id, statuses, after, limit)
-
-    def turns(self, player_id: uuid.UUID) -> list[Row]:
-        """The player's games that wait for the player now (``Players.turns``)."""
-        return self._players.turns(player_id)

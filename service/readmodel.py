@@ -140,6 +140,19 @@ class ReadModel(Protocol):
         ``project(events)`` (``service.projection.expected_row``), from its
         events alone; an append to the game meanwhile never leaves an older row behind."""
 
+    def player_games(self, player_id: UUID, statuses: tuple[str, ...], after: Cursor | None,
+                     limit: int) -> tuple[list[Row], Cursor | None]:
+        """Up to ``limit`` of the games the player holds a seat in, newest
+        first (by the game's ``created_at``, then id), after ``after``, each
+        in one of ``statuses`` (any, when none is given); and the cursor of
+        the next page. A row has the game's ``id``, ``variant``, ``status``,
+        ``version``, ``awaiting`` (the seats it waits for), ``deadline`` and
+        ``created_at``, and the player's ``seat``."""
+
+    def player_turns(self, player_id: UUID) -> list[Row]:
+        """The games that wait for the seat the player holds (it is one of
+        their ``awaiting``), newest first: each row's ``id``, ``version`` and ``deadline``."""
+
     def lobby(self, variants: tuple[str, ...], after: Cursor | None, limit: int) -> tuple[list[Row], Cursor | None]:
         """Up to ``limit`` games in the lobby (those with a ``lobby`` entry),
         of one of ``variants`` (any, when none is given), newest first, after

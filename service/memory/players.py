@@ -7,7 +7,6 @@ from uuid import UUID
 
 from service.memory.tables import KeptPlayer, Tables
 from service.players import Player
-from service.readmodel import Cursor, Row, newest_first
 
 
 class MemoryPlayers:
@@ -43,23 +42,3 @@ class MemoryPlayers:
         with self.tables.lock:
             held = self.tables.player_seats.get((player_id, game_id))
         return held.seat if held is not None else None
-
-    def turns(self, player_id: UUID) -> list[Row]:
-        t = self.tables
-        with t.lock:
-            rows = [{"id": game, "version": t.rows[game]["version"], "deadline": t.rows[game]["deadline"],
-                     "created_at": held.created_at}
-                    for (player, game), held in t.player_seats.items()
-                    if player == player_id and game in t.rows and held.seat in (t.rows[game]["awaiting"] or ())]
-        return sorted(rows, key=lambda row: (row["created_at"], row["id"]), reverse=True)
-
-    def games(self, player_id: UUID, statuses: tuple[str, ...], after: Cursor | None,
-              limit: int) -> tuple[list[Row], Cursor | None]:
-        t = self.tables
-        with t.lock:
-            rows = [{"id": game, "variant": t.rows[game]["variant"], "status": t.rows[game]["status"],
-                     "seat": held.seat, "version": t.rows[game]["version"], "awaiting": t.rows[game]["awaiting"],
-                     "deadline": t.rows[game]["deadline"],
-                     "created_at": held.created_at}
-                    for (player, game), held in t.player_seats.items() if player == player_id and game in t.rows]
-        return newest_first([row for row in rows if not statuses or row["status"] in statuses], after, limit)

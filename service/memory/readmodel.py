@@ -61,6 +61,26 @@ class MemoryReadModel:
             for player, seat in seats.items():
                 t.player_seats[(player, game_id)] = HeldSeat(seat, row["created_at"])
 
+    def player_turns(self, player_id: UUID) -> list[Row]:
+        t = self.tables
+        with t.lock:
+            rows = [{"id": game, "version": t.rows[game]["version"], "deadline": t.rows[game]["deadline"],
+                     "created_at": held.created_at}
+                    for (player, game), held in t.player_seats.items()
+                    if player == player_id and game in t.rows and held.seat in (t.rows[game]["awaiting"] or ())]
+        return sorted(rows, key=lambda row: (row["created_at"], row["id"]), reverse=True)
+
+    def player_games(self, player_id: UUID, statuses: tuple[str, ...], after: Cursor | None,
+              limit: int) -> tuple[list[Row], Cursor | None]:
+        t = self.tables
+        with t.lock:
+            rows = [{"id": game, "variant": t.rows[game]["variant"], "status": t.rows[game]["status"],
+                     "seat": held.seat, "version": t.rows[game]["version"], "awaiting": t.rows[game]["awaiting"],
+                     "deadline": t.rows[game]["deadline"],
+                     "created_at": held.created_at}
+                    for (player, game), held in t.player_seats.items() if player == player_id and game in t.rows]
+        return newest_first([row for row in rows if not statuses or row["status"] in statuses], after, limit)
+
     def lobby(self, variants: tuple[str, ...], after: Cursor | None, limit: int) -> tuple[list[Row], Cursor | None]:
         """Up to ``limit`` games in the lobby, newest first, after ``after``."""
         with self.tables.lock:

@@ -6,11 +6,9 @@ from __future__ import annotations
 
 from uuid import UUID
 
-from psycopg.rows import dict_row
 from psycopg_pool import ConnectionPool
 
 from service.players import Player
-from service.readmodel import Cursor, Row, page_of
 
 
 class PostgresPlayers:
@@ -47,26 +45,3 @@ class PostgresPlayers:
             row = conn.execute("SELECT seat FROM player_seats WHERE player_id = %s AND game_id = %s",
                                (player_id, game_id)).fetchone()
         return row[0] if row else None
-
-    def turns(self, player_id: UUID) -> list[Row]:
-        with self._pool.connection() as conn:
-            return conn.cursor(row_factory=dict_row).execute(
-                "SELECT g.id, g.version, g.deadline, s.created_at FROM player_seats s JOIN games g ON g.id = s.game_id"
-                " WHERE s.player_id = %s AND s.seat = ANY(g.awaiting) ORDER BY s.created_at DESC, s.game_id DESC",
-                (player_id,)).fetchall()
-
-    def games(self, player_id: UUID, statuses: tuple[str, ...], after: Cursor | None,
-              limit: int) -> tuple[list[Row], Cursor | None]:
-        """One query: the player's seats, joined to their games' rows, by the listing's index."""
-        with self._pool.connection() as conn:
-            rows = conn.cursor(row_factory=dict_row).execute(
-                "SELECT g.id, g.variant, g.status, s.seat, g.version, g.awaiting, g.deadline, s.created_at"
-                " FROM player_seats s JOIN games g ON g.id = s.game_id"
-                " WHERE s.player_id = %(player)s"
-                " AND (%(statuses)s::text[] IS NULL OR g.status = ANY(%(statuses)s::text[]))"
-                " AND (%(at)s::timestamptz IS NULL OR (s.created_at, s.game_id) < (%(at)s, %(id)s::uuid))"
-                " ORDER BY s.created_at DESC, s.game_id DESC LIMIT %(limit)s",
-                {"player": player_id, "statuses": list(statuses) or None,
-                 "at": after.created_at if after else None, "id": after.id if after else None,
-                 "limit": limit + 1}).fetchall()
-        return page_of(rows, limit)

@@ -1,5 +1,6 @@
 """``GET /v1/lobby``: the games that wait for players and were created to
-be listed, newest first, paged by a cursor as the other listings are.
+be listed, newest first, paged by a cursor as the other listings are; from
+a replica when one has caught up with what the client has seen.
 
 It reads the read model's ``lobby`` entries, which the appends keep
 (``service.projection.lobby_entry``): a game is in the lobby while it
@@ -16,7 +17,7 @@ from flask import Blueprint, url_for
 from domain.game_types import GAME_TYPES, game_of
 
 from service.web.current import services
-from service.web.requests import page_args, text_args
+from service.web.requests import page_args, seen, text_args, token
 
 bp = Blueprint("lobby", __name__, url_prefix="/v1/lobby")
 
@@ -34,8 +35,10 @@ def index():
         variants = tuple(v for v in variants if v in of_types) if variants else tuple(of_types)
         if not variants:  # none of the variants asked for is of the game types asked for
             return {"games": [], "next": None}
-    rows, following = services().read_model.lobby(variants, cursor, limit)
-    return {"games": [_entry(row) for row in rows], "next": following.code if following else None}
+    found = services().reads.routed(lambda source: source.read_model.lobby(variants, cursor, limit), seen())
+    rows, following = found.value
+    return ({"games": [_entry(row) for row in rows], "next": following.code if following else None},
+            200, token(found.position))
 
 
 def _entry(row: dict[str, Any]) -> dict[str, Any]:

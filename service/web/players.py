@@ -24,7 +24,7 @@ from service.stream_limits import holder_of
 from service.web import clients, sse
 from service.web.current import services
 from service.web.guards import current_caller, player_required
-from service.web.requests import body, creation_key, page_args, text_args
+from service.web.requests import body, creation_key, page_args, seen, text_args, token
 from service.web.schemas import PlayerSchema
 
 bp = Blueprint("players", __name__, url_prefix="/v1/players")
@@ -42,11 +42,16 @@ def register():
 @bp.get("/me/games")
 @player_required("list your games")
 def my_games(caller: Caller):
-    """The player's games, newest first, paged by a cursor as the operator's list is."""
+    """The player's games, newest first, paged by a cursor as the operator's
+    list is; from a replica when one has caught up with what the client has seen."""
     statuses = text_args("status", max(map(len, STATUSES)), allowed=STATUSES)
     cursor, limit = page_args()
-    rows, following = services().players.games(caller.own_player, statuses, cursor, limit)
-    return {"games": [_mine(row) for row in rows], "next": following.code if following else None}
+    player_id = caller.own_player
+    found = services().reads.routed(lambda source: source.read_model.player_games(player_id, statuses, cursor, limit),
+                                    seen())
+    rows, following = found.value
+    return ({"games": [_mine(row) for row in rows], "next": following.code if following else None},
+            200, token(found.position))
 
 
 def _mine(row: dict[str, Any]) -> dict[str, Any]:
@@ -86,8 +91,8 @@ def stream():
     timed = sse.timing()
     found, player_id = services(), caller.own_player
 
-    def turns() -> list[notices.Notice]:
-        return [player_streams.turn_of(row) for row in found.players.turns(player_id)]
+    def turns() -> list[notices.Notice]:  # the primary's: the notices that follow are the primary's appends'
+        return [player_streams.turn_of(row) for row in found.read_model.player_turns(player_id)]
 
     return sse.within_share(holder_of(caller, None, clients.request_address()), lambda on_close: sse.event_stream(
         lambda timing: player_streams.events(found.hub, player_id, turns, timing), timed, on_close))

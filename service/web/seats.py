@@ -19,7 +19,7 @@ from service.auth import PUBLIC, Caller, Forbidden, Unauthenticated, player, sea
 from service.views import command_answer
 from service.web.current import services
 from service.web.guards import any_caller
-from service.web.requests import body, etag, guest_key, idempotency_key, if_match
+from service.web.requests import body, guest_key, idempotency_key, if_match, shown
 from service.web.schemas import EmptySchema, JoinSchema
 
 bp = Blueprint("seats", __name__, url_prefix="/v1/games/<uuid:game_id>")
@@ -48,7 +48,7 @@ def join(game_id: uuid.UUID, caller: Caller):
     answer = command_answer(applied, seat(taken, caller.player)) | {"seat": taken}
     if token is not None:
         answer["token"] = token
-    return answer, 200, etag(applied.state.version)
+    return answer, 200, shown(applied.state.version, applied.position)
 
 
 @bp.post("/leave")
@@ -65,5 +65,5 @@ def leave(game_id: uuid.UUID, caller: Caller):
     applied = services().execute(commands.Leave(
         game_id=game_id, caller=caller, expected_version=if_match(), idempotency_key=idempotency_key(),
         request_id=g.get("request_id")))
-    return command_answer(applied, player(caller.own_player) if caller.is_player else PUBLIC), 200, etag(
-        applied.state.version)
+    return (command_answer(applied, player(caller.own_player) if caller.is_player else PUBLIC), 200,
+            shown(applied.state.version, applied.position))

@@ -37,4 +37,4 @@ def test_a_player_without_seats_holds_none_and_lists_no_games(contract):
     contract.players.add(player, hash_token(new_player_token()))
 
     assert contract.players.seat_of(player.id, uuid.uuid4()) is None
-    assert contract.players.games(player.id, (), None, 10) == ([], None)
+    assert contract.read_model.player_games(player.id, (), None, 10) == ([], None)

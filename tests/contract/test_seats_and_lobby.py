@@ -53,7 +53,7 @@ def test_the_seats_players_take_and_leave_are_kept_and_listed(contract):
 
     joined = then(contract, game, created, player_seats={ann: 1})
     assert contract.players.seat_of(ann, game) == 1
-    rows, following = contract.players.games(ann, (), None, 10)
+    rows, following = contract.read_model.player_games(ann, (), None, 10)
     assert following is None and [(r["id"], r["seat"], r["status"], r["created_at"]) for r in rows] == [
         (game, 1, "waiting", created_at)]
     with pytest.raises(ConcurrencyError):  # seat 1 is held
@@ -63,7 +63,7 @@ def test_the_seats_players_take_and_leave_are_kept_and_listed(contract):
 
     then(contract, game, joined, player_seats={ann: None, bob: 0})
     assert (contract.players.seat_of(ann, game), contract.players.seat_of(bob, game)) == (None, 0)
-    assert contract.players.games(ann, (), None, 10) == ([], None)
+    assert contract.read_model.player_games(ann, (), None, 10) == ([], None)
 
 
 def test_a_players_games_are_paged_newest_first_and_filtered_by_status(contract):
@@ -76,16 +76,31 @@ def test_a_players_games_are_paged_newest_first_and_filtered_by_status(contract)
                        "awaiting": [n], "deadline": due + timedelta(minutes=n)})
         games.append(game)
 
-    page, following = contract.players.games(ann, (), None, 2)
-    rest, end = contract.players.games(ann, (), following, 2)
+    page, following = contract.read_model.player_games(ann, (), None, 2)
+    rest, end = contract.read_model.player_games(ann, (), following, 2)
     newest_first = sorted(games, key=lambda g: (contract.games_row(g)["created_at"], g), reverse=True)
     assert [r["id"] for r in page + rest] == newest_first and end is None
     assert following == Cursor.of(page[-1])
     assert all(r["seat"] == games.index(r["id"]) and r["awaiting"] == [r["seat"]] for r in page + rest)
     by_seat = {r["seat"]: r["deadline"] for r in page + rest}
     assert by_seat[2] - by_seat[0] == timedelta(minutes=2)
-    finished, _ = contract.players.games(ann, ("finished",), None, 10)
+    finished, _ = contract.read_model.player_games(ann, ("finished",), None, 10)
     assert [r["id"] for r in finished] == [games[1]]
+    turns = contract.read_model.player_turns(ann)  # each game awaits Ann's seat
+    assert [(r["id"], r["version"], r["deadline"]) for r in turns] == [
+        (r["id"], 2, r["deadline"]) for r in page + rest]
+
+
+def test_a_players_turns_are_the_games_that_wait_for_the_players_seat(contract):
+    ann, waiting, other = uuid.uuid4(), uuid.uuid4(), uuid.uuid4()
+    then(contract, waiting, first(contract, waiting), player_seats={ann: 1},
+         game_row={"version": 2, "awaiting": [1], "deadline": None})
+    then(contract, other, first(contract, other), player_seats={ann: 0},
+         game_row={"version": 2, "awaiting": [1], "deadline": None})
+
+    assert [(r["id"], r["version"], r["deadline"]) for r in contract.read_model.player_turns(ann)] == [
+        (waiting, 2, None)]
+    assert contract.read_model.player_turns(uuid.uuid4()) == []
 
 
 def test_the_lobby_lists_listed_games_with_an_entry_newest_first(contract):
