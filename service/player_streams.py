@@ -30,7 +30,7 @@ from uuid import UUID
 from domain.clocks import rfc3339
 
 from service import jsonio, notices
-from service.streams import KEEPALIVE, Hub, Timing
+from service.streams import KEEPALIVE, Hub, Timing, waiting
 
 
 def frame(notice: notices.Notice) -> str:
@@ -44,29 +44,17 @@ def events(hub: Hub, player_id: UUID, turns: Callable[[], Sequence[notices.Notic
     """The stream's text until its time is up: ``your_turn`` for each game
     that waits for the player now (``turns()``), then what the player is told."""
     deadline = clock() + timing.seconds
-    keepalive_at = clock() + timing.keepalive
     heeding = hub.heed(player_id)  # before reading, so no append slips between
+
+    def news() -> str:
+        return "".join(frame(n) for n in hub.already_told(heeding, list(turns())))
+
+    def take(timeout: float) -> str:
+        return "".join(frame(n) for n in hub.hear(heeding, timeout))  # one write for all of it
+
     try:
-        yield "".join(frame(n) for n in hub.already_told(heeding, list(turns()))) or KEEPALIVE
-        poll_at = clock() + timing.poll
-        while not heeding.dropped:
-            now = clock()
-            if now >= deadline:
-                return
-            if now >= keepalive_at:
-                yield KEEPALIVE
-                keepalive_at = now + timing.keepalive
-            wake_at = min(deadline, keepalive_at)
-            if not hub.listening:  # the hub wakes every stream when it stops listening
-                if now >= poll_at:
-                    news = hub.already_told(heeding, list(turns()))
-                    if news:
-                        yield "".join(frame(n) for n in news)
-                    poll_at = now + timing.poll
-                wake_at = min(wake_at, poll_at)
-            told = hub.hear(heeding, wake_at - now)
-            if told:  # one write for all of it
-                yield "".join(frame(n) for n in told)
+        yield news() or KEEPALIVE
+        yield from waiting(hub, timing, deadline, lambda: heeding.dropped, take, news, clock)
     finally:
         hub.unheed(heeding)
 

@@ -511,7 +511,6 @@ def events(load: Callable[[UUID], State], read: Read, hub: Hub, game_id: UUID, c
     ``state`` is the game as the request found it; ``load`` loads it anew,
     ``read`` reads its events."""
     deadline = clock() + timing.seconds
-    keepalive_at = clock() + timing.keepalive
     held = _holder(state, caller)
     subscription = hub.subscribe(game_id, state)  # before the history, so no append slips between
     try:
@@ -519,39 +518,72 @@ def events(load: Callable[[UUID], State], read: Read, hub: Hub, game_id: UUID, c
         latest = load(game_id) if history and history[-1].version > state.version else state
         reveal = log_revealed(latest)
         sending, seat_changed_hands = _sendable(state, [(stored, reveal) for stored in history], caller, held)
-        sent = after
+        at = _Place(after, latest, seat_changed_hands)
         for stored, shown in sending:
             yield frame(stored, caller, shown)
-            sent = stored.version
-        if seat_changed_hands:
-            return
-        state = latest
-        hub.ready(subscription, sent)
-        poll_at = clock() + timing.poll
-        while not (is_finished(state) and sent >= state.version):
-            now = clock()
-            if now >= deadline or subscription.dropped:
-                return
-            if now >= keepalive_at:
-                yield KEEPALIVE
-                keepalive_at = now + timing.keepalive
-            wake_at = min(deadline, keepalive_at)
-            if not hub.listening:  # the hub wakes every stream when it stops listening
-                if now >= poll_at:
-                    hub.refresh(subscription)
-                    poll_at = now + timing.poll
-                wake_at = min(wake_at, poll_at)
-            batches = hub.take(subscription, wake_at - now)
-            if batches:  # one write for all of them
-                sending, seat_changed_hands = _sendable(
-                    state, [(stored, log_revealed(batch.state)) for batch in batches for stored in batch.events],
-                    caller, held)
-                yield "".join(frame(stored, caller, reveal) for stored, reveal in sending)
-                if seat_changed_hands:
-                    return
-                sent, state = batches[-1].events[-1].version, batches[-1].state
+            at.sent = stored.version
+        hub.ready(subscription, at.sent)
+
+        def take(timeout: float) -> str:
+            batches = hub.take(subscription, timeout)
+            if not batches:
+                return ""
+            sending, at.cut = _sendable(
+                at.state, [(stored, log_revealed(batch.state)) for batch in batches for stored in batch.events],
+                caller, held)
+            at.sent, at.state = batches[-1].events[-1].version, batches[-1].state
+            return "".join(frame(stored, caller, shown) for stored, shown in sending)  # one write for all
+
+        def poll() -> str:
+            hub.refresh(subscription)
+            return ""
+
+        yield from waiting(hub, timing, deadline, lambda: at.cut or subscription.dropped or at.finished, take, poll,
+                           clock)
     finally:
         hub.leave(subscription)
+
+
+@dataclass
+class _Place:
+    """Where a game's stream stands: the last version sent, the game then,
+    and whether it is cut (its seat changed hands)."""
+
+    sent: int
+    state: State
+    cut: bool = False
+
+    @property
+    def finished(self) -> bool:
+        """The game is over and the stream has sent its last event."""
+        return is_finished(self.state) and self.sent >= self.state.version
+
+
+def waiting(hub: Hub, timing: Timing, deadline: float, over: Callable[[], bool], take: Callable[[float], str],
+            poll: Callable[[], str], clock: Callable[[], float] = time.monotonic) -> Generator[str, None, None]:
+    """What every stream does once it waits, until ``deadline`` or
+    ``over()``: a keep-alive every ``timing.keepalive`` seconds, ``poll()``
+    every ``timing.poll`` seconds while the hub does not listen (the hub
+    wakes every stream when it stops), and whatever ``take(timeout)`` hands
+    over, waiting for it until the next of those is due."""
+    keepalive_at = clock() + timing.keepalive
+    poll_at = clock() + timing.poll
+    while not over():
+        now = clock()
+        if now >= deadline:
+            return
+        if now >= keepalive_at:
+            yield KEEPALIVE
+            keepalive_at = now + timing.keepalive
+        wake_at = min(deadline, keepalive_at)
+        if not hub.listening:
+            if now >= poll_at:
+                if polled := poll():
+                    yield polled
+                poll_at = now + timing.poll
+            wake_at = min(wake_at, poll_at)
+        if taken := take(wake_at - now):
+            yield taken
 
 
 def _holder(state: State, caller: Caller) -> Holder | None:
