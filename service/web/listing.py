@@ -17,9 +17,9 @@ from domain.game_types import game_of
 
 from service.auth import Caller
 from service.readmodel import STATUSES, GameFilter
-from service.web.current import services
 from service.web.guards import operator_required
-from service.web.requests import page_args, seen, text_args, time_arg, token
+from service.web.paging import routed_page
+from service.web.requests import page_args, text_args, time_arg
 
 bp = Blueprint("listing", __name__, url_prefix="/v1/games")
 
@@ -39,10 +39,7 @@ def index(caller: Caller):
         finished_before=time_arg("finished_before"),
     )
     cursor, limit = page_args()
-    found = services().reads.routed(lambda source: source.read_model.page(where, cursor, limit), seen())
-    rows, following = found.value
-    return ({"games": [_summary(row) for row in rows], "next": following.code if following else None},
-            200, token(found.position))
+    return routed_page(lambda source: source.read_model.page(where, cursor, limit), _summary)
 
 
 def _summary(row: dict[str, Any]) -> dict[str, Any]:

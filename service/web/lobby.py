@@ -16,8 +16,8 @@ from flask import Blueprint, url_for
 
 from domain.game_types import GAME_TYPES, game_of
 
-from service.web.current import services
-from service.web.requests import page_args, seen, text_args, token
+from service.web.paging import routed_page
+from service.web.requests import page_args, text_args
 
 bp = Blueprint("lobby", __name__, url_prefix="/v1/lobby")
 
@@ -35,10 +35,7 @@ def index():
         variants = tuple(v for v in variants if v in of_types) if variants else tuple(of_types)
         if not variants:  # none of the variants asked for is of the game types asked for
             return {"games": [], "next": None}
-    found = services().reads.routed(lambda source: source.read_model.lobby(variants, cursor, limit), seen())
-    rows, following = found.value
-    return ({"games": [_entry(row) for row in rows], "next": following.code if following else None},
-            200, token(found.position))
+    return routed_page(lambda source: source.read_model.lobby(variants, cursor, limit), _entry)
 
 
 def _entry(row: dict[str, Any]) -> dict[str, Any]:

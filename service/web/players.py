@@ -24,7 +24,8 @@ from service.stream_limits import holder_of
 from service.web import clients, sse
 from service.web.current import services
 from service.web.guards import current_caller, player_required
-from service.web.requests import body, creation_key, page_args, seen, text_args, token
+from service.web.paging import routed_page
+from service.web.requests import body, creation_key, page_args, text_args
 from service.web.schemas import PlayerSchema
 
 bp = Blueprint("players", __name__, url_prefix="/v1/players")
@@ -47,11 +48,7 @@ def my_games(caller: Caller):
     statuses = text_args("status", max(map(len, STATUSES)), allowed=STATUSES)
     cursor, limit = page_args()
     player_id = caller.own_player
-    found = services().reads.routed(lambda source: source.read_model.player_games(player_id, statuses, cursor, limit),
-                                    seen())
-    rows, following = found.value
-    return ({"games": [_mine(row) for row in rows], "next": following.code if following else None},
-            200, token(found.position))
+    return routed_page(lambda source: source.read_model.player_games(player_id, statuses, cursor, limit), _mine)
 
 
 def _mine(row: dict[str, Any]) -> dict[str, Any]:
