@@ -23,10 +23,10 @@ from tests.service.test_operator_commands import content, stored
 def test_a_timed_out_game_replays_with_its_clocks_as_they_stood(api, app, operator, database_url, scratch_url,
                                                                  tmp_path, monkeypatch):
     created = api.post("/v1/games", json={"seats": [{"name": "Ann"}, {"name": "Bob"}], "first_dealer": 1,
-                                          "clock": {"initial_seconds": 1, "increment_seconds": 0}}).get_json()
+                                          "clock": {"initial_seconds": 3, "increment_seconds": 0}}).get_json()
     game_id, tokens = created["id"], [s["token"] for s in created["seats"]]
     assert api.post(f"/v1/games/{game_id}/deal", json={}, token=tokens[1]).status_code == 200
-    time.sleep(1.1)
+    time.sleep(3.1)  # seat 0, to play first, has 3 seconds in all
     assert services(app).keeper.tick() == 1
     path = tmp_path / "game.json"
     monkeypatch.setenv("DATABASE_URL", database_url)
