@@ -17,7 +17,7 @@ from flask import Blueprint, url_for
 from domain.game_types import GAME_TYPES, game_of
 
 from service.web.paging import routed_page
-from service.web.requests import page_args, text_args
+from service.web.requests import page_args, seen, text_args
 
 bp = Blueprint("lobby", __name__, url_prefix="/v1/lobby")
 
@@ -30,12 +30,13 @@ def index():
     variants = text_args("variant", _MAX_TEXT)
     game_types = text_args("game_type", max(map(len, GAME_TYPES)), allowed=tuple(GAME_TYPES))
     cursor, limit = page_args()
+    client_seen = seen()  # a bad Consistency-Token is malformed even when no game could match
     if game_types:
         of_types = [v for t in game_types for v in GAME_TYPES[t].VARIANTS]
         variants = tuple(v for v in variants if v in of_types) if variants else tuple(of_types)
         if not variants:  # none of the variants asked for is of the game types asked for
             return {"games": [], "next": None}
-    return routed_page(lambda source: source.read_model.lobby(variants, cursor, limit), _entry)
+    return routed_page(lambda source: source.read_model.lobby(variants, cursor, limit), _entry, client_seen)
 
 
 def _entry(row: dict[str, Any]) -> dict[str, Any]:

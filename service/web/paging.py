@@ -8,7 +8,7 @@ from collections.abc import Callable
 from typing import Any
 
 from service.readmodel import Cursor, Row
-from service.replicas import Source
+from service.replicas import Seen, Source
 from service.web.current import services
 from service.web.requests import seen, token
 
@@ -16,9 +16,11 @@ from service.web.requests import seen, token
 PageRead = Callable[[Source], tuple[list[Row], Cursor | None]]
 
 
-def routed_page(read: PageRead, item: Callable[[Row], dict[str, Any]]) -> tuple[dict[str, Any], int, dict[str, str]]:
-    """The answer: ``{"games": [item(row), ...], "next"}``, its status and its headers."""
-    found = services().reads.routed(read, seen())
+def routed_page(read: PageRead, item: Callable[[Row], dict[str, Any]],
+                client_seen: Seen | None = None) -> tuple[dict[str, Any], int, dict[str, str]]:
+    """The answer: ``{"games": [item(row), ...], "next"}``, its status and
+    its headers; ``client_seen`` when the caller has read ``seen()`` already."""
+    found = services().reads.routed(read, client_seen or seen())
     rows, following = found.value
     return ({"games": [item(row) for row in rows], "next": following.code if following else None},
             200, token(found.position))

@@ -123,3 +123,10 @@ def test_the_lobby_shows_no_token_and_no_player_id(api):
     text = api.get("/v1/lobby").get_data(as_text=True)
     assert game.id in text
     assert game.tokens[0] not in text and ann["token"] not in text and ann["id"] not in text
+
+
+def test_a_lobby_read_with_a_bad_consistency_token_is_malformed_even_when_nothing_could_match(api):
+    for query in ["", "?game_type=cassino&variant=mass-cool-casino"]:  # the second matches no game type's variant
+        answer = api.get(f"/v1/lobby{query}", headers={"Consistency-Token": "soon"})
+        assert answer.status_code == 400, query
+        assert answer.get_json()["title"]
