@@ -342,12 +342,17 @@ class PostgresEventStore(AppendingStore):
         snapshot of the database."""
         with self._pool.connection() as conn:
             rows = conn.execute(
+                # Each game by its keys: lateral joins, kept so by LIMIT 1 (a
+                # plain join of whole tables would hash all of checkpoints).
                 f"SELECT {_EVENT_COLUMNS_OF_E}, c.version, c.head, c.signature, s.version, s.code_version,"
                 " CASE WHEN e.version = s.version THEN s.state END"
                 " FROM unnest(%s::uuid[]) AS g(id)"
-                " LEFT JOIN snapshots s ON s.game_id = g.id AND s.code_version = %s"
-                " JOIN events e ON e.game_id = g.id AND e.version >= coalesce(s.version, 1)"
-                " LEFT JOIN checkpoints c ON c.game_id = g.id"
+                " LEFT JOIN LATERAL (SELECT version, code_version, state FROM snapshots"
+                "                    WHERE game_id = g.id AND code_version = %s LIMIT 1) s ON true"
+                " CROSS JOIN LATERAL (SELECT * FROM events"
+                "                     WHERE game_id = g.id AND version >= coalesce(s.version, 1)) e"
+                " LEFT JOIN LATERAL (SELECT version, head, signature FROM checkpoints"
+                "                    WHERE game_id = g.id LIMIT 1) c ON true"
                 " ORDER BY e.game_id, e.version",
                 (list(game_ids), code_version),
             ).fetchall()
