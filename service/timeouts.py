@@ -48,6 +48,9 @@ POLL_SECONDS = 0.2
 #: one commit and one round trip serve many. A full claim is followed by the
 #: next at once.
 BATCH = 32
+#: Claims a worker works on at once: while one waits for the database, the
+#: other decides its time-outs.
+AT_ONCE = 2
 
 _log = logging.getLogger(__name__)
 
@@ -68,7 +71,7 @@ class TimeKeeper:
         self._claims = claims
         self._clock = clock
         self._stop = threading.Event()
-        self._thread: threading.Thread | None = None
+        self._threads: list[threading.Thread] = []
 
     def tick(self, limit: int = BATCH) -> int:
         """Claim the deadlines due now and act on them; how many were claimed."""
@@ -107,11 +110,15 @@ class TimeKeeper:
     # -- in the background ----------------------------------------------------
 
     def start(self) -> None:
-        """Keep the deadlines in a thread of this process (a greenlet under gevent)."""
-        self._thread = threading.Thread(target=self.run, name="casino-time-keeper", daemon=True)
-        self._thread.start()
+        """Keep the deadlines in ``AT_ONCE`` threads of this process
+        (greenlets under gevent), which look for due ones in turn."""
+        self._threads = [threading.Thread(target=self.run, args=(n * POLL_SECONDS / AT_ONCE,),
+                                          name=f"casino-time-keeper-{n}", daemon=True) for n in range(AT_ONCE)]
+        for thread in self._threads:
+            thread.start()
 
-    def run(self) -> None:
+    def run(self, delay: float = 0.0) -> None:
+        self._stop.wait(delay)
         while not self._stop.is_set():
             try:
                 full = self.tick() == BATCH
@@ -123,5 +130,5 @@ class TimeKeeper:
 
     def stop(self) -> None:
         self._stop.set()
-        if self._thread is not None:
-            self._thread.join(timeout=5)
+        for thread in self._threads:
+            thread.join(timeout=5)
