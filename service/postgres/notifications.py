@@ -139,12 +139,12 @@ class Announcement(NamedTuple):
         if self.carried is None:
             return None
         found = jsonio.loads(self.carried)
-        rows = found["events"]
-        first = self.version - len(rows)
-        return [StoredEvent(position(self.xid, n), self.game_id, first + i, row["type"],
+        rows, first = found["events"], found.get("first", 1)
+        before = self.version - len(rows)
+        return [StoredEvent(position(self.xid, first + i), self.game_id, before + 1 + i, row["type"],
                             row["schema_version"], row["data"], row["metadata"],
                             datetime.fromisoformat(row["at"]), row["hash"], found["chain"])
-                for i, (n, row) in enumerate(enumerate(rows, start=found.get("first", 1)), start=1)]
+                for i, row in enumerate(rows)]
 
 
 def tag(game_id: UUID) -> str:

@@ -242,7 +242,7 @@ class PostgresEventStore(AppendingStore):
         statements = [self._statement(appends[i], first) for i, first in zip(order, firsts, strict=True)]
         try:
             with self._pool.connection() as conn:
-                positions = _write(conn, statements, "several games", 0)
+                positions = _write(conn, statements, f"(one of {len(statements)})", 0)
                 if positions is None:  # committed; only the notifications failed
                     positions = [_positions(conn, appends[i]) for i in order]
         except ConcurrencyError:
