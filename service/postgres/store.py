@@ -232,25 +232,49 @@ class PostgresEventStore(AppendingStore):
         """Every append in one transaction (each with its own version check,
         in the order of their games' ids, so that two such transactions never
         wait for each other's locks in a circle), one statement each sent in
-        one message, and their notifications after its commit. If any one
-        conflicts, nothing of it is written, and each is then written by
-        itself: the conflicting ones raise alone."""
-        if len(appends) < 2:
-            return super()._write_each(appends)
-        order = sorted(range(len(appends)), key=lambda i: str(appends[i].append.game_id))
-        firsts = itertools.accumulate((len(appends[i].rows) for i in order[:-1]), initial=1)
-        statements = [self._statement(appends[i], first) for i, first in zip(order, firsts, strict=True)]
-        try:
-            with self._pool.connection() as conn:
-                positions = _write(conn, statements, f"(one of {len(statements)})", 0)
-                if positions is None:  # committed; only the notifications failed
-                    positions = [_positions(conn, appends[i]) for i in order]
-        except ConcurrencyError:
-            return super()._write_each(appends)
+        one message, and their notifications after its commit. If one
+        conflicts, nothing of the transaction is written: the games no
+        longer at their expected version are then left out (each gets its
+        ``ConcurrencyError``) and the rest written together again; if that
+        conflicts too, each is written by itself."""
         stored: list[list[StoredEvent] | ConcurrencyError] = [[] for _ in appends]
-        for i, written in zip(order, positions, strict=True):
-            stored[i] = _stored(appends[i], written)
+        todo = sorted(range(len(appends)), key=lambda i: str(appends[i].append.game_id))
+        for _ in range(2):
+            if len(todo) < 2:
+                break
+            try:
+                for i, written in zip(todo, self._write_together([appends[i] for i in todo]), strict=True):
+                    stored[i] = written
+                return stored
+            except ConcurrencyError:
+                moved = self._moved([appends[i] for i in todo])
+                for i in todo:
+                    if appends[i].append.game_id in moved:
+                        stored[i] = ConcurrencyError(appends[i].append.game_id, appends[i].append.expected_version)
+                todo = [i for i in todo if appends[i].append.game_id not in moved]
+        for i, written in zip(todo, super()._write_each([appends[i] for i in todo]), strict=True):
+            stored[i] = written
         return stored
+
+    def _write_together(self, appends: Sequence[Chained]) -> list[list[StoredEvent]]:
+        """The appends (in their games' order) in one transaction, as ``_write_each`` says."""
+        firsts = itertools.accumulate((len(a.rows) for a in appends[:-1]), initial=1)
+        statements = [self._statement(a, first) for a, first in zip(appends, firsts, strict=True)]
+        with self._pool.connection() as conn:
+            positions = _write(conn, statements, f"(one of {len(statements)})", 0)
+            if positions is None:  # committed; only the notifications failed
+                positions = [_positions(conn, a) for a in appends]
+        return [_stored(a, written) for a, written in zip(appends, positions, strict=True)]
+
+    def _moved(self, appends: Sequence[Chained]) -> set[UUID]:
+        """The games of ``appends`` that are no longer at the version their append expects."""
+        expected = {UUID(str(a.append.game_id)): a.append.expected_version for a in appends}
+        with self._pool.connection() as conn:
+            rows = conn.execute("SELECT g.id, coalesce(max(e.version), 0) FROM unnest(%s::uuid[]) AS g(id)"
+                                " LEFT JOIN LATERAL (SELECT version FROM events WHERE game_id = g.id"
+                                "                    ORDER BY version DESC LIMIT 1) e ON true GROUP BY g.id",
+                                (list(expected),)).fetchall()
+        return {game for game, version in rows if version != expected[game]}
 
     def _statement(self, append: Chained, first: int = 1) -> _Statement:
         """The append as one prepared statement and its arguments: its events,

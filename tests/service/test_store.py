@@ -10,6 +10,7 @@ import pytest
 from service.auth import hash_token
 from service.chain import chain
 from service.events import Append, ConcurrencyError, IdempotencyRecord, NewEvent
+from service.postgres.positions import PER_TRANSACTION
 from service.postgres.notifications import CHANNEL, PAYLOAD_LIMIT, Seal, parse_notification, tag
 from tests.contract.test_event_store import META, SOME_HASH, events, new_game
 
@@ -168,8 +169,6 @@ def test_appends_go_on_when_their_prepared_statement_is_gone(one_connection_stor
 
 
 def test_appends_of_several_games_are_one_transaction_and_each_game_is_notified(sealed_store, database_url):
-    from service.postgres.positions import PER_TRANSACTION
-
     store, games = sealed_store, [new_game() for _ in range(3)]
     firsts = [store.append(Append(g, 0, events("A"), META)) for g in games]
     written: list = []
@@ -186,7 +185,8 @@ def test_appends_of_several_games_are_one_transaction_and_each_game_is_notified(
         assert opened[game].version == 3 and opened[game].events() == stored == store.load(game, 1)
 
 
-def test_appends_of_several_games_that_conflict_at_once_are_written_each_by_itself(one_connection_store):
+def test_of_appends_of_several_games_one_behind_its_game_is_left_out_and_the_others_written_together(
+        one_connection_store):
     store, pool = one_connection_store
     games = [new_game() for _ in range(3)]
     firsts = [store.append(Append(g, 0, events("A"), META)) for g in games]
@@ -197,3 +197,16 @@ def test_appends_of_several_games_that_conflict_at_once_are_written_each_by_itse
                                  for g, first in zip(games, firsts)])
     assert isinstance(written[1], ConcurrencyError)
     assert [store.load(g) for g in games] == [firsts[0] + written[0], firsts[1], firsts[2] + written[2]]
+    assert written[0][0].position // PER_TRANSACTION == written[2][0].position // PER_TRANSACTION
+
+
+def test_of_appends_of_several_games_one_that_files_a_key_filed_before_is_left_out_by_itself(store):
+    games = [new_game() for _ in range(3)]
+    firsts = [store.append(Append(g, 0, events("A"), META)) for g in games]
+    filed = IdempotencyRecord("key-1", "hash", {"versions": [2, 2]}, "seat:0")
+    store.append(Append(games[1], 1, events("B"), META, previous_hash=firsts[1][-1].hash, idempotency=filed))
+    written = store.append_each([Append(g, 2 if g == games[1] else 1, events("C"), META,
+                                        previous_hash=store.load(g)[-1].hash, idempotency=filed)
+                                 for g in games])
+    assert isinstance(written[1], ConcurrencyError)
+    assert [[e.type for e in store.load(g)] for g in games] == [["A", "C"], ["A", "B"], ["A", "C"]]
