@@ -21,6 +21,7 @@ import pytest
 from werkzeug.serving import WSGIRequestHandler, make_server
 
 from service.web.app import close_app, create_app
+from service.web.current import services
 from tests.api.conftest import Api, Game
 from tests.conftest import OPERATOR_TOKEN, TEST_SETTINGS
 
@@ -109,6 +110,26 @@ def base_url(web_app, browser):
     thread.start()
     yield f"http://127.0.0.1:{server.server_port}"
     server.shutdown()
+
+
+@pytest.fixture
+def time_keeper(web_app):
+    """The service's time keeper at work while the test runs, as every ``casino
+    serve`` worker runs it: it looks for due deadlines every 0.2 s and appends
+    their time-outs. (The web app starts none of its own, which would claim
+    the deadlines of other tests' games on the same database.)"""
+    keeper = services(web_app).keeper
+    stop = threading.Event()
+
+    def keep() -> None:
+        while not stop.wait(0.2):
+            keeper.tick()
+
+    thread = threading.Thread(target=keep, name="test-time-keeper", daemon=True)
+    thread.start()
+    yield keeper
+    stop.set()
+    thread.join()
 
 
 @pytest.fixture

@@ -1,5 +1,8 @@
 // The public API, as the pages use it: fetch with the caller's token, and
 // problem+json answers turned into errors that carry the service's sentence.
+// Every answer's Date tells the pages the service's time (servertime.js).
+
+import { observeAnswer } from "./servertime.js";
 
 export class ApiError extends Error {
   constructor(status, problem) {
@@ -22,7 +25,9 @@ export class Api {
       headers["Content-Type"] = "application/json";
       init.body = JSON.stringify(body);
     }
+    const sentAt = Date.now();
     const response = await fetch(path, init);
+    observeAnswer(response.headers.get("Date"), sentAt, Date.now());
     const text = await response.text();
     const data = text ? JSON.parse(text) : null;
     if (!response.ok) throw new ApiError(response.status, data);
