@@ -14,6 +14,7 @@ import json
 import re
 import threading
 import time
+from datetime import UTC, datetime
 from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
@@ -264,6 +265,24 @@ def play_alone(page) -> tuple[Game, str]:
 def wait_version(page, version: int, timeout: float = 10_000) -> None:
     """Until the page shows the game at ``version`` (its body's data-version)."""
     page.wait_for_function("v => Number(document.body.dataset.version) >= v", arg=version, timeout=timeout)
+
+
+def countdown_seconds(text: str) -> int:
+    """A countdown's time as the pages show it ("4:05"), in seconds."""
+    minutes, seconds = text.split(":")
+    return int(minutes) * 60 + int(seconds)
+
+
+def seconds_left(deadline: str) -> float:
+    """Seconds from now to ``deadline`` (RFC 3339), by this machine's clock, which is the service's."""
+    return (datetime.fromisoformat(deadline) - datetime.now(UTC)).total_seconds()
+
+
+def assert_counts_down_to(text: str, deadline: str) -> None:
+    """A countdown shows the time left to ``deadline``: whole seconds, rounded up, as
+    the page estimates the service's time from its answers' Date (to the second)."""
+    shown, left = countdown_seconds(text), seconds_left(deadline)
+    assert left - 1 <= shown <= left + 1.5, (shown, left)
 
 
 def hold_streams(page, timeout: float = 15.0) -> list:

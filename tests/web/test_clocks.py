@@ -9,7 +9,8 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 
 from tests.api.conftest import Game
-from tests.web.conftest import DESKTOP, MCC, PHONE, Seen, open_page, shoot, wait_version
+from tests.web.conftest import (DESKTOP, MCC, PHONE, Seen, assert_counts_down_to, countdown_seconds, open_page, shoot,
+                               wait_version)
 
 RUNNING = "#clocks li.running .countdown"
 
@@ -28,12 +29,7 @@ def table(base_url, game: Game, seat: int | None) -> str:
 
 
 def seconds_shown(page) -> int:
-    minutes, seconds = page.inner_text(RUNNING).split(":")
-    return int(minutes) * 60 + int(seconds)
-
-
-def seconds_left(deadline: str) -> float:
-    return (datetime.fromisoformat(deadline) - datetime.now(UTC)).total_seconds()
+    return countdown_seconds(page.inner_text(RUNNING))
 
 
 def test_the_running_clock_counts_down_to_its_deadline_and_the_time_out_is_told(
@@ -53,8 +49,7 @@ def test_the_running_clock_counts_down_to_its_deadline_and_the_time_out_is_told(
                                                   " game for its side.")
         assert page.inner_text("#clocks li.running .clock-name") == "Bob"  # the dealer's clock runs
         assert page.locator("#clocks li:not(.running) .clock-time").inner_text() == "0:06"  # Ann's time for a move
-        shown, left = seconds_shown(page), seconds_left(deadline)
-        assert left - 1 <= shown <= left + 1.5, (shown, left)  # whole seconds, rounded up
+        assert_counts_down_to(page.inner_text(RUNNING), deadline)
     shoot(ann, "clock", PHONE)
     before = seconds_shown(ann)
     ann.wait_for_timeout(1100)

@@ -84,6 +84,33 @@ export function forgetSeatToken(gameId) {
   sessionStorage.removeItem(`casino.token.${gameId}`);
 }
 
+const PLAYER_KEY = "casino.player";
+
+/**
+ * The player this browser plays as (``{id, name, token}``, as registered),
+ * or null. Kept in localStorage, so every tab of this browser has it and it
+ * outlasts closing them all; it is sent only in the Authorization header.
+ */
+export function savedPlayer() {
+  try {
+    const player = JSON.parse(localStorage.getItem(PLAYER_KEY));
+    return player && typeof player.token === "string" ? player : null;
+  } catch (error) {
+    return null; // not a player this page kept
+  }
+}
+
+/** Keep ``player`` as this browser's (or, null, forget it). */
+export function keepPlayer(player) {
+  if (player) localStorage.setItem(PLAYER_KEY, JSON.stringify({ id: player.id, name: player.name, token: player.token }));
+  else localStorage.removeItem(PLAYER_KEY);
+}
+
+/** A fresh Idempotency-Key, so that a retried command or registration is done once. */
+export function idempotencyKey() {
+  return crypto.randomUUID ? { "Idempotency-Key": crypto.randomUUID() } : {};
+}
+
 export function operatorToken() {
   return sessionStorage.getItem(OPERATOR_KEY);
 }

@@ -6,7 +6,7 @@
 // calling the game off, and the clock. The game's own
 // table (cassinotable.js, mcctable.js) draws the page and makes its moves.
 
-import { el, keepingFocus, showError } from "./api.js";
+import { el, idempotencyKey, keepingFocus, showError } from "./api.js";
 import { clockPanel } from "./clock.js";
 import { GAME_MOVES, describe, eventTypes } from "./events.js";
 import { LiveEvents } from "./stream.js";
@@ -57,8 +57,7 @@ export class Seat {
   async command(path, body = {}) {
     this.confirming = null;
     try {
-      const key = crypto.randomUUID ? { "Idempotency-Key": crypto.randomUUID() } : {};
-      await this.api.post(`${this.base}/${path}`, body, key);
+      await this.api.post(`${this.base}/${path}`, body, idempotencyKey());
       showError(null);
       this.hooks.sent();
     } catch (error) {
@@ -149,7 +148,8 @@ export function watchingNote(why) {
     el("p", {}, reason),
     el("p", {}, "A seat's token stays in the tab that opened the seat's link. To play from here, open your"
       + " seat's own link again: the one the lobby gave, ending in #token=…. The tab that has your seat"
-      + " shows that link under “This seat's link”."));
+      + " shows that link under “This seat's link”. A seat you joined as a player opens from “Your games”"
+      + " in the lobby, in this browser."));
 }
 
 /**
