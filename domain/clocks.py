@@ -70,13 +70,12 @@ class ClockRule:
 
 
 def rule(clock: Any, on_timeout: Any = None) -> ClockRule | None:
-    """The clock of a creation's ``clock`` (None: none) and ``on_timeout``
-    (None: ``"forfeit"``); an :class:`OptionError` naming the field at fault."""
+    """The clock of a creation's ``clock`` (None: none, whatever ``on_timeout``
+    says) and ``on_timeout`` (None: ``"forfeit"``); an :class:`OptionError`
+    naming the field at fault."""
     if on_timeout is not None and on_timeout not in ON_TIMEOUT:
         raise OptionError(f"'on_timeout' is one of {', '.join(ON_TIMEOUT)}.", "on_timeout")
     if clock is None:
-        if on_timeout is not None:
-            raise OptionError("'on_timeout' says what a clock's time-out does: give a 'clock' too.", "on_timeout")
         return None
     if not isinstance(clock, dict) or set(clock) not in ({"per_move_seconds"},
                                                          {"initial_seconds", "increment_seconds"},

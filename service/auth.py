@@ -51,6 +51,7 @@ class CallerKind(StrEnum):
     SEAT = "seat"
     OPERATOR = "operator"
     PUBLIC = "public"
+    SERVICE = "service"  # the service itself: a time-out it claims (service.timeouts)
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,6 +82,7 @@ class Caller:
 
 PUBLIC = Caller(CallerKind.PUBLIC)
 OPERATOR = Caller(CallerKind.OPERATOR)
+SERVICE = Caller(CallerKind.SERVICE)
 
 
 def seat(n: int) -> Caller:

@@ -19,14 +19,18 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from domain.standing import is_finished
+
 from service.auth import Authenticator, TicketUses, seat_key_from
 from service.cache import StateCache, snapshot_key_from
 from service.commands import CreateGame, GameCommand
 from service.computer import ComputerPlayers
+from service.deadlines import DeadlineClaims
 from service.events import EventStore
 from service.games import Applied, Created, GameService
 from service.readmodel import ReadModel
 from service.streams import Hub, Listen
+from service.timeouts import TimeKeeper
 
 
 @dataclass(frozen=True)
@@ -36,6 +40,7 @@ class Adapters:
     store: EventStore  # games' events and what is written with them
     read_model: ReadModel  # the games read model: listing, auditing
     ticket_uses: TicketUses  # stream tickets' single use
+    deadlines: DeadlineClaims  # where the time keeper claims the games whose clock has run out
     #: Hears of other processes' appends, for live streams; None: no other process appends.
     listen: Listen | None
     #: Whether the adapters answer within so many seconds (``/readyz``).
@@ -72,6 +77,7 @@ class Services:
     authenticator: Authenticator
     checkpoint_key: bytes | None
     adapters: Adapters
+    keeper: TimeKeeper
 
     def create(self, command: CreateGame) -> Created:
         created = self.games.create(command)
@@ -87,6 +93,7 @@ class Services:
         return self.adapters.ready(timeout)
 
     def close(self) -> None:
+        self.keeper.stop()
         self.hub.close()
         self.adapters.close()
 
@@ -98,12 +105,22 @@ def bootstrap(adapters: Adapters, settings: Settings) -> Services:
                         snapshot_key=snapshot_key_from(token) if token else None,
                         seat_key=seat_key_from(token) if token else None,
                         checkpoint_key=settings.checkpoint_key, appended=hub.publish)
+    computers = ComputerPlayers(games)
+
+    def time_out(command: GameCommand) -> Applied:
+        """A time-out, then the computer seats' turns if the game goes on."""
+        applied = games.execute(command)
+        if not is_finished(applied.state):
+            computers.take_turns(command.game_id, command.request_id)
+        return applied
+
     return Services(
         games=games,
-        computers=ComputerPlayers(games),
+        computers=computers,
         read_model=adapters.read_model,
         hub=hub,
         authenticator=Authenticator(token, adapters.store, adapters.ticket_uses),
         checkpoint_key=settings.checkpoint_key,
         adapters=adapters,
+        keeper=TimeKeeper(time_out, games.load, adapters.deadlines, adapters.store.now),
     )

@@ -27,7 +27,7 @@ from domain.clocks import ClockRule
 from domain.game_types import GameType
 
 from service import jsonio
-from service.auth import Caller
+from service.auth import SERVICE, Caller
 
 SEED_BYTES = 32
 
@@ -191,3 +191,30 @@ class ComputerTurn(GameCommand):
 
     def rules(self, game: GameType) -> Any:
         return self.command
+
+
+@dataclass(frozen=True, kw_only=True)
+class Resign(GameCommand):
+    """A seat gives the game up: its side loses."""
+
+    def rules(self, game: GameType) -> Any:
+        return game.resign_command(self.caller.own_seat)
+
+
+@dataclass(frozen=True, kw_only=True)
+class Abort(GameCommand):
+    """A seat calls the game off before the first play."""
+
+    def rules(self, game: GameType) -> Any:
+        return game.abort_command(self.caller.own_seat)
+
+
+@dataclass(frozen=True, kw_only=True)
+class TimeOut(GameCommand):
+    """The service claims the time-out of a game whose clock has run out
+    (``service.timeouts``); its events name the actor ``service``."""
+
+    caller: Caller = SERVICE
+
+    def rules(self, game: GameType) -> Any:
+        return game.time_out_command(fresh_seed())

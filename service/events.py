@@ -21,6 +21,7 @@ from uuid import UUID
 from domain.game_types import State, game_of_event
 
 from service.checkpoints import Checkpoint
+from service.deadlines import Deadline
 
 #: Where the idempotency keys of game creations are filed: no game has this id.
 CREATION_SCOPE = UUID(int=0)
@@ -130,7 +131,9 @@ class Append:
     sha256 hex, ``service.auth.hash_token``), ``snapshot`` replaces the game's.
     ``at`` is the append's moment when the caller chose it (the moment its
     command was decided at, which the game's clock counts from); None: the
-    store's clock.
+    store's clock. ``deadline`` is the game's deadline after the append, when
+    the append sets, moves or clears it (``service.deadlines``); None: the
+    append leaves it as it is (a game without a clock never has one).
     """
 
     game_id: UUID
@@ -143,6 +146,7 @@ class Append:
     seat_token_hashes: Mapping[int, str] | None = None
     snapshot: Snapshot | None = None
     at: datetime | None = None
+    deadline: Deadline | None = None
 
     def __post_init__(self) -> None:
         if not self.events:

@@ -29,6 +29,7 @@ from service.cache import StateCache, code_version, seal, unseal
 from service.chain import first_break
 from service.checkpoints import Checkpoint, mismatch
 from service.commands import CreateGame, GameCommand, Request, fresh_seed, request_hash
+from service.deadlines import Deadline
 from service.events import (CREATION_SCOPE, Append, ConcurrencyError, EventStore, IdempotencyRecord, NewEvent,
                             StoredEvent, Unfoldable, decode, refold, refold_checked)
 from service.metrics import COMMANDS_APPENDED
@@ -273,7 +274,7 @@ class GameService:
             stored = self._store.append(Append(
                 game_id, 0, [_new(game, e) for e in events], meta, idempotency=record,
                 game_row=row_changes(state, created=True),
-                seat_token_hashes=_hashes(tokens), at=at))
+                seat_token_hashes=_hashes(tokens), at=at, deadline=_deadline(game, None, state)))
         except ConcurrencyError:  # a new game's only conflict: the key was filed before
             retried = self._retried_creation(key, fingerprint) if key and fingerprint else None
             if retried is None:
@@ -391,7 +392,7 @@ class GameService:
             snapshot = seal(self._snapshot_key, game_id, after, code_version())
         stored = self._store.append(Append(game_id, state.version, new, meta, previous_hash=loaded.hash,
                                            idempotency=record, game_row=row_changes(after, created=False),
-                                           snapshot=snapshot, at=at))
+                                           snapshot=snapshot, at=at, deadline=_deadline(game, state, after)))
         if self._appended is not None:
             self._appended(game_id, stored, after)
         return Applied(game_id, state.version, tuple(events), after), stored[-1].hash
@@ -419,6 +420,18 @@ class GameService:
         if first_hash != fingerprint:
             raise KeyReused()
         return response
+
+
+def _deadline(game: GameType, before: State | None, after: State) -> Deadline | None:
+    """The game's deadline after an append that goes from ``before`` to
+    ``after``, if it sets, moves or clears one; None for a game without a
+    clock, or a deadline that stays as it was (nothing to write)."""
+    if after.clock is None:
+        return None
+    due = game.deadline(after)
+    if before is not None and game.deadline(before) == due:
+        return None
+    return Deadline(due)
 
 
 def _hashes(tokens: list[str | None]) -> dict[int, str]:

@@ -55,8 +55,10 @@ def _commit(hand_number: int, seed: bytes | None) -> list[Event]:
 
 
 def _reveal(state: GameState) -> list[Event]:
-    """Reveal the committed seed once its hand is over."""
-    return [SeedRevealed(state.hand_number, state.seed)] if state.seed is not None else []
+    """Reveal the committed seed once its hand is over, or the game ends
+    before it: the hand being played's, or between hands the next one's."""
+    number = state.hand_number if state.status == IN_PROGRESS else state.hand_number + 1
+    return [SeedRevealed(number, state.seed)] if state.seed is not None else []
 
 
 def _deal(state: GameState, c: cmd.Deal) -> list[Event]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from ..seating import open_seats
 from ..standing import Awaited, Awaiting
 from ..undoing import yet_to_answer
-from .state import FINISHED, IN_PROGRESS, GameState
+from .state import FINISHED, IN_PROGRESS, WAITING, GameState
 
 
 def awaiting(state: GameState) -> Awaiting | None:
@@ -25,13 +25,14 @@ def awaiting(state: GameState) -> Awaiting | None:
 
 
 def _move(state: GameState) -> Awaiting:
-    """The seats the game waits for, beneath any pending undo request."""
-    free = open_seats(state.names)
-    if free:
-        return Awaiting(Awaited.JOIN, free)
+    """The seats the game waits for, beneath any pending undo request (a seat
+    is open only before the first deal)."""
     if state.status == IN_PROGRESS:
         assert state.turn is not None, "a hand being played has a seat to play"
         return Awaiting(Awaited.PLAY, (state.turn,))
+    free = open_seats(state.names) if state.status == WAITING else ()
+    if free:
+        return Awaiting(Awaited.JOIN, free)
     return Awaiting(Awaited.DEAL, (state.next_dealer,) if state.seed is not None else ())
 
 

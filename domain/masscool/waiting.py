@@ -28,12 +28,13 @@ def awaiting(state: MassCoolState) -> Awaiting | None:
 
 
 def _move(state: MassCoolState) -> Awaiting | None:
-    """The seats the game waits for, beneath any pending undo request."""
-    free = open_seats(state.names)
-    if free:
-        return Awaiting(Awaited.JOIN, free)
+    """The seats the game waits for, beneath any pending undo request (a seat
+    is open only before the deal)."""
     if state.status == BETTING:
         return Awaiting(Awaited.PLAY, (state.turn,)) if state.turn is not None else None
+    free = open_seats(state.names) if state.status == WAITING else ()
+    if free:
+        return Awaiting(Awaited.JOIN, free)
     if state.status == WAITING and state.next_seed is not None:
         return Awaiting(Awaited.DEAL, (state.first_dealer,))
     return Awaiting(Awaited.DEAL, ())

@@ -26,7 +26,7 @@ from service.auth import hash_token
 from service.chain import CURRENT
 from service.checkpoints import Checkpoint
 from service.events import GAME_COLUMNS, NOW, ConcurrencyError, Snapshot, StoredEvent
-from service.memory.tables import IDEMPOTENCY_LIFETIME, Filed, Tables
+from service.memory.tables import IDEMPOTENCY_LIFETIME, DeadlineRow, Filed, Tables
 
 
 class MemoryEventStore(AppendingStore):
@@ -60,6 +60,11 @@ class MemoryEventStore(AppendingStore):
                 t.snapshots[game] = asked.snapshot
             if append.checkpoint is not None:
                 t.checkpoints[game] = append.checkpoint
+            if asked.deadline is not None:
+                if asked.deadline.at is None:
+                    t.deadlines.pop(game, None)
+                else:
+                    t.deadlines[game] = DeadlineRow(asked.deadline.at)
         return stored
 
     def _check(self, append: Chained, game: UUID) -> None:

@@ -33,6 +33,17 @@ class Filed:
     expires_at: datetime
 
 
+@dataclass(frozen=True)
+class DeadlineRow:
+    """A game's deadline (``service.deadlines``), and until when a claimer holds it."""
+
+    due_at: datetime
+    claimed_until: datetime | None = None
+
+    def leased(self, until: datetime) -> DeadlineRow:
+        return DeadlineRow(self.due_at, until)
+
+
 @dataclass
 class Tables:
     now: Callable[[], datetime] = utc_now
@@ -45,3 +56,4 @@ class Tables:
     snapshots: dict[UUID, Snapshot] = field(default_factory=dict)
     checkpoints: dict[UUID, Checkpoint] = field(default_factory=dict)
     ticket_uses: dict[str, datetime] = field(default_factory=dict)  # MAC: when it expires
+    deadlines: dict[UUID, DeadlineRow] = field(default_factory=dict)

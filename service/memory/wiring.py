@@ -8,6 +8,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from service.bootstrap import Adapters
+from service.memory.deadlines import MemoryDeadlines
 from service.memory.readmodel import MemoryReadModel
 from service.memory.store import MemoryEventStore
 from service.memory.tables import Tables
@@ -21,6 +22,7 @@ def adapters(config: Mapping[str, Any], checkpoint_key: bytes | None, tables: Ta
         store=MemoryEventStore(tables, checkpoint_key),
         read_model=MemoryReadModel(tables),
         ticket_uses=MemoryTicketUses(tables),
+        deadlines=MemoryDeadlines(tables),
         listen=None,
         ready=lambda timeout: True,
         close=lambda: None,

@@ -184,6 +184,7 @@ def serve(args: argparse.Namespace) -> int:
     app_config: dict[str, Any] = {
         "DATABASE_URL": url,
         "OPERATOR_TOKEN": os.environ.get("CASINO_OPERATOR_TOKEN") or _kept_operator_token(),
+        "KEEP_DEADLINES": True,  # every worker claims the games whose clock has run out
     }
     if not os.environ.get("CASINO_DB_POOL_MAX_SIZE"):
         app_config["DB_POOL_MAX_SIZE"] = options["threads"]

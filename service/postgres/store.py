@@ -134,6 +134,17 @@ _UPSERT_CHECKPOINT = """
         signature = EXCLUDED.signature
 """
 
+# A game's deadline (service.deadlines): set or moved (a new claim may take it
+# at once), or cleared when no clock runs.
+_UPSERT_DEADLINE = """
+    INSERT INTO deadlines (game_id, due_at) VALUES (($1 ->> 'game')::uuid, ($1 ->> 'deadline')::timestamptz)
+    ON CONFLICT (game_id) DO UPDATE SET due_at = EXCLUDED.due_at, claimed_until = NULL
+"""
+
+_DELETE_DEADLINE = """
+    DELETE FROM deadlines WHERE game_id = ($1 ->> 'game')::uuid
+"""
+
 # The snapshot's state is the second argument, $2.
 _UPSERT_SNAPSHOT = """
     INSERT INTO snapshots (game_id, version, code_version, state)
@@ -192,6 +203,10 @@ class PostgresEventStore(AppendingStore):
         if asked.game_row is not None:
             writes.append(_write_game(asked.game_row, new=expected_version == 0))
             document["row"] = {c: v for c, v in asked.game_row.items() if v is not NOW}
+        if asked.deadline is not None:
+            due = asked.deadline.at
+            writes.append(_UPSERT_DEADLINE if due is not None else _DELETE_DEADLINE)
+            document["deadline"] = due.isoformat() if due is not None else None
         if asked.seat_token_hashes:
             writes.append(_INSERT_SEAT_TOKENS)
             document["tokens"] = [{"seat": seat, "hash": h} for seat, h in asked.seat_token_hashes.items()]

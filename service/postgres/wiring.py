@@ -21,6 +21,7 @@ from psycopg_pool import ConnectionPool
 from service.bootstrap import Adapters
 from service.postgres import notifications
 from service.postgres.database import Limits, open_pool
+from service.postgres.deadlines import PostgresDeadlines
 from service.postgres.readmodel import PostgresReadModel
 from service.postgres.store import PostgresEventStore
 from service.postgres.tickets import TicketUses
@@ -45,6 +46,7 @@ def adapters(config: Mapping[str, Any], checkpoint_key: bytes | None) -> Adapter
         store=PostgresEventStore(pool, checkpoint_key, seal),
         read_model=PostgresReadModel(pool),
         ticket_uses=TicketUses(pool),
+        deadlines=PostgresDeadlines(pool),
         listen=functools.partial(notifications.listen, url, seal),
         ready=functools.partial(_answers, pool),
         close=close,

@@ -59,6 +59,9 @@ DEFAULTS: dict[str, Any] = {
     # Proxies whose X-Forwarded-For names the client (service.web.clients):
     # addresses or networks, comma-separated.
     "TRUSTED_PROXIES": "",
+    # Keep the games' deadlines in a thread (a greenlet) of this process
+    # (service.timeouts): `casino serve` turns it on in every worker.
+    "KEEP_DEADLINES": False,
     # Origins whose pages may call the API (service.web.cors): "*" any, a
     # comma-separated list, or "none".
     "CORS_ORIGINS": "*",
@@ -113,6 +116,8 @@ def create_app(overrides: Mapping[str, Any] | None = None, *, wiring: Wiring = p
     problems.init_app(app, unavailable=adapters.unavailable)
     for blueprint in BLUEPRINTS:
         app.register_blueprint(blueprint)
+    if app.config["KEEP_DEADLINES"]:
+        current.services(app).keeper.start()
     return app
 
 

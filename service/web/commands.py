@@ -1,4 +1,5 @@
-"""Commands on a game: deal, play, count out, undo, void, client seeds.
+"""Commands on a game: deal, play, count out, undo, void, client seeds,
+resign and abort.
 
 Each reads its request into the service's command (``service.commands``)
 and hands it to the service layer; the answer is 200 with the game's new
@@ -86,3 +87,19 @@ def void(game_id: uuid.UUID, caller: Caller):
 @seat_required("set a client seed")
 def client_seed(game_id: uuid.UUID, caller: Caller):
     return _run(commands.SetClientSeed, game_id, caller, seed=body(ClientSeedSchema)["seed"])
+
+
+@bp.post("/resign")
+@seat_required("resign")
+def resign(game_id: uuid.UUID, caller: Caller):
+    """The seat gives the game up: its side loses (docs/rules.md, "Resigning")."""
+    body(EmptySchema, optional=True)
+    return _run(commands.Resign, game_id, caller)
+
+
+@bp.post("/abort")
+@seat_required("abort the game")
+def abort(game_id: uuid.UUID, caller: Caller):
+    """The seat calls the game off before the first play: nobody wins."""
+    body(EmptySchema, optional=True)
+    return _run(commands.Abort, game_id, caller)

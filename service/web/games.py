@@ -24,7 +24,7 @@ def create():
     computers = tuple(i for i, s in enumerate(data["seats"]) if s["computer"])
     created = services().create(CreateGame(
         variant=data["variant"], seats=tuple(s["name"] for s in data["seats"]), options=data["options"],
-        first_dealer=data["first_dealer"], computers=computers, idempotency_key=creation_key(),
+        first_dealer=data["first_dealer"], computers=computers, clock=data["clock"], idempotency_key=creation_key(),
         request_id=g.get("request_id")))
     answer = creation_answer(created, PUBLIC, computers)
     location = url_for("games.show", game_id=created.game_id)

@@ -13,8 +13,9 @@ from typing import Any
 
 from marshmallow import RAISE, Schema, ValidationError, fields, post_load, validate
 
+from domain import clocks
 from domain.cards import Card
-from domain.errors import NotationError
+from domain.errors import NotationError, OptionError
 
 MAX_SEATS = 8
 NAME_LENGTH = validate.Length(min=1, max=40)
@@ -89,12 +90,35 @@ def _seat(item: Any) -> dict[str, Any]:
     return OpenSeatSchema().load(item) if "open" in item else SeatSchema().load(item)
 
 
+class ClockField(fields.Field):
+    """``clock``: ``{"per_move_seconds": N}`` or ``{"initial_seconds": N,
+    "increment_seconds": M}`` (``domain.clocks.rule`` checks it); null for none."""
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        try:
+            clocks.rule(value)
+        except OptionError as error:
+            raise ValidationError(str(error)) from None
+        return value
+
+
 class CreateGameSchema(Strict):
     variant = fields.String(load_default="cassino", validate=validate.Length(max=40))
     seats = SeatsField(load_default=lambda: [{"name": "Seat 0", "computer": False},
                                              {"name": "Seat 1", "computer": False}])
     options = fields.Dict(keys=fields.String(), load_default=dict)
     first_dealer = fields.Integer(load_default=None, allow_none=True, strict=True)
+    clock = ClockField(load_default=None, allow_none=True)
+    on_timeout = fields.String(load_default=None, allow_none=True, validate=validate.OneOf(clocks.ON_TIMEOUT))
+
+    @post_load
+    def clock_rule(self, data, **kwargs):
+        """``clock`` and ``on_timeout`` read as the game's ``ClockRule`` (None: no clock)."""
+        try:
+            data["clock"] = clocks.rule(data["clock"], data.pop("on_timeout"))
+        except OptionError as error:
+            raise ValidationError(str(error), error.name or "clock") from None
+        return data
 
 
 class DealSchema(Strict):

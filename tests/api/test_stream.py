@@ -200,3 +200,22 @@ def test_a_worker_keeps_only_so_many_streams_open(app, dealt):
 def test_bad_cursors_and_timeouts_are_400(api, dealt, query, headers, field):
     response = stream(api, dealt, query, headers=headers)
     assert response.status_code == 400 and response.get_json()["errors"][0]["field"] == field
+
+
+def test_a_time_out_the_service_appends_arrives_on_the_stream(api, app):
+    """Nobody called the API: the time keeper's events reach a waiting stream
+    as any command's do."""
+    from service.web.current import services
+
+    created = api.post("/v1/games", json={"seats": [{"name": "Ann"}, {"name": "Bob"}], "first_dealer": 0,
+                                          "clock": {"per_move_seconds": 1}}).get_json()
+    url, token = f"/v1/games/{created['id']}", created["seats"][1]["token"]
+    reader = Reader(api.client, f"{url}/events/stream?timeout=3", headers={"Authorization": f"Bearer {token}"})
+    reader.wait_for(created["version"])
+    time.sleep(1.05)
+    assert services(app).keeper.tick() == 1
+    timed_out = time.monotonic()
+    reader.wait_for(created["version"] + 3)
+    assert reader.received[created["version"]][0] - timed_out < 1.0
+    reader.join()
+    assert [data["type"] for _, data in reader.received][-3:] == ["TimedOut", "SeedRevealed", "GameFinished"]
