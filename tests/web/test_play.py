@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from urllib.parse import parse_qs, urlsplit
 
-from tests.api.conftest import ONE_HAND
+from tests.api.conftest import ONE_HAND, ORDERED_DECK
 from tests.web.conftest import (DESKTOP, PHONE, click_move, hold_streams, move_label, open_page, settle, shoot,
                                wait_streamed, wait_version)
 
@@ -124,3 +124,36 @@ def test_a_seat_asks_to_take_a_play_back_the_other_agrees_and_then_counts_out(br
     assert not ann_seen.errors and not bob_seen.errors
     ann.context.close()
     bob.context.close()
+
+
+def test_count_out_is_offered_only_while_the_claim_would_win_and_says_what_it_counts(browser, base_url, web_api):
+    """A count-out short of the target loses the game, so the table offers
+    one only once the seat's side has made sure of enough, and says how
+    far the side is either way; the other side's table shows its own."""
+    game = web_api.create(first_dealer=1, options={"target": 1})
+    web_api.deal(game, ORDERED_DECK)  # seat 0: AS 2S 7S 8S; seat 1: 5S 6S JS QS; table 3S 4S 9S 10S
+    ann, _ = open_page(browser, f"{base_url}/play/table.html?game={game.id}#token={game.tokens[0]}")
+    bob, _ = open_page(browser, f"{base_url}/play/table.html?game={game.id}#token={game.tokens[1]}")
+    for page in (ann, bob):
+        wait_version(page, 3)
+        assert page.locator('[data-key="count-out-note"]').inner_text() == (
+            "Your side has 0 of the 1 points to win, counting the 0 made sure of in this hand: too few to count out.")
+        assert page.locator('[data-key="count-out"]').count() == 0
+    for seat, move in [(0, {"card": "AS", "action": "build", "value": 8, "targets": ["3S", "4S"]}),
+                       (1, {"card": "5S", "action": "trail"}),
+                       (0, {"card": "8S", "action": "capture", "targets": ["B1"]})]:
+        assert web_api.post(f"{game.url}/play", json=move, token=game.tokens[seat]).status_code == 200
+    for page in (ann, bob):
+        wait_version(page, 6)
+    assert ann.locator('[data-key="count-out-note"]').inner_text() == (
+        "Your side has 1 of the 1 points to win, counting the 1 made sure of in this hand: "
+        "counting out now wins the game.")
+    assert "too few" in bob.locator('[data-key="count-out-note"]').inner_text()
+    assert bob.locator('[data-key="count-out"]').count() == 0
+    shoot(ann, "table-count-out", DESKTOP)
+    ann.get_by_role("button", name="Count out and win", exact=True).click()
+    ann.wait_for_selector("#result")
+    assert ann.locator("#result").inner_text().startswith(
+        "You won: You counted out with 1, 0 before this hand and 1 made sure of in it, reaching the target of 1.")
+    assert web_api.view(game)["result"] == "count_out" and web_api.view(game)["winners"] == [0]
+    assert ann.locator('[data-key="count-out"]').count() == 0
