@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, NamedTuple, Protocol, runtime_checkable
 from uuid import UUID
 
 from domain.game_types import State, game_of_event
@@ -158,6 +158,18 @@ class Append:
             raise ValueError(f"not columns of games: {sorted(unknown)}")
 
 
+class Horizon(NamedTuple):
+    """Where the global order stands, as seen from one database server at one
+    moment: every event at a position below ``settled`` is committed or
+    never will be (a reader there has all of those that are), and every
+    event it sees is below ``reached``. A client that was shown a read at
+    ``reached`` has seen nothing another server cannot show once its
+    ``settled`` is past it (``service.replicas``)."""
+
+    settled: int
+    reached: int
+
+
 @runtime_checkable
 class EventStore(Protocol):
     """What the service layer and the read paths use of an event store.
@@ -185,6 +197,9 @@ class EventStore(Protocol):
     def read_all(self, after_position: int = 0, limit: int = 100) -> list[StoredEvent]:
         """Up to ``limit`` events of every game after ``after_position``, in a
         global order no reader paging by position can miss an event of."""
+
+    def horizon(self) -> Horizon:
+        """Where the global order stands on this store's server now."""
 
     def game_ids(self) -> list[UUID]:
         """Every game that has events, in id order."""

@@ -30,8 +30,8 @@ from service.chain import first_break
 from service.checkpoints import Checkpoint, mismatch
 from service.commands import CreateGame, GameCommand, Request, fresh_seed, request_hash
 from service.deadlines import Deadline
-from service.events import (CREATION_SCOPE, Append, ConcurrencyError, EventStore, IdempotencyRecord, NewEvent,
-                            StoredEvent, Unfoldable, decode, refold, refold_checked)
+from service.events import (CREATION_SCOPE, Append, ConcurrencyError, EventStore, Horizon, IdempotencyRecord,
+                            NewEvent, StoredEvent, Unfoldable, decode, refold, refold_checked)
 from service.metrics import COMMANDS_APPENDED
 from service.projection import row_changes
 
@@ -106,21 +106,25 @@ class TokensLost(Exception):
 
 @dataclass(frozen=True)
 class Created:
-    """A new game: its id, its state, and each seat's token (in clear only here)."""
+    """A new game: its id, its state, each seat's token (in clear only here),
+    and the position of its last event in the global order."""
 
     game_id: uuid.UUID
     state: State
     tokens: tuple[str | None, ...]  # None for an open seat
+    position: int
 
 
 @dataclass(frozen=True)
 class Applied:
-    """What a command did: the game went from version ``before`` to ``state`` by ``events``."""
+    """What a command did: the game went from version ``before`` to ``state``
+    by ``events``, the last of them at ``position`` in the global order."""
 
     game_id: uuid.UUID
     before: int
     events: tuple[Any, ...]
     state: State
+    position: int
 
 
 def metadata(actor: str, command: Request) -> dict[str, Any]:
@@ -144,29 +148,25 @@ class Loaded(NamedTuple):
 Appended = Callable[[uuid.UUID, list[StoredEvent], State], None]
 
 
-class GameService:
+class GameReads:
+    """Games read from one store, through a cache of folded states: a
+    game's state, its stored events, the global log, the game as it was at
+    a version. ``GameService`` reads its primary this way; each replica is
+    read the same way (``service.replicas``), through a cache of its own,
+    so that what a replica answers is what it holds."""
+
     def __init__(self, store: EventStore, cache: StateCache, *, snapshot_key: bytes | None = None,
-                 seat_key: bytes | None = None, checkpoint_key: bytes | None = None,
-                 appended: Appended | None = None):
+                 checkpoint_key: bytes | None = None):
         """``snapshot_key`` signs the snapshots written and is needed to read
-        them (``service.cache``); without it there are none. ``seat_key``
-        derives the tokens of games created with an idempotency key
-        (``service.auth.seat_token``); every process serving the database
-        needs the same one, and without it each makes its own. With
+        them (``service.cache``); without it there are none. With
         ``checkpoint_key`` (the store's, which signs each game's head), a game
         read from the store must end where its signed checkpoint says, or it
         is a ``CorruptGame``: no append ever signs a head over a history
-        changed behind the service's back. ``appended(game_id, stored,
-        state)`` is told of every command's events once they are stored (the
-        live streams of this process take them from there)."""
+        changed behind the service's back."""
         self._store = store
-        self._appended = appended
         self.cache = cache
         self._snapshot_key = snapshot_key
-        self._seat_key = seat_key or secrets.token_bytes(32)
         self._checkpoint_key = checkpoint_key
-
-    # -- reading ------------------------------------------------------------
 
     def load(self, game_id: uuid.UUID) -> State:
         """The game's current state; raises GameNotFound, or CorruptGame if
@@ -188,6 +188,10 @@ class GameService:
         """Up to ``limit`` events of every game after position ``after``, in
         the one global order (``EventStore.read_all``)."""
         return self._store.read_all(after, limit)
+
+    def horizon(self) -> Horizon:
+        """Where the global order stands on the store's server now (``EventStore.horizon``)."""
+        return self._store.horizon()
 
     def state_at(self, game_id: uuid.UUID, version: int) -> State:
         """The game as it was at ``version``: GameNotFound, NoSuchVersion, or
@@ -239,6 +243,23 @@ class GameService:
         self.cache.put(game_id, loaded)
         return loaded
 
+
+class GameService(GameReads):
+    """Commands on games, on the primary store, and the same reads there."""
+
+    def __init__(self, store: EventStore, cache: StateCache, *, snapshot_key: bytes | None = None,
+                 seat_key: bytes | None = None, checkpoint_key: bytes | None = None,
+                 appended: Appended | None = None):
+        """``seat_key`` derives the tokens of games created with an
+        idempotency key (``service.auth.seat_token``); every process serving
+        the database needs the same one, and without it each makes its own.
+        ``appended(game_id, stored, state)`` is told of every command's
+        events once they are stored (the live streams of this process take
+        them from there). The rest is ``GameReads``'."""
+        super().__init__(store, cache, snapshot_key=snapshot_key, checkpoint_key=checkpoint_key)
+        self._appended = appended
+        self._seat_key = seat_key or secrets.token_bytes(32)
+
     # -- commands -----------------------------------------------------------
 
     def create(self, command: CreateGame) -> Created:
@@ -282,7 +303,7 @@ class GameService:
             return retried
         self.cache.put(game_id, Loaded(state, stored[-1].hash))
         COMMANDS_APPENDED.inc()
-        return Created(game_id, state, tuple(tokens))
+        return Created(game_id, state, tuple(tokens), stored[-1].position)
 
     def _retried_creation(self, key: str, fingerprint: str) -> Created | None:
         """The game first created under ``key``, with its seats' tokens; None if there is none."""
@@ -290,11 +311,12 @@ class GameService:
         if found is None:
             return None
         game_id = uuid.UUID(found["game"])
-        state = refold(self._store.load(game_id, until_version=found["version"]))
+        stored = self._store.load(game_id, until_version=found["version"])
+        state = refold(stored)
         tokens = self._tokens(game_id, tuple(s["name"] for s in game_of(state.variant).seats(state)), key)
         if self._store.seat_token_hashes(game_id) != _hashes(tokens):
             raise TokensLost()  # never answer with tokens that do not work
-        return Created(game_id, state, tuple(tokens))
+        return Created(game_id, state, tuple(tokens), stored[-1].position)
 
     def _tokens(self, game_id: uuid.UUID, names: tuple[str | None, ...], key: str | None) -> list[str | None]:
         """The tokens of a new game's seats named ``names``: random, or derived
@@ -395,7 +417,7 @@ class GameService:
                                            snapshot=snapshot, at=at, deadline=_deadline(game, state, after)))
         if self._appended is not None:
             self._appended(game_id, stored, after)
-        return Applied(game_id, state.version, tuple(events), after), stored[-1].hash
+        return Applied(game_id, state.version, tuple(events), after, stored[-1].position), stored[-1].hash
 
     def _first_result(self, command: GameCommand, fingerprint: str) -> Applied | None:
         """What the command filed under its key did, or None: made again from
@@ -409,7 +431,7 @@ class GameService:
         stored = self._store.load(game_id, until_version=last)
         before = refold(stored[:first - 1])
         events = tuple(decode(e) for e in stored[first - 1:])
-        return Applied(game_id, first - 1, events, refold(stored[first - 1:], before))
+        return Applied(game_id, first - 1, events, refold(stored[first - 1:], before), stored[-1].position)
 
     def _filed(self, scope: uuid.UUID, actor: str, key: str, fingerprint: str) -> dict[str, Any] | None:
         """What ``actor`` filed under ``key``; KeyReused if it was for another request."""

@@ -25,7 +25,7 @@ from service.appends import AppendingStore, Chained
 from service.auth import hash_token
 from service.chain import CURRENT
 from service.checkpoints import Checkpoint
-from service.events import GAME_COLUMNS, NOW, ConcurrencyError, Snapshot, StoredEvent
+from service.events import GAME_COLUMNS, NOW, ConcurrencyError, Horizon, Snapshot, StoredEvent
 from service.memory.tables import IDEMPOTENCY_LIFETIME, DeadlineRow, Filed, Tables
 
 
@@ -110,6 +110,12 @@ class MemoryEventStore(AppendingStore):
         with self.tables.lock:
             start = max(after_position, 0)
             return self.tables.log[start:start + limit]
+
+    def horizon(self) -> Horizon:
+        """Every event here is settled and seen: both are past the last position."""
+        with self.tables.lock:
+            past = len(self.tables.log) + 1
+        return Horizon(past, past)
 
     def game_ids(self) -> list[UUID]:
         """Every game that has events, in id order."""

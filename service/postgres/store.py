@@ -36,6 +36,17 @@ One round trip per append
     0001), which refuses an event whose version does not follow the game's
     last.
 
+Synchronous standbys
+    With a synchronous standby, PostgreSQL acknowledges a commit only once
+    the standby has it, except when its wait is cancelled
+    (``pg_cancel_backend``; ``statement_timeout`` does not end it): the
+    commit then stays on the primary alone, with a warning. The append
+    answers that as the database going away (``CommitNotConfirmed``, a 503): the client sends
+    the command again under its key. And a retry that finds its first
+    result filed (``find_idempotent``) waits for the standby to have
+    everything committed so far before it answers, so no answer stands on
+    a commit the standby never confirmed.
+
 Hash chain and checkpoints
     Each event is stored with its hash (see ``service.chain``), chained to
     the hash of the game's event before it, and each append replaces the
@@ -72,7 +83,8 @@ from service.appends import AppendingStore, Chained
 from service.auth import hash_token
 from service.chain import CURRENT
 from service.checkpoints import Checkpoint
-from service.events import NOW, ConcurrencyError, Snapshot, StoredEvent
+from service.events import NOW, ConcurrencyError, Horizon, Snapshot, StoredEvent
+from service.postgres.database import unconfirmed
 from service.postgres.notifications import CHANNEL, Seal
 from service.postgres.positions import PER_TRANSACTION
 
@@ -81,6 +93,11 @@ VERSION_CONFLICT_SQLSTATE = "CV409"
 
 
 _log = logging.getLogger("casino.store")
+
+
+class CommitNotConfirmed(psycopg.OperationalError):
+    """The append committed on the primary, but the synchronous standby did
+    not confirm it: it is not acknowledged (see "Synchronous standbys")."""
 
 #: How an append's SQL reads the append's time (``service.events.NOW``).
 _NOW = sql.SQL("($1 ->> 'at')::timestamptz")
@@ -271,6 +288,18 @@ class PostgresEventStore(AppendingStore):
             ).fetchall()
         return [StoredEvent(*row) for row in rows]
 
+    def horizon(self) -> Horizon:
+        """From the server's current snapshot: every transaction below its
+        ``xmin`` has ended, and every one it sees is below its ``xmax``;
+        events' positions are made from their transactions' ids (see
+        "Global order"). A hot standby's snapshots say the same of what it
+        has replayed."""
+        with self._pool.connection() as conn:
+            low, high = conn.execute(
+                "SELECT pg_snapshot_xmin(s)::text::bigint, pg_snapshot_xmax(s)::text::bigint"
+                " FROM pg_current_snapshot() AS s").fetchone() or (0, 0)
+        return Horizon(low * PER_TRANSACTION, high * PER_TRANSACTION)
+
     def game_ids(self) -> list[UUID]:
         """Every game that has events, in id order."""
         with self._pool.connection() as conn:
@@ -278,13 +307,17 @@ class PostgresEventStore(AppendingStore):
         return [game_id for (game_id,) in rows]
 
     def find_idempotent(self, game_id: UUID | str, actor: str, key: str) -> tuple[str, Any] | None:
-        """``(request_hash, response)`` recorded for the caller's key and not expired, or None."""
+        """``(request_hash, response)`` recorded for the caller's key and not
+        expired, or None. A record found is confirmed by the synchronous
+        standby, if there is one, before it is returned (``_replicated``)."""
         with self._pool.connection() as conn:
             row = conn.execute(
                 "SELECT request_hash, response FROM idempotency"
                 " WHERE game_id = %s AND actor = %s AND key = %s AND expires_at > now()",
                 (game_id, actor, hash_token(key)),
             ).fetchone()
+            if row is not None:
+                _replicated(conn)
         return (row[0], row[1]) if row else None
 
     def seat_token_hashes(self, game_id: UUID | str) -> dict[int, str]:
@@ -376,23 +409,41 @@ def _write(conn: psycopg.Connection, statement: str, args: Sequence[Any], notice
     try:
         cursor.execute(_append_script(name, len(args)), [*args, CHANNEL, *notice])
         cursor.nextset()  # past BEGIN's result, to the insert's rows
-        return cursor.fetchall()
+        rows = cursor.fetchall()
     except psycopg.Error as error:
-        if conn.info.transaction_status == TransactionStatus.IDLE:
-            # Only the notification runs outside the transaction: the
-            # events are committed. Streams poll too; go on without it.
-            _log.warning("game %s: live streams not notified: %s", game_id, error)
-            return None
-        # The statement failed and the rest of the script was skipped:
-        # end the aborted transaction before the connection goes back to
-        # the pool. A rollback may deallocate every prepared statement.
-        conn.rollback()
-        _PREPARED.pop(conn, None)
-        if isinstance(error, psycopg.errors.InvalidSqlStatementName) and again:
-            return _write(conn, statement, args, notice, game_id, expected_version, again=False)
-        if _is_conflict(error):
-            raise ConcurrencyError(game_id, expected_version) from error
-        raise
+        if conn.info.transaction_status != TransactionStatus.IDLE:
+            # The statement failed and the rest of the script was skipped:
+            # end the aborted transaction before the connection goes back to
+            # the pool. A rollback may deallocate every prepared statement.
+            conn.rollback()
+            _PREPARED.pop(conn, None)
+            if isinstance(error, psycopg.errors.InvalidSqlStatementName) and again:
+                return _write(conn, statement, args, notice, game_id, expected_version, again=False)
+            if _is_conflict(error):
+                raise ConcurrencyError(game_id, expected_version) from error
+            if isinstance(error, psycopg.errors.ReadOnlySqlTransaction):
+                conn.close()  # a server that no longer takes writes: the pool connects anew
+            raise
+        # Only the notification runs outside the transaction: the events
+        # are committed. Streams poll too; go on without it.
+        _log.warning("game %s: live streams not notified: %s", game_id, error)
+        rows = None
+    if unconfirmed(conn):
+        raise CommitNotConfirmed(f"game {game_id}: the synchronous standby did not confirm the commit")
+    return rows
+
+
+def _replicated(conn: psycopg.Connection) -> None:
+    """Return once the synchronous standby, if the server has one, holds
+    everything the server has committed so far: a transaction that writes
+    commits, and its commit waits for the standby as any other's. What it
+    writes is a message in the WAL, which nothing reads (a transaction that
+    wrote nothing would not wait). Raises ``CommitNotConfirmed`` if that
+    wait is cancelled."""
+    with conn.transaction():
+        conn.execute("SELECT pg_logical_emit_message(true, 'casino', 'replicated')")
+    if unconfirmed(conn):
+        raise CommitNotConfirmed("the synchronous standby did not confirm what the database holds")
 
 
 def _json(value: Any) -> Jsonb:

@@ -50,6 +50,12 @@ DEFAULTS: dict[str, Any] = {
     "STREAM_POLL_SECONDS": 2.0,
     "STREAM_MAX_OPEN": 2,
     "STREAM_BUFFER_EVENTS": 128,
+    # Standbys for the reads that may come from one (service.replicas): one
+    # libpq URL, several servers in its multi-host form; None: every read
+    # goes to the primary. A read waits up to REPLICA_WAIT seconds for a
+    # standby behind what its client has seen, then the primary answers.
+    "REPLICA_URL": None,
+    "REPLICA_WAIT": 0.1,
     # Each caller's share of a worker's streams (service.stream_limits): a
     # seat's, the operator's, and those of callers without a token at one
     # client address. Past it, 429.
@@ -80,6 +86,8 @@ ENVIRONMENT = {
     "STREAM_MAX_SECONDS": ("CASINO_STREAM_MAX_SECONDS", float),
     "STREAM_MAX_OPEN": ("CASINO_STREAM_MAX_OPEN", int),
     "STREAM_BUFFER_EVENTS": ("CASINO_STREAM_BUFFER_EVENTS", int),
+    "REPLICA_URL": ("CASINO_REPLICA_URL", str),
+    "REPLICA_WAIT": ("CASINO_REPLICA_WAIT", float),
     "STREAM_LIMIT_SEAT": ("CASINO_STREAM_LIMIT_SEAT", int),
     "STREAM_LIMIT_OPERATOR": ("CASINO_STREAM_LIMIT_OPERATOR", int),
     "STREAM_LIMIT_ADDRESS": ("CASINO_STREAM_LIMIT_ADDRESS", int),
@@ -111,7 +119,8 @@ def create_app(overrides: Mapping[str, Any] | None = None, *, wiring: Wiring = p
     requests.init_app(app)
     checkpoint_key = checkpoints.key_for(app.config)
     adapters = wiring(app.config, checkpoint_key)
-    settings = Settings(app.config.get("OPERATOR_TOKEN"), checkpoint_key, app.config["STREAM_BUFFER_EVENTS"])
+    settings = Settings(app.config.get("OPERATOR_TOKEN"), checkpoint_key, app.config["STREAM_BUFFER_EVENTS"],
+                        app.config["REPLICA_WAIT"])
     current.init_app(app, bootstrap(adapters, settings))
     problems.init_app(app, unavailable=adapters.unavailable)
     for blueprint in BLUEPRINTS:

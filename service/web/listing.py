@@ -4,7 +4,8 @@ stays right while games are created, and costs the same however deep).
 
 Each game is listed with its game type, and its ``outcome`` is the game's
 own account of its result (``GameType.summary``'s ``winner``), as the read
-model keeps it: the service reads no game's result itself."""
+model keeps it: the service reads no game's result itself. A page may come
+from a replica (``service.replicas``)."""
 
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ from service.auth import Caller
 from service.readmodel import Cursor, GameFilter
 from service.web.current import services
 from service.web.guards import operator_required
-from service.web.requests import int_arg, parsed_arg, text_args, time_arg
+from service.web.requests import int_arg, parsed_arg, seen, text_args, time_arg, token
 
 bp = Blueprint("listing", __name__, url_prefix="/v1/games")
 
@@ -42,9 +43,10 @@ def index(caller: Caller):
     )
     cursor = parsed_arg("cursor", Cursor.parse, "Not a cursor this service gave out: pass a page's 'next' as it is.")
     limit = int_arg("limit", 50, 1, MAX_PAGE)
-    rows, following = services().read_model.page(where, cursor, limit)
-    return {"games": [_summary(row) for row in rows],
-            "next": following.code if following else None}
+    found = services().reads.routed(lambda source: source.read_model.page(where, cursor, limit), seen())
+    rows, following = found.value
+    return ({"games": [_summary(row) for row in rows], "next": following.code if following else None},
+            200, token(found.position))
 
 
 def _summary(row: dict[str, Any]) -> dict[str, Any]:

@@ -30,6 +30,7 @@ from marshmallow import Schema, ValidationError
 from werkzeug.exceptions import RequestEntityTooLarge
 
 from service import jsonio
+from service.replicas import Seen
 from service.web.problems import ApiProblem
 from service.web.schemas import errors_list
 
@@ -395,6 +396,43 @@ def resume_after() -> int:
     if not match:
         raise malformed("Last-Event-ID", "Not a version.", "Last-Event-ID names an event's version, like 12.")
     return int(match.group(1))
+
+
+#: The header of a position in the global order: answers give it, reads send it back (``service.replicas``).
+CONSISTENCY_TOKEN = "Consistency-Token"
+_TOKEN = re.compile(r"\s*([0-9]{1,18})\s*")
+
+
+def seen() -> Seen:
+    """What the client says it has been shown: the greatest game version
+    among the ETags of ``If-None-Match`` and ``?min_version``, and the
+    position of its ``Consistency-Token``."""
+    version = int_arg("min_version", 0, 0, 10**9)
+    tags = request.if_none_match.as_set(include_weak=True)
+    version = max([version, *(int(tag) for tag in tags if tag and _VERSION.fullmatch(tag))])  # "" is read as None
+    header = request.headers.get(CONSISTENCY_TOKEN)
+    if header is None:
+        return Seen(version)
+    match = _TOKEN.fullmatch(header)
+    if not match:
+        raise malformed(CONSISTENCY_TOKEN, "Not a consistency token.",
+                        f"Send {CONSISTENCY_TOKEN} back as an answer gave it, like 4295032833.")
+    return Seen(version, int(match.group(1)))
+
+
+def not_modified(version: int) -> bool:
+    """Whether ``If-None-Match`` names ``version`` (or is ``*``): the client's copy is still the answer."""
+    return request.if_none_match.contains_weak(str(version)) or request.if_none_match.star_tag
+
+
+def shown(version: int, position: int = 0) -> dict[str, str]:
+    """The headers of an answer showing a game at ``version``, read up to
+    ``position`` in the global order (0: none to tell)."""
+    return {**etag(version), **token(position)}
+
+
+def token(position: int) -> dict[str, str]:
+    return {CONSISTENCY_TOKEN: str(position)} if position else {}
 
 
 def etag(version: int) -> dict[str, str]:

@@ -17,11 +17,13 @@ from datetime import UTC, datetime
 
 from flask import Blueprint, Response, current_app, request, url_for
 
-from domain.game_types import is_finished
+from domain.game_types import State, is_finished
 
 from service import streams
 from service.auth import Caller
+from service.events import StoredEvent
 from service.metrics import STREAMS_OVER_CALLER_LIMIT, STREAMS_REFUSED
+from service.replicas import Seen
 from service.stream_limits import Holder, Quota, holder_of
 from service.web import clients
 from service.web.current import services
@@ -97,9 +99,24 @@ def _open(game_id: uuid.UUID, caller: Caller, after: int, seconds: float, on_clo
         on_close()
 
     timing = streams.Timing(seconds, config["STREAM_KEEPALIVE_SECONDS"], config["STREAM_POLL_SECONDS"])
-    chunks = streams.events(found.games.load, found.games.events, hub, game_id, caller, after, state, timing)
+    chunks = streams.events(found.games.load, _history(state), hub, game_id, caller, after, state, timing)
     return Response(streams.Body(chunks, on_close=ended), mimetype="text/event-stream",
                     headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+
+
+def _history(state: State) -> streams.Read:
+    """How the stream reads the events it starts with: from a replica that
+    has the game at ``state``'s version (the primary's, as the request found
+    it), else from the primary. The events appended after come from the
+    primary's notifications, and the hub reads the primary when it must."""
+    reads = services().reads  # the stream is read after the request's context has gone
+
+    def read(game_id: uuid.UUID, after: int) -> list[StoredEvent]:
+        found = reads.routed(lambda source: source.games.events(game_id, after), Seen(state.version),
+                             version=lambda page: page[-1].version if page else after)
+        return found.value
+
+    return read
 
 
 def _over_limit(holder: Holder, limit: int) -> str:
