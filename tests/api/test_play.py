@@ -4,7 +4,7 @@ import random
 
 import pytest
 
-from .conftest import ORDERED_DECK
+from .conftest import ACE_MADE_SURE_OF, ORDERED_DECK
 
 
 # On both wirings: the HTTP API on PostgreSQL as well as in memory.
@@ -96,16 +96,14 @@ def test_count_out_over_http(api):
 
 def test_a_seat_sees_whether_its_count_out_would_win_and_the_claim_counts_as_it_said(api, operator):
     game = api.create(first_dealer=1, options={"target": 1})
-    api.deal(game, ORDERED_DECK)  # seat 0: AS 2S 7S 8S; seat 1: 5S 6S JS QS; table 3S 4S 9S 10S
+    api.deal(game, ORDERED_DECK)
 
     def claims() -> list:
         return [api.view(game, token=token)["count_out"] for token in game.tokens]
 
     nothing = {"secured": 0, "total": 0, "succeeds": False}
     assert claims() == [nothing, nothing]
-    for seat, move in [(0, {"card": "AS", "action": "build", "value": 8, "targets": ["3S", "4S"]}),
-                       (1, {"card": "5S", "action": "trail"}),
-                       (0, {"card": "8S", "action": "capture", "targets": ["B1"]})]:
+    for seat, move in ACE_MADE_SURE_OF:
         assert api.post(f"{game.url}/play", json=move, token=game.tokens[seat]).status_code == 200
     ace = {"secured": 1, "total": 1, "succeeds": True}  # the ace of spades is seat 0's whatever comes
     assert claims() == [ace, nothing]

@@ -419,6 +419,10 @@ def _awaiting(game: dict) -> list | None:
     return None if game["awaiting"] is None else [game["awaiting"]["command"], game["awaiting"]["seats"]]
 
 
+def _claim(claim: dict | None) -> list | None:
+    return None if claim is None else [claim["secured"], claim["total"], claim["succeeds"]]
+
+
 def _game(game: dict) -> dict:
     common = {"status": game["status"], "version": game["version"], "turn": game["turn"], "you": game.get("you"),
               "hand": game.get("hand"), "hands": game.get("hands"), "awaiting": _awaiting(game),
@@ -428,7 +432,9 @@ def _game(game: dict) -> dict:
         return {**common, "class": "CassinoGame", "table": [_table_item(item) for item in game["table"]],
                 "seats": [[s["name"], s["score"], s["hand_count"]] for s in game["seats"]], "scores": game["scores"],
                 "last_capture": None if last is None else [last["seat"], last["cards"]],
-                "undo_request": None if game["undo_request"] is None else game["undo_request"]["seat"]}
+                "undo_request": None if game["undo_request"] is None else game["undo_request"]["seat"],
+                "count_out": _claim(game.get("count_out")),
+                "count_outs": None if game.get("count_outs") is None else [_claim(c) for c in game["count_outs"]]}
     return {**common, "class": "MassCoolGame", "totals": game["totals"],
             "seats": [[s["name"], s["money_value"], s["out"]] for s in game["seats"]]}
 
@@ -509,6 +515,8 @@ def test_the_generated_kotlin_client_decodes_views_moves_and_events_of_both_game
     assert seat["you"] == 1 and len(seat["hand"]) == 2 and seat["hands"] is None
     assert ["Build", "B1", 8, ["3S", "4S", "AS"]] in seat["table"] and seat["last_capture"][0] == 0
     assert seat["result"] is None and seat["undo_request"] is None and seat["awaiting"] == ["play", [1]]
+    assert seat["count_out"] is not None and seat["count_outs"] is None
+    assert len(described["cassino-operator.json"]["count_outs"]) == 2
     assert described["cassino-public.json"]["you"] is None and described["cassino-public.json"]["hand"] is None
     assert len(described["cassino-operator.json"]["hands"]) == 2
     events = [event[0] for event in described["cassino-events.json"]]

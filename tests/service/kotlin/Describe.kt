@@ -39,6 +39,8 @@ fun tableItem(item: TableItem): List<Any?> = when (item) {
     else -> listOf(item.javaClass.simpleName)
 }
 
+fun claim(claim: CountOutClaim): List<Any?> = listOf(claim.secured, claim.total, claim.succeeds)
+
 fun awaiting(command: AwaitedCommand?, seats: List<Int>?): List<Any?>? =
     command?.let { listOf(it.value, seats) }
 
@@ -49,6 +51,7 @@ fun game(game: Game): Map<String, Any?> = when (game) {
         "seats" to game.seats.map { listOf(it.name, it.score, it.handCount) }, "scores" to game.scores,
         "last_capture" to game.lastCapture?.let { listOf(it.seat, it.cards) },
         "undo_request" to game.undoRequest?.seat,
+        "count_out" to game.countOut?.let(::claim), "count_outs" to game.countOuts?.map(::claim),
         "awaiting" to awaiting(game.awaiting?.command, game.awaiting?.seats),
         "result" to game.result?.value, "winners" to game.winners)
     is MassCoolGame -> mapOf(
