@@ -18,18 +18,20 @@ model over a standby; reads that may come from one go through
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
 
 from domain.standing import is_finished
 
-from service.auth import Authenticator, TicketUses, seat_key_from
+from service.auth import Authenticator, TicketUses, player_key_from, seat_key_from
 from service.cache import StateCache, snapshot_key_from
 from service.commands import CreateGame, GameCommand
 from service.computer import ComputerPlayers
 from service.deadlines import DeadlineClaims
 from service.events import EventStore
 from service.games import Applied, Created, GameReads, GameService
+from service.players import Players, PlayerService
 from service.readmodel import ReadModel
 from service.replicas import Reads, Replica, Source
 from service.streams import Hub, Listen
@@ -44,6 +46,7 @@ class Adapters:
     read_model: ReadModel  # the games read model: listing, auditing
     ticket_uses: TicketUses  # stream tickets' single use
     deadlines: DeadlineClaims  # where the time keeper claims the games whose clock has run out
+    players: Players  # players, and the seats they hold
     #: Hears of other processes' appends, for live streams; None: no other process appends.
     listen: Listen | None
     #: Whether the adapters answer within so many seconds (``/readyz``).
@@ -84,6 +87,7 @@ class Services:
     from a replica."""
 
     games: GameService
+    players: PlayerService
     computers: ComputerPlayers
     read_model: ReadModel
     reads: Reads
@@ -118,7 +122,7 @@ def bootstrap(adapters: Adapters, settings: Settings) -> Services:
     hub = Hub(adapters.store.load, capacity=settings.stream_buffer_events, listen=adapters.listen)
     games = GameService(adapters.store, StateCache(), snapshot_key=snapshot_key,
                         seat_key=seat_key_from(token) if token else None,
-                        checkpoint_key=settings.checkpoint_key, appended=hub.publish)
+                        checkpoint_key=settings.checkpoint_key, appended=hub.publish, told=hub.tell)
     adapters.on_new_server(games.cache.clear)
     replicas = [Source(GameReads(replica.store, StateCache(), snapshot_key=snapshot_key,
                                  checkpoint_key=settings.checkpoint_key), replica.read_model, True)
@@ -134,12 +138,14 @@ def bootstrap(adapters: Adapters, settings: Settings) -> Services:
 
     return Services(
         games=games,
+        players=PlayerService(adapters.players, player_key_from(token) if token else secrets.token_bytes(32)),
         computers=computers,
         read_model=adapters.read_model,
         reads=Reads(Source(games, adapters.read_model, False), replicas, wait=settings.replica_wait,
                     unavailable=adapters.unavailable),
         hub=hub,
-        authenticator=Authenticator(token, adapters.store, adapters.ticket_uses),
+        authenticator=Authenticator(token, adapters.store, adapters.ticket_uses, players=adapters.players,
+                                    settled=games.settled),
         checkpoint_key=settings.checkpoint_key,
         adapters=adapters,
         keeper=TimeKeeper(time_out, games.load, adapters.deadlines, adapters.store.now),

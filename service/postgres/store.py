@@ -112,6 +112,10 @@ _COLUMN_TYPES = {
     "updated_at": "timestamptz",
     "finished_at": "timestamptz",
     "winner": "jsonb",
+    "listed": "boolean",
+    "lobby": "jsonb",
+    "awaiting": "integer[]",
+    "deadline": "timestamptz",
 }
 
 EVENT_COLUMNS = "position, game_id, version, type, schema_version, data, metadata, recorded_at, hash, chain"
@@ -162,6 +166,26 @@ _DELETE_DEADLINE = """
     DELETE FROM deadlines WHERE game_id = ($1 ->> 'game')::uuid
 """
 
+_DELETE_SEAT_TOKENS = """
+    DELETE FROM seat_tokens WHERE game_id = ($1 ->> 'game')::uuid
+        AND seat IN (SELECT s::integer FROM jsonb_array_elements_text($1 -> 'tokens_gone') AS s)
+"""
+
+# A player's seats are listed in the order of their games' creation: the
+# game's row (not yet visible to this statement for a new game, whose row
+# is made at the append's time).
+_INSERT_PLAYER_SEATS = """
+    INSERT INTO player_seats (player_id, game_id, seat, created_at)
+    SELECT (p ->> 'player')::uuid, ($1 ->> 'game')::uuid, (p ->> 'seat')::integer,
+           coalesce((SELECT created_at FROM games WHERE id = ($1 ->> 'game')::uuid), ($1 ->> 'at')::timestamptz)
+    FROM jsonb_array_elements($1 -> 'seated') AS p
+"""
+
+_DELETE_PLAYER_SEATS = """
+    DELETE FROM player_seats WHERE game_id = ($1 ->> 'game')::uuid
+        AND player_id IN (SELECT p::uuid FROM jsonb_array_elements_text($1 -> 'unseated') AS p)
+"""
+
 # The snapshot's state is the second argument, $2.
 _UPSERT_SNAPSHOT = """
     INSERT INTO snapshots (game_id, version, code_version, state)
@@ -193,7 +217,8 @@ class PostgresEventStore(AppendingStore):
         """The whole append in one transaction, in one statement: its events,
         and (as data-modifying CTEs before them) the signed checkpoint, the
         idempotency record, the ``games`` row (inserted for a new game, else
-        the columns given updated), the seat tokens and the snapshot.
+        the columns given updated), the seat tokens (new ones, and those
+        withdrawn), the seats players took or left, and the snapshot.
 
         Raises ``ConcurrencyError``, with nothing written, when the game is
         not at the expected version or another append wins a unique key (the
@@ -224,17 +249,31 @@ class PostgresEventStore(AppendingStore):
             due = asked.deadline.at
             writes.append(_UPSERT_DEADLINE if due is not None else _DELETE_DEADLINE)
             document["deadline"] = due.isoformat() if due is not None else None
-        if asked.seat_token_hashes:
+        tokens = asked.seat_token_hashes or {}
+        if any(h is not None for h in tokens.values()):
             writes.append(_INSERT_SEAT_TOKENS)
-            document["tokens"] = [{"seat": seat, "hash": h} for seat, h in asked.seat_token_hashes.items()]
+            document["tokens"] = [{"seat": seat, "hash": h} for seat, h in tokens.items() if h is not None]
+        if any(h is None for h in tokens.values()):
+            writes.append(_DELETE_SEAT_TOKENS)
+            document["tokens_gone"] = [seat for seat, h in tokens.items() if h is None]
+        seated = asked.player_seats or {}
+        if any(seat is not None for seat in seated.values()):
+            writes.append(_INSERT_PLAYER_SEATS)
+            document["seated"] = [{"player": player, "seat": seat} for player, seat in seated.items()
+                                  if seat is not None]
+        if any(seat is None for seat in seated.values()):
+            writes.append(_DELETE_PLAYER_SEATS)
+            document["unseated"] = [player for player, seat in seated.items() if seat is None]
         args: list[Any] = [_json(document)]
         if asked.snapshot is not None:
             writes.append(_UPSERT_SNAPSHOT)
             document["snapshot"] = {"version": asked.snapshot.version, "code_version": asked.snapshot.code_version}
             args.append(asked.snapshot.state)
         notice = self._seal.notification(game_id, append.last_version, time.time(), CURRENT, events_json)
+        told = [self._seal.player_notification(player, jsonio.dumps(said))
+                for player, said in (asked.player_notices or {}).items()]
         with self._pool.connection() as conn:
-            written = _write(conn, _with_writes(tuple(writes)), args, notice, game_id, expected_version)
+            written = _write(conn, _with_writes(tuple(writes)), args, (notice, told), game_id, expected_version)
             if written is None:  # committed; only the notification failed
                 written = conn.execute(
                     "SELECT position, recorded_at FROM events WHERE game_id = %s AND version > %s"
@@ -377,37 +416,44 @@ def _preparation(statement: str) -> tuple[str, sql.Composed]:
 
 
 @functools.cache
-def _append_script(name: str, count: int) -> str:
+def _append_script(name: str, count: int, told: int = 0) -> str:
     """The whole append as one simple query: the prepared statement's
     ``count`` arguments and the notification's three (its channel, and its
     payload's text before and after the transaction's id) are bound by the
     client. The notification follows the COMMIT, in a transaction of its
     own: in the append's, it would make PostgreSQL serialise every append's
     commit. So the transaction keeps its id in a setting of the session
-    (``_APPENDED_IN``), for the notification to carry."""
+    (``_APPENDED_IN``), for the notification to carry. Then the notifications
+    of the ``told`` players (``service.notices``), two arguments each: the
+    channel and the payload."""
     arguments = ", ".join(["%s"] * count)
     return (f"BEGIN; EXECUTE {name}({arguments});"
             f" SELECT set_config('{_APPENDED_IN}', pg_current_xact_id()::text, false); COMMIT;"
-            f" SELECT pg_notify(%s, %s || current_setting('{_APPENDED_IN}') || %s)")
+            f" SELECT pg_notify(%s, %s || current_setting('{_APPENDED_IN}') || %s)"
+            + "; SELECT pg_notify(%s, %s)" * told)
 
 
 #: The session setting holding the id of the connection's last append's transaction.
 _APPENDED_IN = "casino.appended_in"
 
 
-def _write(conn: psycopg.Connection, statement: str, args: Sequence[Any], notice: tuple[str, str], game_id,
-           expected_version: int, *, again: bool = True) -> list[tuple[int, datetime]] | None:
+def _write(conn: psycopg.Connection, statement: str, args: Sequence[Any],
+           notices: tuple[tuple[str, str], Sequence[str]], game_id, expected_version: int, *,
+           again: bool = True) -> list[tuple[int, datetime]] | None:
     """Run an append's ``statement`` (prepared on ``conn`` as needed) in its
-    transaction, then notify ``CHANNEL`` with ``notice`` (the payload's two
-    parts, see ``notifications.Seal.notification``): the rows the insert
-    returned, or None when only the notification failed.
+    transaction, then notify ``CHANNEL`` with the game's notice (the
+    payload's two parts, see ``notifications.Seal.notification``) and the
+    players' (whole payloads): the rows the insert returned, or None when
+    only the notifications failed.
 
     Raises ConcurrencyError when the statement broke a version or key.
     """
     name = _prepare(conn, statement)
     cursor = psycopg.ClientCursor(conn)
     try:
-        cursor.execute(_append_script(name, len(args)), [*args, CHANNEL, *notice])
+        notice, told = notices
+        cursor.execute(_append_script(name, len(args), len(told)),
+                       [*args, CHANNEL, *notice, *(part for payload in told for part in (CHANNEL, payload))])
         cursor.nextset()  # past BEGIN's result, to the insert's rows
         rows = cursor.fetchall()
     except psycopg.Error as error:
@@ -418,7 +464,7 @@ def _write(conn: psycopg.Connection, statement: str, args: Sequence[Any], notice
             conn.rollback()
             _PREPARED.pop(conn, None)
             if isinstance(error, psycopg.errors.InvalidSqlStatementName) and again:
-                return _write(conn, statement, args, notice, game_id, expected_version, again=False)
+                return _write(conn, statement, args, notices, game_id, expected_version, again=False)
             if _is_conflict(error):
                 raise ConcurrencyError(game_id, expected_version) from error
             if isinstance(error, psycopg.errors.ReadOnlySqlTransaction):
@@ -471,10 +517,13 @@ def _write_game(row: Mapping[str, Any], *, new: bool) -> str:
 _FROM_ROW = {
     "text": "$1 -> 'row' ->> {}",
     "integer": "($1 -> 'row' ->> {})::integer",
+    "boolean": "($1 -> 'row' ->> {})::boolean",
     "timestamptz": "($1 -> 'row' ->> {})::timestamptz",
     "text[]": "ARRAY(SELECT jsonb_array_elements_text($1 -> 'row' -> {}))",
-    # JSON null is no winner: SQL NULL.
+    # JSON null is no winner (no lobby entry): SQL NULL.
     "jsonb": "nullif($1 -> 'row' -> {}, 'null')",
+    "integer[]": "CASE WHEN jsonb_typeof($1 -> 'row' -> {0}) = 'array'"
+                 " THEN ARRAY(SELECT jsonb_array_elements_text($1 -> 'row' -> {0})::integer) END",
 }
 
 
@@ -494,7 +543,9 @@ def _game_insert(columns: tuple[str, ...], now: tuple[bool, ...]) -> str:
 @functools.cache
 def _game_update(columns: tuple[str, ...], now: tuple[bool, ...]) -> str:
     assignments = [
-        sql.SQL("{} = {}").format(sql.Identifier(column), value)
+        # A game is in the lobby only if it was created listed.
+        sql.SQL("{} = CASE WHEN listed THEN {} END" if column == "lobby" else "{} = {}").format(
+            sql.Identifier(column), value)
         for column, value in zip(columns, _values(columns, now), strict=True)
     ]
     if "updated_at" not in columns:

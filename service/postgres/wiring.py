@@ -30,6 +30,7 @@ from service.postgres import notifications
 from service.postgres.database import (REPLICA_DEFAULTS, Limits, Pool, each_server, open_pool, primary_url,
                                        with_defaults)
 from service.postgres.deadlines import PostgresDeadlines
+from service.postgres.players import PostgresPlayers
 from service.postgres.readmodel import PostgresReadModel
 from service.postgres.store import PostgresEventStore
 from service.postgres.tickets import TicketUses
@@ -59,6 +60,7 @@ def adapters(config: Mapping[str, Any], checkpoint_key: bytes | None) -> Adapter
         read_model=PostgresReadModel(pool),
         ticket_uses=TicketUses(pool),
         deadlines=PostgresDeadlines(pool),
+        players=PostgresPlayers(pool),
         listen=functools.partial(notifications.listen, url, seal),
         ready=functools.partial(_answers, pool),
         close=close,

@@ -22,9 +22,11 @@ def create():
     """Anyone may create a game; its seats' tokens are in this answer only."""
     data = body(CreateGameSchema)
     computers = tuple(i for i, s in enumerate(data["seats"]) if s["computer"])
+    seats = tuple(s["name"] for s in data["seats"])
+    listed = data["listed"] if data["listed"] is not None else None in seats
     created = services().create(CreateGame(
-        variant=data["variant"], seats=tuple(s["name"] for s in data["seats"]), options=data["options"],
-        first_dealer=data["first_dealer"], computers=computers, clock=data["clock"], idempotency_key=creation_key(),
+        variant=data["variant"], seats=seats, options=data["options"], first_dealer=data["first_dealer"],
+        computers=computers, clock=data["clock"], listed=listed, idempotency_key=creation_key(),
         request_id=g.get("request_id")))
     answer = creation_answer(created, PUBLIC, computers)
     location = url_for("games.show", game_id=created.game_id)

@@ -30,6 +30,7 @@ from marshmallow import Schema, ValidationError
 from werkzeug.exceptions import RequestEntityTooLarge
 
 from service import jsonio
+from service.readmodel import Cursor
 from service.replicas import Seen
 from service.web.problems import ApiProblem
 from service.web.schemas import errors_list
@@ -44,7 +45,9 @@ _WHOLE_NUMBER = re.compile(r"[0-9]{1,18}")
 _VERSION = re.compile(r"\s*([0-9]{1,10})\s*")
 
 #: Query parameters that may be given more than once, by endpoint (each value counts).
-REPEATABLE: dict[str, frozenset[str]] = {"listing.index": frozenset({"status", "variant", "player"})}
+REPEATABLE: dict[str, frozenset[str]] = {"listing.index": frozenset({"status", "variant", "player"}),
+                                         "players.my_games": frozenset({"status"}),
+                                         "lobby.index": frozenset({"variant", "game_type"})}
 
 
 def init_app(app: Flask) -> None:
@@ -294,6 +297,17 @@ def time_arg(name: str) -> datetime | None:
     return when
 
 
+#: The most items a page of a listing (games, a player's games, the lobby) holds.
+MAX_PAGE = 200
+
+
+def page_args() -> tuple[Cursor | None, int]:
+    """A listing's ``cursor`` (where the page before ended; None for the
+    first page) and ``limit`` (50 unless given)."""
+    cursor = parsed_arg("cursor", Cursor.parse, "Not a cursor this service gave out: pass a page's 'next' as it is.")
+    return cursor, int_arg("limit", 50, 1, MAX_PAGE)
+
+
 def parsed_arg(name: str, parse: Callable[[str], Any], message: str) -> Any:
     """Query argument ``name`` read by ``parse`` (which raises ValueError); None when absent."""
     raw = request.args.get(name)
@@ -349,6 +363,21 @@ def creation_key() -> str | None:
 
 _NOT_RANDOM = ("A game's Idempotency-Key must be a secret random value: a random (version 4) UUID, or 16 or more"
                " random bytes in hex or URL-safe base64 (22 to 200 letters, digits, '-' or '_').")
+
+
+def guest_key() -> str | None:
+    """The ``Idempotency-Key`` of a guest's join, or None. A retry under it
+    is answered with the seat's token, so, as a creation's, the key must be
+    a secret random value; any key the header's form allows that is not one
+    is refused (422 ``idempotency_key_not_random``)."""
+    key = idempotency_key()
+    if key is not None and not looks_random(key):
+        raise ApiProblem(422, "idempotency_key_not_random",
+                         "A guest's Idempotency-Key must be a secret random value (its seat's token is made from"
+                         " it): a random (version 4) UUID, or 16 or more random bytes in hex or URL-safe base64"
+                         " (22 to 200 letters, digits, '-' or '_').",
+                         errors=[{"field": "Idempotency-Key", "message": "Not a secret random value."}])
+    return key
 
 
 def looks_random(key: str) -> bool:

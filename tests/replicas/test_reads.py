@@ -144,3 +144,25 @@ def test_a_standby_that_cannot_be_reached_leaves_the_reads_to_the_primary(pair):
 def _first_move(api, game) -> dict:
     moves = api.get(f"{game.url}/moves", token=game.tokens[0]).get_json()["moves"]
     return moves[0]
+
+
+def test_the_lobby_and_a_players_games_come_from_the_standby_never_older_than_a_join(api, pair, lagging):
+    ann = api.post("/v1/players", json={"name": "Ann"}).get_json()
+    game = api.post("/v1/games", json={"seats": [{"name": "Host"}, {"open": True}]}).get_json()
+    pair.resume_replay()
+    pair.caught_up()
+    pair.pause_replay()
+
+    lobby, on_replica, on_primary = counted(api, lambda: api.get("/v1/lobby"))
+    assert game["id"] in [g["id"] for g in lobby.get_json()["games"]] and (on_replica, on_primary) == (1, 0)
+    joined = api.post(f"/v1/games/{game['id']}/join", token=ann["token"])
+    assert joined.status_code == 200
+    token = joined.headers["Consistency-Token"]
+
+    stale = api.get("/v1/players/me/games", token=ann["token"]).get_json()["games"]
+    assert stale == []  # the standby's, from before the join: the client said nothing of it
+    mine, on_replica, on_primary = counted(
+        api, lambda: api.get("/v1/players/me/games", token=ann["token"], headers={"Consistency-Token": token}))
+    assert [g["id"] for g in mine.get_json()["games"]] == [game["id"]] and (on_replica, on_primary) == (0, 1)
+    after = api.get("/v1/lobby", headers={"Consistency-Token": token}).get_json()["games"]
+    assert game["id"] not in [g["id"] for g in after]  # full now, as the join left it
