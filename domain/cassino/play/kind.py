@@ -13,7 +13,7 @@ for; :mod:`.listing` walks them in the order a player is offered moves.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Sequence
 from enum import IntEnum
 from typing import TYPE_CHECKING
 
@@ -65,7 +65,7 @@ class MoveKind:
         """The cards this kind's moves are listed for: the hand's."""
         return lister.hand
 
-    def moves(self, lister: Lister, card: Card, phase: Phase) -> Iterator[Move]:
+    def moves(self, lister: Lister, card: Card, phase: Phase) -> Iterable[Move]:
         """The legal moves of this kind with ``card`` listed in ``phase``."""
         return iter(())
 
