@@ -16,6 +16,9 @@ multiple of a value), at each value the card has and each build value that
 divides the sum; and, with ``augment_from_piles``, builds naming the top
 cards of each pile.
 
+States come also from the differential tests' random positions (builds of
+either seat, single and multiple, under random options).
+
 Bounded by default; ``CASINO_LONG_TESTS=1`` plays many more hands.
 """
 
@@ -32,13 +35,14 @@ from hypothesis import strategies as st
 from domain import VARIANTS, CreateGame, Deal, GameState, Move, Play, RuleViolation, decide, fold, legal_moves
 from domain.cassino.play import rules_for, values_of
 from domain.cassino.table import Build
+from tests.domain.test_differential import OPTION_SETS, random_position
 from tests.domain.test_properties import option_overrides
 from tests.scale import scaled
 
 HANDS = scaled(1, long=30, quick=1)  # hands per case
-STATE_EVERY = scaled(3, long=1, quick=6)  # put one turn in this many to the candidates
+STATE_EVERY = scaled(4, long=1, quick=8)  # put one turn in this many to the candidates
 EXHAUSTIVE_ITEMS = 5  # every subset of the table up to this many items
-SAMPLED = scaled(150, long=600, quick=60)  # subsets tried on larger tables
+SAMPLED = scaled(80, long=600, quick=40)  # subsets tried on larger tables
 LISTING_CAP = 20_000  # states whose full list is longer than this are skipped (crowded tables)
 NO_SHRINK = (Phase.explicit, Phase.reuse, Phase.generate)  # a seed has nothing to shrink
 CASES = [(name, players, {}) for name, v in sorted(VARIANTS.items()) for players in v.players[:1]] + [
@@ -56,7 +60,7 @@ CASES = [(name, players, {}) for name, v in sorted(VARIANTS.items()) for players
 def check_accepts(state: GameState, seat: int, move: Move) -> bool:
     """Whether the kind's check (not the generator) accepts ``move``."""
     try:
-        (lambda r: getattr(r, "check", r.resolve))(rules_for(state.options))(state, seat, move)
+        rules_for(state.options).check(state, seat, move)
     except RuleViolation:
         return False
     return True
@@ -175,7 +179,7 @@ def play_hands(variant: str, players: int, options: dict, rnd: random.Random) ->
 
 @pytest.mark.parametrize("variant,players,options", CASES,
                          ids=[f"{v}-{n}-{'-'.join(o) or 'preset'}" for v, n, o in CASES])
-@settings(max_examples=scaled(2, long=20, quick=1), deadline=None, suppress_health_check=list(HealthCheck),
+@settings(max_examples=scaled(1, long=20, quick=1), deadline=None, suppress_health_check=list(HealthCheck),
           phases=NO_SHRINK)
 @given(seed=st.integers(0, 2**32 - 1))
 def test_every_move_the_check_accepts_is_listed(variant, players, options, seed):
@@ -183,9 +187,21 @@ def test_every_move_the_check_accepts_is_listed(variant, players, options, seed)
     assert play_hands(variant, players, options, random.Random(seed)) > 0
 
 
-@settings(max_examples=scaled(12, long=200, quick=3), deadline=None, suppress_health_check=list(HealthCheck),
+@settings(max_examples=scaled(6, long=200, quick=2), deadline=None, suppress_health_check=list(HealthCheck),
           phases=NO_SHRINK)
 @given(options=option_overrides(), seed=st.integers(0, 2**32 - 1))
 def test_every_move_the_check_accepts_is_listed_under_random_options(options, seed):
     note(f"cassino with {options}, seed {seed}")
     assert play_hands("cassino", 2, options, random.Random(seed)) > 0
+
+
+POSITIONS = scaled(25, long=2000, quick=8)  # random positions per option set
+
+
+@pytest.mark.parametrize("option_set", list(OPTION_SETS))
+def test_every_move_the_check_accepts_is_listed_in_random_positions(option_set):
+    accepted = 0
+    for k in range(POSITIONS):
+        pos = random_position(7_000_003 * (1 + list(OPTION_SETS).index(option_set)) + k, OPTION_SETS[option_set])
+        accepted += check_state(random.Random(k), pos.state, pos.seat)
+    assert accepted > POSITIONS

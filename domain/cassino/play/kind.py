@@ -5,10 +5,12 @@ steal...) holds in one class both sides of its rule: :meth:`MoveKind.play`
 checks one move of the kind and says what it does, or raises the
 :class:`~domain.errors.RuleViolation` that names the rule it breaks, and
 :meth:`MoveKind.moves` generates the kind's moves for one card. The
-generator only ever yields a move that :meth:`play` accepts, and prunes
-only by the kind's own rules, so what is listed and what is accepted come
-from the same place. :mod:`.rules` chooses the kinds a game's options call
-for; :mod:`.listing` walks them in the order a player is offered moves.
+generator only ever yields a move that :meth:`play` accepts, and a move is
+accepted only when a generation targeted at it yields it
+(:meth:`.rules.Rules.resolve`), so what is listed and what is accepted are
+the same. :mod:`.rules` chooses the kinds a game's options call for;
+:mod:`.listing` walks them in the order a player is offered moves, or
+narrowed to one move.
 """
 
 from __future__ import annotations

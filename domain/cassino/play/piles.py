@@ -96,7 +96,8 @@ class PileAugment(MoveKind):
         if not any((a + b) % target == 0 for a in base for b in extra):
             return
         for ids in choices(own, 1):
-            yield from lister.checked(Move(card, Action.BUILD, (*named, *ids), target))
+            if lister.aims((*named, *ids)):
+                yield from lister.checked(Move(card, Action.BUILD, (*named, *ids), target))
 
     def _subsets(self, lister: Lister) -> LooseSums:
         """Every set of loose cards, with the totals it can make (the same
