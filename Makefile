@@ -1,35 +1,47 @@
 # Two entry points: `make run` and `make test`. Each sets itself up. `make lint`: ruff, and mypy strict on domain/.
-# `make test-fast`: the tests that need no PostgreSQL (domain, store contract on the memory store, service layer).
+# `make test-fast`: every test that needs no PostgreSQL and no outside build tool (the domain, the adapters'
+# contract and the HTTP API on the memory wiring, the service layer).
+# `make lock`: pin the dependencies again (requirements.lock, requirements-test.lock) after pyproject.toml changes.
 PYTHON ?= python3
 VENV   ?= .venv
 PY     := $(VENV)/bin/python
-STAMP  := $(VENV)/.installed
+# make run installs what the service runs on, pinned by requirements.lock (as
+# the Dockerfile does); make test adds the test toolchain, pinned by requirements-test.lock.
+RUNTIME := $(VENV)/.runtime
+TESTING := $(VENV)/.testing
 # make run PORT=8080 serves on another port (as does CASINO_PORT=8080).
 PORT   ?=
 
 
-.PHONY: run test test-fast lint browser bench bench-service clean
+.PHONY: run test test-fast lint browser bench bench-service lock clean
 
-$(STAMP): pyproject.toml
+$(PY):
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[test]'
-	touch $(STAMP)
 
-run: $(STAMP)
+# Every pinned file is checked against its hash; the project itself is installed editable, on top.
+$(RUNTIME): requirements.lock pyproject.toml | $(PY)
+	$(PY) -m pip install --quiet --require-hashes -r requirements.lock
+	$(PY) -m pip install --quiet --no-deps -e .
+	touch $@
+
+$(TESTING): requirements-test.lock $(RUNTIME)
+	$(PY) -m pip install --quiet --require-hashes -r requirements-test.lock
+	touch $@
+
+run: $(RUNTIME)
 	$(VENV)/bin/casino serve $(if $(PORT),--port $(PORT))
 
-test: $(STAMP) browser
+test: $(TESTING) browser
 	$(PY) -m pytest -q $(PYTEST_ARGS)
 
-# The PostgreSQL half of the contract tests is marked `postgres`; nothing here starts a server.
-# The property and differential tests run shorter here (tests/scale.py); make test runs them in full.
-FAST_TESTS := domain tests/domain tests/contract tests/service_layer
+# Tests that exercise PostgreSQL itself are marked `postgres` (tests/conftest.py), those that run pip or
+# a client generator `toolchain`; nothing here starts a server. The rest run on the memory wiring, as
+# they do in make test; the property and differential tests run shorter here (tests/scale.py).
+test-fast: $(TESTING)
+	CASINO_QUICK_TESTS=1 $(PY) -m pytest -q -m "not postgres and not toolchain" $(PYTEST_ARGS)
 
-test-fast: $(STAMP)
-	CASINO_QUICK_TESTS=1 $(PY) -m pytest -q -m "not postgres" $(PYTEST_ARGS) $(FAST_TESTS)
-
-lint: $(STAMP)
+lint: $(TESTING)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/mypy
 
@@ -43,11 +55,19 @@ browser:
 	  echo "could not install chromium: the browser tests will be skipped"; \
 	fi
 
-bench: $(STAMP)
+bench: $(TESTING)
 	$(PY) bench/domain.py
 
-bench-service: $(STAMP)
+bench-service: $(TESTING)
 	$(PY) bench/service.py
+
+# The lock files, made by uv's resolver for Python 3.11 and up on every platform, every file's hash
+# included. The test lock holds the runtime's pins as they are, so that the tests run what deploys.
+LOCK := $(VENV)/bin/uv pip compile pyproject.toml --quiet --universal --python-version 3.11 --generate-hashes
+lock: | $(PY)
+	$(PY) -m pip install --quiet uv
+	$(LOCK) -o requirements.lock
+	$(LOCK) --extra test -c requirements.lock -o requirements-test.lock
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis

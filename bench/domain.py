@@ -42,8 +42,9 @@ from itertools import product
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from domain import (Build, Card, CreateGame, Deal, Move, Play, decide, evolve, fold,  # noqa: E402
-                    full_deck, is_legal, legal_moves)
+from domain import Card, full_deck  # noqa: E402
+from domain.cassino import (Build, CreateGame, Deal, Move, Play, decide, evolve, fold,  # noqa: E402
+                            is_legal, legal_moves)
 from domain.cassino.options import resolve  # noqa: E402
 from domain.cassino.state import GameState, Seat  # noqa: E402
 

@@ -63,7 +63,7 @@ ROOT = Path(__file__).resolve().parent.parent
 HERE = str(Path(__file__).resolve().parent)
 sys.path[:] = [str(ROOT)] + [p for p in sys.path if p not in (str(ROOT), HERE, "")]
 
-import domain  # noqa: E402 - the bots' own copy of the rules, after the path fix above
+from domain import cassino, full_deck  # noqa: E402 - the bots' own copy of the rules, after the path fix above
 
 #: ``p99_ms`` is at most this many times the floor's p99 of the same run.
 TARGETS = {"ratio": 0.6, "p99_over_floor_p99": 1.5, "long_game_slowdown": 1.2}
@@ -237,21 +237,21 @@ def record(rng: random.Random, options: dict | None = None, until_version: int |
     """A whole game, or its first ``until_version`` events or so."""
     first_dealer = rng.randrange(2)
     options = options or {}
-    state = domain.fold(domain.decide(None, domain.CreateGame(
+    state = cassino.fold(cassino.decide(None, cassino.CreateGame(
         "cassino", ("Ann", "Bob"), first_dealer, dict(options), seed=RECORDING_SEED)))
     steps = []
     while state.status != "finished" and (until_version is None or state.version < until_version):
         if state.status in ("waiting", "hand_over"):
-            deck = list(domain.full_deck())
+            deck = list(full_deck())
             rng.shuffle(deck)
-            command = domain.Deal(tuple(deck))
+            command = cassino.Deal(tuple(deck))
             step = ("deal", None, {"deck": [str(c) for c in deck]})
         else:
             seat = state.turn
-            move = rng.choice(domain.legal_moves(state, seat).first(limit=20).moves)
-            command = domain.Play(seat, move, next_seed=RECORDING_SEED)
+            move = rng.choice(cassino.legal_moves(state, seat).first(limit=20).moves)
+            command = cassino.Play(seat, move, next_seed=RECORDING_SEED)
             step = ("play", seat, move.to_dict())
-        state = domain.fold(domain.decide(state, command), state)
+        state = cassino.fold(cassino.decide(state, command), state)
         steps.append(Step(*step, version=state.version))
     return Script(first_dealer, options, tuple(steps))
 

@@ -23,6 +23,14 @@ One fresh embedded PostgreSQL and one ``casino serve`` with its defaults
    (its processes' RSS, streams open against none), and the most database
    connections seen at once.
 
+With ``--flood``, the streams are one client's instead: it opens public
+streams of one game as fast as it can, far past its share (one new
+connection each, ``--flood-connections`` at a time, each held while it is
+admitted), while the ``--clients`` play. ``flood_command_p99_ratio``: the
+commands' p99 during the flood over their p99 without it (before and
+after), in the one run; the flood's attempts per second and their answers
+beside it.
+
 The last line is one JSON object.
 """
 
@@ -48,6 +56,7 @@ sys.path[:] = [str(HERE.parent)] + [p for p in sys.path if p not in (str(HERE.pa
 from bench import service as bench  # noqa: E402 - after the path fix above
 
 TARGETS = {"delivery_p99_ms": 250.0, "stream_cost_ratio": 0.8, "server_rss_mb_per_1000_streams": 100.0}
+FLOOD_TARGETS = {"flood_command_p99_ratio": 2.0}
 
 
 class Stream:
@@ -150,6 +159,63 @@ def stream_process(port: int, seats: list[tuple[str, str]], stop, report) -> Non
     report.put(("done", [(s.received, s.refused, s.reconnects - e, e) for s, e in zip(streams, ended)]))
 
 
+def flood_process(port: int, game: str, connections: int, stop, report) -> None:
+    """One client flooding the server with streams of ``game`` (its own
+    process, as ``stream_process``): ``connections`` coroutines, each
+    opening a connection, asking for the public stream and, if it is
+    admitted, holding it, else going again at once, until ``stop`` is set.
+    Reports ``("started", None)`` once the first answer came, then
+    ``("done", {status: count}, held, seconds)``."""
+    _, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+    answers: dict[int, int] = {}
+    request = (f"GET /v1/games/{game}/events/stream HTTP/1.1\r\nHost: bench\r\n"
+               "Accept: text/event-stream\r\n\r\n").encode()
+    held: list[asyncio.StreamWriter] = []
+
+    async def attempt() -> None:
+        reader, writer = await asyncio.open_connection("127.0.0.1", port)
+        writer.write(request)
+        status = int((await reader.readline()).split()[1])
+        length = 0
+        while (line := await reader.readline()) not in (b"\r\n", b""):
+            if line.lower().startswith(b"content-length:"):
+                length = int(line.split(b":")[1])
+        answers[status] = answers.get(status, 0) + 1
+        if not answers.get(-1):
+            answers[-1] = 1
+            report.put(("started", None))
+        if status == 200:
+            held.append(writer)  # a stream admitted: keep it, as a flooder would
+            return
+        await reader.readexactly(length)
+        writer.close()
+
+    async def flood(halt: asyncio.Event) -> None:
+        while not halt.is_set():
+            try:
+                await attempt()
+            except (OSError, asyncio.IncompleteReadError, ValueError, IndexError):
+                answers[0] = answers.get(0, 0) + 1  # no answer: the connection failed
+
+    async def main() -> float:
+        halt = asyncio.Event()
+        began = time.monotonic()
+        tasks = [asyncio.ensure_future(flood(halt)) for _ in range(connections)]
+        while not stop.is_set():
+            await asyncio.sleep(0.1)
+        halt.set()
+        ended = time.monotonic() - began
+        await asyncio.wait(tasks, timeout=10)
+        for writer in held:
+            writer.close()
+        return ended
+
+    seconds = asyncio.run(main())
+    answers.pop(-1, None)
+    report.put(("done", answers, len(held), seconds))
+
+
 def server_rss_mb(pid: int) -> float:
     import psutil
 
@@ -188,18 +254,21 @@ def stream_counters(port: int) -> dict[str, float]:
               "casino_streams_refused_total": "server_streams_refused",
               "casino_streams_dropped_slow_readers_total": "server_streams_dropped_slow_readers",
               "casino_stream_reads_total": "server_stream_reads"}
-    client = bench.Client(port)
-    try:
-        client.conn.request("GET", "/metrics")
-        text = client.conn.getresponse().read().decode()
-    finally:
-        client.close()
     found = {}
-    for line in text.splitlines():
+    for line in metrics_text(port).splitlines():
         name, _, value = line.partition(" ")
         if name in wanted:
             found[wanted[name]] = float(value)
     return found
+
+
+def metrics_text(port: int) -> str:
+    client = bench.Client(port)
+    try:
+        client.conn.request("GET", "/metrics")
+        return client.conn.getresponse().read().decode()
+    finally:
+        client.close()
 
 
 def play(port: int, clients: int, seconds: float, players: list[bench.Player], answers: dict) -> tuple:
@@ -242,12 +311,77 @@ def new_players(port: int, scripts: list[bench.Script], count: int, offset: int)
         client.close()
 
 
+def flood_run(args: argparse.Namespace, port: int, scripts: list[bench.Script], server: bench.Server,
+              pg_pid: int, workers: int) -> dict:
+    """The commands' load without a flood, with one, and without again."""
+    cpu_without, cpu_with = bench.CpuMeter(pg_pid, server.pid), bench.CpuMeter(pg_pid, server.pid)
+    without, flooded = bench.Results(), bench.Results()
+    with cpu_without.measure():
+        without.add(*play(port, args.clients, args.seconds / 2, new_players(port, scripts, 4 * args.clients, 1), {}))
+    target = new_players(port, scripts, 1, 2)[0].game_id
+    counted_before = refusals_over_limit(port)
+    context = multiprocessing.get_context("spawn")
+    stop, report = context.Event(), context.Queue()
+    flooder = context.Process(target=flood_process, args=(port, target, args.flood_connections, stop, report),
+                              daemon=True)
+    flooder.start()
+    report.get(timeout=60)  # the flood is under way
+    time.sleep(1.0)
+    flooder_cpu = bench.tree_cpu(flooder.pid)
+    with cpu_with.measure():
+        flooded.add(*play(port, args.clients, args.seconds, new_players(port, scripts, 4 * args.clients, 3), {}))
+    flooder_cpu = bench.tree_cpu(flooder.pid) - flooder_cpu
+    stop.set()
+    _, answers, held, flood_seconds = report.get(timeout=60)
+    flooder.join(30)
+    refused = refusals_over_limit(port) - counted_before
+    with cpu_without.measure():
+        without.add(*play(port, args.clients, args.seconds / 2, new_players(port, scripts, 4 * args.clients, 4), {}))
+    w, f = without.summary(), flooded.summary()
+    attempts = sum(answers.values())
+    result = {
+        "flood_command_p99_ratio": round(f["p99_ms"] / w["p99_ms"], 3) if w["p99_ms"] else float("nan"),
+        "command_p99_ms_flooded": round(f["p99_ms"], 2),
+        "command_p99_ms": round(w["p99_ms"], 2),
+        "command_p50_ms_flooded": round(f["p50_ms"], 2),
+        "command_p50_ms": round(w["p50_ms"], 2),
+        "commands_per_s_flooded": round(f["per_s"], 1),
+        "commands_per_s": round(w["per_s"], 1),
+        "flood_attempts_per_s": round(attempts / flood_seconds, 1),
+        "flood_streams_held": held,
+        "flood_answers": {str(status): count for status, count in sorted(answers.items())},
+        "server_refused_over_caller_limit": refused,
+        "server_cpu_ms_per_command_flooded": round(cpu_with.per(f["count"]).get("server", 0.0), 2),
+        "server_cpu_ms_per_command": round(cpu_without.per(w["count"]).get("server", 0.0), 2),
+        "flooder_cpu_share": round(flooder_cpu / flood_seconds, 2),
+        "errors": sum(f["errors"].values()) + sum(w["errors"].values()),
+        "workers": workers,
+    }
+    print(bench.fmt_run("without", w))
+    print("            " + cpu_without.describe(w["count"], "command"))
+    print(bench.fmt_run("flooded", f))
+    print("            " + cpu_with.describe(f["count"], "command")
+          + f"; the flooder {flooder_cpu:.1f} s of CPU, {result['flood_attempts_per_s']} attempts/s")
+    print(f"  flood answers {result['flood_answers']}, {held} held; targets {FLOOD_TARGETS}")
+    return result
+
+
+def refusals_over_limit(port: int) -> float:
+    """The server's count of streams refused past a caller's share, all kinds."""
+    return sum(float(line.split()[-1]) for line in metrics_text(port).splitlines()
+               if line.startswith("casino_streams_refused_over_caller_limit_total{"))
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=1000, help="games with both seats streaming")
     parser.add_argument("--clients", type=int, default=16)
     parser.add_argument("--seconds", type=float, default=20.0, help="play with streams (and as long without)")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--flood", action="store_true",
+                        help="one client floods the server with streams instead, past its share (see above)")
+    parser.add_argument("--flood-connections", type=int, default=64,
+                        help="the flooding client's connections at a time")
     parser.add_argument("--py-spy", metavar="FILE", type=Path,
                         help="profile the service's workers with py-spy while streams are open and games "
                              "played (as bench/service.py --py-spy does)")
@@ -284,6 +418,10 @@ def main(argv: list[str] | None = None) -> int:
         cpu_without, cpu_with = bench.CpuMeter(pg_pid, server.pid), bench.CpuMeter(pg_pid, server.pid)
         bench.run_clients(args.clients, 2.0, lambda i, t, s: None)  # threads warm
         play(port, args.clients, 2.0, new_players(port, scripts, args.clients, 0), {})  # warm up
+        if args.flood:
+            print(json.dumps(flood_run(args, port, scripts, server, pg_pid, options["workers"])), flush=True)
+            peak.stop()
+            return 0
 
         # -- without streams, first half --------------------------------------
         without = bench.Results()

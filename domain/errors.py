@@ -28,7 +28,9 @@ def reading(field: str, read: Callable[[], T]) -> T:
 
 
 class OptionError(ValueError):
-    """An option name or value is unknown, or options do not fit together.
+    """A game that cannot be made: options that do not fit together, or do
+    not suit the variant or the seat count, an unknown variant, a first
+    dealer who is not a seat.
 
     ``name`` is the offending option (or ``None`` when the problem is the
     variant or the seat count), so an API can point at the field.
@@ -37,6 +39,12 @@ class OptionError(ValueError):
     def __init__(self, message: str, name: str | None = None):
         super().__init__(message)
         self.name = name
+
+
+class UnknownOption(OptionError):
+    """An option the game does not have, or a value the option never takes
+    (options that are not an object at all): what a schema of the options
+    says by itself, where an ``OptionError`` needs the rules."""
 
 
 class RuleViolation(ValueError):

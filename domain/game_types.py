@@ -6,7 +6,8 @@ provides the names of :class:`GameType`; :data:`GAME_TYPES` maps a game type's
 name to it. A service finds a game by a variant's name (:func:`game_of`,
 for a new game or a stored state's ``variant``) or by a stored event's type
 (:func:`game_of_event`, for a log), so adding a game touches :data:`GAME_TYPES`
-and nothing else.
+and nothing else of the service (the web client's pages and the spec name
+each game type too: docs/design.md lists the steps).
 
 States, commands and events are each game's own types: a service holds
 them without looking inside, except for ``state.version``, ``state.variant``
@@ -17,13 +18,29 @@ from the game: views, redacted events, the read model's :class:`Summary`.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any, Protocol
+from datetime import datetime
+from typing import Any, Protocol, TypeVar
 
 from . import cassino, masscool
 from .cards import Card
+from .clocks import Clock, ClockRule
+from .codec import Event
 from .errors import NotationError, RuleViolation
-from .standing import Awaiting, Outcome
+from .seating import Holders
+from .standing import FINISHED, Awaiting, Outcome, is_finished
 from .summary import Summary
+
+__all__ = ["FINISHED", "GAME_TYPES", "AnyGameType", "GameType", "LegalMoves", "Move", "MoveList", "Options",
+           "Preset", "State", "game_of", "game_of_event", "is_finished", "read_move"]
+
+#: A stored event, a view, a ``/play`` body: JSON, as a dict of its fields.
+Json = dict[str, Any]
+
+
+class Options(Protocol):
+    """A game's resolved options, as its first event stores them."""
+
+    def to_dict(self) -> Json: ...
 
 
 class State(Protocol):
@@ -45,6 +62,10 @@ class State(Protocol):
     def options(self) -> Options:
         """The game's resolved options, as its first event stored them."""
 
+    @property
+    def clock(self) -> Clock | None:
+        """The game's clock as it stands (``domain.clocks``); None for a game without one."""
+
 
 class Preset(Protocol):
     """A variant: a named preset of a game's options."""
@@ -60,16 +81,10 @@ class Preset(Protocol):
         """The seat counts it is played with."""
 
 
-class Options(Protocol):
-    """A game's resolved options, as its first event stores them."""
-
-    def to_dict(self) -> dict[str, Any]: ...
-
-
 class Move(Protocol):
     """A move, whose ``to_dict()`` is a ``/play`` body that ``parse_move`` reads back."""
 
-    def to_dict(self) -> dict[str, Any]: ...
+    def to_dict(self) -> Json: ...
 
 
 class MoveList(Protocol):
@@ -88,10 +103,21 @@ class LegalMoves(Protocol):
     def first(self, limit: int = ...) -> MoveList: ...
 
 
-class GameType(Protocol):
+S = TypeVar("S", bound=State)
+C = TypeVar("C")
+E = TypeVar("E", bound=Event)
+M = TypeVar("M", bound=Move)
+
+
+class GameType(Protocol[S, C, E, M]):
     """A game as a module: commands are decided into events, and a state is
     the fold of its events. Every name a service needs to create, run, show
-    and audit a game of this type, with no knowledge of its rules."""
+    and audit a game of this type, with no knowledge of its rules.
+
+    Generic over the game's own types: its state ``S``, its commands ``C``,
+    its events ``E`` and its moves ``M``. mypy checks each registered game
+    against it with its own (:data:`GAME_TYPES`); a service holds any game
+    as :data:`AnyGameType`."""
 
     # -- what it is ---------------------------------------------------------
 
@@ -115,148 +141,182 @@ class GameType(Protocol):
         """The game's presets by name; variant names are unique across games."""
 
     @property
-    def EVENT_TYPES(self) -> Mapping[str, type]:
+    def EVENT_TYPES(self) -> Mapping[str, type[E]]:
         """The game's events by stored type name; names are unique across games."""
 
     # -- commands -----------------------------------------------------------
 
-    def resolve(self, variant: str, overrides: dict[str, Any] | None, players: int) -> Options:
+    def resolve(self, variant: str, overrides: Json | None, players: int) -> Options:
         """The full options of a new game; :class:`~domain.errors.OptionError`
         for an unknown variant, seat count, option or value."""
 
-    def create_command(self, variant: str, players: tuple[str, ...], first_dealer: int,
-                       options: dict[str, Any] | None, seed: bytes | None) -> Any:
-        """The command that creates a game: seat names (seat 0 first), the
-        first dealer, option overrides, and the secret seed of its first
-        shuffle (None: deals bring their own deck)."""
+    def create_command(self, variant: str, players: tuple[str | None, ...], first_dealer: int,
+                       options: Json | None, seed: bytes | None, clock: ClockRule | None = None) -> C:
+        """The command that creates a game: seat names (seat 0 first; None
+        for an open seat, which a player joins later), the first dealer,
+        option overrides, the secret seed of its first shuffle (None: deals
+        bring their own deck), and its clock (None: none)."""
 
-    def deal_command(self, seat: int | None, deck: tuple[Card, ...] | None, next_seed: bytes | None) -> Any:
+    def deal_command(self, seat: int | None, deck: tuple[Card, ...] | None, next_seed: bytes | None) -> C:
         """Deal: asked by ``seat`` (None: the operator), with the operator's
         fixed ``deck`` (top card first) or None for the committed seed's;
         ``next_seed`` is fresh entropy for the next commitment."""
 
-    def parse_move(self, body: Any) -> Move:
+    def parse_move(self, body: Any) -> M:
         """A ``/play`` body read as a move; :class:`~domain.errors.NotationError` if it is not one."""
 
-    def command_for(self, seat: int, move: Any, next_seed: bytes | None) -> Any:
+    def command_for(self, seat: int, move: M, next_seed: bytes | None) -> C:
         """The command by which ``seat`` makes ``move`` (from ``parse_move``);
         ``next_seed`` is fresh entropy in case the move ends a hand."""
 
-    def undo_command(self, seat: int | None) -> Any:
+    def undo_command(self, seat: int | None) -> C:
         """Take back the latest move: asked by ``seat``, or forced by the operator (None)."""
 
-    def answer_undo_command(self, seat: int, accept: bool) -> Any:
+    def answer_undo_command(self, seat: int, accept: bool) -> C:
         """``seat`` accepts or refuses a pending undo request."""
 
-    def follow_up(self, state: Any, next_seed: bytes | None) -> Any | None:
+    def follow_up(self, state: S, next_seed: bytes | None) -> C | None:
         """The command the service must issue by itself after a command, or
         None; decide it, append it, and ask again until None."""
 
-    def computer_command(self, state: Any, computers: tuple[int, ...],
-                         next_seed: bytes | None) -> tuple[int, Any] | None:
+    # The kernel's seating and clock commands (``domain.seating``), which every game has.
+
+    def join_command(self, seat: int | None, name: str, player: str | None) -> C:
+        """``name`` (the player ``player``, or a guest) takes the open seat
+        ``seat``, or the lowest open one; refused ``no_open_seat``,
+        ``seat_taken``, ``already_seated``, ``not_a_seat``."""
+
+    def leave_command(self, seat: int) -> C:
+        """``seat`` gets up before the first deal (refused ``game_started`` after it)."""
+
+    def resign_command(self, seat: int) -> C:
+        """``seat`` gives the game up: its side loses (``seats_open`` while a seat is open)."""
+
+    def abort_command(self, seat: int) -> C:
+        """``seat`` calls the game off before the first play (``already_played`` after it)."""
+
+    def time_out_command(self, next_seed: bytes | None) -> C:
+        """The service claims the running clock's time-out; decided with the
+        time it is claimed at (``not_due`` before the deadline)."""
+
+    def computer_command(self, state: S, computers: tuple[int, ...],
+                         next_seed: bytes | None) -> tuple[int, C] | None:
         """What one of the seats the service plays (``computers``) does next,
         as ``(seat, command)``; None while they wait for a person."""
 
     # Commands some games have and others refuse with a RuleViolation
     # (``not_in_this_game``): the service offers them to every game.
 
-    def count_out_command(self, seat: int) -> Any:
+    def count_out_command(self, seat: int) -> C:
         """``seat`` claims its side has reached the target."""
 
-    def void_command(self, reason: str, next_seed: bytes | None) -> Any:
+    def void_command(self, reason: str, next_seed: bytes | None) -> C:
         """The operator voids the hand being played."""
 
-    def client_seed_command(self, seat: int, seed: str) -> Any:
+    def client_seed_command(self, seat: int, seed: str) -> C:
         """``seat`` adds its own seed to the next shuffles."""
 
     # -- the rules ----------------------------------------------------------
 
-    def decide(self, state: Any, command: Any) -> list[Any]:
+    def decide(self, state: S | None, command: C, at: datetime | None = None) -> list[E]:
         """The events ``command`` brings in ``state`` (None before creation),
-        or a :class:`~domain.errors.RuleViolation`."""
+        decided at ``at`` (the moment the service handles it: a clock past
+        its deadline refuses it, ``time_out``), or a
+        :class:`~domain.errors.RuleViolation`."""
 
-    def evolve(self, state: Any, event: Any) -> Any:
-        """The state after one event."""
+    def evolve(self, state: S | None, event: E, at: datetime | None = None) -> S:
+        """The state after one event, recorded at ``at``."""
 
-    def fold(self, events: Iterable[Any], state: Any = None) -> Any:
-        """The state after ``events``, applied to ``state`` (or from the start); never None."""
+    def fold(self, events: Iterable[E], state: S | None = None, times: Iterable[datetime] | None = None) -> S:
+        """The state after ``events``, applied to ``state`` (or from the start),
+        each recorded at its time in ``times`` (None: clocks stand still); never None."""
 
-    def legal_moves(self, state: Any, seat: int) -> LegalMoves:
+    def legal_moves(self, state: S, seat: int) -> LegalMoves:
         """The moves ``seat`` may make now."""
 
-    def to_json(self, event: Any) -> dict[str, Any]:
+    def to_json(self, event: E) -> Json:
         """The stored form of an event: ``{"type", "schema_version", "data"}``."""
 
-    def from_json(self, stored: dict[str, Any]) -> Any:
+    def from_json(self, stored: Json) -> E:
         """An event read back from its stored form (old versions upcast)."""
 
     # -- where a game stands -----------------------------------------------
 
-    def awaiting(self, state: Any) -> Awaiting | None:
+    def awaiting(self, state: S) -> Awaiting | None:
         """What the game waits for now and from which seats; None once it is over."""
 
-    def outcome(self, state: Any) -> Outcome | None:
+    def outcome(self, state: S) -> Outcome | None:
         """How the game ended and which seats won; None until it is over."""
+
+    def seat_holders(self, state: S) -> Holders:
+        """Who holds each seat (a name and a player id), None for an open seat."""
+
+    def deadline(self, state: S) -> datetime | None:
+        """When the running clock's time is up (the service claims the
+        time-out after it); None when no clock runs."""
 
     # -- what a caller sees -------------------------------------------------
 
-    def game_view(self, state: Any, seat: int | None = None, operator: bool = False) -> dict[str, Any]:
+    def game_view(self, state: S, seat: int | None = None, operator: bool = False) -> Json:
         """The game as ``seat`` (or the operator, or with neither the public) may see it."""
 
-    def event_view(self, stored: dict[str, Any], seat: int | None = None, operator: bool = False,
-                   reveal: bool = False) -> dict[str, Any]:
+    def event_view(self, stored: Json, seat: int | None = None, operator: bool = False,
+                   reveal: bool = False) -> Json:
         """A stored event as that caller may see it; ``reveal`` shows everything."""
 
-    def log_revealed(self, state: Any) -> bool:
+    def log_revealed(self, state: S) -> bool:
         """Whether the whole log is public now (the game is over and allows it)."""
 
-    def seats(self, state: Any) -> list[dict[str, Any]]:
+    def seats(self, state: S) -> list[Json]:
         """The seats as a creation answer lists them (before their tokens)."""
 
-    def describe_event(self, stored: dict[str, Any]) -> str:
+    def describe_event(self, stored: Json) -> str:
         """One line saying what a stored event records, for a person reading a transcript."""
 
-    def summary(self, state: Any) -> Summary:
+    def summary(self, state: S) -> Summary:
         """The read model's fields for the game at ``state``."""
 
-    def audit(self, events: Iterable[Any]) -> list[str]:
+    def audit(self, events: Iterable[E]) -> list[str]:
         """One sentence per unfair shuffle in a game's events; none for a fair game."""
 
 
-#: The status every game ends in, whatever it calls its other ones.
-FINISHED = "finished"
+#: Any game, as a service holds it: its state, commands, events and moves are the game's own.
+AnyGameType = GameType[Any, Any, Any, Any]
+
+def checked(game: GameType[S, C, E, M]) -> GameType[S, C, E, M]:
+    """``game``, which mypy checks against the interface with the state,
+    command, event and move types its own members agree on."""
+    return game
 
 
-def is_finished(state: State) -> bool:
-    """Whether the game is over: nothing more will be appended to it."""
-    return state.status == FINISHED
+#: Every game type, by name: a game is registered by one line here.
+GAME_TYPES: dict[str, AnyGameType] = {game.GAME_TYPE: game for game in (
+    checked(cassino),
+    checked(masscool),
+)}
+
+_BY_VARIANT: dict[str, AnyGameType] = {v: game for game in GAME_TYPES.values() for v in game.VARIANTS}
+_BY_EVENT: dict[str, AnyGameType] = {t: game for game in GAME_TYPES.values() for t in game.EVENT_TYPES}
 
 
-#: Every game type, by name.
-GAME_TYPES: dict[str, GameType] = {cassino.GAME_TYPE: cassino, masscool.GAME_TYPE: masscool}
-
-_BY_VARIANT: dict[str, GameType] = {v: game for game in GAME_TYPES.values() for v in game.VARIANTS}
-_BY_EVENT: dict[str, GameType] = {t: game for game in GAME_TYPES.values() for t in game.EVENT_TYPES}
-
-
-def game_of(variant: str) -> GameType:
+def game_of(variant: str) -> AnyGameType:
     """The game a variant belongs to; :class:`KeyError` for an unknown one."""
     return _BY_VARIANT[variant]
 
 
-def game_of_event(event_type: str) -> GameType:
+def game_of_event(event_type: str) -> AnyGameType:
     """The game whose events include the stored type ``event_type``; :class:`KeyError` if none."""
     return _BY_EVENT[event_type]
 
 
-def read_move(game: GameType, body: Any) -> Move:
+def read_move(game: AnyGameType, body: Any) -> Move:
     """A ``/play`` body read as a move of ``game``. A body that is no move of
     it but is one of another game (a bet in Cassino, a trail in Mass Cool
     Casino) is a well-formed move of the wrong game: a
     :class:`~domain.errors.RuleViolation` ``not_in_this_game``, not a
     :class:`~domain.errors.NotationError`."""
     try:
-        return game.parse_move(body)
+        move: Move = game.parse_move(body)
     except NotationError as not_ours:
         for other in GAME_TYPES.values():
             if other is game:
@@ -268,4 +328,5 @@ def read_move(game: GameType, body: Any) -> Move:
             raise RuleViolation("not_in_this_game", f"That is a move of another game ({other.GAME_TYPE}),"
                                 " not of this one.") from not_ours
         raise
+    return move
 

@@ -1,21 +1,41 @@
-"""Where a game stands, in words every game shares: what it awaits and from
-whom, and once it is over, how it ended and who won.
+"""Where a game stands, in words every game shares: the statuses all games
+have, what a game awaits and from whom, and once it is over, how it ended
+and who won.
 
-Each game says these of its own state (``GameType.awaiting`` and
-``GameType.outcome``), so a client, or a service that sends "your turn"
-notices or keeps clocks, reads them the same way in every game type.
+Each game names its other statuses itself (a ``StrEnum`` whose members
+include :data:`WAITING` and :data:`FINISHED`), and says what its state
+awaits and how it ended (``GameType.awaiting`` and ``GameType.outcome``),
+so a client, or a service that sends "your turn" notices or keeps clocks,
+reads them the same way in every game type.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any
+from typing import Any, Final, Protocol
+
+#: Created, and not dealt yet: every game begins so.
+WAITING: Final = "waiting"
+#: Over: nothing more will be appended to the game. Every game ends so.
+FINISHED: Final = "finished"
+
+
+class HasStatus(Protocol):
+    @property
+    def status(self) -> str:
+        """Where the game stands: :data:`WAITING`, :data:`FINISHED` or one of the game's own."""
+
+
+def is_finished(state: HasStatus) -> bool:
+    """Whether the game is over: nothing more will be appended to it."""
+    return state.status == FINISHED
 
 
 class Awaited(StrEnum):
     """The command a game waits for: the words of the API's commands."""
 
+    JOIN = "join"  # players take the open seats (the game waits for them before anything else)
     DEAL = "deal"  # the dealer (or the operator) deals, or deals again
     PLAY = "play"  # a move: a card played, a bet or a stop
     ANSWER_UNDO = "answer_undo"  # the other seats answer a request to take the latest move back
@@ -29,6 +49,15 @@ class Awaiting:
 
     command: Awaited
     seats: tuple[int, ...]
+
+    @property
+    def clock_seat(self) -> int | None:
+        """The seat a clock runs for while the game awaits this: the one seat
+        whose play or deal it awaits; None when it awaits players, the
+        operator, the service or several seats' answers."""
+        if self.command in (Awaited.PLAY, Awaited.DEAL) and len(self.seats) == 1:
+            return self.seats[0]
+        return None
 
     def to_dict(self) -> dict[str, Any]:
         return {"command": self.command.value, "seats": list(self.seats)}

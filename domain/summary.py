@@ -17,7 +17,7 @@ class Summary:
 
     variant: str
     status: str
-    player_names: tuple[str, ...]
+    player_names: tuple[str | None, ...]  # None for an open seat
     hand_number: int
     finished: bool
     winner: dict[str, Any] | None

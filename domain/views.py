@@ -43,6 +43,26 @@ def describe(stored: dict[str, Any], describers: dict[str, Describer]) -> str:
         return _fields(stored["data"])
 
 
+def names_text(names: Sequence[str | None]) -> str:
+    """Seats' names in a sentence, an open seat as "(open)"."""
+    return ", ".join(name if name is not None else "(open)" for name in names)
+
+
+def seating_describers(*, joined: str, left: str, resigned: str, aborted: str, timed_out: str,
+                       clock: str) -> dict[str, Describer]:
+    """The describers of a game's events of the kernel's seating and clocks
+    (:mod:`domain.seating`, :mod:`domain.clocks`), by the game's names for them."""
+    return {
+        joined: lambda d: f"{d['name']} takes seat {d['seat']}" + (f" (player {d['player']})" if d["player"] else ""),
+        left: lambda d: f"seat {d['seat']} is left open",
+        resigned: lambda d: f"seat {d['seat']} resigns",
+        aborted: lambda d: f"seat {d['seat']} aborts the game",
+        timed_out: lambda d: f"seat {d['seat']}'s time runs out"
+                             + (": the computer moves for it" if d["computer"] else ""),
+        clock: lambda d: "clock: " + ", ".join(f"{k} {v}" for k, v in d["clock"].items()),
+    }
+
+
 def cards_text(codes_: Sequence[str]) -> str:
     """Card codes in a sentence: space-separated, or "nothing"."""
     return " ".join(codes_) or "nothing"

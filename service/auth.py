@@ -1,5 +1,7 @@
-"""Who is asking: a seat, the operator, or the public; their tokens, stream
-tickets, and the guards that views put in front of themselves.
+"""Who is asking: a seat, the operator, or the public; their tokens and
+stream tickets, and the ``Authenticator`` that tells a token's caller. No
+web framework here: the guards that views put in front of themselves are
+``service.web.guards``.
 
 Tokens
     Seat tokens are shown once, when a game is created, and only their
@@ -17,22 +19,15 @@ Stream tickets
     the stream with ``?ticket=``. A ticket names the caller (never the
     token), opens that one game's stream once within ``TICKET_LIFETIME``
     seconds, and is ``<expires>.<actor>.<nonce>.<mac>``: an HMAC-SHA256 over
-    those, the purpose, the game id and the hash of the seat's token, so
-    that it dies with the token it was issued under. Signed rather than
-    stored, so every worker accepts every worker's tickets; its one use is
-    recorded in the database (``service.postgres.tickets``).
-
-Guards
-    ``@seat_required``, ``@operator_required``, ``@seat_or_operator_required``
-    and ``@any_caller`` read ``Authorization``, and hand the view its
-    ``caller`` or raise ``Unauthenticated`` (401) or ``Forbidden`` (403),
-    which ``service.web.problems`` answers.
+    those, the purpose, the game id and the hash of the seat's token (or of
+    the operator's), so that it dies with the token it was issued under.
+    Signed rather than stored, so every worker accepts every worker's tickets; its one use is
+    recorded where every worker sees it (``TicketUses``).
 """
 
 from __future__ import annotations
 
 import base64
-import functools
 import hashlib
 import hmac
 import os
@@ -46,10 +41,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Protocol
 from uuid import UUID
-
-from flask import current_app, request
 
 # -- callers ----------------------------------------------------------------
 
@@ -58,6 +51,7 @@ class CallerKind(StrEnum):
     SEAT = "seat"
     OPERATOR = "operator"
     PUBLIC = "public"
+    SERVICE = "service"  # the service itself: a time-out it claims (service.timeouts)
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,7 +69,7 @@ class Caller:
 
     @property
     def own_seat(self) -> int:
-        """The caller's seat; only for a seat (``seat_required`` has checked it)."""
+        """The caller's seat; only for a seat (the guard ``seat_required`` has checked it)."""
         if self.seat is None:
             raise ValueError(f"{self.actor} has no seat")
         return self.seat
@@ -88,6 +82,7 @@ class Caller:
 
 PUBLIC = Caller(CallerKind.PUBLIC)
 OPERATOR = Caller(CallerKind.OPERATOR)
+SERVICE = Caller(CallerKind.SERVICE)
 
 
 def seat(n: int) -> Caller:
@@ -203,8 +198,8 @@ def ticket_key_from(operator_token: str) -> bytes:
 
 def issue_ticket(key: bytes, game_id: UUID, caller: Caller, now: float, token_hash: str = "") -> tuple[str, int]:
     """A ticket for ``caller`` on the game's stream, and when it expires
-    (Unix time); ``token_hash`` is the hash of the seat's token ("" for the
-    operator and the public, whose tickets the key alone vouches for)."""
+    (Unix time); ``token_hash`` is the hash of the seat's or the operator's
+    token ("" for the public, whose tickets the key alone vouches for)."""
     expires = int(now) + TICKET_LIFETIME
     body = f"{expires}.{caller.actor}.{secrets.token_urlsafe(12)}"
     return f"{body}.{_ticket_mac(key, game_id, body, token_hash)}", expires
@@ -246,8 +241,6 @@ def _ticket_mac(key: bytes, game_id: UUID, body: str, token_hash: str) -> str:
 class SeatTokens(Protocol):
     """Where seat tokens' hashes are kept (an event store)."""
 
-    def seat_for_token(self, game_id: UUID | str, token_hash: str) -> int | None: ...
-
     def seat_token_hashes(self, game_id: UUID | str) -> dict[int, str]: ...
 
 
@@ -275,6 +268,7 @@ class Authenticator:
     def __init__(self, operator_token: str | None, seats: SeatTokens, tickets: TicketUses | None = None,
                  clock: Callable[[], float] = time.monotonic):
         self._operator = operator_token.encode() if operator_token else None
+        self._operator_hash = hash_token(operator_token) if operator_token else None
         self._seats = seats
         self._tickets = tickets
         self._clock = clock
@@ -310,7 +304,8 @@ class Authenticator:
             if known is not None and known[1] > self._clock():
                 self._known.move_to_end(key)
                 return known[0]
-        found = self._seats.seat_for_token(game_id, token_hash)
+        found = next((seat for seat, kept in self._seats.seat_token_hashes(game_id).items()
+                      if hmac.compare_digest(kept, token_hash)), None)
         if found is not None:
             with self._lock:
                 self._known[key] = (found, self._clock() + TOKEN_TRUST_SECONDS)
@@ -334,67 +329,10 @@ class Authenticator:
         return caller
 
     def _token_hash(self, game_id: UUID, caller: Caller) -> str | None:
-        """The hash of the token the caller's seat has now ("" for the
-        operator and the public, whose tickets the key alone vouches for)."""
-        return self._seats.seat_token_hashes(game_id).get(caller.own_seat) if caller.is_seat else ""
-
-
-# -- guards ---------------------------------------------------------------------
-
-_EXTENSION = "casino.auth"
-
-
-def init_app(app: Any, authenticator: Authenticator) -> None:
-    app.extensions[_EXTENSION] = authenticator
-
-
-def authenticator() -> Authenticator:
-    return current_app.extensions[_EXTENSION]
-
-
-def current_caller(game_id: UUID | None = None) -> Caller:
-    """The caller of the request being served."""
-    return authenticator().caller(request.headers.get("Authorization"), game_id)
-
-
-def _guard(check: Callable[[Caller], None]) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
-    """A decorator that authenticates the request, lets ``check`` refuse the
-    caller, and passes the view its ``caller``."""
-    def decorate(view: Callable[..., Any]) -> Callable[..., Any]:
-        @functools.wraps(view)
-        def guarded(*args: Any, **kwargs: Any) -> Any:
-            caller = current_caller(kwargs.get("game_id"))
-            check(caller)
-            return view(*args, caller=caller, **kwargs)
-        return guarded
-    return decorate
-
-
-def seat_required(action: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
-    """Only a seat of the game may ``action``."""
-    def check(caller: Caller) -> None:
+        """The hash of the token the caller has now: its seat's, or the
+        operator's; "" for the public, whose tickets the key alone vouches for."""
+        if caller.is_seat:
+            return self._seats.seat_token_hashes(game_id).get(caller.own_seat)
         if caller.is_operator:
-            raise Forbidden(f"The operator cannot {action}: only a seat can.")
-        if not caller.is_seat:
-            raise Unauthenticated(f"Send your seat's token to {action}.")
-    return _guard(check)
-
-
-def operator_required(action: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
-    """Only the operator may ``action``."""
-    def check(caller: Caller) -> None:
-        if not caller.is_operator:
-            raise refused(caller, action)
-    return _guard(check)
-
-
-def seat_or_operator_required(action: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
-    """A seat of the game, or the operator, may ``action``; the public may not."""
-    def check(caller: Caller) -> None:
-        if not (caller.is_seat or caller.is_operator):
-            raise Unauthenticated(f"Send your seat's token (or the operator's) to {action}.")
-    return _guard(check)
-
-
-#: Anyone may call, the public too; a token, if sent, must be valid.
-any_caller = _guard(lambda caller: None)
+            return self._operator_hash
+        return ""

@@ -2,7 +2,7 @@
 and the one place where stored rows become the domain's events again.
 
 Two stores keep the contract: ``service.postgres.store.PostgresEventStore``
-(the real one) and ``service.memory_store.MemoryEventStore`` (tests and
+(the real one) and ``service.memory.store.MemoryEventStore`` (tests and
 ``make test-fast``); ``tests/contract`` holds both to it.
 
 Which game a stored event belongs to is read off its type
@@ -21,6 +21,7 @@ from uuid import UUID
 from domain.game_types import State, game_of_event
 
 from service.checkpoints import Checkpoint
+from service.deadlines import Deadline
 
 #: Where the idempotency keys of game creations are filed: no game has this id.
 CREATION_SCOPE = UUID(int=0)
@@ -115,36 +116,71 @@ class Snapshot:
     state: bytes
 
 
+@dataclass(frozen=True)
+class Append:
+    """One append: ``events`` as versions ``expected_version + 1``, ... of the
+    game, and what is written with them, all of it or nothing.
+
+    ``expected_version`` is 0 for a new game; otherwise ``previous_hash`` is
+    the hash of the game's event at that version, which the new events'
+    hashes chain to. ``metadata`` (actor, command, command id, request id)
+    is stored with each event that has none of its own. With them:
+    ``idempotency`` is filed, ``game_row`` (columns of ``GAME_COLUMNS``) is
+    the game's new ``games`` row when ``expected_version`` is 0 and the
+    columns to change otherwise, ``seat_token_hashes`` are kept (seat to
+    sha256 hex, ``service.auth.hash_token``), ``snapshot`` replaces the game's.
+    ``at`` is the append's moment when the caller chose it (the moment its
+    command was decided at, which the game's clock counts from); None: the
+    store's clock. ``deadline`` is the game's deadline after the append, when
+    the append sets, moves or clears it (``service.deadlines``); None: the
+    append leaves it as it is (a game without a clock never has one).
+    """
+
+    game_id: UUID
+    expected_version: int
+    events: Sequence[NewEvent]
+    metadata: Mapping[str, Any]
+    previous_hash: str | None = None
+    idempotency: IdempotencyRecord | None = None
+    game_row: Mapping[str, Any] | None = None
+    seat_token_hashes: Mapping[int, str] | None = None
+    snapshot: Snapshot | None = None
+    at: datetime | None = None
+    deadline: Deadline | None = None
+
+    def __post_init__(self) -> None:
+        if not self.events:
+            raise ValueError("append needs at least one event")
+        if (self.previous_hash is None) != (self.expected_version == 0):
+            raise ValueError("previous_hash is the hash of version expected_version, and only then")
+        unknown = set(self.game_row or ()).difference(GAME_COLUMNS)
+        if unknown:
+            raise ValueError(f"not columns of games: {sorted(unknown)}")
+
+
 @runtime_checkable
 class EventStore(Protocol):
-    """What the service layer and the read paths use of an event store."""
+    """What the service layer and the read paths use of an event store.
 
-    @property
-    def closed(self) -> bool:
-        """Whether the store can no longer be used (its pool was closed)."""
+    ``service.appends.AppendingStore`` does what every store does with an
+    append (the time, the hash chain, the signed checkpoint); a store
+    writes what it is handed and reads."""
 
-    def append(self, game_id: UUID | str, expected_version: int, events: Sequence[NewEvent],
-               metadata: Mapping[str, Any], *, previous_hash: str | None = None,
-               idempotency: IdempotencyRecord | None = None, game_row: Mapping[str, Any] | None = None,
-               seat_token_hashes: Mapping[int, str] | None = None,
-               snapshot: Snapshot | None = None) -> list[StoredEvent]:
-        """Append ``events`` as versions ``expected_version + 1``, ... of the game, all of it or nothing.
+    def now(self) -> datetime:
+        """The store's clock: the moment an append without its own is recorded at."""
 
-        ``expected_version`` is 0 for a new game; otherwise ``previous_hash``
-        is the hash of the game's event at that version, which the new
-        events' hashes chain to. ``metadata`` (actor, command, command id,
-        request id) is stored with each event. With them: ``idempotency`` is
-        filed, ``game_row`` (columns of ``GAME_COLUMNS``) is the game's new
-        ``games`` row when ``expected_version`` is 0 and the columns to
-        change otherwise, ``seat_token_hashes`` are kept, ``snapshot``
-        replaces the game's. Raises ``ConcurrencyError``, with nothing
-        written, when the game is not at ``expected_version`` or a key filed
-        here was filed before.
-        """
+    def append(self, append: Append) -> list[StoredEvent]:
+        """Write the append (see ``Append``), with its events as stored.
+        Raises ``ConcurrencyError``, with nothing written, when the game is
+        not at ``expected_version`` or a key filed here was filed before."""
 
     def load(self, game_id: UUID | str, after_version: int = 0,
              until_version: int | None = None) -> list[StoredEvent]:
         """The game's events after ``after_version`` (up to ``until_version``), in version order."""
+
+    def load_head(self, game_id: UUID | str, after_version: int = 0) -> tuple[list[StoredEvent], Checkpoint | None]:
+        """``load(game_id, after_version)``, and the game's signed checkpoint as
+        of the same moment (None without one, or without events to read)."""
 
     def read_all(self, after_position: int = 0, limit: int = 100) -> list[StoredEvent]:
         """Up to ``limit`` events of every game after ``after_position``, in a
@@ -153,24 +189,14 @@ class EventStore(Protocol):
     def game_ids(self) -> list[UUID]:
         """Every game that has events, in id order."""
 
-    def game_version(self, game_id: UUID | str) -> int:
-        """The version of the game's last event; 0 when it has none."""
-
     def find_idempotent(self, game_id: UUID | str, actor: str, key: str) -> tuple[str, Any] | None:
         """``(request_hash, response)`` filed for the caller's key and not expired, or None."""
-
-    def seat_for_token(self, game_id: UUID | str, token_hash: str) -> int | None:
-        """The seat whose token hashes to ``token_hash``, or None."""
 
     def seat_token_hashes(self, game_id: UUID | str) -> dict[int, str]:
         """Each seat's token hash (sha256 hex), by seat."""
 
     def load_snapshot(self, game_id: UUID | str, code_version: str) -> Snapshot | None:
         """The game's snapshot if ``code_version`` wrote it; older code's is ignored."""
-
-    def load_head(self, game_id: UUID | str, after_version: int = 0) -> tuple[list[StoredEvent], Checkpoint | None]:
-        """``load(game_id, after_version)``, and the game's signed checkpoint as
-        of the same moment (None without one, or without events to read)."""
 
 
 # -- stored rows to the domain's events ------------------------------------
@@ -217,7 +243,8 @@ def decode(stored: Recorded) -> Any:
 
 def refold(events: Iterable[Recorded], state: State | None = None) -> State:
     """The state after the stored ``events``, applied to ``state`` (or from
-    the start); like the domain's ``fold``, it is a ValueError to fold nothing."""
+    the start), each at the time it was recorded (which a game's clock
+    counts from); like the domain's ``fold``, it is a ValueError to fold nothing."""
     rest = iter(events)
     first = next(rest, None)
     if first is None:
@@ -225,14 +252,16 @@ def refold(events: Iterable[Recorded], state: State | None = None) -> State:
             raise ValueError("no events to fold, and no state to fold them into")
         return state
     game = game_of_event(first.type)  # a game's events are all its own: one lookup folds them
-    return game.fold((game.from_json(stored_form(e)) for e in rest), game.evolve(state, decode(first)))
+    later = list(rest)
+    return game.fold([game.from_json(stored_form(e)) for e in later],
+                     game.evolve(state, decode(first), first.recorded_at), [e.recorded_at for e in later])
 
 
 def refold_checked(events: Iterable[Recorded], state: State | None = None) -> State:
     """``refold`` for events that may have been altered: raises ``Unfoldable``."""
     for event in events:
         try:
-            state = game_of_event(event.type).evolve(state, decode(event))
+            state = game_of_event(event.type).evolve(state, decode(event), event.recorded_at)
         # Altered data can fail anywhere in decoding or applying an event;
         # whatever it raises, the history does not hold together there.
         except Exception as error:

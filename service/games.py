@@ -1,4 +1,6 @@
-"""The service layer: create a game, run a command on one, load one.
+"""The service layer: create a game, run a command (``service.commands``)
+on one, and read one: its state, its stored events, the global log, the
+game as it was at a version.
 
 A command goes: take the game from the cache (reading the events after it
 only when the cache is empty or turns out to be behind), check ``If-Match``,
@@ -12,7 +14,7 @@ and HTTP is ``service.web``'s.
 
 from __future__ import annotations
 
-import hashlib
+import itertools
 import secrets
 import uuid
 from collections.abc import Callable, Mapping
@@ -22,24 +24,21 @@ from typing import Any, NamedTuple
 from domain.errors import OptionError, RuleViolation
 from domain.game_types import GAME_TYPES, GameType, State, game_of
 
-from service import jsonio
-from service.auth import PUBLIC, Caller, hash_token, new_token, seat_token
+from service.auth import PUBLIC, hash_token, new_token, seat_token
 from service.cache import StateCache, code_version, seal, unseal
 from service.chain import first_break
 from service.checkpoints import Checkpoint, mismatch
-from service.events import (CREATION_SCOPE, ConcurrencyError, EventStore, IdempotencyRecord, NewEvent,
+from service.commands import CreateGame, GameCommand, Request, fresh_seed, request_hash
+from service.deadlines import Deadline
+from service.events import (CREATION_SCOPE, Append, ConcurrencyError, EventStore, IdempotencyRecord, NewEvent,
                             StoredEvent, Unfoldable, decode, refold, refold_checked)
 from service.metrics import COMMANDS_APPENDED
 from service.projection import row_changes
 
 SNAPSHOT_EVERY = 100
-SEED_BYTES = 32
 
-
-def fresh_seed() -> bytes:
-    """Secret entropy for a shuffle's commitment, from the operating system.
-    Every seed a game needs comes from here, as data in its commands."""
-    return secrets.token_bytes(SEED_BYTES)
+#: The key of a game's first event's metadata that lists its computer seats (``service.computer``).
+COMPUTER_SEATS = "computer_seats"
 
 
 def game_type(variant: str) -> GameType:
@@ -75,6 +74,15 @@ def corrupt_game(game_id: uuid.UUID, events: list[StoredEvent], error: Unfoldabl
     return CorruptGame(game_id, first, events[-1].version)
 
 
+class NoSuchVersion(LookupError):
+    """The game has no such version: it is at version ``last``."""
+
+    def __init__(self, version: int, last: int):
+        super().__init__(f"The game has no version {version}: it is at version {last}.")
+        self.version = version
+        self.last = last
+
+
 class PreconditionFailed(Exception):
     """``If-Match`` named a version the game is no longer at."""
 
@@ -102,7 +110,7 @@ class Created:
 
     game_id: uuid.UUID
     state: State
-    tokens: tuple[str, ...]
+    tokens: tuple[str | None, ...]  # None for an open seat
 
 
 @dataclass(frozen=True)
@@ -115,9 +123,10 @@ class Applied:
     state: State
 
 
-def request_hash(caller: Caller, action: str, body: Any) -> str:
-    """What tells a retry (same caller, action and body) from another request under the same key."""
-    return hashlib.sha256(jsonio.dumps([caller.actor, action, body], sort_keys=True)).hexdigest()
+def metadata(actor: str, command: Request) -> dict[str, Any]:
+    """What every event of a command records besides itself."""
+    return {"actor": actor, "command": command.name, "command_id": uuid.uuid4().hex,
+            "request_id": command.request_id}
 
 
 class Loaded(NamedTuple):
@@ -131,8 +140,6 @@ class Loaded(NamedTuple):
         return self.state.version
 
 
-#: Builds a command from the game's rules and its state now.
-MakeCommand = Callable[[GameType, State], Any]
 #: Told of each command's stored events and the game's state after them.
 Appended = Callable[[uuid.UUID, list[StoredEvent], State], None]
 
@@ -152,7 +159,7 @@ class GameService:
         changed behind the service's back. ``appended(game_id, stored,
         state)`` is told of every command's events once they are stored (the
         live streams of this process take them from there)."""
-        self.store = store
+        self._store = store
         self._appended = appended
         self.cache = cache
         self._snapshot_key = snapshot_key
@@ -166,6 +173,39 @@ class GameService:
         its stored events do not fold."""
         return self._load(game_id).state
 
+    def rules_of(self, game_id: uuid.UUID) -> GameType:
+        """The rules of the game ``game_id``, from the cache when it has the
+        game (a game's type never changes, so a stale state tells it as well)."""
+        cached = self.cache.get(game_id)
+        return game_of((cached or self._load(game_id)).state.variant)
+
+    def events(self, game_id: uuid.UUID, after: int = 0, until: int | None = None) -> list[StoredEvent]:
+        """The game's stored events after version ``after`` (up to ``until``), as
+        stored: a damaged game's too, for the operator looking into it."""
+        return self._store.load(game_id, after, until)
+
+    def log(self, after: int, limit: int) -> list[StoredEvent]:
+        """Up to ``limit`` events of every game after position ``after``, in
+        the one global order (``EventStore.read_all``)."""
+        return self._store.read_all(after, limit)
+
+    def state_at(self, game_id: uuid.UUID, version: int) -> State:
+        """The game as it was at ``version``: GameNotFound, NoSuchVersion, or
+        CorruptGame from the first break in its hash chain on (a history
+        that might fold but is not the one played shows nothing from there)."""
+        stored = self._store.load(game_id)
+        if not stored:
+            raise GameNotFound(game_id)
+        if version > stored[-1].version:
+            raise NoSuchVersion(version, stored[-1].version)
+        broken = first_break(game_id, stored)
+        if broken is not None and version >= broken.version:
+            raise CorruptGame(game_id, broken.version, stored[-1].version)
+        try:
+            return refold_checked(e for e in stored if e.version <= version)
+        except Unfoldable as error:
+            raise corrupt_game(game_id, stored, error) from error
+
     def _check_head(self, game_id: uuid.UUID, events: list[StoredEvent], checkpoint: Checkpoint | None) -> None:
         """Refuse a game whose stored events do not end at its signed checkpoint."""
         found = mismatch(self._checkpoint_key, game_id, checkpoint, events)
@@ -173,24 +213,18 @@ class GameService:
             last = events[-1].version
             raise CorruptGame(game_id, found.first_bad_version or last, last)
 
-    def rules_of(self, game_id: uuid.UUID) -> GameType:
-        """The rules of the game ``game_id``, from the cache when it has the
-        game (a game's type never changes, so a stale state tells it as well)."""
-        cached = self.cache.get(game_id)
-        return game_of((cached or self._load(game_id)).state.variant)
-
     def _load(self, game_id: uuid.UUID) -> Loaded:
         loaded = self.cache.get(game_id)
         state = loaded.state if loaded is not None else None
         after = state.version if state is not None else 0
         if loaded is None and self._snapshot_key is not None:
-            snapshot = self.store.load_snapshot(game_id, code_version())
+            snapshot = self._store.load_snapshot(game_id, code_version())
             state = unseal(self._snapshot_key, game_id, snapshot) if snapshot is not None else None
             if state is not None:
                 # A snapshot holds no hash: read its last event again for the
                 # link the chain continues from (one more row, same round trip).
                 after = state.version - 1
-        events, checkpoint = self.store.load_head(game_id, after)
+        events, checkpoint = self._store.load_head(game_id, after)
         if not events and loaded is None:
             raise GameNotFound(game_id)
         if events:
@@ -200,17 +234,16 @@ class GameService:
                 state = refold_checked((e for e in events if state is None or e.version > state.version),
                                        state)
             except Unfoldable as error:
-                raise corrupt_game(game_id, self.store.load(game_id), error) from error
+                raise corrupt_game(game_id, self._store.load(game_id), error) from error
             loaded = Loaded(state, events[-1].hash)
         self.cache.put(game_id, loaded)
         return loaded
 
     # -- commands -----------------------------------------------------------
 
-    def create(self, variant: str, names: tuple[str, ...], first_dealer: int, options: dict[str, Any], *,
-               meta: Mapping[str, Any], idempotency_key: str | None = None, fingerprint: str = "") -> Created:
-        """Start a game of ``variant``; the seats' tokens are made here and
-        only their hashes are kept.
+    def create(self, command: CreateGame) -> Created:
+        """Start a game; the seats' tokens are made here and only their
+        hashes are kept.
 
         A retry with an idempotency key used before is found when the append
         files the key a second time. It gets the same game and the same
@@ -220,21 +253,30 @@ class GameService:
         the key's holder can retry, so a creation key must be a secret
         random value (the edge refuses short ones).
         """
-        game = game_type(variant)
-        events = game.decide(None, game.create_command(variant, names, first_dealer, options, fresh_seed()))
+        game = game_type(command.variant)
+        names, key = command.seats, command.idempotency_key
+        first = command.first_dealer if command.first_dealer is not None else secrets.randbelow(len(names))
+        at = self._store.now()
+        events = game.decide(None, game.create_command(command.variant, names, first, command.options,
+                                                       fresh_seed(), command.clock), at)
         game_id = uuid.uuid4()
-        tokens = self._tokens(game_id, len(names), idempotency_key)
-        state = game.fold(events)
-        record = None
-        if idempotency_key is not None:
-            record = IdempotencyRecord(idempotency_key, fingerprint, {"game": str(game_id), "version": state.version},
+        tokens = self._tokens(game_id, names, key)
+        state = game.fold(events, times=itertools.repeat(at))
+        meta = metadata(PUBLIC.actor, command)
+        if command.computers:
+            meta[COMPUTER_SEATS] = list(command.computers)
+        record = fingerprint = None
+        if key is not None:
+            fingerprint = request_hash(PUBLIC.actor, command.name, command.body())
+            record = IdempotencyRecord(key, fingerprint, {"game": str(game_id), "version": state.version},
                                        actor=PUBLIC.actor, scope=CREATION_SCOPE)
         try:
-            stored = self.store.append(game_id, 0, [_new(game, e) for e in events], meta, idempotency=record,
-                                       game_row=row_changes(state, created=True),
-                                       seat_token_hashes={i: hash_token(t) for i, t in enumerate(tokens)})
+            stored = self._store.append(Append(
+                game_id, 0, [_new(game, e) for e in events], meta, idempotency=record,
+                game_row=row_changes(state, created=True),
+                seat_token_hashes=_hashes(tokens), at=at, deadline=_deadline(game, None, state)))
         except ConcurrencyError:  # a new game's only conflict: the key was filed before
-            retried = self._retried_creation(idempotency_key, fingerprint) if idempotency_key else None
+            retried = self._retried_creation(key, fingerprint) if key and fingerprint else None
             if retried is None:
                 raise
             return retried
@@ -244,30 +286,27 @@ class GameService:
 
     def _retried_creation(self, key: str, fingerprint: str) -> Created | None:
         """The game first created under ``key``, with its seats' tokens; None if there is none."""
-        found = self._filed(CREATION_SCOPE, PUBLIC, key, fingerprint)
+        found = self._filed(CREATION_SCOPE, PUBLIC.actor, key, fingerprint)
         if found is None:
             return None
         game_id = uuid.UUID(found["game"])
-        state = refold(self.store.load(game_id, until_version=found["version"]))
-        tokens = self._tokens(game_id, len(game_of(state.variant).seats(state)), key)
-        if self.store.seat_token_hashes(game_id) != {i: hash_token(t) for i, t in enumerate(tokens)}:
+        state = refold(self._store.load(game_id, until_version=found["version"]))
+        tokens = self._tokens(game_id, tuple(s["name"] for s in game_of(state.variant).seats(state)), key)
+        if self._store.seat_token_hashes(game_id) != _hashes(tokens):
             raise TokensLost()  # never answer with tokens that do not work
         return Created(game_id, state, tuple(tokens))
 
-    def _tokens(self, game_id: uuid.UUID, seats: int, key: str | None) -> list[str]:
-        """The seats' tokens of a new game: random, or derived from its creation's idempotency key."""
+    def _tokens(self, game_id: uuid.UUID, names: tuple[str | None, ...], key: str | None) -> list[str | None]:
+        """The tokens of a new game's seats named ``names``: random, or derived
+        from its creation's idempotency key; None for an open seat, whose
+        token is made when a player joins it."""
         if key is None:
-            return [new_token() for _ in range(seats)]
-        return [seat_token(self._seat_key, key, game_id, i) for i in range(seats)]
+            return [new_token() if name is not None else None for name in names]
+        return [seat_token(self._seat_key, key, game_id, i) if name is not None else None
+                for i, name in enumerate(names)]
 
-    def execute(self, game_id: uuid.UUID, caller: Caller, make_command: MakeCommand, *,
-                if_match: int | None, idempotency_key: str | None, fingerprint: str,
-                meta: Mapping[str, Any]) -> Applied:
+    def execute(self, command: GameCommand) -> Applied:
         """Decide and append one command, and what its game then does by itself.
-
-        ``make_command(game, state)`` builds the command from the game's
-        rules and its current state (a deal needs to know whose turn it is
-        to deal, say).
 
         The command is decided on the cached state without asking the
         database whether the game moved on: the append's version check does
@@ -284,6 +323,9 @@ class GameService:
         usually is: the game has moved on), is the first result looked for,
         so a first attempt costs no extra round trip.
         """
+        game_id, if_match, key = command.game_id, command.expected_version, command.idempotency_key
+        meta = metadata(command.actor, command)
+        fingerprint = request_hash(command.caller.actor, command.name, command.body()) if key is not None else ""
         loaded = self.cache.get(game_id)
         read = loaded is None or (if_match is not None and if_match != loaded.version)
         if read:
@@ -292,8 +334,7 @@ class GameService:
             try:
                 if if_match is not None and if_match != loaded.version:
                     raise PreconditionFailed(loaded.version)
-                applied, head = self._decide_and_append(game_id, loaded, make_command, meta, idempotency_key,
-                                                        fingerprint, caller)
+                applied, head = self._decide_and_append(command, loaded, meta, fingerprint)
                 break
             except (RuleViolation, PreconditionFailed, ConcurrencyError) as refusal:
                 if not read:
@@ -307,7 +348,7 @@ class GameService:
                         self.cache.drop(game_id)
                         loaded = self._load(game_id)
                         continue
-                retried = self._first_result(game_id, idempotency_key, fingerprint, caller) if idempotency_key else None
+                retried = self._first_result(command, fingerprint) if key is not None else None
                 if retried is not None:
                     return retried
                 if not isinstance(refusal, ConcurrencyError):
@@ -319,61 +360,83 @@ class GameService:
         COMMANDS_APPENDED.inc()
         return applied
 
-    def _decide_and_append(self, game_id: uuid.UUID, loaded: Loaded, make_command: MakeCommand,
-                           meta: Mapping[str, Any], key: str | None, fingerprint: str,
-                           caller: Caller) -> tuple[Applied, str]:
+    def _decide_and_append(self, command: GameCommand, loaded: Loaded, meta: Mapping[str, Any],
+                           fingerprint: str) -> tuple[Applied, str]:
         """Decide the command and its follow-ups on ``loaded`` and append
         them; what was applied, and the hash of the new last event."""
-        state = loaded.state
+        game_id, state = command.game_id, loaded.state
         game = game_of(state.variant)
-        events = game.decide(state, make_command(game, state))
-        after = game.fold(events, state)
+        # The moment the command is decided at is its events' recorded_at:
+        # the game's clock counts from it (docs/design.md, "Time is data").
+        at = self._store.now()
+        times = itertools.repeat(at)
+        events = game.decide(state, command.rules(game), at)
+        after = game.fold(events, state, times)
         new = [_new(game, e) for e in events]
         # What the rules do by themselves after a command (a reshuffle, say)
         # is appended with it, so no game is ever left waiting for it.
         while (follow := game.follow_up(after, fresh_seed())) is not None:
-            more = game.decide(after, follow)
-            after = game.fold(more, after)
+            more = game.decide(after, follow, at)
+            after = game.fold(more, after, times)
             events += more
             follow_meta = {**meta, "actor": "service", "command": type(follow).__name__}
             new += [_new(game, e, follow_meta) for e in more]
         record = None
-        if key is not None:
+        if command.idempotency_key is not None:
             # The result itself is not filed: the versions it covers are
             # enough to give it again (see _first_result).
-            record = IdempotencyRecord(key, fingerprint, {"versions": [state.version + 1, after.version]},
-                                       actor=caller.actor)
+            record = IdempotencyRecord(command.idempotency_key, fingerprint,
+                                       {"versions": [state.version + 1, after.version]}, actor=command.caller.actor)
         snapshot = None
         if self._snapshot_key is not None and after.version // SNAPSHOT_EVERY > state.version // SNAPSHOT_EVERY:
             snapshot = seal(self._snapshot_key, game_id, after, code_version())
-        stored = self.store.append(game_id, state.version, new, meta, previous_hash=loaded.hash,
-                                   idempotency=record, game_row=row_changes(after, created=False),
-                                   snapshot=snapshot)
+        stored = self._store.append(Append(game_id, state.version, new, meta, previous_hash=loaded.hash,
+                                           idempotency=record, game_row=row_changes(after, created=False),
+                                           snapshot=snapshot, at=at, deadline=_deadline(game, state, after)))
         if self._appended is not None:
             self._appended(game_id, stored, after)
         return Applied(game_id, state.version, tuple(events), after), stored[-1].hash
 
-    def _first_result(self, game_id: uuid.UUID, key: str, fingerprint: str, caller: Caller) -> Applied | None:
-        """What the command filed under ``key`` did, or None: made again from
+    def _first_result(self, command: GameCommand, fingerprint: str) -> Applied | None:
+        """What the command filed under its key did, or None: made again from
         the events it appended."""
-        found = self._filed(game_id, caller, key, fingerprint)
+        assert command.idempotency_key is not None
+        game_id = command.game_id
+        found = self._filed(game_id, command.caller.actor, command.idempotency_key, fingerprint)
         if found is None:
             return None
         first, last = found["versions"]
-        stored = self.store.load(game_id, until_version=last)
+        stored = self._store.load(game_id, until_version=last)
         before = refold(stored[:first - 1])
         events = tuple(decode(e) for e in stored[first - 1:])
         return Applied(game_id, first - 1, events, refold(stored[first - 1:], before))
 
-    def _filed(self, scope: uuid.UUID, caller: Caller, key: str, fingerprint: str) -> dict[str, Any] | None:
-        """What ``caller`` filed under ``key``; KeyReused if it was for another request."""
-        found = self.store.find_idempotent(scope, caller.actor, key)
+    def _filed(self, scope: uuid.UUID, actor: str, key: str, fingerprint: str) -> dict[str, Any] | None:
+        """What ``actor`` filed under ``key``; KeyReused if it was for another request."""
+        found = self._store.find_idempotent(scope, actor, key)
         if found is None:
             return None
         first_hash, response = found
         if first_hash != fingerprint:
             raise KeyReused()
         return response
+
+
+def _deadline(game: GameType, before: State | None, after: State) -> Deadline | None:
+    """The game's deadline after an append that goes from ``before`` to
+    ``after``, if it sets, moves or clears one; None for a game without a
+    clock, or a deadline that stays as it was (nothing to write)."""
+    if after.clock is None:
+        return None
+    due = game.deadline(after)
+    if before is not None and game.deadline(before) == due:
+        return None
+    return Deadline(due)
+
+
+def _hashes(tokens: list[str | None]) -> dict[int, str]:
+    """The hashes of the seats' tokens, by seat (an open seat has none)."""
+    return {i: hash_token(t) for i, t in enumerate(tokens) if t is not None}
 
 
 def _new(game: GameType, event: Any, metadata: Mapping[str, Any] | None = None) -> NewEvent:

@@ -55,6 +55,12 @@ STREAMS_REFUSED = Counter(
     "casino_streams_refused",
     "Live event streams refused (503) because the worker held as many as it may.",
 )
+STREAMS_OVER_CALLER_LIMIT = Counter(
+    "casino_streams_refused_over_caller_limit",
+    "Live event streams refused (429) because their caller held as many as it may, by the kind of caller"
+    " (seat, operator, or address: a caller without a token).",
+    ["caller"],
+)
 STREAMS_DROPPED = Counter(
     "casino_streams_dropped_slow_readers",
     "Live event streams closed because their reader fell behind their buffer.",
@@ -63,6 +69,11 @@ STREAM_READS = Counter(
     "casino_stream_reads",
     "Reads of a game's events for the live streams of a worker (when a notification did not carry "
     "them or did not follow what the worker had, or while notifications are down).",
+)
+NOTIFICATIONS_REFUSED = Counter(
+    "casino_stream_notifications_refused",
+    "Notifications dropped because they did not open under the service's key (forged, altered, sealed "
+    "under another key, or no notification at all): the streams of the game they named read instead.",
 )
 NOTIFICATION_LAG = Histogram(
     "casino_stream_notification_lag_seconds",

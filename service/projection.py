@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from domain.game_types import State, game_of
+from domain.standing import WAITING
 
 from service.events import NOW, Recorded
 
@@ -24,7 +25,9 @@ def row_changes(state: State, *, created: bool) -> dict[str, Any]:
     summary = game_of(state.variant).summary(state)
     row: dict[str, Any] = {"status": summary.status, "version": state.version}
     if created:
-        row |= {"variant": summary.variant, "player_names": list(summary.player_names)}
+        row |= {"variant": summary.variant}
+    if created or summary.status == WAITING:  # players join and leave until the first deal
+        row |= {"player_names": list(summary.player_names)}
     if summary.finished:
         row |= {"finished_at": NOW, "winner": summary.winner}
     return row

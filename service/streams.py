@@ -10,8 +10,8 @@ and it has sent the last event, or when its reader fell so far behind that
 it was let go (the client reconnects the same way).
 
 One worker, one listener. Every append notifies one channel with the game,
-its new version and, when they fit, the events themselves
-(``service.postgres.notifications``). A ``Hub`` keeps one connection
+its new version and, when they fit, the events themselves, sealed under the
+service's key (``service.postgres.notifications``). A ``Hub`` keeps one connection
 listening there, for the whole process, and hands each notification's
 events to the streams of that game that this process serves, each in its
 own bounded buffer. A stream that lets its buffer fill (its reader does not
@@ -21,8 +21,9 @@ notification that follows finds them up to date. So most events reach
 every stream with no read at all.
 
 A read is still needed when a notification does not carry its events (too
-large for one) or does not continue what the hub has (one was missed, or a
-stream is behind). Catch-up is then shared: one read of the events after the
+large for one), does not continue what the hub has (one was missed, or a
+stream is behind), or does not open (forged, or sealed under another key:
+it is counted and dropped, and the game it names is read). Catch-up is then shared: one read of the events after the
 furthest-behind stream of the game, then each stream gets the events it has
 not had. Waiting streams hold no database connection; reads borrow one from
 the pool for a moment.
@@ -48,15 +49,16 @@ import time
 from collections import deque
 from collections.abc import Callable, Generator, Iterator
 from dataclasses import dataclass, field
+from typing import Protocol
 from uuid import UUID
 
 from domain.game_types import State, is_finished
 
 from service import jsonio, metrics
 from service.auth import Caller
-from service.events import EventStore, StoredEvent, refold
+from service.events import StoredEvent, refold
 from service.postgres import notifications
-from service.postgres.notifications import Notice
+from service.postgres.notifications import Announcement, Notice
 from service.views import event_json, log_revealed
 
 _log = logging.getLogger("casino.streams")
@@ -100,19 +102,47 @@ class Feed:
     reading: bool = False  # a read is under way
 
 
-class Hub:
-    """The live feeds of one process (one per app)."""
+#: Reads a game's events after a version (``EventStore.load``, ``GameService.events``).
+Read = Callable[[UUID, int], list[StoredEvent]]
 
-    def __init__(self, database_url: str, store: EventStore, *, capacity: int):
-        self._url = database_url
-        self._store = store
+
+class Listen(Protocol):
+    """Hears of every process's appends until ``stopped()`` (the PostgreSQL
+    wiring's is ``service.postgres.notifications.listen``): ``connected()``
+    each time it starts listening, ``notice`` for each append, and
+    ``disconnected()`` each time it stops or fails to start."""
+
+    def __call__(self, *, connected: Callable[[], None], notice: Callable[[Notice], None],
+                 disconnected: Callable[[], None], stopped: Callable[[], bool]) -> None: ...
+
+
+class Hub:
+    """The live feeds of one process (one per app).
+
+    ``read`` reads the events a feed has not had. ``listen`` hears of the
+    appends of every process; None when this process is the only one that
+    appends (the memory wiring), so that ``publish`` hands every stream
+    every event and there is nothing to listen for."""
+
+    def __init__(self, read: Read, *, capacity: int, listen: Listen | None = None):
+        self._read_events = read
+        self._listen_with = listen
         self._capacity = capacity
         self._lock = threading.Lock()
         self._feeds: dict[UUID, Feed] = {}
+        self._tags: dict[str, UUID] = {}  # how notifications name the games of the feeds
         self._listening = threading.Event()
         self._tried = threading.Event()  # the listener has tried to connect once
+        self._closed = threading.Event()
         self._listener: threading.Thread | None = None
         self.open = 0  # streams admitted and not yet ended
+        if listen is None:
+            self._listening.set()
+            self._tried.set()
+
+    def close(self) -> None:
+        """The app is gone: its listener ends within a second."""
+        self._closed.set()
 
     # -- streams' side ------------------------------------------------------
 
@@ -144,6 +174,7 @@ class Hub:
             feed = self._feeds.get(game_id)
             if feed is None:
                 feed = self._feeds[game_id] = Feed(game_id, state, latest=state.version)
+                self._tags[notifications.tag(game_id)] = game_id
             elif state.version > feed.state.version:
                 feed.state = state
             subscription = Subscription(feed, self._capacity)
@@ -218,7 +249,7 @@ class Hub:
                 after = min(*cursors, feed.state.version)
             metrics.STREAM_READS.inc()
             try:
-                events = self._store.load(feed.game_id, after)
+                events = self._read_events(feed.game_id, after)
             except Exception:  # noqa: BLE001 - the streams' own periodic looks retry
                 _log.exception("game %s: live streams could not read", feed.game_id)
                 with self._lock:
@@ -273,18 +304,20 @@ class Hub:
         feed.subscriptions.discard(subscription)
         if not feed.subscriptions and self._feeds.get(feed.game_id) is feed:
             del self._feeds[feed.game_id]
+            self._tags.pop(notifications.tag(feed.game_id), None)
 
     # -- the listener -------------------------------------------------------
 
     def _start_listening(self) -> None:
         with self._lock:
-            if self._listener is None:
+            if self._listener is None and self._listen_with is not None:
                 self._listener = threading.Thread(target=self._listen, daemon=True, name="casino-listener")
                 self._listener.start()
 
     def _listen(self) -> None:
-        notifications.listen(self._url, connected=self._connected, notice=self._announce,
-                             disconnected=self._disconnected, stopped=self._stopped)
+        assert self._listen_with is not None
+        self._listen_with(connected=self._connected, notice=self._announce, disconnected=self._disconnected,
+                          stopped=self._closed.is_set)
 
     def _connected(self) -> None:
         """Listening (again): every feed reads once, for whatever was appended while no one listened."""
@@ -309,27 +342,45 @@ class Hub:
                     subscription.wake.set()
 
     def _announce(self, notice: Notice) -> None:
-        """An append, maybe another process's: push the events it carries to
-        the game's streams when they continue the feed, else read."""
-        if notice.game_id not in self._feeds:
-            return  # no stream of the game here: not worth decoding the events
-        carried = notice.events()
+        """A notification: an append, maybe another process's. Its events are
+        pushed to the game's streams when they continue the feed, else read.
+        One that does not open is dropped, and the game it names read."""
+        game_id = self._tags.get(notice.tag)
+        if game_id is None:
+            return  # no stream of the game here: not worth opening
+        announcement = notice.open(game_id)
+        if announcement is None:
+            self._refuse(game_id)
+        else:
+            self._announced(announcement)
+
+    def _refuse(self, game_id: UUID) -> None:
+        """A payload that did not open: whatever it claims is ignored, and
+        the streams of the game it names catch up by reading."""
+        metrics.NOTIFICATIONS_REFUSED.inc()
+        _log.debug("game %s: a notification that does not open under the service's key was dropped", game_id)
         with self._lock:
-            feed = self._feeds.get(notice.game_id)
-            if feed is None or notice.version <= feed.latest:
+            feed = self._feeds.get(game_id)
+            if feed is not None:
+                self._want_read(feed)
+
+    def _announced(self, announcement: Announcement) -> None:
+        feed = self._feeds.get(announcement.game_id)
+        if feed is None or announcement.version <= feed.latest:
+            return  # this process's own append, pushed as it answered: not worth decoding
+        carried = announcement.events()
+        with self._lock:
+            feed = self._feeds.get(announcement.game_id)
+            if feed is None or announcement.version <= feed.latest:
                 return  # read or pushed already
-            feed.latest = notice.version
+            feed.latest = announcement.version
             if feed.announced_at is None:
-                feed.announced_at = notice.sent_at
+                feed.announced_at = announcement.sent_at
             if carried and carried[0].version == feed.state.version + 1:
                 self._push(feed, carried)
                 if not feed.dirty:
                     return
             self._want_read(feed)
-
-    def _stopped(self) -> bool:
-        """The app is gone (its pool closed): the listener ends within a second."""
-        return self._store.closed
 
 
 # -- the streams ------------------------------------------------------------
@@ -352,16 +403,17 @@ def frame(stored: StoredEvent, caller: Caller, reveal: bool = False) -> str:
     return f"id: {stored.version}\nevent: {stored.type}\ndata: {data}\n\n"
 
 
-def events(load: Callable[[UUID], State], store: EventStore, hub: Hub, game_id: UUID, caller: Caller, after: int,
+def events(load: Callable[[UUID], State], read: Read, hub: Hub, game_id: UUID, caller: Caller, after: int,
            state: State, timing: Timing, clock: Callable[[], float] = time.monotonic) -> Generator[str, None, None]:
     """The stream's text: the events after version ``after`` as ``caller``
     may see them, then each new one as it is appended, until time is up.
-    ``state`` is the game as the request found it; ``load`` loads it anew."""
+    ``state`` is the game as the request found it; ``load`` loads it anew,
+    ``read`` reads its events."""
     deadline = clock() + timing.seconds
     keepalive_at = clock() + timing.keepalive
     subscription = hub.subscribe(game_id, state)  # before the history, so no append slips between
     try:
-        history = store.load(game_id, after)
+        history = read(game_id, after)
         if history and history[-1].version > state.version:
             state = load(game_id)
         sent = after

@@ -1,7 +1,14 @@
 """Fixtures shared by every test that needs the service.
 
-The ladder: ``database_url`` (a real PostgreSQL, migrated, once per session)
--> ``app`` -> ``client``; ``store`` is the event store over the app's pool.
+The ladder: ``app`` -> ``client`` -> ``api``. The app is wired to a real
+PostgreSQL (``database_url``: migrated, once per session) for a test marked
+``postgres``: one that exercises PostgreSQL itself (a test that asks for a
+fixture of ``POSTGRES_FIXTURES`` is marked so by itself). The others run on
+the wiring ``CASINO_TEST_STORE`` names: ``memory`` by default
+(``service.memory``: no database at all; tests/contract holds its adapters
+to PostgreSQL's contract), or ``postgres``. A test marked ``both_wirings``
+runs on each. ``make test-fast`` leaves out every test marked ``postgres``.
+``store`` is a PostgreSQL event store over a pool of its own.
 Nothing here runs unless a test asks for it, so pure domain tests stay fast.
 
 ``database_url`` uses the server named by ``DATABASE_URL`` when it is set
@@ -26,9 +33,10 @@ import pytest
 from psycopg import sql
 
 import migrations
-from service.web.app import create_app
-from service.postgres.database import EmbeddedPostgres, close_pool, create_database, get_pool
+from service.memory import wiring as memory_wiring
+from service.postgres.database import EmbeddedPostgres, create_database, open_pool
 from service.postgres.store import PostgresEventStore
+from service.web.app import close_app, create_app
 
 OPERATOR_TOKEN = "operator-token-for-tests"
 
@@ -96,11 +104,61 @@ def own_database_url(database_url) -> Iterator[str]:
 TEST_SETTINGS = {"TESTING": True, "OPERATOR_TOKEN": OPERATOR_TOKEN, "STREAM_MAX_SECONDS": 0.3}
 
 
+#: Fixtures that reach PostgreSQL beside the app: a test that asks for one is marked ``postgres``.
+POSTGRES_FIXTURES = frozenset({"database_url", "own_database_url", "scratch_url", "pool", "store", "tamper",
+                               "last_position", "wait_for_lock_wait", "postgres_dir"})
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(items):
+    """Mark ``postgres`` every test that uses PostgreSQL beside its app (before ``-m`` selects)."""
+    for item in items:
+        if POSTGRES_FIXTURES.intersection(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.postgres)
+
+
+def pytest_generate_tests(metafunc):
+    """A test marked ``both_wirings`` runs on each wiring, the PostgreSQL case
+    marked ``postgres``; one that uses PostgreSQL beside its app runs on it alone."""
+    if (metafunc.definition.get_closest_marker("both_wirings") and "wiring" in metafunc.fixturenames
+            and not POSTGRES_FIXTURES.intersection(metafunc.fixturenames)):
+        metafunc.parametrize("wiring", ["memory", pytest.param("postgres", marks=pytest.mark.postgres)])
+
+
+#: The wiring of the tests that do not exercise PostgreSQL itself: "memory" or "postgres".
+STORE = os.environ.get("CASINO_TEST_STORE", "memory")
+if STORE not in ("postgres", "memory"):
+    raise ValueError(f"CASINO_TEST_STORE={STORE!r}: it is memory or postgres")
+
+
 @pytest.fixture
-def app(database_url):
-    app = create_app({**TEST_SETTINGS, "DATABASE_URL": database_url})
-    yield app
-    close_pool(app)
+def wiring(request) -> str:
+    """The wiring of the test's apps: "postgres" for a test marked ``postgres``, else ``STORE``."""
+    return "postgres" if request.node.get_closest_marker("postgres") is not None else STORE
+
+
+@pytest.fixture
+def app_for(request, wiring):
+    """Makes apps with ``TEST_SETTINGS`` and more settings, on the test's wiring; closed after the test."""
+    made = []
+
+    def make(**settings):
+        if wiring == "postgres":
+            settings = {"DATABASE_URL": request.getfixturevalue("database_url"), **settings}
+            app = create_app({**TEST_SETTINGS, **settings})
+        else:
+            app = create_app({**TEST_SETTINGS, **settings}, wiring=memory_wiring.adapters)
+        made.append(app)
+        return app
+
+    yield make
+    for app in made:
+        close_app(app)
+
+
+@pytest.fixture
+def app(app_for):
+    return app_for()
 
 
 @pytest.fixture
@@ -108,9 +166,16 @@ def client(app):
     return app.test_client()
 
 
+@pytest.fixture(scope="session")
+def pool(database_url):
+    """A pool on the session's database, for tests that use PostgreSQL beside the app."""
+    with open_pool(database_url, max_size=4) as pool:
+        yield pool
+
+
 @pytest.fixture
-def store(app) -> PostgresEventStore:
-    return PostgresEventStore(get_pool(app))
+def store(pool) -> PostgresEventStore:
+    return PostgresEventStore(pool)
 
 
 @pytest.fixture

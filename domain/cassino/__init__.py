@@ -11,13 +11,14 @@ interface (:class:`domain.game_types.GameType`) that a service serves it through
 
 from .audit import audit_deals
 from .audit import audit_deals as audit
-from .commands import AnswerUndo, CountOut, CreateGame, Deal, Play, SetClientSeed, Undo, VoidHand
+from .commands import AnswerUndo, Command, CountOut, CreateGame, Deal, Play, SetClientSeed, Undo, VoidHand
 from .decide import decide
 from .events import EVENT_TYPES, UPCASTERS, Event, from_json, to_json
 from .evolve import evolve, fold
-from .game import (DESCRIPTION, GAME_TYPE, PLAYERS, STATUSES, answer_undo_command, awaiting, client_seed_command,
-                   command_for, computer_command, count_out_command, create_command, deal_command, follow_up, outcome,
-                   parse_move, seats, summary, undo_command, void_command)
+from .game import (DESCRIPTION, GAME_TYPE, PLAYERS, STATUSES, abort_command, answer_undo_command, awaiting,
+                   client_seed_command, command_for, computer_command, count_out_command, create_command, deadline,
+                   deal_command, follow_up, join_command, leave_command, outcome, parse_move, resign_command,
+                   seat_holders, seats, summary, time_out_command, undo_command, void_command)
 from .legal import LegalMoves, MoveList, is_legal, legal_moves
 from .moves import Action, Move
 from .options import VARIANTS, Options, resolve
@@ -26,12 +27,12 @@ from .table import Build
 from .views import describe_event, event_view, game_view, log_revealed
 
 __all__ = [
-    "Action", "AnswerUndo", "Build", "CountOut", "CreateGame", "DESCRIPTION", "Deal", "EVENT_TYPES", "EndReason",
-    "Event", "GAME_TYPE", "GameState", "LegalMoves", "Move", "MoveList", "Options", "Outcome", "PLAYERS", "Play",
-    "STATUSES", "Seat", "SetClientSeed", "Status", "UPCASTERS", "Undo", "VARIANTS", "VoidHand",
-    "answer_undo_command", "audit", "audit_deals", "awaiting", "client_seed_command", "command_for",
-    "computer_command", "count_out_command", "create_command", "deal_command", "decide", "describe_event",
-    "event_view", "evolve", "fold", "follow_up", "from_json", "game_view", "is_legal", "legal_moves",
-    "log_revealed", "outcome", "parse_move", "resolve", "seats", "summary", "to_json", "undo_command",
-    "void_command",
+    "Action", "AnswerUndo", "Build", "Command", "CountOut", "CreateGame", "DESCRIPTION", "Deal", "EVENT_TYPES",
+    "EndReason", "Event", "GAME_TYPE", "GameState", "LegalMoves", "Move", "MoveList", "Options", "Outcome",
+    "PLAYERS", "Play", "STATUSES", "Seat", "SetClientSeed", "Status", "UPCASTERS", "Undo", "VARIANTS", "VoidHand",
+    "abort_command", "answer_undo_command", "audit", "audit_deals", "awaiting", "client_seed_command", "command_for",
+    "computer_command", "count_out_command", "create_command", "deadline", "deal_command", "decide",
+    "describe_event", "event_view", "evolve", "fold", "follow_up", "from_json", "game_view", "is_legal",
+    "join_command", "leave_command", "legal_moves", "log_revealed", "outcome", "parse_move", "resign_command",
+    "resolve", "seat_holders", "seats", "summary", "time_out_command", "to_json", "undo_command", "void_command",
 ]

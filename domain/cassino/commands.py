@@ -9,6 +9,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..cards import Card
+from ..clocks import ClockRule
+from ..seating import Abort, Join, Leave, Resign, TimeOut
 from .moves import Move
 
 
@@ -19,10 +21,11 @@ class CreateGame:
     bring its own deck."""
 
     variant: str
-    players: tuple[str, ...]  # seat names, seat 0 first
+    players: tuple[str | None, ...]  # seat names, seat 0 first; None for an open seat
     first_dealer: int
     options: dict[str, Any] = field(default_factory=dict)  # overrides of the variant
     seed: bytes | None = None
+    clock: ClockRule | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,5 +88,6 @@ class VoidHand:
     next_seed: bytes | None = None
 
 
-#: Every command ``decide`` knows.
-Command = CreateGame | Deal | Play | CountOut | SetClientSeed | Undo | AnswerUndo | VoidHand
+#: Every command ``decide`` knows: Cassino's, and the kernel's seating and clock commands.
+Command = (CreateGame | Deal | Play | CountOut | SetClientSeed | Undo | AnswerUndo | VoidHand | Join | Leave | Resign
+           | Abort | TimeOut)

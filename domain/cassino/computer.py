@@ -9,6 +9,8 @@ trail) makes the first legal move.
 
 from __future__ import annotations
 
+from ..seating import open_seats
+from ..undoing import yet_to_answer
 from .commands import AnswerUndo, Command, CountOut, Deal, Play
 from .legal import legal_moves
 from .moves import Action, Move
@@ -23,20 +25,28 @@ def computer_command(state: GameState, computers: tuple[int, ...],
     ``(seat, command)``; None when it waits for a person."""
     asker = state.undo_request
     if asker is not None:
-        for s in computers:
-            if s != asker and s not in state.undo_accepted:
-                return s, AnswerUndo(s, True)
+        for s in yet_to_answer(asker, state.undo_accepted, computers):
+            return s, AnswerUndo(s, True)
     if state.status == IN_PROGRESS and state.options.count_out:
         target = state.options.target
         for s in computers:
             team = state.team_of(s)
             if target is not None and state.scores[team] + secured_points(state, team) >= target:
                 return s, CountOut(s)
-    if state.status in (WAITING, HAND_OVER) and state.next_dealer in computers:
-        return state.next_dealer, Deal(None, seat=state.next_dealer)
+    if state.status in (WAITING, HAND_OVER) and state.next_dealer in computers and not open_seats(state.names):
+        return state.next_dealer, stand_in(state, state.next_dealer, next_seed)
     if state.status == IN_PROGRESS and state.turn in computers and asker is None:
-        return state.turn, Play(state.turn, choose(state, state.turn), next_seed)
+        return state.turn, stand_in(state, state.turn, next_seed)
     return None
+
+
+def stand_in(state: GameState, seat: int, next_seed: bytes | None) -> Deal | Play:
+    """What the computer does for ``seat``, whose deal or play the game
+    awaits: deal, or make the greedy player's move (also for a person whose
+    time ran out, with ``on_timeout: "computer"``)."""
+    if state.status == IN_PROGRESS:
+        return Play(seat, choose(state, seat), next_seed)
+    return Deal(None, seat=seat)
 
 
 def choose(state: GameState, seat: int) -> Move:

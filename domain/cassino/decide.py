@@ -2,7 +2,9 @@
 
 ``decide`` checks a command against the rules and returns the events that
 record what happened; it never changes ``state``. A refused command raises
-:class:`RuleViolation` (or :class:`OptionError` when creating a game).
+:class:`RuleViolation` (or :class:`OptionError` when creating a game). The
+kernel's :class:`~domain.deciding.Decider` hands each command to its
+handler here.
 
 A play may bring more than one event: when it empties the last hand of a
 round the next round is dealt (``RoundDealt``), and when it is the last card
@@ -13,18 +15,20 @@ of the hand the hand is scored (``HandEnded``) and perhaps the game won
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Collection, Sequence
-from typing import Any
+from collections.abc import Collection, Sequence
 
+from .. import seating, undoing
 from ..cards import Card
+from ..deciding import Decider
 from ..errors import OptionError, RuleViolation
 from ..shuffle import commitment, deck_from_seed
 from . import commands as cmd
 from .dealing import deal_round, deck_for, play_order
+from .computer import stand_in
 from .events import (BuildMade, BundleStolen, CardDrawn, CardPlucked, CardsCaptured, CardTrailed, ClientSeedSet,
-                     CountedOut, Event, GameCreated, GameFinished, HandDealt, HandEnded, HandVoided, InitialPairsTaken,
-                     PlayUndone, PointsScored, RoundDealt, SeedRevealed, ShuffleCommitted, UndoAnswered,
-                     UndoRequested)
+                     ClockSet, CountedOut, Event, GameAborted, GameCreated, GameFinished, HandDealt, HandEnded,
+                     HandVoided, InitialPairsTaken, PlayUndone, PointsScored, RoundDealt, SeatJoined, SeatLeft,
+                     SeatResigned, SeedRevealed, ShuffleCommitted, TimedOut, UndoAnswered, UndoRequested)
 from .evolve import evolve, fold
 from .moves import Action, Move, pile_seat
 from .options import resolve
@@ -34,30 +38,15 @@ from .state import FINISHED, IN_PROGRESS, EndReason, GameState, Seat
 from .table import item_id
 
 
-def decide(state: GameState | None, command: cmd.Command) -> list[Event]:
-    """The events that ``command`` produces in ``state``, or a RuleViolation."""
-    if isinstance(command, cmd.CreateGame):
-        return _create(state, command)
-    if state is None:
-        raise RuleViolation("no_game", "There is no such game yet.")
-    if state.status == FINISHED:
-        raise RuleViolation("game_over", "The game is over.")
-    handler = _HANDLERS.get(type(command))
-    if handler is None:
-        raise TypeError(f"decide() does not know {type(command).__name__}")
-    return handler(state, command)
-
-
-def _create(state: GameState | None, c: cmd.CreateGame) -> list[Event]:
-    if state is not None:
-        raise RuleViolation("game_exists", "This game has already been created.")
+def _create(c: cmd.CreateGame) -> list[Event]:
     n = len(c.players)
     options = resolve(c.variant, c.options, players=n)
     if not 0 <= c.first_dealer < n:
         raise OptionError(f"The first dealer must be a seat from 0 to {n - 1}.", "first_dealer")
     teams = [i % 2 if options.teams else i for i in range(n)]
     seats = tuple(Seat(name, team) for name, team in zip(c.players, teams))
-    return [GameCreated(c.variant, options, seats, c.first_dealer), *_commit(1, c.seed)]
+    clock = [ClockSet(c.clock)] if c.clock is not None else []
+    return [GameCreated(c.variant, options, seats, c.first_dealer), *clock, *_commit(1, c.seed)]
 
 
 def _commit(hand_number: int, seed: bytes | None) -> list[Event]:
@@ -66,11 +55,14 @@ def _commit(hand_number: int, seed: bytes | None) -> list[Event]:
 
 
 def _reveal(state: GameState) -> list[Event]:
-    """Reveal the committed seed once its hand is over."""
-    return [SeedRevealed(state.hand_number, state.seed)] if state.seed is not None else []
+    """Reveal the committed seed once its hand is over, or the game ends
+    before it: the hand being played's, or between hands the next one's."""
+    number = state.hand_number if state.status == IN_PROGRESS else state.hand_number + 1
+    return [SeedRevealed(number, state.seed)] if state.seed is not None else []
 
 
 def _deal(state: GameState, c: cmd.Deal) -> list[Event]:
+    seating.check_all_seated(state.names)
     if state.status == IN_PROGRESS:
         raise RuleViolation("hand_in_progress", "A hand is being played; it must end before the next deal.")
     dealer = state.next_dealer
@@ -230,22 +222,16 @@ def _set_client_seed(state: GameState, c: cmd.SetClientSeed) -> list[Event]:
 
 
 def _undo(state: GameState, c: cmd.Undo) -> list[Event]:
-    policy = state.options.undo
-    if policy == "off":
-        raise RuleViolation("undo_not_allowed", "This game does not allow taking moves back.")
-    if state.before_play is None:
+    undoing.check_allowed(state.options.undo)
+    if state.before_play is None or state.last_player is None:
         raise RuleViolation("nothing_to_undo",
                             "There is no play to take back: a deal or the end of a round cannot be undone.")
     if _drew_since(state.before_play, state):
         raise RuleViolation("nothing_to_undo",
                             "This play cannot be taken back: the card drawn after it has been seen.")
-    if c.seat is not None and c.seat != state.last_player:
-        raise RuleViolation("not_your_play", "You can take back only your own play, and only the latest one.")
-    if c.seat is None or policy == "free":
-        assert state.last_player is not None, "a play to take back has its player"
+    if undoing.takes_back_at_once(state.options.undo, c.seat, state.last_player, state.undo_request, "play"):
         return [PlayUndone(state.last_player, forced=c.seat is None)]
-    if state.undo_request is not None:
-        raise RuleViolation("undo_pending", "You have already asked to take this play back.")
+    assert c.seat is not None, "the operator's undo takes the play back at once"
     return [UndoRequested(c.seat)]
 
 
@@ -259,18 +245,10 @@ def _drew_since(before: GameState, now: GameState) -> bool:
 
 
 def _answer_undo(state: GameState, c: cmd.AnswerUndo) -> list[Event]:
-    asker = state.undo_request
-    if asker is None:
-        raise RuleViolation("no_undo_request", "No one has asked to take a play back.")
-    if c.seat == asker:
-        raise RuleViolation("own_undo_request", "The others answer your request, not you.")
-    if c.seat in state.undo_accepted:
-        raise RuleViolation("already_answered", "You have already accepted.")
-    events: list[Event] = [UndoAnswered(c.seat, c.accept)]
-    others = state.players - 1
-    if c.accept and len(state.undo_accepted) + 1 == others:
-        events.append(PlayUndone(asker))
-    return events
+    asker = undoing.requested(state.undo_request, "play")
+    if undoing.answer_completes(asker, c.seat, c.accept, state.undo_accepted, range(state.players)):
+        return [UndoAnswered(c.seat, c.accept), PlayUndone(asker)]
+    return [UndoAnswered(c.seat, c.accept)]
 
 
 def _void(state: GameState, c: cmd.VoidHand) -> list[Event]:
@@ -280,7 +258,51 @@ def _void(state: GameState, c: cmd.VoidHand) -> list[Event]:
             *_commit(state.hand_number + 1, c.next_seed)]
 
 
-_HANDLERS: dict[type, Callable[[GameState, Any], list[Event]]] = {
+def _join(state: GameState, c: seating.Join) -> list[Event]:
+    return [SeatJoined(seating.seat_to_join(state.names, state.player_ids, c), c.name, c.player)]
+
+
+def _leave(state: GameState, c: seating.Leave) -> list[Event]:
+    seating.check_leave(state.names, c.seat, dealt=state.hand_number > 0)
+    return [SeatLeft(c.seat)]
+
+
+def _resign(state: GameState, c: seating.Resign) -> list[Event]:
+    seating.check_held(state.names, c.seat)
+    seating.check_all_seated(state.names)
+    return [SeatResigned(c.seat), *_forfeit(state, c.seat, EndReason.RESIGNED)]
+
+
+def _forfeit(state: GameState, seat: int, reason: EndReason) -> list[Event]:
+    """``seat``'s side loses: the best of the other sides wins, on their
+    scores and the points they have made sure of in the hand being played
+    (a tie goes to the first of them in turn order after ``seat``), as
+    when a count-out falls short."""
+    totals = [state.scores[t] + (secured_points(state, t) if state.status == IN_PROGRESS else 0)
+              for t in range(state.teams)]
+    winner = _best_other(state, state.team_of(seat), seat, totals)
+    return [*_reveal(state), GameFinished(winner, reason, state.scores)]
+
+
+def _abort(state: GameState, c: seating.Abort) -> list[Event]:
+    seating.check_abort(state.names, c.seat, state.played)
+    return [GameAborted(c.seat), *_reveal(state), GameFinished(None, EndReason.ABORTED, state.scores)]
+
+
+def _time_out(state: GameState, c: seating.TimeOut) -> list[Event]:
+    """The clock has run out (the kernel checked it is due): the seat it ran
+    for forfeits, or the computer makes its deal or play."""
+    assert state.clock is not None and state.clock.seat is not None, "a due clock runs for a seat"
+    seat = state.clock.seat
+    if state.clock.rule.on_timeout != "computer":
+        return [TimedOut(seat), *_forfeit(state, seat, EndReason.TIMED_OUT)]
+    timed = TimedOut(seat, computer=True)
+    after = evolve(state, timed)
+    return [timed, *decide(after, stand_in(after, seat, c.next_seed))]
+
+
+decide = Decider[GameState, cmd.Command, Event](cmd.CreateGame, _create, {
     cmd.Deal: _deal, cmd.Play: _play, cmd.CountOut: _count_out, cmd.SetClientSeed: _set_client_seed,
-    cmd.Undo: _undo, cmd.AnswerUndo: _answer_undo, cmd.VoidHand: _void,
-}
+    cmd.Undo: _undo, cmd.AnswerUndo: _answer_undo, cmd.VoidHand: _void, seating.Join: _join,
+    seating.Leave: _leave, seating.Resign: _resign, seating.Abort: _abort, seating.TimeOut: _time_out,
+}).decide

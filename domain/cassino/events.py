@@ -1,7 +1,8 @@
 """Events: the facts a game is made of, in the past tense.
 
 Each event type is a frozen dataclass with a registered name and a
-``schema_version``. Its JSON form is ``{"type", "schema_version", "data"}``::
+``schema_version``; the kernel's codec (:mod:`domain.codec`) writes it as
+``{"type", "schema_version", "data"}``::
 
     >>> e = CardTrailed(seat=0, card=Card.parse("5C"))
     >>> to_json(e)
@@ -10,30 +11,26 @@ Each event type is a frozen dataclass with a registered name and a
     True
 
 When an event type changes, its ``schema_version`` goes up and an
-*upcaster* is registered for the old version: a function that turns the old
-data into the new shape. Upcasters run where events are read, so stored
-events are never rewritten and old games always replay.
+upcaster for the old version is registered in :data:`UPCASTERS`.
 """
 
 from __future__ import annotations
 
-import typing
-from collections.abc import Callable
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
+from .. import codec
 from ..cards import Card
-from ..errors import NotationError
+from ..clocks import ClockRule
+from ..codec import Codec, EventCodec, Upcasters
 from .options import Options
 from .scoring import Award
 from .state import EndReason, Seat
 from .table import Build
 
 
-class Event:
-    """Base class of all events."""
-
-    schema_version: ClassVar[int] = 1
+class Event(codec.Event):
+    """Base class of Cassino's events."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,6 +39,52 @@ class GameCreated(Event):
     options: Options
     seats: tuple[Seat, ...]
     first_dealer: int
+
+
+@dataclass(frozen=True, slots=True)
+class ClockSet(Event):
+    """The game's clock, given at its creation (right after ``GameCreated``)."""
+
+    clock: ClockRule
+
+
+@dataclass(frozen=True, slots=True)
+class SeatJoined(Event):
+    """``name`` took the open seat ``seat``; ``player`` is its player id, if any."""
+
+    seat: int
+    name: str
+    player: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class SeatLeft(Event):
+    """The holder of ``seat`` got up before the first deal: the seat is open again."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class SeatResigned(Event):
+    """``seat`` gave the game up; ``GameFinished`` follows."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class GameAborted(Event):
+    """``seat`` called the game off before the first play; ``GameFinished`` (no winner) follows."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class TimedOut(Event):
+    """``seat``'s clock ran out. With ``computer`` the service moves for it
+    (the move's events follow), else ``GameFinished`` follows: its side lost."""
+
+    seat: int
+    computer: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -241,29 +284,8 @@ class HandVoided(Event):
     reason: str
 
 
-EVENT_TYPES: dict[str, type[Event]] = {
-    cls.__name__: cls
-    for cls in (GameCreated, ShuffleCommitted, ClientSeedSet, HandDealt, InitialPairsTaken, RoundDealt,
-                CardTrailed, CardsCaptured, BundleStolen, BuildMade, CardDrawn, CardPlucked, PointsScored, HandEnded,
-                SeedRevealed, CountedOut, GameFinished, UndoRequested, UndoAnswered, PlayUndone, HandVoided)
-}
-
-
-# -- the JSON codec ---------------------------------------------------------
-#
-# One encoder and one decoder per field *type*, read from the annotations once.
-
-_Codec = tuple[Callable[[Any], Any], Callable[[Any], Any]]
-
-_CODECS: dict[Any, _Codec] = {
-    Card: (lambda c: c.code, Card.parse),
-    tuple[Card, ...]: (lambda cs: [c.code for c in cs], lambda xs: tuple(Card.parse(x) for x in xs)),
-    tuple[tuple[Card, ...], ...]: (
-        lambda hs: [[c.code for c in h] for h in hs],
-        lambda xs: tuple(tuple(Card.parse(x) for x in h) for h in xs),
-    ),
-    tuple[str, ...]: (list, tuple),
-    tuple[int, ...]: (list, tuple),
+#: Cassino's own field types; cards, hands and numbers are the kernel's (:data:`~domain.codec.SHARED_CODECS`).
+_CODECS: dict[Any, Codec] = {
     Options: (Options.to_dict, Options.from_dict),
     EndReason: (str, EndReason),
     Build: (Build.to_dict, Build.from_dict),
@@ -276,53 +298,6 @@ _CODECS: dict[Any, _Codec] = {
         lambda xs: tuple(Award(x["category"], x["team"], x["points"]) for x in xs),
     ),
 }
-_PLAIN: _Codec = (lambda x: x, lambda x: x)
-_FIELD_CODECS: dict[type, list[tuple[str, _Codec]]] = {}
-
-
-def _codecs(cls: type[Event]) -> list[tuple[str, _Codec]]:
-    found = _FIELD_CODECS.get(cls)
-    if found is None:
-        hints = typing.get_type_hints(cls)
-        found = [(f.name, _CODECS.get(hints[f.name], _PLAIN)) for f in fields(cls)]  # type: ignore[arg-type]
-        _FIELD_CODECS[cls] = found
-    return found
-
-
-def to_json(event: Event) -> dict[str, Any]:
-    """The stored form of an event."""
-    cls = type(event)
-    data = {name: enc(getattr(event, name)) for name, (enc, _) in _codecs(cls)}
-    return {"type": cls.__name__, "schema_version": cls.schema_version, "data": data}
-
-
-_Data = dict[str, Any]
-_Step = Callable[[_Data], _Data]
-
-
-class Upcasters:
-    """Functions that bring old event data up to the current schema, one per
-    (type, old version) step."""
-
-    def __init__(self) -> None:
-        self._steps: dict[tuple[str, int], _Step] = {}
-
-    def register(self, type_name: str, from_version: int) -> Callable[[_Step], _Step]:
-        """Decorator: ``fn(data) -> data`` turns version ``from_version`` into the next."""
-        def add(fn: _Step) -> _Step:
-            self._steps[(type_name, from_version)] = fn
-            return fn
-        return add
-
-    def upcast(self, type_name: str, version: int, data: _Data, current: int) -> _Data:
-        while version < current:
-            step = self._steps.get((type_name, version))
-            if step is None:
-                raise NotationError(f"No upcaster for {type_name} version {version}.")
-            data = step(data)
-            version += 1
-        return data
-
 
 #: The project's upcasters. Each change to an event type adds one here, with a
 #: golden test on a stored payload of the old version.
@@ -330,25 +305,24 @@ UPCASTERS = Upcasters()
 
 
 @UPCASTERS.register("HandDealt", 1)
-def _hand_dealt_v1(data: _Data) -> _Data:
+def _hand_dealt_v1(data: dict[str, Any]) -> dict[str, Any]:
     """Version 1 had no fair-dealing fields: such a deck was given, not derived."""
     return {**data, "commitment": None, "client_seeds": []}
 
 
 @UPCASTERS.register("RoundDealt", 1)
-def _round_dealt_v1(data: _Data) -> _Data:
+def _round_dealt_v1(data: dict[str, Any]) -> dict[str, Any]:
     """Version 1 dealt every card of a round to the hands."""
     return {**data, "table": []}
 
 
-def from_json(stored: dict[str, Any], upcasters: Upcasters = UPCASTERS,
-              types: dict[str, type[Event]] = EVENT_TYPES) -> Event:
-    """Read a stored event, upcasting old versions first."""
-    cls = types.get(stored["type"])
-    if cls is None:
-        raise NotationError(f"Unknown event type {stored['type']!r}.")
-    version = stored.get("schema_version", 1)
-    if version > cls.schema_version:
-        raise NotationError(f"{stored['type']} version {version} is newer than this code knows.")
-    data = upcasters.upcast(stored["type"], version, stored["data"], cls.schema_version)
-    return cls(**{name: dec(data[name]) for name, (_, dec) in _codecs(cls) if name in data})
+CODEC: EventCodec[Event] = EventCodec(
+    (GameCreated, ShuffleCommitted, ClientSeedSet, HandDealt, InitialPairsTaken, RoundDealt, CardTrailed,
+     CardsCaptured, BundleStolen, BuildMade, CardDrawn, CardPlucked, PointsScored, HandEnded, SeedRevealed,
+     CountedOut, GameFinished, UndoRequested, UndoAnswered, PlayUndone, HandVoided, ClockSet, SeatJoined,
+     SeatLeft, SeatResigned, GameAborted, TimedOut),
+    _CODECS, UPCASTERS)
+#: Cassino's events by stored type name.
+EVENT_TYPES = CODEC.types
+to_json = CODEC.to_json
+from_json = CODEC.from_json

@@ -1,4 +1,6 @@
-"""Applying events: ``evolve(state, event) -> state`` and ``fold(events)``.
+"""Applying events: ``evolve(state, event) -> state`` and ``fold(events)``,
+the kernel's (:class:`~domain.folding.Evolver`) with what each of Cassino's
+events does to a state.
 
 Evolving trusts its events: they were decided (and checked) once, when they
 happened. Nothing here looks at the rules, the clock or chance.
@@ -6,45 +8,24 @@ happened. Nothing here looks at the rules, the clock or chance.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
 from typing import Any, TypeVar
 
+from .. import clocks
 from ..cards import Card
+from ..folding import Evolver
+from ..seating import joined
 from .events import (BuildMade, BundleStolen, CardDrawn, CardPlucked, CardsCaptured, CardTrailed, ClientSeedSet,
-                     CountedOut, Event, GameCreated, GameFinished, HandDealt, HandEnded, HandVoided, InitialPairsTaken,
-                     PlayUndone, PointsScored, RoundDealt, SeedRevealed, ShuffleCommitted, UndoAnswered,
-                     UndoRequested)
+                     ClockSet, CountedOut, Event, GameAborted, GameCreated, GameFinished, HandDealt, HandEnded,
+                     HandVoided, InitialPairsTaken, PlayUndone, PointsScored, RoundDealt, SeatJoined, SeatLeft,
+                     SeatResigned, SeedRevealed, ShuffleCommitted, TimedOut, UndoAnswered, UndoRequested)
 from .moves import pile_counts
 from .scoring import strikes
-from .state import FINISHED, HAND_OVER, IN_PROGRESS, GameState, Outcome, next_seat, replace_state
+from .state import FINISHED, HAND_OVER, IN_PROGRESS, GameState, Outcome, Seat, next_seat, replace_state
 from .table import Build, TableItem
+from .waiting import clock_seat
 
 #: What a deal, a reveal or the end of a hand does to the undo point: an undo never crosses them.
 _NO_UNDO = {"before_play": None, "last_player": None, "undo_request": None, "undo_accepted": ()}
-
-
-def fold(events: Iterable[Event], state: GameState | None = None) -> GameState:
-    """The state after ``events`` (applied to ``state``, or to no game at
-    all); there is no game without events, so none is a ValueError."""
-    events = iter(events)
-    if state is None:
-        first = next(events, None)
-        if first is None:
-            raise ValueError("A game starts with GameCreated; there are no events to fold.")
-        state = evolve(None, first)
-    apply = _APPLY  # evolve() without its check for a first event: this loop is every load
-    for event in events:
-        state = apply[type(event)](state, event)
-    return state
-
-
-def evolve(state: GameState | None, event: Event) -> GameState:
-    """The state after one event."""
-    if state is None:
-        if not isinstance(event, GameCreated):
-            raise ValueError(f"A game starts with GameCreated, not {type(event).__name__}.")
-        return _created(event)
-    return _APPLY[type(event)](state, event)
 
 
 def _created(e: GameCreated) -> GameState:
@@ -52,7 +33,8 @@ def _created(e: GameCreated) -> GameState:
     teams = max(s.team for s in e.seats) + 1
     return GameState(variant=e.variant, options=e.options, seats=e.seats, version=1,
                      dealer=e.first_dealer, scores=(0,) * teams,
-                     hands=((),) * n, captured=((),) * n, sweeps=(0,) * n, client_seeds=("",) * n)
+                     hands=((),) * n, captured=((),) * n, sweeps=(0,) * n, client_seeds=("",) * n,
+                     player_ids=(None,) * n)
 
 
 def _without(cards: tuple[Card, ...], card: Card) -> tuple[Card, ...]:
@@ -89,10 +71,10 @@ def _round_dealt(s: GameState, e: RoundDealt) -> GameState:
 #: ten, so they are made by position on a list of the fields, which is about
 #: twice as fast as ``replace_state``'s names.
 (_VERSION, _TURN, _HANDS, _TABLE, _CAPTURED, _SWEEPS, _LAST_CAPTURER, _LAST_CAPTURE, _NEXT_BUILD,
- _BEFORE_PLAY, _LAST_PLAYER, _UNDO_REQUEST, _UNDO_ACCEPTED, _JUST_PLAYED, _FRESH_BUILDS) = map(
+ _BEFORE_PLAY, _LAST_PLAYER, _UNDO_REQUEST, _UNDO_ACCEPTED, _JUST_PLAYED, _FRESH_BUILDS, _PLAYED) = map(
     GameState._fields.index, (
         "version", "turn", "hands", "table", "captured", "sweeps", "last_capturer", "last_capture", "next_build",
-        "before_play", "last_player", "undo_request", "undo_accepted", "just_played", "fresh_builds"))
+        "before_play", "last_player", "undo_request", "undo_accepted", "just_played", "fresh_builds", "played"))
 
 
 def _played(s: GameState, seat: int, card: Card) -> list[Any]:
@@ -109,6 +91,7 @@ def _played(s: GameState, seat: int, card: Card) -> list[Any]:
     values[_UNDO_REQUEST] = None
     values[_UNDO_ACCEPTED] = ()
     values[_JUST_PLAYED] = card
+    values[_PLAYED] = True
     if s.fresh_builds:  # the builds of the seat's previous play are no longer fresh
         values[_FRESH_BUILDS] = tuple([f for f in s.fresh_builds if f[0] != seat])
     return values
@@ -186,10 +169,6 @@ def _hand_ended(s: GameState, e: HandEnded) -> GameState:
                    captured=captured, scores=e.scores)
 
 
-def _counted_out(s: GameState, e: CountedOut) -> GameState:
-    return replace_state(s, version=s.version + 1)
-
-
 def _finished(s: GameState, e: GameFinished) -> GameState:
     return replace_state(s, **_NO_UNDO, version=s.version + 1, status=FINISHED, turn=None, scores=e.scores,
                       outcome=Outcome(e.winner, e.reason))
@@ -265,7 +244,28 @@ def _add(counts: tuple[int, ...], more: list[int]) -> tuple[int, ...]:
     return tuple(a + b for a, b in zip(counts or (0,) * len(more), more))
 
 
-_APPLY: dict[type[Event], Callable[[GameState, Any], GameState]] = {
+def _clock_set(s: GameState, e: ClockSet) -> GameState:
+    return replace_state(s, version=s.version + 1, clock=clocks.start(e.clock, len(s.seats)))
+
+
+def _seat_joined(s: GameState, e: SeatJoined) -> GameState:
+    seat = Seat(e.name, s.seats[e.seat].team)
+    return replace_state(s, version=s.version + 1, seats=s.seats[:e.seat] + (seat,) + s.seats[e.seat + 1:],
+                         player_ids=joined(s.player_ids, e.seat, e.player))
+
+
+def _seat_left(s: GameState, e: SeatLeft) -> GameState:
+    seat = Seat(None, s.seats[e.seat].team)
+    return replace_state(s, version=s.version + 1, seats=s.seats[:e.seat] + (seat,) + s.seats[e.seat + 1:],
+                         player_ids=joined(s.player_ids, e.seat, None))
+
+
+def _counted(s: GameState, e: CountedOut | SeatResigned | GameAborted | TimedOut) -> GameState:
+    """An event whose consequences are the events after it."""
+    return replace_state(s, version=s.version + 1)
+
+
+_EVOLVER: Evolver[GameState, Event] = Evolver(GameCreated, _created, {
     HandDealt: _hand_dealt,
     RoundDealt: _round_dealt,
     CardTrailed: _trailed,
@@ -273,7 +273,7 @@ _APPLY: dict[type[Event], Callable[[GameState, Any], GameState]] = {
     BundleStolen: _stolen,
     BuildMade: _built,
     HandEnded: _hand_ended,
-    CountedOut: _counted_out,
+    CountedOut: _counted,
     GameFinished: _finished,
     ShuffleCommitted: _committed,
     ClientSeedSet: _client_seed,
@@ -286,4 +286,12 @@ _APPLY: dict[type[Event], Callable[[GameState, Any], GameState]] = {
     CardDrawn: _drawn,
     CardPlucked: _plucked,
     PointsScored: _scored,
-}
+    ClockSet: _clock_set,
+    SeatJoined: _seat_joined,
+    SeatLeft: _seat_left,
+    SeatResigned: _counted,
+    GameAborted: _counted,
+    TimedOut: _counted,
+}, clock_seat)
+evolve = _EVOLVER.evolve
+fold = _EVOLVER.fold

@@ -7,14 +7,20 @@ from __future__ import annotations
 
 from typing import Any
 
+from datetime import datetime
+
+from .. import clocks
 from ..cards import Card
-from ..standing import Awaited, Awaiting, Outcome
+from ..clocks import ClockRule
+from ..seating import Abort, Holders, Join, Leave, Resign, TimeOut, holders
+from ..standing import Outcome
 from ..summary import Summary
 from .commands import AnswerUndo, CountOut, CreateGame, Deal, Play, SetClientSeed, Undo, VoidHand
 from .computer import computer_command as computer_command  # part of the game-type interface
 from .moves import Move
 from .options import VARIANTS
-from .state import FINISHED, IN_PROGRESS, GameState, Status
+from .state import FINISHED, GameState, Status
+from .waiting import awaiting as awaiting  # part of the game-type interface
 
 GAME_TYPE = "cassino"
 DESCRIPTION = "Cassino and its fishing family: capture and build from the table with the cards in your hand."
@@ -24,9 +30,9 @@ PLAYERS = tuple(sorted({n for v in VARIANTS.values() for n in v.players}))
 STATUSES = tuple(Status)
 
 
-def create_command(variant: str, players: tuple[str, ...], first_dealer: int, options: dict[str, Any] | None,
-                   seed: bytes | None) -> CreateGame:
-    return CreateGame(variant, players, first_dealer, options or {}, seed)
+def create_command(variant: str, players: tuple[str | None, ...], first_dealer: int,
+                   options: dict[str, Any] | None, seed: bytes | None, clock: ClockRule | None = None) -> CreateGame:
+    return CreateGame(variant, players, first_dealer, options or {}, seed, clock)
 
 
 def deal_command(seat: int | None, deck: tuple[Card, ...] | None, next_seed: bytes | None) -> Deal:
@@ -64,27 +70,29 @@ def client_seed_command(seat: int, seed: str) -> SetClientSeed:
     return SetClientSeed(seat, seed)
 
 
+def join_command(seat: int | None, name: str, player: str | None) -> Join:
+    return Join(name, seat, player)
+
+
+def leave_command(seat: int) -> Leave:
+    return Leave(seat)
+
+
+def resign_command(seat: int) -> Resign:
+    return Resign(seat)
+
+
+def abort_command(seat: int) -> Abort:
+    return Abort(seat)
+
+
+def time_out_command(next_seed: bytes | None) -> TimeOut:
+    return TimeOut(next_seed)
+
+
 def follow_up(state: GameState, next_seed: bytes | None) -> None:
     """Nothing in Cassino happens by itself: every step is someone's command."""
     return None
-
-
-def awaiting(state: GameState) -> Awaiting | None:
-    """What the game waits for: an answer to a pending undo request from
-    the seats yet to give one (the seat to play may play instead, which
-    lets the request lapse), else the play of the seat whose turn it is, or
-    between hands the deal, by the next dealer when a shuffle is committed
-    and else by the operator alone. None once the game is over."""
-    if state.status == FINISHED:
-        return None
-    asker = state.undo_request
-    if asker is not None:
-        return Awaiting(Awaited.ANSWER_UNDO,
-                        tuple(s for s in range(state.players) if s != asker and s not in state.undo_accepted))
-    if state.status == IN_PROGRESS:
-        assert state.turn is not None, "a hand being played has a seat to play"
-        return Awaiting(Awaited.PLAY, (state.turn,))
-    return Awaiting(Awaited.DEAL, (state.next_dealer,) if state.seed is not None else ())
 
 
 def outcome(state: GameState) -> Outcome | None:
@@ -97,16 +105,26 @@ def outcome(state: GameState) -> Outcome | None:
 
 
 def seats(state: GameState) -> list[dict[str, Any]]:
-    return [{"seat": i, "name": s.name, "team": s.team} for i, s in enumerate(state.seats)]
+    return [{"seat": i, "name": s.name, "team": s.team, "open": s.name is None} for i, s in enumerate(state.seats)]
+
+
+def seat_holders(state: GameState) -> Holders:
+    """Who holds each seat (None: open), with their player ids."""
+    return holders(state.names, state.player_ids)
+
+
+def deadline(state: GameState) -> datetime | None:
+    """When the time of the seat the clock runs for is up; None without one."""
+    return clocks.deadline(state.clock)
 
 
 def summary(state: GameState) -> Summary:
-    outcome = state.outcome
+    ended = state.outcome
     return Summary(
         variant=state.variant,
         status=state.status,
-        player_names=tuple(s.name for s in state.seats),
+        player_names=state.names,
         hand_number=state.hand_number,
         finished=state.status == FINISHED,
-        winner=None if outcome is None else {"team": outcome.winner, "reason": outcome.reason},
+        winner=None if ended is None else {"team": ended.winner, "reason": ended.reason},
     )

@@ -19,7 +19,7 @@ from dataclasses import asdict, dataclass, replace
 from collections.abc import Callable
 from typing import Any
 
-from ..errors import OptionError
+from ..errors import OptionError, UnknownOption
 
 #: The allowed values of each option, default first. ``int`` means "a whole
 #: number in the range given in ``_INT_RANGES``".
@@ -325,17 +325,17 @@ VARIANTS: dict[str, Variant] = {
 
 def _checked(data: dict[str, Any]) -> dict[str, Any]:
     if not isinstance(data, dict):
-        raise OptionError("Options must be an object of option names and values.")
+        raise UnknownOption("Options must be an object of option names and values.")
     unknown = sorted(set(data) - set(CHOICES))
     if unknown:
-        raise OptionError(
+        raise UnknownOption(
             f"Unknown option {unknown[0]!r}; the options are {', '.join(CHOICES)}.", unknown[0]
         )
     for name, value in data.items():
         if not _allowed(name, value):
             shown = ", ".join("null" if c is None else str(c).lower() if isinstance(c, bool) else
                               "a whole number" if c is int else str(c) for c in CHOICES[name])
-            raise OptionError(f"Option {name!r} cannot be {value!r}; it takes {shown}.", name)
+            raise UnknownOption(f"Option {name!r} cannot be {value!r}; it takes {shown}.", name)
     return data
 
 

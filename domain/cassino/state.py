@@ -10,7 +10,9 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from .. import standing
 from ..cards import Card
+from ..clocks import Clock
 from .options import Options
 from .table import Build, TableItem, item_id
 
@@ -20,12 +22,13 @@ if TYPE_CHECKING:
 
 class Status(StrEnum):
     """Where a game stands. A ``StrEnum``: it compares equal to, and is
-    written in JSON as, its value."""
+    written in JSON as, its value; the first and the last are every game's
+    (:mod:`domain.standing`)."""
 
-    WAITING = "waiting"  # created, not dealt yet
+    WAITING = standing.WAITING  # created, not dealt yet
     IN_PROGRESS = "in_progress"  # a hand is being played
     HAND_OVER = "hand_over"  # between hands: the next dealer deals
-    FINISHED = "finished"
+    FINISHED = standing.FINISHED
 
 
 class EndReason(StrEnum):
@@ -38,6 +41,9 @@ class EndReason(StrEnum):
     LAST_DEAL = "last_deal"  # a game of a fixed number of deals was won
     ALL_ELEVEN = "all_eleven"  # a side took all eleven points (``all_eleven``)
     DRAW = "draw"  # nobody won
+    RESIGNED = "resigned"  # a seat gave the game up: its side lost
+    TIMED_OUT = "timed_out"  # a seat's clock ran out: its side lost
+    ABORTED = "aborted"  # a seat called the game off before the first play: nobody won
 
 
 WAITING, IN_PROGRESS, HAND_OVER, FINISHED = Status
@@ -45,7 +51,7 @@ WAITING, IN_PROGRESS, HAND_OVER, FINISHED = Status
 
 @dataclass(frozen=True, slots=True)
 class Seat:
-    name: str
+    name: str | None  # None: an open seat, which nobody holds yet
     team: int
 
 
@@ -97,6 +103,9 @@ class GameState(NamedTuple):
     # (seat, build id): the builds each seat's latest play made or changed (owner_duty: next_turn)
     fresh_builds: tuple[tuple[int, str], ...] = ()
     strikes: tuple[int, ...] = ()  # instant scores against each team so far (strikes_to_lose); () for none
+    player_ids: tuple[str | None, ...] = ()  # the player holding each seat, when it joined as one
+    played: bool = False  # a play stands (the game can no longer be aborted)
+    clock: Clock | None = None  # the kernel's (domain.folding): None for a game without one
 
     # -- seats and teams ----------------------------------------------------
 
@@ -110,6 +119,11 @@ class GameState(NamedTuple):
 
     def team_of(self, seat: int) -> int:
         return self.seats[seat].team
+
+    @property
+    def names(self) -> tuple[str | None, ...]:
+        """Each seat's name, None for an open seat."""
+        return tuple(s.name for s in self.seats)
 
     def team_seats(self, team: int) -> tuple[int, ...]:
         return tuple(i for i, s in enumerate(self.seats) if s.team == team)

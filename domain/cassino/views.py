@@ -31,8 +31,9 @@ import functools
 from typing import Any
 
 from ..cards import codes
+from ..clocks import clock_view
 from ..standing import standing_view
-from ..views import Describer, cards_text, describe, private_parts
+from ..views import Describer, cards_text, describe, names_text, private_parts, seating_describers
 from .game import GAME_TYPE, awaiting, outcome
 from .options import Options
 from .state import FINISHED, HAND_OVER, WAITING, GameState
@@ -76,6 +77,7 @@ def game_view(state: GameState, seat: int | None = None, operator: bool = False)
             {
                 "seat": i,
                 "name": s.name,
+                "open": s.name is None,
                 "team": s.team,
                 "hand_count": len(state.hands[i]),
                 "captured_count": len(state.captured[i]),
@@ -98,6 +100,7 @@ def game_view(state: GameState, seat: int | None = None, operator: bool = False)
         ),
         "winner": ended.winner if ended else None,  # the winning side
         **standing_view(awaiting(state), outcome(state)),
+        "clock": clock_view(state.clock),
     }
     return view | private_parts(state.hands, state.stock, codes, seat, operator)
 
@@ -135,7 +138,7 @@ def _scores(scores: list[int]) -> str:
 
 
 _DESCRIBERS: dict[str, Describer] = {
-    "GameCreated": lambda d: (f"{d['variant']} for {', '.join(s['name'] for s in d['seats'])};"
+    "GameCreated": lambda d: (f"{d['variant']} for {names_text([s['name'] for s in d['seats']])};"
                               f" seat {d['first_dealer']} deals first"),
     "HandDealt": lambda d: (f"hand {d['hand_number']} dealt by seat {d['dealer']}; table {cards_text(d['table'])}"
                             + (" (deck fixed by the operator)" if d.get("fixed") else "")),
@@ -150,8 +153,11 @@ _DESCRIBERS: dict[str, Describer] = {
     "HandEnded": lambda d: f"hand {d['hand_number']} scored; scores {_scores(d['scores'])}",
     "CountedOut": lambda d: (f"seat {d['seat']} counts out at {d['total']}: "
                              + ("it holds" if d["success"] else "it falls short")),
-    "GameFinished": lambda d: ((f"team {d['winner']} wins" if d["winner"] is not None else "a draw")
+    "GameFinished": lambda d: ((f"team {d['winner']} wins" if d["winner"] is not None
+                                else "no winner" if d["reason"] == "aborted" else "a draw")
                                + f" ({d['reason']}); scores {_scores(d['scores'])}"),
+    **seating_describers(joined="SeatJoined", left="SeatLeft", resigned="SeatResigned", aborted="GameAborted",
+                         timed_out="TimedOut", clock="ClockSet"),
 }
 
 

@@ -19,13 +19,14 @@ Nothing here does I/O, reads the clock or draws random numbers.
 from .audit import audit_shuffles
 from .audit import audit_shuffles as audit
 from .betting import is_legal
-from .commands import AnswerUndo, Bet, CreateGame, Deal, Reshuffle, Stop, Undo, command_for
+from .commands import AnswerUndo, Bet, Command, CreateGame, Deal, Reshuffle, Stop, Undo, command_for
 from .decide import decide, follow_up
 from .events import EVENT_TYPES, UPCASTERS, Event, from_json, to_json
 from .evolve import evolve, fold
-from .game import (PLAYERS, STATUSES, VARIANTS, Variant, answer_undo_command, awaiting, client_seed_command,
-                   computer_command, count_out_command, create_command, deal_command, log_revealed, outcome,
-                   parse_move, seats, summary, undo_command, void_command)
+from .game import (PLAYERS, STATUSES, VARIANTS, Variant, abort_command, answer_undo_command, awaiting,
+                   client_seed_command, computer_command, count_out_command, create_command, deadline, deal_command,
+                   join_command, leave_command, log_revealed, outcome, parse_move, resign_command, seat_holders,
+                   seats, summary, time_out_command, undo_command, void_command)
 from .legal import LegalMoves, MoveList, legal_moves
 from .moves import Move
 from .rules import DESCRIPTION, GAME_TYPE, MAX_PLAYERS, MIN_PLAYERS, Options, default_options, resolve
@@ -33,11 +34,13 @@ from .state import MassCoolState, Outcome
 from .views import describe_event, event_view, game_view
 
 __all__ = [
-    "AnswerUndo", "Bet", "CreateGame", "DESCRIPTION", "Deal", "EVENT_TYPES", "Event", "GAME_TYPE", "LegalMoves",
-    "MAX_PLAYERS", "MIN_PLAYERS", "MassCoolState", "Move", "MoveList", "Options", "Outcome", "PLAYERS", "Reshuffle",
-    "STATUSES", "Stop", "UPCASTERS", "Undo", "VARIANTS", "Variant", "answer_undo_command", "audit",
-    "audit_shuffles", "awaiting", "client_seed_command", "command_for", "computer_command", "count_out_command",
-    "create_command", "deal_command", "decide", "default_options", "describe_event", "event_view", "evolve", "fold",
-    "follow_up", "from_json", "game_view", "is_legal", "legal_moves", "log_revealed", "outcome", "parse_move",
-    "resolve", "seats", "summary", "to_json", "undo_command", "void_command",
+    "AnswerUndo", "Bet", "Command", "CreateGame", "DESCRIPTION", "Deal", "EVENT_TYPES", "Event", "GAME_TYPE",
+    "LegalMoves", "MAX_PLAYERS", "MIN_PLAYERS", "MassCoolState", "Move", "MoveList", "Options", "Outcome",
+    "PLAYERS", "Reshuffle", "STATUSES", "Stop", "UPCASTERS", "Undo", "VARIANTS", "Variant", "abort_command",
+    "answer_undo_command", "audit", "audit_shuffles", "awaiting", "client_seed_command", "command_for",
+    "computer_command", "count_out_command", "create_command", "deadline", "deal_command", "decide",
+    "default_options", "describe_event", "event_view", "evolve", "fold", "follow_up", "from_json", "game_view",
+    "is_legal", "join_command", "leave_command", "legal_moves", "log_revealed", "outcome", "parse_move",
+    "resign_command", "resolve", "seat_holders", "seats", "summary", "time_out_command", "to_json",
+    "undo_command", "void_command",
 ]

@@ -11,6 +11,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..cards import Card
+from ..clocks import ClockRule
+from ..seating import Abort, Join, Leave, Resign, TimeOut
 from .moves import BET, Move
 from .rules import GAME_TYPE
 
@@ -21,11 +23,12 @@ class CreateGame:
     shuffle; without one the deal must bring its deck. ``variant`` is the
     game's one preset."""
 
-    players: tuple[str, ...]
+    players: tuple[str | None, ...]  # None: an open seat
     first_dealer: int
     options: dict[str, Any] = field(default_factory=dict)
     seed: bytes | None = None
     variant: str = GAME_TYPE
+    clock: ClockRule | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,8 +78,8 @@ class AnswerUndo:
     accept: bool
 
 
-#: Every command ``decide`` knows.
-Command = CreateGame | Deal | Bet | Stop | Reshuffle | Undo | AnswerUndo
+#: Every command ``decide`` knows: the game's, and the kernel's seating and clock commands.
+Command = CreateGame | Deal | Bet | Stop | Reshuffle | Undo | AnswerUndo | Join | Leave | Resign | Abort | TimeOut
 
 
 def command_for(seat: int, move: Move, next_seed: bytes | None = None) -> Bet | Stop:

@@ -11,36 +11,24 @@ with the seed it committed one command earlier.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Collection, Sequence
-from typing import Any
+from collections.abc import Collection, Sequence
 
+from .. import seating, undoing
 from ..cards import Card, full_deck
+from ..deciding import Decider
 from ..errors import OptionError, RuleViolation
 from ..shuffle import commitment
 from . import commands as cmd
 from .betting import check_move
+from .computer import stand_in
 from .dealing import deal_money, draw_hands, seeded_deck
 from .events import (BetPlaced, BetTakenBack, BetUndoAnswered, BetUndoAsked, DeckReshuffled, Event, HandsDrawn,
-                     MoneyCounted, MoneyDealt, PotTied, PotWon, ShufflePromised, ShuffleRevealed, StopCalled,
-                     TableOpened)
-from .evolve import fold
+                     MoneyCounted, MoneyDealt, PlayerResigned, PlayerSeated, PlayerUnseated, PotTied, PotWon,
+                     ShufflePromised, ShuffleRevealed, StopCalled, TableAborted, TableOpened, TimerSet, TurnTimedOut)
+from .evolve import evolve, fold
 from .moves import Move
 from .rules import money_value, resolve, showdown_rank
-from .state import FINISHED, RESHUFFLE, WAITING, MassCoolState
-
-
-def decide(state: MassCoolState | None, command: cmd.Command) -> list[Event]:
-    """The events ``command`` produces in ``state``, or a RuleViolation."""
-    if isinstance(command, cmd.CreateGame):
-        return _create(state, command)
-    if state is None:
-        raise RuleViolation("no_game", "There is no such game yet.")
-    if state.status == FINISHED:
-        raise RuleViolation("game_over", "The game is over.")
-    handler = _HANDLERS.get(type(command))
-    if handler is None:
-        raise TypeError(f"decide() does not know {type(command).__name__}")
-    return handler(state, command)
+from .state import RESHUFFLE, WAITING, MassCoolState
 
 
 def follow_up(state: MassCoolState, next_seed: bytes | None) -> cmd.Reshuffle | None:
@@ -53,14 +41,13 @@ def follow_up(state: MassCoolState, next_seed: bytes | None) -> cmd.Reshuffle | 
     return None
 
 
-def _create(state: MassCoolState | None, c: cmd.CreateGame) -> list[Event]:
-    if state is not None:
-        raise RuleViolation("game_exists", "This game has already been created.")
+def _create(c: cmd.CreateGame) -> list[Event]:
     n = len(c.players)
     options = resolve(c.variant, c.options, n)
     if not 0 <= c.first_dealer < n:
         raise OptionError(f"The first dealer must be a seat from 0 to {n - 1}.", "first_dealer")
-    return [TableOpened(tuple(c.players), c.first_dealer, options), *_promise(1, c.seed)]
+    clock = [TimerSet(c.clock)] if c.clock is not None else []
+    return [TableOpened(tuple(c.players), c.first_dealer, options), *clock, *_promise(1, c.seed)]
 
 
 def _promise(number: int, seed: bytes | None) -> list[Event]:
@@ -89,6 +76,7 @@ def _new_deck(s: MassCoolState, given: Sequence[Card] | None,
 
 
 def _deal(s: MassCoolState, c: cmd.Deal) -> list[Event]:
+    seating.check_all_seated(s.names)
     if s.status == RESHUFFLE and c.seat is None:
         # A game whose decks the operator fixes has no committed seed to
         # reshuffle a tied pot with: the operator deals that deck too.
@@ -142,15 +130,17 @@ def _showdown(s: MassCoolState) -> list[Event]:
     return [won, *_start_round(after, s.round + 1, after.left_of(s.leader))]
 
 
-def _finish(s: MassCoolState, reason: str) -> list[Event]:
-    """Reveal every seed still secret and count the money: the highest total
-    among the players still in wins, and a tie for it is a shared win."""
+def _finish(s: MassCoolState, reason: str, losers: Collection[int] = ()) -> list[Event]:
+    """Reveal every seed still secret and count the money, each seat's bet
+    in a pot not shown down given back to it: the highest total among the
+    players still in (but ``losers``) wins, and a tie for it is a shared win."""
     reveals = [ShuffleRevealed(s.shuffles, s.seed)] if s.seed is not None else []
     if s.next_seed is not None:
         reveals.append(ShuffleRevealed(s.shuffles + 1, s.next_seed))
-    totals = tuple(money_value(m) for m in s.money)
-    best = max(totals[seat] for seat in s.in_game)
-    winners = tuple(seat for seat in s.in_game if totals[seat] == best)
+    totals = tuple(money_value(m + b) for m, b in zip(s.money, s.bets))
+    contenders = [seat for seat in s.in_game if seat not in losers]
+    best = max((totals[seat] for seat in contenders), default=None)
+    winners = tuple(seat for seat in contenders if totals[seat] == best)
     return [*reveals, MoneyCounted(totals, winners, reason)]
 
 
@@ -170,40 +160,67 @@ def _stop(s: MassCoolState, c: cmd.Stop) -> list[Event]:
 
 
 def _undo(s: MassCoolState, c: cmd.Undo) -> list[Event]:
-    policy = s.options.undo
-    if policy == "off":
-        raise RuleViolation("undo_not_allowed", "This game does not allow taking moves back.")
+    undoing.check_allowed(s.options.undo)
     if s.before_move is None or s.last_actor is None:
         raise RuleViolation("nothing_to_undo", "There is no bet or stop to take back since the cards were last "
                             "drawn or shown.")
-    if c.seat is not None and c.seat != s.last_actor:
-        raise RuleViolation("not_your_play", "You can take back only your own move, and only the latest one.")
-    if c.seat is None or policy == "free":
+    if undoing.takes_back_at_once(s.options.undo, c.seat, s.last_actor, s.undo_request, "move"):
         return [BetTakenBack(s.last_actor, forced=c.seat is None)]
-    if s.undo_request is not None:
-        raise RuleViolation("undo_pending", "You have already asked to take this move back.")
+    assert c.seat is not None, "the operator's undo takes the move back at once"
     return [BetUndoAsked(c.seat)]
 
 
 def _answer_undo(s: MassCoolState, c: cmd.AnswerUndo) -> list[Event]:
-    asker = s.undo_request
-    if asker is None:
-        raise RuleViolation("no_undo_request", "No one has asked to take a move back.")
+    asker = undoing.requested(s.undo_request, "move")
     if not 0 <= c.seat < s.players:
         raise RuleViolation("not_a_seat", f"There is no seat {c.seat}.")
     if s.out[c.seat]:
         raise RuleViolation("out_of_game", "Only players still in the game answer.")
-    if c.seat == asker:
-        raise RuleViolation("own_undo_request", "The others answer your request, not you.")
-    if c.seat in s.undo_accepted:
-        raise RuleViolation("already_answered", "You have already accepted.")
-    events: list[Event] = [BetUndoAnswered(c.seat, c.accept)]
-    if c.accept and len(s.undo_accepted) + 1 == len(s.in_game) - 1:
-        events.append(BetTakenBack(asker))
-    return events
+    if undoing.answer_completes(asker, c.seat, c.accept, s.undo_accepted, s.in_game):
+        return [BetUndoAnswered(c.seat, c.accept), BetTakenBack(asker)]
+    return [BetUndoAnswered(c.seat, c.accept)]
 
 
-_HANDLERS: dict[type, Callable[[MassCoolState, Any], list[Event]]] = {
+def _join(s: MassCoolState, c: seating.Join) -> list[Event]:
+    return [PlayerSeated(seating.seat_to_join(s.names, s.player_ids, c), c.name, c.player)]
+
+
+def _leave(s: MassCoolState, c: seating.Leave) -> list[Event]:
+    seating.check_leave(s.names, c.seat, dealt=s.status != WAITING)
+    return [PlayerUnseated(c.seat)]
+
+
+def _in_game(s: MassCoolState, seat: int) -> None:
+    seating.check_held(s.names, seat)
+    if s.out[seat]:
+        raise RuleViolation("out_of_game", "You are out of the game already.")
+
+
+def _resign(s: MassCoolState, c: seating.Resign) -> list[Event]:
+    _in_game(s, c.seat)
+    seating.check_all_seated(s.names)
+    return [PlayerResigned(c.seat), *_finish(s, "resigned", (c.seat,))]
+
+
+def _abort(s: MassCoolState, c: seating.Abort) -> list[Event]:
+    seating.check_abort(s.names, c.seat, s.played)
+    return [TableAborted(c.seat), *_finish(s, "aborted", s.in_game)]
+
+
+def _time_out(s: MassCoolState, c: seating.TimeOut) -> list[Event]:
+    """The clock has run out (the kernel checked it is due): the seat it ran
+    for forfeits, or the computer makes its deal or move."""
+    assert s.clock is not None and s.clock.seat is not None, "a due clock runs for a seat"
+    seat = s.clock.seat
+    if s.clock.rule.on_timeout != "computer":
+        return [TurnTimedOut(seat), *_finish(s, "timed_out", (seat,))]
+    timed = TurnTimedOut(seat, computer=True)
+    after = evolve(s, timed)
+    return [timed, *decide(after, stand_in(after, seat, c.next_seed))]
+
+
+decide = Decider[MassCoolState, cmd.Command, Event](cmd.CreateGame, _create, {
     cmd.Deal: _deal, cmd.Reshuffle: _reshuffle, cmd.Bet: _bet, cmd.Stop: _stop, cmd.Undo: _undo,
-    cmd.AnswerUndo: _answer_undo,
-}
+    cmd.AnswerUndo: _answer_undo, seating.Join: _join, seating.Leave: _leave, seating.Resign: _resign,
+    seating.Abort: _abort, seating.TimeOut: _time_out,
+}).decide

@@ -11,33 +11,79 @@ either game reads without knowing which game it is::
     >>> from_json(to_json(e)) == e
     True
 
-A change to an event bumps its version and registers an upcaster in
-``UPCASTERS`` (old data in, current data out), applied by ``from_json``.
+The kernel's codec (:mod:`domain.codec`) writes and reads them. A change
+to an event bumps its version and registers an upcaster in ``UPCASTERS``
+(old data in, current data out), applied by ``from_json``.
 """
 
 from __future__ import annotations
 
-import typing
-from collections.abc import Callable
-from dataclasses import dataclass, fields, is_dataclass
-from typing import Any, ClassVar
+from dataclasses import dataclass
 
+from .. import codec
 from ..cards import Card
-from ..errors import NotationError
+from ..clocks import ClockRule
+from ..codec import EventCodec, Upcasters
 from .rules import Options
 
 
-class Event:
-    schema_version: ClassVar[int] = 1
+class Event(codec.Event):
+    """Base class of Mass Cool Casino's events."""
 
 
 @dataclass(frozen=True, slots=True)
 class TableOpened(Event):
     """A game is created: its seats, first dealer and resolved options."""
 
-    names: tuple[str, ...]
+    names: tuple[str | None, ...]  # None: an open seat
     first_dealer: int
     options: Options
+
+
+@dataclass(frozen=True, slots=True)
+class TimerSet(Event):
+    """The game's clock, given at its creation (right after ``TableOpened``)."""
+
+    clock: ClockRule
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerSeated(Event):
+    """``name`` took the open seat ``seat``; ``player`` is its player id, if any."""
+
+    seat: int
+    name: str
+    player: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerUnseated(Event):
+    """The holder of ``seat`` got up before the deal: the seat is open again."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerResigned(Event):
+    """``seat`` gave the game up; ``MoneyCounted`` follows."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class TableAborted(Event):
+    """``seat`` called the game off before the first bet; ``MoneyCounted`` (no winner) follows."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class TurnTimedOut(Event):
+    """``seat``'s clock ran out. With ``computer`` the service moves for it
+    (the move's events follow), else ``MoneyCounted`` follows without it."""
+
+    seat: int
+    computer: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -155,64 +201,16 @@ class BetTakenBack(Event):
     forced: bool = False  # by the operator, without asking
 
 
-EVENT_TYPES: dict[str, type[Event]] = {
-    cls.__name__: cls
-    for cls in (TableOpened, ShufflePromised, MoneyDealt, HandsDrawn, BetPlaced, StopCalled, PotWon, PotTied,
-                DeckReshuffled, ShuffleRevealed, MoneyCounted, BetUndoAsked, BetUndoAnswered, BetTakenBack)
-}
+#: Upcasters: each change to an event type registers one here, with a golden
+#: test on a stored payload of the old version.
+UPCASTERS = Upcasters()
 
-# -- the JSON codec: one (encode, decode) pair per field type ---------------
-
-_Codec = tuple[Callable[[Any], Any], Callable[[Any], Any]]
-
-
-def _optional_card(text: str | None) -> Card | None:
-    return None if text is None else Card.parse(text)
-
-
-_CODECS: dict[Any, _Codec] = {
-    tuple[Card, ...]: (lambda cs: [c.code for c in cs], lambda xs: tuple(map(Card.parse, xs))),
-    tuple[tuple[Card, ...], ...]: (lambda hs: [[c.code for c in h] for h in hs],
-                                   lambda xs: tuple(tuple(map(Card.parse, h)) for h in xs)),
-    tuple[Card | None, ...]: (lambda cs: [c and c.code for c in cs], lambda xs: tuple(map(_optional_card, xs))),
-    tuple[str, ...]: (list, tuple),
-    tuple[int, ...]: (list, tuple),
-    Options: (Options.to_dict, Options.from_dict),
-}
-_PLAIN: _Codec = (lambda x: x, lambda x: x)
-
-
-def _field_codecs(cls: type[Event]) -> list[tuple[str, _Codec]]:
-    """Each field of an event class with the codec of its type."""
-    if not is_dataclass(cls):
-        raise TypeError(f"{cls.__name__} is not a dataclass.")
-    hints = typing.get_type_hints(cls)
-    return [(f.name, _CODECS.get(hints[f.name], _PLAIN)) for f in fields(cls)]
-
-
-_FIELDS: dict[type, list[tuple[str, _Codec]]] = {cls: _field_codecs(cls) for cls in EVENT_TYPES.values()}
-
-#: Upcasters: ``(type name, old version) -> fn(old data) -> next version's data``.
-UPCASTERS: dict[tuple[str, int], Callable[[dict[str, Any]], dict[str, Any]]] = {}
-
-
-def to_json(event: Event) -> dict[str, Any]:
-    cls = type(event)
-    data = {name: enc(getattr(event, name)) for name, (enc, _) in _FIELDS[cls]}
-    return {"type": cls.__name__, "schema_version": cls.schema_version, "data": data}
-
-
-def from_json(stored: dict[str, Any]) -> Event:
-    """Read a stored event, upcasting an old version first."""
-    cls = EVENT_TYPES.get(stored["type"])
-    if cls is None:
-        raise NotationError(f"Unknown event type {stored['type']!r}.")
-    version, data = stored.get("schema_version", 1), stored["data"]
-    if version > cls.schema_version:
-        raise NotationError(f"{stored['type']} version {version} is newer than this code knows.")
-    while version < cls.schema_version:
-        step = UPCASTERS.get((stored["type"], version))
-        if step is None:
-            raise NotationError(f"No upcaster for {stored['type']} version {version}.")
-        data, version = step(data), version + 1
-    return cls(**{name: dec(data[name]) for name, (_, dec) in _FIELDS[cls] if name in data})
+CODEC: EventCodec[Event] = EventCodec(
+    (TableOpened, ShufflePromised, MoneyDealt, HandsDrawn, BetPlaced, StopCalled, PotWon, PotTied, DeckReshuffled,
+     ShuffleRevealed, MoneyCounted, BetUndoAsked, BetUndoAnswered, BetTakenBack, TimerSet, PlayerSeated,
+     PlayerUnseated, PlayerResigned, TableAborted, TurnTimedOut),
+    {Options: (Options.to_dict, Options.from_dict)}, UPCASTERS)
+#: Mass Cool Casino's events by stored type name.
+EVENT_TYPES = CODEC.types
+to_json = CODEC.to_json
+from_json = CODEC.from_json

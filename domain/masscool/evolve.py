@@ -1,4 +1,6 @@
-"""Applying events: ``evolve(state, event)`` and ``fold(events)``.
+"""Applying events: ``evolve(state, event)`` and ``fold(events)``, the
+kernel's (:class:`~domain.folding.Evolver`) with what each of Mass Cool
+Casino's events does to a state.
 
 Evolving trusts its events (they were checked when decided). The one piece
 of the rules it applies is whose turn follows a bet or a stop, since that is
@@ -7,35 +9,21 @@ a plain consequence of where the money and the bets lie (:func:`next_to_act`).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from typing import Any, TypeVar
 
+from .. import clocks
 from ..cards import Card
+from ..folding import Evolver
+from ..seating import joined
 from .events import (BetPlaced, BetTakenBack, BetUndoAnswered, BetUndoAsked, DeckReshuffled, Event, HandsDrawn,
-                     MoneyCounted, MoneyDealt, PotTied, PotWon, ShufflePromised, ShuffleRevealed, StopCalled,
-                     TableOpened)
+                     MoneyCounted, MoneyDealt, PlayerResigned, PlayerSeated, PlayerUnseated, PotTied, PotWon,
+                     ShufflePromised, ShuffleRevealed, StopCalled, TableAborted, TableOpened, TimerSet, TurnTimedOut)
 from .state import BETTING, FINISHED, RESHUFFLE, MassCoolState, Outcome
+from .waiting import clock_seat
 
 #: A deal, a draw or a showdown ends the chance to take a move back.
 _NO_UNDO: dict[str, Any] = {"before_move": None, "last_actor": None, "undo_request": None, "undo_accepted": ()}
-
-
-def fold(events: Iterable[Event], state: MassCoolState | None = None) -> MassCoolState:
-    """The state after ``events`` (applied to ``state``, or from the start).
-    A game's events always begin with ``TableOpened``, so this is never None."""
-    for event in events:
-        state = evolve(state, event)
-    if state is None:
-        raise ValueError("A game needs at least its TableOpened event.")
-    return state
-
-
-def evolve(state: MassCoolState | None, event: Event) -> MassCoolState:
-    if state is None:
-        if not isinstance(event, TableOpened):
-            raise ValueError(f"A game starts with TableOpened, not {type(event).__name__}.")
-        return _opened(event)
-    return _APPLY[type(event)](state, event)._replace(version=state.version + 1)
 
 
 def next_to_act(s: MassCoolState, after: int) -> int | None:
@@ -52,7 +40,7 @@ def _opened(e: TableOpened) -> MassCoolState:
     n = len(e.names)
     return MassCoolState(names=e.names, options=e.options, first_dealer=e.first_dealer, version=1,
                          money=((),) * n, bets=((),) * n, hands=(None,) * n, out=(False,) * n,
-                         shown=(None,) * n, leader=e.first_dealer)
+                         shown=(None,) * n, leader=e.first_dealer, player_ids=(None,) * n)
 
 
 T = TypeVar("T")
@@ -93,7 +81,7 @@ def _drawn(s: MassCoolState, e: HandsDrawn) -> MassCoolState:
 
 def _bet(s: MassCoolState, e: BetPlaced) -> MassCoolState:
     after = s._replace(money=_with(s.money, e.seat, _without(s.money[e.seat], e.cards)),
-                       bets=_with(s.bets, e.seat, s.bets[e.seat] + e.cards),
+                       bets=_with(s.bets, e.seat, s.bets[e.seat] + e.cards), played=True,
                        **_undo_point(s, e.seat))
     return after._replace(turn=next_to_act(after, e.seat))
 
@@ -105,7 +93,7 @@ def _undo_point(s: MassCoolState, seat: int) -> dict[str, Any]:
 
 
 def _stopped(s: MassCoolState, e: StopCalled) -> MassCoolState:
-    after = s._replace(stopped_by=e.seat, **_undo_point(s, e.seat))
+    after = s._replace(stopped_by=e.seat, played=True, **_undo_point(s, e.seat))
     return after._replace(turn=next_to_act(after, e.seat))
 
 
@@ -155,6 +143,28 @@ def _taken_back(s: MassCoolState, e: BetTakenBack) -> MassCoolState:
     return s.before_move._replace(**_NO_UNDO)
 
 
+def _timer_set(s: MassCoolState, e: TimerSet) -> MassCoolState:
+    return s._replace(clock=clocks.start(e.clock, s.players))
+
+
+def _seated(s: MassCoolState, e: PlayerSeated) -> MassCoolState:
+    return s._replace(names=joined(s.names, e.seat, e.name), player_ids=joined(s.player_ids, e.seat, e.player))
+
+
+def _unseated(s: MassCoolState, e: PlayerUnseated) -> MassCoolState:
+    return s._replace(names=joined(s.names, e.seat, None), player_ids=joined(s.player_ids, e.seat, None))
+
+
+def _announced(s: MassCoolState, e: PlayerResigned | TableAborted | TurnTimedOut) -> MassCoolState:
+    """An event whose consequences are the events after it."""
+    return s
+
+
+def _counting(apply: Callable[[MassCoolState, Any], MassCoolState]) -> Callable[[MassCoolState, Any], MassCoolState]:
+    """``apply``, with the version counted."""
+    return lambda s, e: apply(s, e)._replace(version=s.version + 1)
+
+
 _APPLY: dict[type[Event], Callable[[MassCoolState, Any], MassCoolState]] = {
     ShufflePromised: _promised,
     MoneyDealt: _dealt,
@@ -169,4 +179,15 @@ _APPLY: dict[type[Event], Callable[[MassCoolState, Any], MassCoolState]] = {
     BetUndoAsked: _undo_asked,
     BetUndoAnswered: _undo_answered,
     BetTakenBack: _taken_back,
+    TimerSet: _timer_set,
+    PlayerSeated: _seated,
+    PlayerUnseated: _unseated,
+    PlayerResigned: _announced,
+    TableAborted: _announced,
+    TurnTimedOut: _announced,
 }
+_EVOLVER: Evolver[MassCoolState, Event] = Evolver(TableOpened, _opened,
+                                                  {kind: _counting(apply) for kind, apply in _APPLY.items()},
+                                                  clock_seat)
+evolve = _EVOLVER.evolve
+fold = _EVOLVER.fold

@@ -8,22 +8,27 @@ are :func:`~.decide.decide` (with :func:`~.decide.follow_up`),
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any, NoReturn
 
+from .. import clocks
 from ..cards import Card
+from ..clocks import ClockRule
 from ..errors import RuleViolation
-from ..standing import Awaited, Awaiting, Outcome
+from ..seating import Abort, Holders, Join, Leave, Resign, TimeOut, holders
+from ..standing import Outcome
 from ..summary import Summary
 from .commands import AnswerUndo, CreateGame, Deal, Undo
 from .computer import computer_command as computer_command  # part of the game-type interface
 from .moves import Move
 from .rules import DESCRIPTION, GAME_TYPE, MAX_PLAYERS, MIN_PLAYERS
-from .state import BETTING, FINISHED, RESHUFFLE, WAITING, MassCoolState
+from .state import FINISHED, MassCoolState, Status
+from .waiting import awaiting as awaiting  # part of the game-type interface
 
 #: Every seat count the game is played with.
 PLAYERS = tuple(range(MIN_PLAYERS, MAX_PLAYERS + 1))
 #: Every status a game can be in.
-STATUSES = (WAITING, BETTING, RESHUFFLE, FINISHED)
+STATUSES = tuple(Status)
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,10 +44,10 @@ class Variant:
 VARIANTS: dict[str, Variant] = {GAME_TYPE: Variant(GAME_TYPE, DESCRIPTION, PLAYERS)}
 
 
-def create_command(variant: str, players: tuple[str, ...], first_dealer: int, options: dict[str, Any] | None,
-                   seed: bytes | None) -> CreateGame:
+def create_command(variant: str, players: tuple[str | None, ...], first_dealer: int,
+                   options: dict[str, Any] | None, seed: bytes | None, clock: ClockRule | None = None) -> CreateGame:
     """The creation command; ``variant`` is checked when it is decided (there is one, :data:`GAME_TYPE`)."""
-    return CreateGame(players, first_dealer, options or {}, seed, variant)
+    return CreateGame(players, first_dealer, options or {}, seed, variant, clock)
 
 
 def deal_command(seat: int | None, deck: tuple[Card, ...] | None, next_seed: bytes | None) -> Deal:
@@ -61,6 +66,26 @@ def answer_undo_command(seat: int, accept: bool) -> AnswerUndo:
     return AnswerUndo(seat, accept)
 
 
+def join_command(seat: int | None, name: str, player: str | None) -> Join:
+    return Join(name, seat, player)
+
+
+def leave_command(seat: int) -> Leave:
+    return Leave(seat)
+
+
+def resign_command(seat: int) -> Resign:
+    return Resign(seat)
+
+
+def abort_command(seat: int) -> Abort:
+    return Abort(seat)
+
+
+def time_out_command(next_seed: bytes | None) -> TimeOut:
+    return TimeOut(next_seed)
+
+
 def count_out_command(seat: int) -> NoReturn:
     raise _not_in_this_game("count out: the game ends when the deck cannot give everyone a hand")
 
@@ -77,28 +102,6 @@ def _not_in_this_game(what: str) -> RuleViolation:
     return RuleViolation("not_in_this_game", f"Mass Cool Casino has no way to {what}.")
 
 
-def awaiting(state: MassCoolState) -> Awaiting | None:
-    """What the game waits for: an answer to a pending undo request from
-    the players still in who have not given one (the seat to bet may bet
-    instead, which lets the request lapse), else the bet or stop of the seat
-    whose turn it is, or a deal: the first deal, by the first dealer when a
-    shuffle is committed and else by the operator alone, and a tied pot's
-    reshuffle, by the operator alone (with a committed seed the service
-    reshuffles by itself). None once the game is over, and between two
-    events of one command (a won pot before the next hands are drawn)."""
-    if state.status == FINISHED:
-        return None
-    asker = state.undo_request
-    if asker is not None:
-        return Awaiting(Awaited.ANSWER_UNDO,
-                        tuple(s for s in state.in_game if s != asker and s not in state.undo_accepted))
-    if state.status == BETTING:
-        return Awaiting(Awaited.PLAY, (state.turn,)) if state.turn is not None else None
-    if state.status == WAITING and state.next_seed is not None:
-        return Awaiting(Awaited.DEAL, (state.first_dealer,))
-    return Awaiting(Awaited.DEAL, ())
-
-
 def outcome(state: MassCoolState) -> Outcome | None:
     """How the game ended and who won: the seat with the most money, or every seat tied on it."""
     ended = state.outcome
@@ -111,16 +114,26 @@ def log_revealed(state: MassCoolState) -> bool:
 
 
 def seats(state: MassCoolState) -> list[dict[str, Any]]:
-    return [{"seat": i, "name": name} for i, name in enumerate(state.names)]
+    return [{"seat": i, "name": name, "open": name is None} for i, name in enumerate(state.names)]
+
+
+def seat_holders(state: MassCoolState) -> Holders:
+    """Who holds each seat (None: open), with their player ids."""
+    return holders(state.names, state.player_ids)
+
+
+def deadline(state: MassCoolState) -> datetime | None:
+    """When the time of the seat the clock runs for is up; None without one."""
+    return clocks.deadline(state.clock)
 
 
 def summary(state: MassCoolState) -> Summary:
-    outcome = state.outcome
+    ended = state.outcome
     return Summary(
         variant=GAME_TYPE,
         status=state.status,
         player_names=state.names,
         hand_number=state.round,
         finished=state.status == FINISHED,
-        winner=None if outcome is None else {"seats": list(outcome.winners), "reason": outcome.reason},
+        winner=None if ended is None else {"seats": list(ended.winners), "reason": ended.reason},
     )

@@ -10,14 +10,14 @@ from collections.abc import Iterable
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from .. import undoing
 from ..cards import Card
-from ..errors import OptionError
+from ..errors import OptionError, UnknownOption
 
 GAME_TYPE = "mass-cool-casino"
 DESCRIPTION = ("A betting game: money cards face up, one hidden card a round, bets until someone calls stop, "
                "the highest card takes the pot.")
 MIN_PLAYERS, MAX_PLAYERS = 2, 8
-UNDO_POLICIES = ("consent", "free", "off")
 
 #: Money cards per player by seat count. The seed gives 6 to four or more;
 #: eight players get 5, because 6 each would leave 4 cards, too few for one
@@ -71,20 +71,20 @@ def resolve(variant: str, overrides: dict[str, Any] | None, players: int) -> Opt
     if variant != GAME_TYPE:
         raise OptionError(f"Unknown variant {variant!r}; Mass Cool Casino has one, {GAME_TYPE!r}.")
     if not isinstance(overrides, dict | None):
-        raise OptionError("Options must be an object of option names and values.")
+        raise UnknownOption("Options must be an object of option names and values.")
     if not MIN_PLAYERS <= players <= MAX_PLAYERS:
         raise OptionError(f"Mass Cool Casino is for {MIN_PLAYERS} to {MAX_PLAYERS} players, not {players}.")
     values = default_options(players)
     for name, value in (overrides or {}).items():
         if name not in values:
-            raise OptionError(f"Mass Cool Casino has no option {name!r}.", name)
+            raise UnknownOption(f"Mass Cool Casino has no option {name!r}.", name)
         values[name] = value
     money = values["money"]
     if isinstance(money, bool) or not isinstance(money, int) or money < 1 or players * (money + 1) > 52:
         raise OptionError(f"'money' is a whole number of cards from 1 to {52 // players - 1} for {players} "
                           "players, so that the deck still holds a hand for everyone.", "money")
     if not isinstance(values["ace_high"], bool):
-        raise OptionError("'ace_high' is true or false.", "ace_high")
-    if values["undo"] not in UNDO_POLICIES:
-        raise OptionError(f"'undo' is one of {', '.join(UNDO_POLICIES)}.", "undo")
+        raise UnknownOption("'ace_high' is true or false.", "ace_high")
+    if values["undo"] not in undoing.POLICIES:
+        raise UnknownOption(f"'undo' is one of {', '.join(undoing.POLICIES)}.", "undo")
     return Options(**values)

@@ -10,12 +10,25 @@ at a won showdown) or *gathered* (a tied pot waiting to be reshuffled).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import NamedTuple
 
+from .. import standing
 from ..cards import Card
+from ..clocks import Clock
 from .rules import GAME_TYPE, Options
 
-WAITING, BETTING, RESHUFFLE, FINISHED = "waiting", "betting", "reshuffle", "finished"
+class Status(StrEnum):
+    """Where a game stands (a ``StrEnum``, written as its value); the first
+    and the last are every game's (:mod:`domain.standing`)."""
+
+    WAITING = standing.WAITING  # created, not dealt yet
+    BETTING = "betting"  # a round is being bet (or, between two events of a command, shown down)
+    RESHUFFLE = "reshuffle"  # a tied pot waits for its reshuffle
+    FINISHED = standing.FINISHED
+
+
+WAITING, BETTING, RESHUFFLE, FINISHED = Status
 
 
 @dataclass(frozen=True, slots=True)
@@ -24,15 +37,15 @@ class Outcome:
     the highest total (a shared win); ``totals`` are the money counts."""
 
     winners: tuple[int, ...]
-    reason: str  # "deck_out" or "last_player"
+    reason: str  # "deck_out", "last_player", "resigned", "timed_out" or "aborted"
     totals: tuple[int, ...]
 
 
 class MassCoolState(NamedTuple):
-    names: tuple[str, ...]
+    names: tuple[str | None, ...]  # None: an open seat, which nobody holds yet
     options: Options
     first_dealer: int
-    status: str = WAITING
+    status: Status = WAITING
     version: int = 0
     money: tuple[tuple[Card, ...], ...] = ()
     bets: tuple[tuple[Card, ...], ...] = ()
@@ -59,6 +72,9 @@ class MassCoolState(NamedTuple):
     undo_request: int | None = None
     undo_accepted: tuple[int, ...] = ()
     outcome: Outcome | None = None
+    player_ids: tuple[str | None, ...] = ()  # the player holding each seat, when it joined as one
+    played: bool = False  # a bet or a stop stands (the game can no longer be aborted)
+    clock: Clock | None = None  # the kernel's (domain.folding): None for a game without one
 
     @property
     def players(self) -> int:

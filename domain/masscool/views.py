@@ -17,8 +17,9 @@ from __future__ import annotations
 from typing import Any
 
 from ..cards import Card, codes
+from ..clocks import clock_view
 from ..standing import standing_view
-from ..views import Describer, cards_text, describe, private_parts
+from ..views import Describer, cards_text, describe, names_text, private_parts, seating_describers
 from .game import awaiting, outcome
 from .rules import GAME_TYPE, money_value
 from .state import MassCoolState
@@ -47,6 +48,7 @@ def game_view(s: MassCoolState, seat: int | None = None, operator: bool = False)
             {
                 "seat": i,
                 "name": name,
+                "open": name is None,
                 "out": s.out[i],
                 "money": codes(s.money[i]),
                 "money_value": money_value(s.money[i]),
@@ -62,6 +64,7 @@ def game_view(s: MassCoolState, seat: int | None = None, operator: bool = False)
                          if s.undo_request is not None else None),
         "totals": list(ended.totals) if ended else None,
         **standing_view(awaiting(s), outcome(s)),
+        "clock": clock_view(s.clock),
     }
     return view | private_parts(s.hands, s.stock, _code, seat, operator)
 
@@ -90,8 +93,12 @@ def _seats(seats: list[int]) -> str:
     return ", ".join(f"seat {s}" for s in seats)
 
 
+def _winners(seats: list[int]) -> str:
+    return f"{_seats(seats)} {'wins' if len(seats) == 1 else 'share the win'}" if seats else "no winner"
+
+
 _DESCRIBERS: dict[str, Describer] = {
-    "TableOpened": lambda d: f"Mass Cool Casino for {', '.join(d['names'])}; seat {d['first_dealer']} deals",
+    "TableOpened": lambda d: f"Mass Cool Casino for {names_text(d['names'])}; seat {d['first_dealer']} deals",
     "ShufflePromised": lambda d: f"shuffle {d['shuffle']} committed: {d['commitment'][:16]}…",
     "MoneyDealt": lambda d: (f"seat {d['dealer']} deals {len(d['money'][0])} cards of money each"
                              + (" (deck fixed by the operator)" if d["fixed"] else "")),
@@ -105,10 +112,12 @@ _DESCRIBERS: dict[str, Describer] = {
                                  + (" (fixed by the operator)" if d["fixed"] else "")),
     "ShuffleRevealed": lambda d: f"shuffle {d['shuffle']}'s seed revealed",
     "MoneyCounted": lambda d: (f"money counted ({d['reason']}): {'-'.join(map(str, d['totals']))};"
-                               f" {_seats(d['winners'])} {'wins' if len(d['winners']) == 1 else 'share the win'}"),
+                               f" {_winners(d['winners'])}"),
     "BetUndoAsked": lambda d: f"seat {d['seat']} asks to take back a bet",
     "BetUndoAnswered": lambda d: f"seat {d['seat']} {'agrees' if d['accepted'] else 'refuses'}",
     "BetTakenBack": lambda d: f"seat {d['seat']}'s move is taken back" + (" by the operator" if d["forced"] else ""),
+    **seating_describers(joined="PlayerSeated", left="PlayerUnseated", resigned="PlayerResigned",
+                         aborted="TableAborted", timed_out="TurnTimedOut", clock="TimerSet"),
 }
 
 

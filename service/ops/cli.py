@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import errno
 import os
+import signal
 import socket
 import sys
 import tempfile
@@ -30,8 +31,8 @@ import migrations
 from service import auth, checkpoints
 from service.ops import commands as ops
 from service.ops import serve as server
-from service.postgres import database
-from service.postgres.readmodel import ReadModel
+from service.postgres import database, notifications
+from service.postgres.readmodel import PostgresReadModel
 from service.postgres.store import PostgresEventStore
 
 
@@ -83,13 +84,28 @@ def main(argv: list[str] | None = None) -> int:
 
     args = parser.parse_args(argv)
     try:
-        return args.run(args)
+        status = args.run(args)
+        sys.stdout.flush()  # here, where a reader gone away is caught, not at exit
+        return status
     except (psycopg.OperationalError, sqlalchemy.exc.OperationalError) as error:
         print(f"casino: cannot use the database: {error}", file=sys.stderr)
         return 1
     except SchemaBehind as error:
         print(f"casino: {error}", file=sys.stderr)
         return 1
+    except KeyboardInterrupt:  # Ctrl-C: the person knows why it stopped
+        return 128 + signal.SIGINT
+    except BrokenPipeError:
+        return _reader_gone()
+
+
+def _reader_gone() -> int:
+    """What ``casino verify --json | head`` ends with once ``head`` has read
+    enough: no more output, no traceback, and none at exit either, when
+    Python would flush stdout into the closed pipe again (the recipe of
+    Python's documentation on SIGPIPE)."""
+    os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    return 128 + signal.SIGPIPE
 
 
 def migrate(args: argparse.Namespace) -> int:
@@ -100,7 +116,7 @@ def migrate(args: argparse.Namespace) -> int:
 
 def verify(args: argparse.Namespace) -> int:
     with _pool() as pool:
-        read_model = ReadModel(pool)
+        read_model = PostgresReadModel(pool)
         found = ops.verify_games(read_model, args.game, sys.stdout, _checkpoint_key(), as_json=args.as_json)
         if args.heads is not None:
             try:
@@ -114,12 +130,12 @@ def verify(args: argparse.Namespace) -> int:
 
 def heads(args: argparse.Namespace) -> int:
     with _pool() as pool:
-        return ops.export_heads(ReadModel(pool), args.output, sys.stdout)
+        return ops.export_heads(PostgresReadModel(pool), args.output, sys.stdout)
 
 
 def export(args: argparse.Namespace) -> int:
     with _pool() as pool:
-        return ops.export_game(ReadModel(pool), args.game, args.output, _checkpoint_key(), force=args.force)
+        return ops.export_game(PostgresReadModel(pool), args.game, args.output, _checkpoint_key(), force=args.force)
 
 
 def replay(args: argparse.Namespace) -> int:
@@ -131,12 +147,13 @@ def replay(args: argparse.Namespace) -> int:
     if args.print_only:
         return ops.replay_transcript(None, text, sys.stdout)
     with _pool() as pool:
-        return ops.replay_transcript(PostgresEventStore(pool, _checkpoint_key()), text, sys.stdout)
+        store = PostgresEventStore(pool, _checkpoint_key(), _seal())
+        return ops.replay_transcript(store, text, sys.stdout)
 
 
 def rebuild_projections(args: argparse.Namespace) -> int:
     with _pool() as pool:
-        return ops.rebuild_projections(PostgresEventStore(pool), ReadModel(pool), sys.stdout)
+        return ops.rebuild_projections(PostgresEventStore(pool), PostgresReadModel(pool), sys.stdout)
 
 
 class SchemaBehind(Exception):
@@ -167,6 +184,7 @@ def serve(args: argparse.Namespace) -> int:
     app_config: dict[str, Any] = {
         "DATABASE_URL": url,
         "OPERATOR_TOKEN": os.environ.get("CASINO_OPERATOR_TOKEN") or _kept_operator_token(),
+        "KEEP_DEADLINES": True,  # every worker claims the games whose clock has run out
     }
     if not os.environ.get("CASINO_DB_POOL_MAX_SIZE"):
         app_config["DB_POOL_MAX_SIZE"] = options["threads"]
@@ -225,12 +243,24 @@ def _database_url(out=None) -> str:
 def _checkpoint_key() -> bytes | None:
     """The key ``casino serve`` signs checkpoints with, from the same
     settings; None when there is none (signatures then go unchecked)."""
+    return checkpoints.key_for({"CHECKPOINT_KEY": os.environ.get("CASINO_CHECKPOINT_KEY"),
+                                "OPERATOR_TOKEN": _operator_token()})
+
+
+def _seal() -> notifications.Seal | None:
+    """What ``casino serve`` seals its notifications with, so that its live
+    streams take a replayed game's events from them; None without a token."""
+    token = _operator_token()
+    return notifications.Seal(notifications.key_from(token)) if token else None
+
+
+def _operator_token() -> str | None:
+    """The operator token ``casino serve`` uses, if there is one yet."""
     token = os.environ.get("CASINO_OPERATOR_TOKEN")
     kept = database.data_dir() / auth.OPERATOR_TOKEN_FILE
     if not token and kept.is_file():
         token = kept.read_text(encoding="utf-8").strip()
-    return checkpoints.key_for({"CHECKPOINT_KEY": os.environ.get("CASINO_CHECKPOINT_KEY"),
-                                "OPERATOR_TOKEN": token})
+    return token or None
 
 
 def _kept_operator_token() -> str:

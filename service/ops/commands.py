@@ -22,7 +22,7 @@ from service.events import EventStore, Unfoldable, refold_checked
 from service.ops import transcripts as transcript
 from service.ops.transcripts import TranscriptError
 from service.ops.verify import Evidence, Report, verify
-from service.postgres.readmodel import ReadModel
+from service.readmodel import ReadModel
 from service.projection import expected_row
 
 T = TypeVar("T")

@@ -162,19 +162,43 @@ class Server(BaseApplication):
     def load_config(self) -> None:
         for key, value in self._options.items():
             self.cfg.set(key, value)
+        self.cfg.set("worker_int", exit_at_once)
 
     def load(self):
+        from service.ops import refusals
         from service.ops.logs import skip_unused_record_fields
         from service.web.app import create_app
 
         skip_unused_record_fields()
+        refusals.install()
         return create_app(self._app_config)
+
+
+def exit_at_once(worker) -> None:
+    """gunicorn's ``worker_int`` hook (SIGINT or SIGQUIT, as on Ctrl-C): leave now.
+
+    gunicorn's gevent worker quits from a greenlet that first sleeps a
+    tenth of a second; meanwhile the worker's loop, which has seen the
+    signal, runs out and the interpreter starts shutting down, so the
+    greenlet's ``SystemExit`` lands in that shutdown and is printed as a
+    traceback. Raised here, before the sleep, it reaches the worker's
+    loop while the loop still runs, and the worker ends as quietly as
+    on SIGTERM. (A gthread worker quits from the signal handler, where
+    this changes nothing.)
+    """
+    sys.exit(0)
 
 
 def run(options: Mapping[str, Any], app_config: Mapping[str, Any], env: Mapping[str, str]) -> int:
     """Run gunicorn's master in a fresh interpreter with ``env``, passing it
-    the signals this process gets; its exit status."""
-    child = subprocess.Popen([sys.executable, "-m", "service.ops.serve"], stdin=subprocess.PIPE, env=dict(env))
+    the signals this process gets; its exit status.
+
+    The master runs in a process group of its own, so that Ctrl-C in a
+    terminal (a SIGINT to the whole foreground group) reaches this process
+    alone and is passed on once: the master then stops its workers itself,
+    each with one signal."""
+    child = subprocess.Popen([sys.executable, "-m", "service.ops.serve"], stdin=subprocess.PIPE, env=dict(env),
+                             process_group=0)
     # On stdin, not argv or the environment: the operator token is in it.
     assert child.stdin is not None
     child.stdin.write(json.dumps({"options": dict(options), "app": dict(app_config)}).encode())

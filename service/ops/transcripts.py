@@ -22,7 +22,7 @@ from domain.game_types import State, game_of, game_of_event
 
 from service.auth import hash_token, new_token
 from service.chain import first_break
-from service.events import EventStore, NewEvent, Recorded, StoredEvent, Unfoldable, decode, refold_checked
+from service.events import Append, EventStore, NewEvent, Recorded, StoredEvent, Unfoldable, decode, refold_checked
 from service.projection import expected_row
 
 FORMAT = "casino-transcript"
@@ -120,15 +120,15 @@ def replay(store: EventStore, transcript: Transcript) -> tuple[uuid.UUID, list[s
     own id when the store has no game by that id, else under a new one.
     Returns the id and a new token for each seat (tokens are not exported)."""
     *_, (_, state) = steps(transcript)
-    game_id = transcript.game_id if store.game_version(transcript.game_id) == 0 else uuid.uuid4()
+    game_id = uuid.uuid4() if store.load(transcript.game_id, until_version=1) else transcript.game_id
     tokens = [new_token() for _ in game_of(state.variant).seats(state)]
-    store.append(
+    store.append(Append(
         game_id, 0,
         [NewEvent(e.type, e.schema_version, e.data, metadata=e.metadata,
                   recorded_at=e.recorded_at) for e in transcript.events],
         {}, game_row=expected_row(transcript.events, state),  # times are the events' own
         seat_token_hashes={seat: hash_token(token) for seat, token in enumerate(tokens)},
-    )
+    ))
     return game_id, tokens
 
 

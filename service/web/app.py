@@ -1,31 +1,27 @@
-"""The application factory: the one place where the service is put together.
+"""The application factory: the one place where the web app is put together.
 
 ``create_app`` reads the configuration (defaults, then the environment, then
-the caller's overrides, as Flask's tutorial does), opens the database pool,
-builds the service's parts over it (``Services``) and registers every
-blueprint and error handler. Nothing is built at import: each gunicorn
-worker calls ``create_app`` after it forks.
+the caller's overrides, as Flask's tutorial does), has its ``wiring`` make
+the adapters (PostgreSQL's by default, over a pool it opens; the tests'
+fast tier passes ``service.memory.wiring.adapters``), builds the service
+over them (``service.bootstrap``) and registers every blueprint and error
+handler. Nothing is built at import: each gunicorn worker calls
+``create_app`` after it forks.
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
 from typing import Any
 
-from flask import Flask, current_app
+from flask import Flask
 
-from service import auth, checkpoints
-from service.cache import StateCache, snapshot_key_from
-from service.computer import ComputerSeats
-from service.games import GameService
-from service.postgres import database
-from service.postgres.readmodel import ReadModel
-from service.postgres.store import PostgresEventStore
-from service.postgres.tickets import TicketUses
-from service.streams import Hub
-from service.web import observability, problems, requests
+from service import checkpoints
+from service.bootstrap import Adapters, Settings, bootstrap
+from service.postgres import wiring as postgres_wiring
+from service.web import (audit, client, commands, cors, current, events, front, games, headers, health,
+                         listing, observability, problems, requests, rules, spec, stream, variants)
 
 DEFAULTS: dict[str, Any] = {
     "DATABASE_URL": None,
@@ -54,6 +50,21 @@ DEFAULTS: dict[str, Any] = {
     "STREAM_POLL_SECONDS": 2.0,
     "STREAM_MAX_OPEN": 2,
     "STREAM_BUFFER_EVENTS": 128,
+    # Each caller's share of a worker's streams (service.stream_limits): a
+    # seat's, the operator's, and those of callers without a token at one
+    # client address. Past it, 429.
+    "STREAM_LIMIT_SEAT": 4,
+    "STREAM_LIMIT_OPERATOR": 32,
+    "STREAM_LIMIT_ADDRESS": 32,
+    # Proxies whose X-Forwarded-For names the client (service.web.clients):
+    # addresses or networks, comma-separated.
+    "TRUSTED_PROXIES": "",
+    # Keep the games' deadlines in a thread (a greenlet) of this process
+    # (service.timeouts): `casino serve` turns it on in every worker.
+    "KEEP_DEADLINES": False,
+    # Origins whose pages may call the API (service.web.cors): "*" any, a
+    # comma-separated list, or "none".
+    "CORS_ORIGINS": "*",
 }
 
 # Configuration key: (environment variable, type).
@@ -69,67 +80,50 @@ ENVIRONMENT = {
     "STREAM_MAX_SECONDS": ("CASINO_STREAM_MAX_SECONDS", float),
     "STREAM_MAX_OPEN": ("CASINO_STREAM_MAX_OPEN", int),
     "STREAM_BUFFER_EVENTS": ("CASINO_STREAM_BUFFER_EVENTS", int),
+    "STREAM_LIMIT_SEAT": ("CASINO_STREAM_LIMIT_SEAT", int),
+    "STREAM_LIMIT_OPERATOR": ("CASINO_STREAM_LIMIT_OPERATOR", int),
+    "STREAM_LIMIT_ADDRESS": ("CASINO_STREAM_LIMIT_ADDRESS", int),
+    "TRUSTED_PROXIES": ("CASINO_TRUSTED_PROXIES", str),
+    "CORS_ORIGINS": ("CASINO_CORS_ORIGINS", str),
 }
 
 
-@dataclass(frozen=True)
-class Services:
-    """The parts of the service one app uses, built once by ``create_app``."""
+#: Makes the adapters from the app's configuration and the checkpoint key.
+Wiring = Callable[[Mapping[str, Any], bytes | None], Adapters]
 
-    games: GameService
-    read_model: ReadModel
-    computers: ComputerSeats
-    hub: Hub
-    checkpoint_key: bytes | None
+#: Every resource the app serves, one blueprint each.
+BLUEPRINTS = (health.bp, observability.bp, spec.bp, front.bp, rules.bp, client.bp, variants.bp, games.bp, listing.bp,
+              commands.bp, events.bp, stream.bp, audit.bp)
 
 
-_SERVICES = "casino.services"
-
-
-def services() -> Services:
-    """The current app's ``Services``."""
-    return current_app.extensions[_SERVICES]
-
-
-def create_app(overrides: Mapping[str, Any] | None = None) -> Flask:
-    """Build the app: defaults, then the environment, then ``overrides``."""
+def create_app(overrides: Mapping[str, Any] | None = None, *, wiring: Wiring = postgres_wiring.adapters) -> Flask:
+    """Build the app: defaults, then the environment, then ``overrides``;
+    its adapters from ``wiring``."""
     app = Flask(__name__, static_folder=None)  # the web client has its own route (service.web.client)
     app.json = requests.OrjsonProvider(app)
     app.config.from_mapping(DEFAULTS)
     app.config.from_mapping(settings_from_environment(os.environ))
     app.config.from_mapping(overrides or {})
 
-    problems.init_app(app)
     observability.init_app(app)
+    headers.init_app(app)
+    cors.init_app(app)
     requests.init_app(app)
-    pool = database.init_app(app)
-    token = app.config.get("OPERATOR_TOKEN")
     checkpoint_key = checkpoints.key_for(app.config)
-    store = PostgresEventStore(pool, checkpoint_key)
-    hub = Hub(app.config["DATABASE_URL"], store, capacity=app.config["STREAM_BUFFER_EVENTS"])
-    games = GameService(store, StateCache(),
-                        snapshot_key=snapshot_key_from(token) if token else None,
-                        seat_key=auth.seat_key_from(token) if token else None, checkpoint_key=checkpoint_key,
-                        appended=hub.publish)
-    auth.init_app(app, auth.Authenticator(token, store, TicketUses(pool)))
-    app.extensions[_SERVICES] = Services(
-        games=games,
-        read_model=ReadModel(pool),
-        computers=ComputerSeats(games),
-        hub=hub,
-        checkpoint_key=checkpoint_key,
-    )
-    for blueprint in blueprints():
+    adapters = wiring(app.config, checkpoint_key)
+    settings = Settings(app.config.get("OPERATOR_TOKEN"), checkpoint_key, app.config["STREAM_BUFFER_EVENTS"])
+    current.init_app(app, bootstrap(adapters, settings))
+    problems.init_app(app, unavailable=adapters.unavailable)
+    for blueprint in BLUEPRINTS:
         app.register_blueprint(blueprint)
+    if app.config["KEEP_DEADLINES"]:
+        current.services(app).keeper.start()
     return app
 
 
-def blueprints() -> list[Any]:
-    """Every resource the app serves, one blueprint each."""
-    from service.web import audit, client, commands, events, games, health, listing, spec, stream, variants
-
-    return [health.bp, observability.bp, spec.bp, client.bp, variants.bp, games.bp, listing.bp, commands.bp,
-            events.bp, stream.bp, audit.bp]
+def close_app(app: Flask) -> None:
+    """Close what the app opened (its pool) now rather than at exit: tests make many apps."""
+    current.services(app).close()
 
 
 def settings_from_environment(environ: Mapping[str, str]) -> dict[str, Any]:

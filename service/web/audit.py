@@ -9,14 +9,12 @@ from flask import Blueprint
 
 from domain.game_types import is_finished
 
-from service.auth import OPERATOR, Caller, any_caller, operator_required, refused
-from service.events import Unfoldable, refold_checked
-from service.chain import first_break
-from service.games import CorruptGame, GameNotFound, corrupt_game
+from service.auth import OPERATOR, Caller, refused
+from service.games import GameNotFound
 from service.ops.verify import Evidence, verify
 from service.views import game_view, log_revealed
-from service.web.app import services
-from service.web.problems import ApiProblem
+from service.web.current import services
+from service.web.guards import any_caller, operator_required
 from service.web.requests import etag, int_arg
 
 bp = Blueprint("audit", __name__, url_prefix="/v1/games/<uuid:game_id>")
@@ -48,18 +46,4 @@ def replay(game_id: uuid.UUID, caller: Caller):
         if not is_finished(state):
             raise refused(caller, "replay a game before it is finished")
         shown = OPERATOR if log_revealed(state) else caller
-    stored = games.store.load(game_id)
-    if not stored:
-        raise GameNotFound(game_id)
-    if version > stored[-1].version:
-        raise ApiProblem(404, "not_found", f"The game has no version {version}: it is at version "
-                                           f"{stored[-1].version}.")
-    broken = first_break(game_id, stored)
-    if broken is not None and version >= broken.version:
-        # It might fold, but it is not the game that was played: show nothing from the first break on.
-        raise CorruptGame(game_id, broken.version, stored[-1].version)
-    try:
-        then = refold_checked(e for e in stored if e.version <= version)
-    except Unfoldable as error:
-        raise corrupt_game(game_id, stored, error) from error
-    return game_view(then, shown), 200, etag(version)
+    return game_view(games.state_at(game_id, version), shown), 200, etag(version)

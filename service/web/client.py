@@ -14,17 +14,12 @@ from pathlib import Path
 
 from flask import Blueprint, redirect, send_from_directory
 
+from service.web.pages import HEADERS
+
 bp = Blueprint("client", __name__)
 
 ROOT = Path(__file__).resolve().parents[1] / "static" / "web"
 
-HEADERS = {
-    "Content-Security-Policy": ("default-src 'self'; img-src 'self' data:; object-src 'none'; "
-                                "base-uri 'none'; form-action 'self'; frame-ancestors 'none'"),
-    "Referrer-Policy": "no-referrer",
-    "X-Content-Type-Options": "nosniff",
-    "Cache-Control": "no-cache",
-}
 
 
 @bp.get("/play")

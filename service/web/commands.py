@@ -1,58 +1,38 @@
-"""Commands on a game: deal, play, count out, undo, void, client seeds.
+"""Commands on a game: deal, play, count out, undo, void, client seeds,
+resign and abort.
 
-Each reads its request, builds its command from the game's own rules
-(``domain.game_types``: the same routes serve every game), and hands it to the
-service layer; the answer is 200 with the game's new ``version``, the events
-it appended as the caller may see them, and the caller's new view. Chance
-comes from the service layer (``fresh_seed``), as data in the command.
+Each reads its request into the service's command (``service.commands``)
+and hands it to the service layer; the answer is 200 with the game's new
+``version``, the events it appended as the caller may see them, and the
+caller's new view. The game's rules make the game's own command from it
+(the same routes serve every game), and chance comes from the service
+layer, as data in that command.
 """
 
 from __future__ import annotations
 
-import logging
 import uuid
-from typing import Any
 
 from flask import Blueprint, g
 
 from domain.cards import Card
 from domain.game_types import read_move
 
-from service import computer
-from service.auth import Caller, Forbidden, operator_required, seat_or_operator_required, seat_required
-from service.games import MakeCommand, fresh_seed, request_hash
+from service import commands
+from service.auth import Caller, Forbidden
 from service.views import command_answer
-from service.web.app import services
+from service.web.current import services
+from service.web.guards import operator_required, seat_or_operator_required, seat_required
 from service.web.requests import body, etag, idempotency_key, if_match, json_body
 from service.web.schemas import AnswerUndoSchema, ClientSeedSchema, DealSchema, EmptySchema, VoidSchema
 
 bp = Blueprint("commands", __name__, url_prefix="/v1/games/<uuid:game_id>")
-log = logging.getLogger(__name__)
 
 
-def metadata(actor: str, command: str) -> dict[str, Any]:
-    """What every event of a command records besides itself."""
-    return {"actor": actor, "command": command, "command_id": uuid.uuid4().hex, "request_id": g.get("request_id")}
-
-
-def computers_act(game_id: uuid.UUID) -> None:
-    """After a command: the game's computer seats do whatever now falls to
-    them. The command itself is already stored and answered as it is; a
-    failure here is logged, and the computers carry on after the next one."""
-    found = services()
-    try:
-        computer.take_turns(found.games, found.computers, game_id, metadata)
-    except Exception:  # noqa: BLE001 - the caller's own command succeeded
-        log.exception("computer players could not act in game %s", game_id)
-
-
-def _run(game_id: uuid.UUID, caller: Caller, name: str, data: Any, make_command: MakeCommand):
-    applied = services().games.execute(
-        game_id, caller, make_command,
-        if_match=if_match(), idempotency_key=idempotency_key(),
-        fingerprint=request_hash(caller, name, data), meta=metadata(caller.actor, name),
-    )
-    computers_act(game_id)
+def _run(command: type[commands.GameCommand], game_id: uuid.UUID, caller: Caller, **asked):
+    applied = services().execute(command(game_id=game_id, caller=caller, expected_version=if_match(),
+                                         idempotency_key=idempotency_key(), request_id=g.get("request_id"),
+                                         **asked))
     return command_answer(applied, caller), 200, etag(applied.state.version)
 
 
@@ -65,24 +45,21 @@ def deal(game_id: uuid.UUID, caller: Caller):
     if data["deck"] is not None and not caller.is_operator:
         raise Forbidden("Only the operator may fix the order of the deck.")
     deck = tuple(Card.parse(c) for c in data["deck"]) if data["deck"] is not None else None
-    seed = fresh_seed() if deck is None else None
-    return _run(game_id, caller, "Deal", data,
-                lambda game, state: game.deal_command(caller.seat, deck, seed))
+    return _run(commands.Deal, game_id, caller, deck=deck)
 
 
 @bp.post("/play")
 @seat_required("play")
 def play(game_id: uuid.UUID, caller: Caller):
     move = read_move(services().games.rules_of(game_id), json_body())
-    return _run(game_id, caller, "Play", move.to_dict(),
-                lambda game, state: game.command_for(caller.own_seat, move, fresh_seed()))
+    return _run(commands.Play, game_id, caller, move=move)
 
 
 @bp.post("/count-out")
 @seat_required("count out")
 def count_out(game_id: uuid.UUID, caller: Caller):
-    data = body(EmptySchema, optional=True)
-    return _run(game_id, caller, "CountOut", data, lambda game, state: game.count_out_command(caller.own_seat))
+    body(EmptySchema, optional=True)
+    return _run(commands.CountOut, game_id, caller)
 
 
 @bp.post("/undo")
@@ -90,29 +67,39 @@ def count_out(game_id: uuid.UUID, caller: Caller):
 def undo(game_id: uuid.UUID, caller: Caller):
     """The seat that made the last move asks to take it back (or takes it
     back, where the game's ``undo`` is ``free``); the operator takes it back."""
-    data = body(EmptySchema, optional=True)
-    return _run(game_id, caller, "Undo", data, lambda game, state: game.undo_command(caller.seat))
+    body(EmptySchema, optional=True)
+    return _run(commands.Undo, game_id, caller)
 
 
 @bp.post("/undo/answer")
 @seat_required("answer an undo request")
 def answer_undo(game_id: uuid.UUID, caller: Caller):
-    data = body(AnswerUndoSchema)
-    return _run(game_id, caller, "AnswerUndo", data,
-                lambda game, state: game.answer_undo_command(caller.own_seat, data["accept"]))
+    return _run(commands.AnswerUndo, game_id, caller, accept=body(AnswerUndoSchema)["accept"])
 
 
 @bp.post("/void")
 @operator_required("void a hand")
 def void(game_id: uuid.UUID, caller: Caller):
-    data = body(VoidSchema)
-    return _run(game_id, caller, "VoidHand", data,
-                lambda game, state: game.void_command(data["reason"], fresh_seed()))
+    return _run(commands.VoidHand, game_id, caller, reason=body(VoidSchema)["reason"])
 
 
 @bp.post("/client-seed")
 @seat_required("set a client seed")
 def client_seed(game_id: uuid.UUID, caller: Caller):
-    data = body(ClientSeedSchema)
-    return _run(game_id, caller, "SetClientSeed", data,
-                lambda game, state: game.client_seed_command(caller.own_seat, data["seed"]))
+    return _run(commands.SetClientSeed, game_id, caller, seed=body(ClientSeedSchema)["seed"])
+
+
+@bp.post("/resign")
+@seat_required("resign")
+def resign(game_id: uuid.UUID, caller: Caller):
+    """The seat gives the game up: its side loses (docs/rules.md, "Resigning")."""
+    body(EmptySchema, optional=True)
+    return _run(commands.Resign, game_id, caller)
+
+
+@bp.post("/abort")
+@seat_required("abort the game")
+def abort(game_id: uuid.UUID, caller: Caller):
+    """The seat calls the game off before the first play: nobody wins."""
+    body(EmptySchema, optional=True)
+    return _run(commands.Abort, game_id, caller)

@@ -9,10 +9,11 @@ import uuid
 
 from flask import Blueprint
 
-from service.auth import OPERATOR, Caller, any_caller, operator_required
+from service.auth import OPERATOR, Caller
 from service.games import CorruptGame
 from service.views import event_json, log_revealed
-from service.web.app import services
+from service.web.current import services
+from service.web.guards import any_caller, operator_required
 from service.web.requests import etag, int_arg
 
 bp = Blueprint("events", __name__)
@@ -37,7 +38,7 @@ def game_log(game_id: uuid.UUID, caller: Caller):
         if not caller.is_operator:
             raise
         version, reveal = damaged.last_version, True
-    page = games.store.load(game_id, after)[:limit]
+    page = games.events(game_id, after, after + limit)
     last = page[-1].version if page else after
     return ({"events": [event_json(e, caller, reveal) for e in page],
              "next": last if last < version else None,
@@ -51,6 +52,6 @@ def global_log(caller: Caller):
     even when the page is empty (new events will come after it)."""
     after = int_arg("after", 0, 0, MAX_POSITION)
     limit = int_arg("limit", 100, 1, MAX_PAGE)
-    page = services().games.store.read_all(after, limit)
+    page = services().games.log(after, limit)
     return {"events": [{"game_id": str(e.game_id), **event_json(e, OPERATOR)} for e in page],
             "next": page[-1].position if page else after}

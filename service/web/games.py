@@ -2,17 +2,15 @@
 
 from __future__ import annotations
 
-import secrets
 import uuid
 
-from flask import Blueprint, url_for
+from flask import Blueprint, g, url_for
 
-from service import computer
-from service.auth import PUBLIC, Caller, any_caller, seat_required
-from service.games import request_hash
+from service.auth import PUBLIC, Caller
+from service.commands import CreateGame
 from service.views import creation_answer, game_view, moves_answer
-from service.web.app import services
-from service.web.commands import computers_act, metadata
+from service.web.current import services
+from service.web.guards import any_caller, seat_required
 from service.web.requests import body, creation_key, etag
 from service.web.schemas import CreateGameSchema
 
@@ -23,16 +21,11 @@ bp = Blueprint("games", __name__, url_prefix="/v1/games")
 def create():
     """Anyone may create a game; its seats' tokens are in this answer only."""
     data = body(CreateGameSchema)
-    names = tuple(s["name"] for s in data["seats"])
-    computers = [i for i, s in enumerate(data["seats"]) if s["computer"]]
-    first = data["first_dealer"]
-    if first is None:
-        first = secrets.randbelow(len(names))
-    meta = {**metadata(PUBLIC.actor, "CreateGame"), **computer.creation_metadata(computers)}
-    created = services().games.create(data["variant"], names, first, data["options"], meta=meta,
-                                      idempotency_key=creation_key(),
-                                      fingerprint=request_hash(PUBLIC, "CreateGame", data))
-    computers_act(created.game_id)
+    computers = tuple(i for i, s in enumerate(data["seats"]) if s["computer"])
+    created = services().create(CreateGame(
+        variant=data["variant"], seats=tuple(s["name"] for s in data["seats"]), options=data["options"],
+        first_dealer=data["first_dealer"], computers=computers, clock=data["clock"], idempotency_key=creation_key(),
+        request_id=g.get("request_id")))
     answer = creation_answer(created, PUBLIC, computers)
     location = url_for("games.show", game_id=created.game_id)
     return answer, 201, {"Location": location, **etag(created.state.version)}

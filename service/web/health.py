@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import psycopg
 from flask import Blueprint, current_app
 
-from service.postgres.database import get_pool
+from service.web.current import services
 from service.web.problems import ApiProblem
 
 bp = Blueprint("health", __name__)
@@ -19,15 +18,8 @@ def healthz():
 
 @bp.get("/readyz")
 def readyz():
-    """Ready when a pooled connection answers ``SELECT 1`` within ``READY_TIMEOUT`` seconds."""
-    try:
-        with get_pool().connection(timeout=current_app.config["READY_TIMEOUT"]) as conn:
-            conn.execute("SELECT 1")
-    except psycopg.Error as error:
-        raise ApiProblem(
-            503,
-            "unavailable",
-            "The game database cannot be reached.",
-            headers={"Retry-After": "1"},
-        ) from error
+    """Ready when the adapters answer within ``READY_TIMEOUT`` seconds (with
+    PostgreSQL: a pooled connection answers ``SELECT 1``)."""
+    if not services().ready(current_app.config["READY_TIMEOUT"]):
+        raise ApiProblem(503, "unavailable", "The game database cannot be reached.", headers={"Retry-After": "1"})
     return {"status": "ready"}

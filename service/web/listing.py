@@ -14,9 +14,10 @@ from flask import Blueprint, url_for
 
 from domain.game_types import GAME_TYPES, game_of
 
-from service.auth import Caller, operator_required
-from service.postgres.readmodel import Cursor, GameFilter
-from service.web.app import services
+from service.auth import Caller
+from service.readmodel import Cursor, GameFilter
+from service.web.current import services
+from service.web.guards import operator_required
 from service.web.requests import int_arg, parsed_arg, text_args, time_arg
 
 bp = Blueprint("listing", __name__, url_prefix="/v1/games")

@@ -6,7 +6,8 @@ programs), plus any extension members a caller adds (``errors``, ``rule``).
 Views raise ``ApiProblem``. Everything else that can go wrong is turned into
 a problem here, in one place: the rules' refusals, the service layer's
 errors, who may not ask (``service.auth``), Werkzeug's own HTTP errors, a
-lost database connection, and unexpected exceptions.
+lost database connection (what the adapters name ``unavailable``), and
+unexpected exceptions.
 """
 
 from __future__ import annotations
@@ -17,13 +18,13 @@ from collections.abc import Mapping
 from http import HTTPStatus
 from typing import Any
 
-import psycopg
-from flask import Flask, Response, g
-from werkzeug.exceptions import HTTPException, InternalServerError
+from flask import Flask, Response, g, request
+from werkzeug.exceptions import HTTPException, InternalServerError, NotFound
 
-from domain.errors import NotationError, OptionError, RuleViolation
+from domain.errors import NotationError, OptionError, RuleViolation, UnknownOption
 from service.auth import Forbidden, Unauthenticated
-from service.games import CorruptGame, GameNotFound, KeyReused, PreconditionFailed, TokensLost, VersionConflict
+from service.games import (CorruptGame, GameNotFound, KeyReused, NoSuchVersion, PreconditionFailed, TokensLost,
+                           VersionConflict)
 from service.metrics import VERSION_CONFLICTS
 
 MIMETYPE = "application/problem+json"
@@ -44,6 +45,12 @@ TITLES = {
     "idempotency_key_reused": "Idempotency key reused",
     "idempotency_key_stale": "Idempotency key stale",
     "range_not_satisfiable": "Range not satisfiable",
+    "too_many_streams": "Too many live streams",
+    "invalid_options": "Not a game the rules allow",
+    "idempotency_key_not_random": "Idempotency key not random",
+    # Sent by the HTTP server before the app sees the request (service.ops.refusals).
+    "uri_too_long": "Request line too long",
+    "headers_too_large": "Request headers too large",
     "internal_error": "Internal error",
     "corrupt_game": "Damaged game",
     "unavailable": "Service unavailable",
@@ -116,10 +123,13 @@ def problem(
     return Response(json.dumps(body), status=status, headers=headers, mimetype=MIMETYPE)
 
 
-def init_app(app: Flask) -> None:
+def init_app(app: Flask, *, unavailable: tuple[type[Exception], ...] = ()) -> None:
+    """Answer every error with a problem; ``unavailable`` are the errors of a
+    database that cannot be reached just now (``service.bootstrap.Adapters``)."""
     app.register_error_handler(ApiProblem, ApiProblem.response)
     app.register_error_handler(HTTPException, _http_error)
-    app.register_error_handler(psycopg.OperationalError, _database_unavailable)
+    for error in unavailable:
+        app.register_error_handler(error, _database_unavailable)
     for error, handler in _HANDLERS.items():
         app.register_error_handler(error, handler)
 
@@ -138,11 +148,15 @@ def _http_error(error: HTTPException) -> Response:
             f"quote request id {g.get('request_id', 'unknown')}.",
             headers=headers,
         )
+    if isinstance(error, NotFound) and error.description == NotFound.description:
+        # Werkzeug's own sentence talks of URLs entered by hand and spelling.
+        return problem(404, code, f"Nothing is served at {request.path}: the API's paths are listed at /docs.",
+                       headers=headers)
     return problem(status, code, error.description or HTTPStatus(status).description,
                    headers=headers)
 
 
-def _database_unavailable(error: psycopg.OperationalError) -> Response:
+def _database_unavailable(error: Exception) -> Response:
     """A lost or saturated database is transient: 503, so clients retry."""
     _log.warning("database unavailable: %s", error)
     return problem(
@@ -172,8 +186,13 @@ def _rule_violation(error: RuleViolation) -> Response:
 
 
 def _option_error(error: OptionError) -> Response:
+    """An option the game does not have is malformed (400), as the spec's
+    schema says; a game the rules cannot make of valid parts (options that
+    do not go together, an unknown variant, a first dealer who is not a
+    seat) is refused for what it asks (422)."""
     field = f"options.{error.name}" if error.name and error.name != "first_dealer" else error.name
-    return problem(400, "malformed", str(error), errors=[{"field": field, "message": str(error)}])
+    status, code = (400, "malformed") if isinstance(error, UnknownOption) else (422, "invalid_options")
+    return problem(status, code, str(error), errors=[{"field": field, "message": str(error)}])
 
 
 def _notation_error(error: NotationError) -> Response:
@@ -184,6 +203,10 @@ def _notation_error(error: NotationError) -> Response:
 
 def _not_found(error: GameNotFound) -> Response:
     return problem(404, "not_found", "There is no game with this id.")
+
+
+def _no_such_version(error: NoSuchVersion) -> Response:
+    return problem(404, "not_found", str(error))
 
 
 def _corrupt_game(error: CorruptGame) -> Response:
@@ -224,6 +247,7 @@ _HANDLERS: dict[type[Exception], Any] = {
     OptionError: _option_error,
     NotationError: _notation_error,
     GameNotFound: _not_found,
+    NoSuchVersion: _no_such_version,
     CorruptGame: _corrupt_game,
     PreconditionFailed: _precondition_failed,
     VersionConflict: _conflict,

@@ -6,7 +6,10 @@ Bodies are read strictly: no key twice in one object (a reader that keeps
 the first and one that keeps the last would see two different requests),
 no NUL character in any string (PostgreSQL cannot store it), no ``NaN`` or
 integers past 64 bits, and no more than ``MAX_CONTENT_LENGTH`` bytes however
-they are sent.
+they are sent. The rest of a body over the limit is read and dropped, up to
+``DRAIN_BYTES`` and ``DRAIN_SECONDS``, before the 413 is sent: a client that
+sends its whole body before it reads (or asks for ``Connection: close``)
+then gets the answer rather than a reset.
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ from __future__ import annotations
 import functools
 import json
 import re
+import time
 import uuid
 from collections.abc import Callable
 from datetime import datetime
@@ -102,16 +106,55 @@ def _schema(kind: type[Schema]) -> Schema:
     return kind()
 
 
+#: How much more of a body over the limit is read (and dropped) before the
+#: 413, at most, and for how long.
+DRAIN_BYTES = 4 * 1024 * 1024
+DRAIN_SECONDS = 5.0
+
+
 def _whole_body() -> bytes:
     """The request's body; 413 when it is over the limit, whether its size was
     announced or not. A chunked body (no Content-Length) is cut at the limit
     when read, so a byte left after it means it was too long."""
-    raw = request.get_data(cache=True)
+    try:
+        raw = request.get_data(cache=True)
+    except RequestEntityTooLarge:
+        _drain(request.environ)
+        raise
     limit = request.max_content_length
     if request.content_length is None and limit is not None and len(raw) >= limit:
         if request.environ["wsgi.input"].read(1):
+            _drain(request.environ)
             raise RequestEntityTooLarge()
     return raw
+
+
+def _drain(environ: dict[str, Any]) -> bool:
+    """Read and drop what is left of the request's body, up to ``DRAIN_BYTES``
+    and ``DRAIN_SECONDS`` (the time bounds each read under gunicorn, whose
+    socket is in the environ); True when it ended within them. Whatever is
+    left then, the server drops after the answer for its keep-alive time."""
+    body, sock = environ["wsgi.input"], environ.get("gunicorn.socket")
+    deadline = time.monotonic() + DRAIN_SECONDS
+    previous = sock.gettimeout() if sock is not None else None
+    dropped = 0
+    try:
+        while dropped < DRAIN_BYTES:
+            if sock is not None:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    return False
+                sock.settimeout(left)
+            chunk = body.read(65536)
+            if not chunk:
+                return True
+            dropped += len(chunk)
+        return False
+    except Exception:  # noqa: BLE001 - a timeout, a cut connection, a malformed chunk (gunicorn's own errors)
+        return False
+    finally:
+        if sock is not None:
+            sock.settimeout(previous)
 
 
 #: The deepest nesting of arrays and objects a body may have (no request needs more than four).
@@ -121,13 +164,14 @@ MAX_DEPTH = 32
 def _strict_loads(raw: bytes) -> Any:
     """orjson's reading (no ``NaN``, no integers past 64 bits), then no
     nesting deeper than ``MAX_DEPTH``, no key twice and no NUL: the last
-    three are problems naming where."""
+    three are problems naming where. A number with no fraction is an integer,
+    as JSON Schema counts it (``9.0`` is ``9``): no body has a field that
+    takes a fraction."""
     data = orjson.loads(raw)
     if _depth(data) > MAX_DEPTH:
         raise malformed(None, f"Arrays and objects nest at most {MAX_DEPTH} deep.")
     json.loads(raw, object_pairs_hook=_unique_keys)
-    _refuse_nul(data, [])
-    return data
+    return _settled(data, [])
 
 
 def _depth(value: Any) -> int:
@@ -154,17 +198,24 @@ def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return {}  # the values are orjson's: this pass only looks at keys
 
 
-def _refuse_nul(value: Any, path: list[str]) -> None:
+def _settled(value: Any, path: list[str]) -> Any:
+    """``value`` with its whole floats made integers (within 64 bits, as
+    integers are read: past them it stays a number no field takes); a
+    problem for a NUL in any text, keys included."""
     if isinstance(value, str):
         if "\x00" in value:
             raise malformed(".".join(path) or None, "Text cannot contain the NUL character (U+0000).")
+    elif isinstance(value, float):
+        if value.is_integer() and -(2**63) <= value < 2**64:  # the integers orjson reads
+            return int(value)
     elif isinstance(value, dict):
         for key, item in value.items():
-            _refuse_nul(key, path + [key])
-            _refuse_nul(item, path + [key])
+            _settled(key, path + [key])
+            value[key] = _settled(item, path + [key])
     elif isinstance(value, list):
         for index, item in enumerate(value):
-            _refuse_nul(item, path + [str(index)])
+            value[index] = _settled(item, path + [str(index)])
+    return value
 
 
 class OrjsonProvider(JSONProvider):
@@ -214,15 +265,16 @@ def float_arg(name: str, low: float, high: float) -> float | None:
 
 
 def text_args(name: str, longest: int, allowed: tuple[str, ...] | None = None) -> tuple[str, ...]:
-    """Every value of query argument ``name``: printable, 1 to ``longest`` characters, and one of ``allowed``."""
+    """Every value of query argument ``name``: 1 to ``longest`` characters but
+    NUL (which PostgreSQL's text cannot hold), and one of ``allowed``."""
     values = tuple(request.args.getlist(name))
     for value in values:
         if allowed is not None and value not in allowed:
             raise malformed(name, f"Expected one of {', '.join(allowed)}.", f"'{name}': Expected one of "
                                                                               f"{', '.join(allowed)}.")
-        if not 1 <= len(value) <= longest or not value.isprintable():
-            raise malformed(name, f"Expected 1 to {longest} printable characters.",
-                            f"'{name}': Expected 1 to {longest} printable characters.")
+        if not 1 <= len(value) <= longest or "\x00" in value:
+            raise malformed(name, f"Expected 1 to {longest} characters, none of them NUL.",
+                            f"'{name}': Expected 1 to {longest} characters, none of them NUL.")
     return values
 
 
@@ -283,11 +335,19 @@ def creation_key() -> str | None:
     holder can then reach the game it made, so nothing the service answers
     under it tells anyone else that it exists."""
     key = idempotency_key()
-    if key is not None and not looks_random(key):
-        raise malformed("Idempotency-Key", "Not a secret random value.",
-                        "A game's Idempotency-Key must be a secret random value: a random (version 4) UUID, or "
-                        "16 or more random bytes in URL-safe base64 (22 to 200 letters, digits, '-' or '_').")
+    if key is None:
+        return None
+    if not _CREATION_KEY.fullmatch(key):
+        raise malformed("Idempotency-Key", "Not 22 to 200 letters, digits, '-' or '_'.", _NOT_RANDOM)
+    if not looks_random(key):
+        # Of the form the spec gives, but with the marks of a made-up key.
+        raise ApiProblem(422, "idempotency_key_not_random", _NOT_RANDOM,
+                         errors=[{"field": "Idempotency-Key", "message": "Not a secret random value."}])
     return key
+
+
+_NOT_RANDOM = ("A game's Idempotency-Key must be a secret random value: a random (version 4) UUID, or 16 or more"
+               " random bytes in hex or URL-safe base64 (22 to 200 letters, digits, '-' or '_').")
 
 
 def looks_random(key: str) -> bool:

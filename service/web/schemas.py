@@ -11,10 +11,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from marshmallow import RAISE, Schema, ValidationError, fields, validate
+from marshmallow import RAISE, Schema, ValidationError, fields, post_load, validate
 
+from domain import clocks
 from domain.cards import Card
-from domain.errors import NotationError
+from domain.errors import NotationError, OptionError
 
 MAX_SEATS = 8
 NAME_LENGTH = validate.Length(min=1, max=40)
@@ -51,6 +52,16 @@ class SeatSchema(Strict):
     computer = StrictBoolean(load_default=False)
 
 
+class OpenSeatSchema(Strict):
+    """``{"open": true}``: a seat nobody holds yet, which a player joins."""
+
+    open = StrictBoolean(required=True, validate=validate.Equal(True, error="An open seat says open: true."))
+
+    @post_load
+    def as_seat(self, data, **kwargs):
+        return {"name": None, "computer": False}
+
+
 class SeatsField(fields.Field):
     """``seats``: a list of ``{"name": ..., "computer": ...}``, or a number of
     seats; loads as a list of such dicts, at least one of them a person's."""
@@ -65,15 +76,30 @@ class SeatsField(fields.Field):
         if isinstance(value, list):
             if not 2 <= len(value) <= MAX_SEATS:
                 raise ValidationError(f"A game has 2 to {MAX_SEATS} seats.")
-            seats = [SeatSchema().load(item) if isinstance(item, dict) else _bad_seat() for item in value]
+            seats = [_seat(item) for item in value]
             if all(s["computer"] for s in seats):
                 raise ValidationError("At least one seat is a person's: the computer plays only against people.")
             return seats
         raise ValidationError("Give a list of seats or a number of seats.")
 
 
-def _bad_seat():
-    raise ValidationError('Each seat is an object like {"name": "Ann"}.')
+def _seat(item: Any) -> dict[str, Any]:
+    """A seat of a new game: ``{"name", "computer"}``, ``name`` None for an open one."""
+    if not isinstance(item, dict):
+        raise ValidationError('Each seat is an object like {"name": "Ann"} or {"open": true}.')
+    return OpenSeatSchema().load(item) if "open" in item else SeatSchema().load(item)
+
+
+class ClockField(fields.Field):
+    """``clock``: ``{"per_move_seconds": N}`` or ``{"initial_seconds": N,
+    "increment_seconds": M}`` (``domain.clocks.rule`` checks it); null for none."""
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        try:
+            clocks.rule(value)
+        except OptionError as error:
+            raise ValidationError(str(error)) from None
+        return value
 
 
 class CreateGameSchema(Strict):
@@ -82,6 +108,17 @@ class CreateGameSchema(Strict):
                                              {"name": "Seat 1", "computer": False}])
     options = fields.Dict(keys=fields.String(), load_default=dict)
     first_dealer = fields.Integer(load_default=None, allow_none=True, strict=True)
+    clock = ClockField(load_default=None, allow_none=True)
+    on_timeout = fields.String(load_default=None, allow_none=True, validate=validate.OneOf(clocks.ON_TIMEOUT))
+
+    @post_load
+    def clock_rule(self, data, **kwargs):
+        """``clock`` and ``on_timeout`` read as the game's ``ClockRule`` (None: no clock)."""
+        try:
+            data["clock"] = clocks.rule(data["clock"], data.pop("on_timeout"))
+        except OptionError as error:
+            raise ValidationError(str(error), error.name or "clock") from None
+        return data
 
 
 class DealSchema(Strict):

@@ -10,7 +10,9 @@ from dataclasses import dataclass
 
 from werkzeug.exceptions import MethodNotAllowed, NotFound
 
-from domain import full_deck, legal_moves
+from domain import full_deck
+from domain.cassino import legal_moves
+from service.web.current import services
 from tests.conftest import OPERATOR_TOKEN
 from tests.service.spec_check import check
 
@@ -87,7 +89,7 @@ class Api:
         game is over: over HTTP, with the moves picked from the service's own
         state (quicker than asking /moves each turn)."""
         rng = random.Random(seed)
-        service = self.app.extensions["casino.services"].games
+        service = services(self.app).games
         for _ in itertools.count() if steps is None else range(steps):
             state = service.load(uuid.UUID(game.id))
             if state.status == "finished":

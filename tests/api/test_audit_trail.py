@@ -10,6 +10,7 @@ import pytest
 from service import checkpoints
 from service.cache import StateCache
 from service.ops.cli import main
+from service.web.current import services
 
 from .test_verify import check, game, last, report  # noqa: F401 (fixtures: a game some ten events long)
 
@@ -37,7 +38,7 @@ def test_no_play_signs_a_head_over_a_truncated_game(api, operator, game, last, t
     tamper("DELETE FROM events WHERE game_id = %s AND version >= %s", (game.id, last - 1))
     tamper("UPDATE games SET version = %s WHERE id = %s", (last - 2, game.id))
     if worker == "cold":
-        api.app.extensions["casino.services"].games.cache = StateCache()
+        services(api.app).games.cache = StateCache()
 
     answer = api.post(f"{game.url}/play", json=move, token=game.tokens[seat])
 
@@ -53,7 +54,7 @@ def test_a_game_whose_checkpoint_was_forged_to_fit_a_truncation_is_not_played_on
     tamper("DELETE FROM events WHERE game_id = %s AND version = %s", (game.id, last))
     tamper("UPDATE checkpoints SET version = %s, head = %s, signature = %s WHERE game_id = %s",
            (last - 1, events[-2]["hash"], "ab" * 32, game.id))
-    api.app.extensions["casino.services"].games.cache = StateCache()  # a worker that reads the game afresh
+    services(api.app).games.cache = StateCache()  # a worker that reads the game afresh
 
     answer = api.get(game.url, token=game.tokens[0])
 

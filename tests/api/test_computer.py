@@ -3,7 +3,13 @@ same commands as a person, and named as such in the log."""
 
 from __future__ import annotations
 
+import pytest
+
 from tests.api.conftest import Game
+
+
+# On both wirings: the HTTP API on PostgreSQL as well as in memory.
+pytestmark = pytest.mark.both_wirings
 
 
 def create(api, seats, options=None, first_dealer=0) -> Game:

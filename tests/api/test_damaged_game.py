@@ -6,6 +6,7 @@ naming the first bad version."""
 import pytest
 
 from service.cache import StateCache
+from service.web.current import services
 
 from .conftest import ORDERED_DECK
 
@@ -24,7 +25,7 @@ def damaged(api, operator, tamper):
 
 def forget_games(api):
     """As after a restart: the service's cache no longer holds the games."""
-    api.app.extensions["casino.services"].games.cache = StateCache()
+    services(api.app).games.cache = StateCache()
 
 
 def assert_corrupt(response, game, version=6):

@@ -1,6 +1,12 @@
 """Creating games and seeing them, as each kind of caller."""
 
+import pytest
+
 from .conftest import ORDERED_DECK
+
+
+# On both wirings: the HTTP API on PostgreSQL as well as in memory.
+pytestmark = pytest.mark.both_wirings
 
 
 def test_creating_a_game_answers_201_with_its_location_version_and_one_token_per_seat(api):

@@ -13,6 +13,10 @@ import pytest
 from .conftest import ONE_HAND, ORDERED_DECK
 
 
+# On both wirings: the HTTP API on PostgreSQL as well as in memory.
+pytestmark = pytest.mark.both_wirings
+
+
 @pytest.fixture
 def name() -> str:
     return f"Ann-{secrets.token_hex(4)}"

@@ -7,14 +7,19 @@ import uuid
 import psycopg
 import pytest
 
-from domain import Deal, Play, fold, from_json, legal_moves
+from dataclasses import dataclass
+from typing import Any
+
+from domain.cassino import Deal, Play, fold, from_json, legal_moves
 from service import games as games_module
 from service import cache as snapshots
-from service.cache import StateCache, code_version
 from service.auth import OPERATOR, seat
-from service.games import GameService
+from service.cache import StateCache, code_version
+from service.commands import GameCommand
 from service.events import Snapshot
+from service.games import GameService
 from service.postgres.store import PostgresEventStore
+from service.web.current import services
 from tests.conftest import OPERATOR_TOKEN
 
 from .conftest import ORDERED_DECK
@@ -138,12 +143,22 @@ def test_a_snapshot_signed_for_another_game_or_version_is_ignored(database_url, 
     assert cold_service(store).load(game_id) == true_state
 
 
+@dataclass(frozen=True, kw_only=True)
+class Given(GameCommand):
+    """A command of the game's own, made already."""
+
+    command: Any
+
+    def rules(self, game):
+        return self.command
+
+
 def test_without_a_key_no_snapshot_is_written_or_read(store, monkeypatch, played):
     monkeypatch.setattr(games_module, "SNAPSHOT_EVERY", 1)
     game_id = uuid.UUID(played.id)
     written = []
     monkeypatch.setattr(store, "append",
-                        lambda *a, **kw: written.append(kw["snapshot"]) or PostgresEventStore.append(store, *a, **kw))
+                        lambda append: written.append(append.snapshot) or PostgresEventStore.append(store, append))
     monkeypatch.setattr(store, "load_snapshot", lambda *a: pytest.fail("a service without a key read a snapshot"))
     service = GameService(store, StateCache())
     for _ in range(4):
@@ -153,9 +168,8 @@ def test_without_a_key_no_snapshot_is_written_or_read(store, monkeypatch, played
             command = Play(state.turn, move, bytes(32))
         else:
             command = Deal(None)
-        service.execute(game_id, OPERATOR if isinstance(command, Deal) else seat(state.turn),
-                        lambda _game, _state, c=command: c, if_match=None, idempotency_key=None, fingerprint="",
-                        meta={})
+        service.execute(Given(game_id=game_id, caller=OPERATOR if isinstance(command, Deal) else seat(state.turn),
+                              command=command))
     assert written == [None] * 4
     assert service.load(game_id) == refold(store, game_id)
 
@@ -166,28 +180,27 @@ def test_without_a_key_no_snapshot_is_written_or_read(store, monkeypatch, played
 def other_worker(database_url):
     """A second app on the same database, with a cache of its own: another
     gunicorn worker, as far as the first app can tell."""
-    from service.web.app import create_app
-    from service.postgres.database import close_pool
+    from service.web.app import close_app, create_app
     from tests.conftest import TEST_SETTINGS
 
     from .conftest import Api
 
     app = create_app({**TEST_SETTINGS, "DATABASE_URL": database_url})
     yield Api(app, app.test_client())
-    close_pool(app)
+    close_app(app)
 
 
 def reads_of(api, monkeypatch) -> list:
     """Every read of a game's events by the app's service from now on."""
-    service = api.app.extensions["casino.services"].games
+    store = services(api.app).adapters.store
     reads: list = []
 
     def counting(name):
-        read = getattr(service.store, name)
+        read = getattr(store, name)
         return lambda *args, **kwargs: reads.append(args) or read(*args, **kwargs)
 
     for name in ("load", "load_head"):
-        monkeypatch.setattr(service.store, name, counting(name))
+        monkeypatch.setattr(store, name, counting(name))
     return reads
 
 

@@ -7,8 +7,7 @@ import time
 import psycopg
 import pytest
 
-from service.web.app import create_app
-from service.postgres.database import close_pool
+from service.web.app import close_app, create_app
 from tests.conftest import TEST_SETTINGS
 
 from .conftest import ORDERED_DECK, Api
@@ -20,7 +19,7 @@ LOCK_TIMEOUT = 0.3
 def api(database_url):
     app = create_app({**TEST_SETTINGS, "DATABASE_URL": database_url, "DB_LOCK_TIMEOUT": LOCK_TIMEOUT})
     yield Api(app, app.test_client())
-    close_pool(app)
+    close_app(app)
 
 
 def test_a_command_waiting_on_a_locked_table_answers_503_and_writes_nothing(api, database_url):
@@ -58,9 +57,9 @@ def test_a_command_waiting_on_a_locked_table_answers_503_and_writes_nothing(api,
 
 
 def test_the_limits_are_set_on_every_connection_of_the_pool(api):
-    from service.postgres.database import get_pool
+    from service.postgres.wiring import pool_for
 
-    with get_pool(api.app).connection() as conn:
+    with pool_for(api.app.config) as pool, pool.connection() as conn:
         lock, statement = conn.execute("SELECT current_setting('lock_timeout'),"
                                        " current_setting('statement_timeout')").fetchone()
     assert (lock, statement) == ("300ms", "20s")

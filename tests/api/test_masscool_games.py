@@ -13,6 +13,10 @@ import pytest
 from .conftest import ONE_HAND
 from .masscool import VARIANT, HttpTable, deck_codes
 
+
+# On both wirings: the HTTP API on PostgreSQL as well as in memory.
+pytestmark = pytest.mark.both_wirings
+
 #: The final count, written out from the seed rather than read from the engine.
 WORTH = {"A": 1, "J": 11, "Q": 12, "K": 16}
 

@@ -11,7 +11,8 @@ import random
 
 import pytest
 
-from domain import full_deck, resolve
+from domain import full_deck
+from domain.cassino import resolve
 from domain.cassino.dealing import deck_for
 from tests.service.spec_check import sse_messages
 
@@ -204,3 +205,31 @@ def test_two_stocks_in_another_order_look_the_same_to_everyone_but_the_operator(
     assert tables[0].view(None)["round"] == 5
     operator_sees = [normalised(api.get(f"{t.url}/events", token=operator)) for t in tables]
     assert operator_sees[0] != operator_sees[1]
+
+
+@pytest.mark.parametrize("variant", ["cassino", "mass-cool-casino"])
+def test_a_time_out_and_the_computers_move_for_it_show_no_hidden_card(api, operator, app, variant):
+    """A clocked game whose seats let their time run out, the computer moving
+    for them: the clock, ``TimedOut`` and the moves made for the seats show
+    each caller nothing it could not see (the stand-in plays from the
+    seat's own hand, in the open)."""
+    import time
+
+    from service.web.current import services
+
+    created = api.post("/v1/games", json={"variant": variant, "seats": [{"name": "Ann"}, {"name": "Bob"}],
+                                          "first_dealer": 0, "clock": {"per_move_seconds": 1},
+                                          "on_timeout": "computer"}).get_json()
+    url, tokens = f"/v1/games/{created['id']}", [s["token"] for s in created["seats"]]
+    for _ in range(3):
+        time.sleep(1.05)
+        assert services(app).keeper.tick() == 1
+        everything = api.get(url, token=operator).get_json()
+        for seat, token in ((None, None), (0, tokens[0]), (1, tokens[1])):
+            # Cassino's hands are lists of cards, Mass Cool Casino's one card or none
+            hands = [h if isinstance(h, list) else [h] if h else [] for h in everything["hands"]]
+            secret = hidden_from({**everything, "hands": hands}, seat)
+            for response in (api.get(url, token=token), api.get(f"{url}/events", token=token)):
+                assert not shown(response) & secret, (seat, response.get_json())
+    types = [e["type"] for e in api.get(f"{url}/events").get_json()["events"]]
+    assert types.count("TimedOut" if variant == "cassino" else "TurnTimedOut") == 3

@@ -7,6 +7,10 @@ import pytest
 from .conftest import ORDERED_DECK
 
 
+# On both wirings: the HTTP API on PostgreSQL as well as in memory.
+pytestmark = pytest.mark.both_wirings
+
+
 def shuffled(seed):
     deck = list(ORDERED_DECK)
     random.Random(seed).shuffle(deck)

@@ -1,7 +1,13 @@
 """GET /v1/games/{id}/replay?version=N: the game as it was, every hand face up
 for the operator, and for everyone else what the event log shows them."""
 
+import pytest
+
 from .conftest import ONE_HAND, ORDERED_DECK
+
+
+# On both wirings: the HTTP API on PostgreSQL as well as in memory.
+pytestmark = pytest.mark.both_wirings
 
 
 def test_the_replay_of_each_version_is_the_operators_view_as_it_was(api, operator):

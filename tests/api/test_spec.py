@@ -34,6 +34,25 @@ def test_the_spec_and_docs_are_served(api):
     assert asset.status_code == 200 and len(asset.get_data()) > 100_000
 
 
+def test_the_docs_load_nothing_from_elsewhere_and_are_never_framed(api):
+    for path in ("/docs", "/docs/swagger-ui-bundle.js", "/docs/swagger-ui.css"):
+        response = api.get(path)
+        policy = response.headers["Content-Security-Policy"]
+        assert policy.startswith("default-src 'self'") and "frame-ancestors 'none'" in policy, path
+        assert "'unsafe-inline'" not in policy and "http" not in policy, path
+        assert response.headers["X-Content-Type-Options"] == "nosniff", path
+
+
+def test_every_answer_is_to_be_read_as_the_type_it_says(api, operator):
+    game = api.create()
+    answers = [api.get("/v1/variants"), api.get(game.url), api.get(f"{game.url}/moves", token=operator),
+               api.get("/v1/games/not-a-game"), api.get("/metrics"), api.get("/openapi.yaml"),
+               api.get(f"{game.url}/events/stream?timeout=0.01"), api.post(game.url)]
+    assert {r.status_code for r in answers} >= {200, 403, 404, 405}
+    for response in answers:
+        assert response.headers["X-Content-Type-Options"] == "nosniff", response.status_code
+
+
 def test_the_spec_is_also_served_as_json(api):
     response = api.get("/openapi.json")
     assert response.status_code == 200 and response.mimetype == "application/json"

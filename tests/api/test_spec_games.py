@@ -12,6 +12,7 @@ import dataclasses
 import pytest
 
 from domain.game_types import GAME_TYPES
+from domain.standing import Awaited
 from tests.service.spec_check import spec
 
 SCHEMAS = spec()["components"]["schemas"]
@@ -67,3 +68,13 @@ def test_each_games_statuses_are_in_its_schemas_and_the_listing_filter():
     [status] = [p for p in spec()["paths"]["/v1/games"]["get"]["parameters"] if p.get("name") == "status"]
     everyone = {s for game in GAME_TYPES.values() for s in game.STATUSES}
     assert set(status["schema"]["items"]["enum"]) == everyone
+
+
+def test_every_games_view_says_where_it_stands_in_one_shape():
+    """``awaiting`` and ``winners`` are the same schema in every game type's
+    view, and the commands awaited are the kernel's."""
+    for view in (SCHEMAS["Game"]["discriminator"]["mapping"][t].rsplit("/", 1)[1] for t in GAME_TYPES):
+        assert {"awaiting", "winners", "result"} <= set(SCHEMAS[view]["required"])
+        assert SCHEMAS[view]["properties"]["awaiting"] == {"$ref": _ref("AwaitingOrNull")}
+        assert SCHEMAS[view]["properties"]["winners"] == {"$ref": _ref("Winners")}
+    assert SCHEMAS["AwaitedCommand"]["enum"] == [a.value for a in Awaited]

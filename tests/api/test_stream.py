@@ -1,8 +1,9 @@
 """GET /v1/games/{id}/events/stream (Server-Sent Events) and its tickets.
 
 Streams here poll only every 30 seconds and keep quiet as long, so an event
-that arrives within a second was brought by NOTIFY; tests that want
-otherwise change the app's settings first.
+that arrives within a second was pushed (by the process that appended it,
+or by NOTIFY); tests that want otherwise change the app's settings first.
+On both wirings.
 """
 
 from __future__ import annotations
@@ -14,20 +15,19 @@ import time
 import psycopg
 import pytest
 
-from service.web.app import create_app
-from service.postgres.database import close_pool
+from service.web.app import close_app, create_app
 from tests.conftest import TEST_SETTINGS
 from tests.service.spec_check import check, sse_messages
 
 from .conftest import ONE_HAND, ORDERED_DECK, Api
 
 
+pytestmark = pytest.mark.both_wirings
+
+
 @pytest.fixture
-def app(database_url):
-    app = create_app({**TEST_SETTINGS, "DATABASE_URL": database_url, "STREAM_MAX_SECONDS": 5.0,
-                      "STREAM_POLL_SECONDS": 30.0, "STREAM_KEEPALIVE_SECONDS": 30.0})
-    yield app
-    close_pool(app)
+def app(app_for):
+    return app_for(STREAM_MAX_SECONDS=5.0, STREAM_POLL_SECONDS=30.0, STREAM_KEEPALIVE_SECONDS=30.0)
 
 
 @pytest.fixture
@@ -103,7 +103,7 @@ def test_a_finished_game_read_to_its_end_answers_204_so_eventsource_stops(api, o
     assert response.status_code == 204 and response.get_data() == b""
 
 
-def test_new_events_arrive_as_they_are_appended_woken_by_notify(api, dealt):
+def test_new_events_arrive_as_they_are_appended(api, dealt):
     so_far = api.events(dealt, dealt.tokens[0])
     reader = Reader(api.client, f"{dealt.url}/events/stream?timeout=1.5",
                     headers={"Authorization": f"Bearer {dealt.tokens[0]}"})
@@ -121,6 +121,7 @@ def test_new_events_arrive_as_they_are_appended_woken_by_notify(api, dealt):
     assert [data for _, data in reader.received] == api.events(dealt, dealt.tokens[0])
 
 
+@pytest.mark.postgres
 def test_without_notifications_the_stream_still_polls(api, app, dealt, monkeypatch):
     def refuse(*args, **kwargs):
         raise psycopg.OperationalError("no connection for listening")
@@ -172,7 +173,7 @@ def test_an_app_without_an_operator_token_still_gives_working_tickets(database_u
         issued = api.post(f"{dealt.url}/stream-tickets", token=dealt.tokens[0]).get_json()
         assert events_in(api.get(issued["stream"] + "&timeout=0.01")) == api.events(dealt, dealt.tokens[0])
     finally:
-        close_pool(app)
+        close_app(app)
 
 
 def test_a_ticket_needs_a_game_and_a_valid_token(api, dealt):
@@ -180,17 +181,14 @@ def test_a_ticket_needs_a_game_and_a_valid_token(api, dealt):
     assert api.post(f"{dealt.url}/stream-tickets", token="not-a-token").status_code == 401
 
 
-def test_a_worker_keeps_only_so_many_streams_open(database_url, dealt):
-    app = create_app({**TEST_SETTINGS, "DATABASE_URL": database_url, "STREAM_MAX_OPEN": 1})
-    try:
-        api = Api(app, app.test_client())
-        first = api.client.get(f"{dealt.url}/events/stream")  # open, not read
-        refused = stream(api, dealt)
-        assert refused.status_code == 503 and refused.headers["Retry-After"]
-        first.close()  # the server closes the body, read or not: the slot is free again
-        assert stream(api, dealt, "?timeout=0.05").status_code == 200
-    finally:
-        close_pool(app)
+def test_a_worker_keeps_only_so_many_streams_open(app, dealt):
+    app.config["STREAM_MAX_OPEN"] = 1
+    api = Api(app, app.test_client())
+    first = api.client.get(f"{dealt.url}/events/stream")  # open, not read
+    refused = stream(api, dealt)
+    assert refused.status_code == 503 and refused.headers["Retry-After"]
+    first.close()  # the server closes the body, read or not: the slot is free again
+    assert stream(api, dealt, "?timeout=0.05").status_code == 200
 
 
 @pytest.mark.parametrize("query,headers,field", [
@@ -202,3 +200,22 @@ def test_a_worker_keeps_only_so_many_streams_open(database_url, dealt):
 def test_bad_cursors_and_timeouts_are_400(api, dealt, query, headers, field):
     response = stream(api, dealt, query, headers=headers)
     assert response.status_code == 400 and response.get_json()["errors"][0]["field"] == field
+
+
+def test_a_time_out_the_service_appends_arrives_on_the_stream(api, app):
+    """Nobody called the API: the time keeper's events reach a waiting stream
+    as any command's do."""
+    from service.web.current import services
+
+    created = api.post("/v1/games", json={"seats": [{"name": "Ann"}, {"name": "Bob"}], "first_dealer": 0,
+                                          "clock": {"per_move_seconds": 1}}).get_json()
+    url, token = f"/v1/games/{created['id']}", created["seats"][1]["token"]
+    reader = Reader(api.client, f"{url}/events/stream?timeout=3", headers={"Authorization": f"Bearer {token}"})
+    reader.wait_for(created["version"])
+    time.sleep(1.05)
+    assert services(app).keeper.tick() == 1
+    timed_out = time.monotonic()
+    reader.wait_for(created["version"] + 3)
+    assert reader.received[created["version"]][0] - timed_out < 1.0
+    reader.join()
+    assert [data["type"] for _, data in reader.received][-3:] == ["TimedOut", "SeedRevealed", "GameFinished"]

@@ -6,14 +6,16 @@ this module's app's.
 
 from __future__ import annotations
 
+import functools
 import time
 import uuid
 
 import psycopg
 import pytest
 
-from service.web.app import create_app
-from service.postgres.database import close_pool
+from service.postgres import notifications
+from service.web.app import close_app, create_app
+from service.web.current import services
 from tests.conftest import TEST_SETTINGS
 from tests.service.spec_check import sse_messages
 
@@ -35,7 +37,7 @@ def worker_app(database_url: str, **settings):
 def app(own_database_url):
     app = worker_app(own_database_url, STREAM_BUFFER_EVENTS=3)
     yield app
-    close_pool(app)
+    close_app(app)
 
 
 def dealt_game(api):
@@ -101,22 +103,21 @@ def test_one_listener_serves_every_stream_and_a_waiting_stream_holds_no_connecti
 
 
 class CountedReads:
-    """A hub's store, counting the hub's reads."""
+    """A hub's reads of the events, counted."""
 
-    def __init__(self, store):
-        self._store = store
-        self.closed = False
+    def __init__(self, read):
+        self._read = read
         self.reads = []
 
-    def load(self, *args):
+    def __call__(self, *args):
         self.reads.append(args)
-        return self._store.load(*args)
+        return self._read(*args)
 
 
 def counted(monkeypatch, app) -> CountedReads:
-    hub = app.extensions["casino.services"].hub
-    store = CountedReads(hub._store)
-    monkeypatch.setattr(hub, "_store", store)
+    hub = services(app).hub
+    store = CountedReads(hub._read_events)
+    monkeypatch.setattr(hub, "_read_events", store)
     return store
 
 
@@ -125,15 +126,17 @@ def other_worker(own_database_url):
     """A second app on the same database, as another gunicorn worker is."""
     app = worker_app(own_database_url)
     yield app
-    close_pool(app)
+    close_app(app)
 
 
 def test_the_process_that_appends_pushes_to_its_own_streams_with_no_read(api, app, monkeypatch):
     # With no notifications at all (the listener finds no server), the
     # streams would only look every STREAM_POLL_SECONDS (30): whatever they
     # get sooner, the command's own process pushed.
-    hub = app.extensions["casino.services"].hub
-    monkeypatch.setattr(hub, "_url", "postgresql://127.0.0.1:9/nowhere?connect_timeout=1")
+    hub = services(app).hub
+    monkeypatch.setattr(hub, "_listen_with",
+                        functools.partial(notifications.listen, "postgresql://127.0.0.1:9/nowhere?connect_timeout=1",
+                                          notifications.Seal(bytes(32))))
     game = dealt_game(api)
     store = counted(monkeypatch, app)
     readers = open_streams(api, game, 3)
@@ -195,7 +198,7 @@ def test_an_append_past_what_the_hub_has_read_is_read_not_pushed_out_of_order(ap
     one appends the next version: pushing it alone would skip the first."""
     game = dealt_game(api)
     (reader,) = open_streams(api, game, 1, timeout=4)
-    hub = app.extensions["casino.services"].hub
+    hub = services(app).hub
     feed = hub._feeds[uuid.UUID(game.id)]
     with monkeypatch.context() as held:
         held.setattr("service.postgres.notifications.PAYLOAD_LIMIT", 100)  # no events in notifications

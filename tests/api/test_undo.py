@@ -1,6 +1,12 @@
 """Undo and void over HTTP."""
 
+import pytest
+
 from .conftest import ORDERED_DECK
+
+
+# On both wirings: the HTTP API on PostgreSQL as well as in memory.
+pytestmark = pytest.mark.both_wirings
 
 
 def dealt(api, **options):

@@ -4,7 +4,8 @@ import random
 
 import pytest
 
-from domain import VARIANTS, full_deck, resolve
+from domain import full_deck
+from domain.cassino import VARIANTS, resolve
 from domain.cassino.dealing import deck_for
 
 from .conftest import ONE_HAND
@@ -54,9 +55,9 @@ def test_the_variants_list_names_every_preset(api):
     assert listed["diamond"]["options"]["deck"] == "forty" and listed["tablanette"]["players"] == [2, 3, 4]
 
 
-def test_an_option_a_variant_cannot_use_is_a_400_naming_it(api):
+def test_an_option_a_variant_cannot_use_is_a_422_naming_it(api):
     answer = api.post("/v1/games", json={"variant": "california", "seats": 2, "options": {"sweeps": 1}})
-    assert answer.status_code == 400
+    assert answer.status_code == 422 and answer.get_json()["code"] == "invalid_options"
     assert answer.get_json()["errors"][0]["field"] == "options.sweeps"
 
 

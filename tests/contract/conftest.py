@@ -1,8 +1,10 @@
-"""Both event stores behind one fixture, so each contract test runs on each.
+"""Both wirings' adapters behind one fixture, so each contract test runs on each.
 
-``contract`` gives a ``Harness``: the store, and the two things a test
-needs that only the store's owner can do (let idempotency keys expire, read
-the games row). The PostgreSQL case is marked ``postgres``: ``make
+``contract`` gives a ``Harness``: the event store, the read model and the
+ticket uses of one wiring, over one database (PostgreSQL's, or one set of
+memory ``Tables``), and the things a test needs that only the database's
+owner can do (let idempotency keys expire, read a games row, make a store
+that signs checkpoints). The PostgreSQL case is marked ``postgres``: ``make
 test-fast`` leaves it out, and with it the embedded server.
 """
 
@@ -17,27 +19,45 @@ from uuid import UUID
 import psycopg
 import pytest
 
-from service.memory_store import IDEMPOTENCY_LIFETIME, MemoryEventStore
+from service.auth import TicketUses
+from service.events import EventStore
+from service.memory.readmodel import MemoryReadModel
+from service.memory.store import MemoryEventStore
+from service.memory.tables import IDEMPOTENCY_LIFETIME, Tables
+from service.memory.tickets import MemoryTicketUses
+from service.readmodel import ReadModel
 
 
 @dataclass
 class Harness:
-    store: Any
+    store: EventStore
+    read_model: ReadModel
+    ticket_uses: TicketUses
     expire_keys: Callable[[UUID], None]
     games_row: Callable[[UUID], dict[str, Any] | None]
+    signing: Callable[[bytes], EventStore]  # a store over the same database that signs checkpoints
 
 
 def _memory() -> Harness:
     now = [datetime.now(UTC)]
-    store = MemoryEventStore(now=lambda: now[0])
+    tables = Tables(now=lambda: now[0])
 
     def expire_keys(game: UUID) -> None:
         now[0] += IDEMPOTENCY_LIFETIME + timedelta(seconds=1)
 
-    return Harness(store, expire_keys, store.game_row)
+    def games_row(game: UUID) -> dict[str, Any] | None:
+        row = tables.rows.get(game)
+        return {"id": game, **row} if row is not None else None
+
+    return Harness(MemoryEventStore(tables), MemoryReadModel(tables), MemoryTicketUses(tables), expire_keys,
+                   games_row, lambda key: MemoryEventStore(tables, key))
 
 
-def _postgres(store, database_url: str) -> Harness:
+def _postgres(pool, database_url: str) -> Harness:
+    from service.postgres.readmodel import PostgresReadModel
+    from service.postgres.store import PostgresEventStore
+    from service.postgres.tickets import TicketUses as PostgresTicketUses
+
     def expire_keys(game: UUID) -> None:
         with psycopg.connect(database_url, autocommit=True) as conn:
             conn.execute("UPDATE idempotency SET expires_at = now() - interval '1 second' WHERE game_id = %s",
@@ -49,11 +69,21 @@ def _postgres(store, database_url: str) -> Harness:
             row = cursor.fetchone()
             return dict(zip([c.name for c in cursor.description], row)) if row else None
 
-    return Harness(store, expire_keys, games_row)
+    return Harness(PostgresEventStore(pool), PostgresReadModel(pool), PostgresTicketUses(pool), expire_keys,
+                   games_row, lambda key: PostgresEventStore(pool, key))
+
+
+@pytest.fixture(scope="module")
+def contract_pool(own_database_url):
+    """A pool on a database of the module's own: the read model's tests see every game in it."""
+    from service.postgres.database import open_pool
+
+    with open_pool(own_database_url, max_size=4) as pool:
+        yield pool
 
 
 @pytest.fixture(params=["memory", pytest.param("postgres", marks=pytest.mark.postgres)])
 def contract(request) -> Harness:
     if request.param == "memory":
         return _memory()
-    return _postgres(request.getfixturevalue("store"), request.getfixturevalue("database_url"))
+    return _postgres(request.getfixturevalue("contract_pool"), request.getfixturevalue("own_database_url"))

@@ -12,8 +12,8 @@ import uuid
 import pytest
 
 from service.chain import chain, first_break
-from service.events import ConcurrencyError, EventStore, IdempotencyRecord, NewEvent, Snapshot
-from service.memory_store import MemoryEventStore
+from service.events import Append, ConcurrencyError, EventStore, IdempotencyRecord, NewEvent, Snapshot
+from service.memory.store import MemoryEventStore
 from service.postgres.store import PostgresEventStore
 from service.auth import hash_token
 
@@ -30,6 +30,12 @@ def new_game() -> uuid.UUID:
     return uuid.uuid4()
 
 
+def version(store, game: uuid.UUID) -> int:
+    """The game's last version, 0 when it has none."""
+    stored = store.load(game)
+    return stored[-1].version if stored else 0
+
+
 def _row(**changes):
     return {"variant": "cassino", "status": "waiting", "player_names": ["Ann", "Bob"], "version": 1,
             **changes}
@@ -40,12 +46,13 @@ def test_both_stores_have_every_method_of_the_contract():
     contract = {name for name in vars(EventStore) if not name.startswith("_")}
     assert "append" in contract and "read_all" in contract
     assert {name for name in contract if not hasattr(PostgresEventStore, name)} == set()
+    assert {name for name in dir(MemoryEventStore) if not name.startswith("_")} == contract
 
 
 def test_appended_events_load_back_in_version_order(contract):
     store, game = contract.store, new_game()
-    stored = store.append(game, 0, events("GameCreated", "HandDealt"), META)
-    stored += store.append(game, 2, events("CardTrailed"), META, previous_hash=stored[-1].hash)
+    stored = store.append(Append(game, 0, events("GameCreated", "HandDealt"), META))
+    stored += store.append(Append(game, 2, events("CardTrailed"), META, previous_hash=stored[-1].hash))
 
     loaded = store.load(game)
 
@@ -55,13 +62,13 @@ def test_appended_events_load_back_in_version_order(contract):
     assert loaded[1].data == {"n": 1, "type": "HandDealt"}
     assert all(e.metadata == META and e.game_id == game for e in loaded)
     assert loaded[0].position < loaded[1].position < loaded[2].position
-    assert store.game_version(game) == 3
+    assert version(store, game) == 3
     assert game in store.game_ids()
 
 
 def test_load_after_a_version_returns_only_later_events(contract):
     store, game = contract.store, new_game()
-    store.append(game, 0, events("A", "B", "C"), META)
+    store.append(Append(game, 0, events("A", "B", "C"), META))
 
     assert [e.version for e in store.load(game, after_version=2)] == [3]
     assert store.load(game, after_version=3) == []
@@ -70,8 +77,8 @@ def test_load_after_a_version_returns_only_later_events(contract):
 
 def test_appends_chain_each_events_hash_to_the_one_before(contract):
     store, game = contract.store, new_game()
-    first = store.append(game, 0, events("A", "B"), META)
-    second = store.append(game, 2, events("C"), META, previous_hash=first[-1].hash)
+    first = store.append(Append(game, 0, events("A", "B"), META))
+    second = store.append(Append(game, 2, events("C"), META, previous_hash=first[-1].hash))
 
     loaded = store.load(game)
     assert [e.hash for e in loaded] == [e.hash for e in first + second] == chain(game, loaded)
@@ -81,46 +88,46 @@ def test_appends_chain_each_events_hash_to_the_one_before(contract):
 def test_an_append_after_the_first_needs_the_previous_hash_and_the_first_takes_none(contract):
     store, game = contract.store, new_game()
     with pytest.raises(ValueError, match="previous_hash"):
-        store.append(game, 0, events("A"), META, previous_hash=SOME_HASH)
-    store.append(game, 0, events("A"), META)
+        store.append(Append(game, 0, events("A"), META, previous_hash=SOME_HASH))
+    store.append(Append(game, 0, events("A"), META))
     with pytest.raises(ValueError, match="previous_hash"):
-        store.append(game, 1, events("B"), META)
-    assert store.game_version(game) == 1
+        store.append(Append(game, 1, events("B"), META))
+    assert version(store, game) == 1
 
 
 def test_an_event_may_carry_metadata_of_its_own(contract):
     store, game = contract.store, new_game()
     own = {"actor": "seat:1", "command_id": "c-9"}
-    store.append(game, 0, [NewEvent("A", 1, {}), NewEvent("B", 1, {}, metadata=own)], META)
+    store.append(Append(game, 0, [NewEvent("A", 1, {}), NewEvent("B", 1, {}, metadata=own)], META))
 
     assert [e.metadata for e in store.load(game)] == [META, own]
 
 
 def test_an_unknown_game_has_version_zero_and_no_events(contract):
     game = new_game()
-    assert contract.store.game_version(game) == 0
+    assert version(contract.store, game) == 0
     assert contract.store.load(game) == []
     assert game not in contract.store.game_ids()
 
 
 def test_a_stale_expected_version_raises_and_writes_nothing(contract):
     store, game = contract.store, new_game()
-    stored = store.append(game, 0, events("A", "B"), META, game_row=_row(version=2))
+    stored = store.append(Append(game, 0, events("A", "B"), META, game_row=_row(version=2)))
 
     with pytest.raises(ConcurrencyError) as raised:
-        store.append(
+        store.append(Append(
             game, 1, events("C"), META,
             previous_hash=stored[0].hash,
             idempotency=IdempotencyRecord("key-1", "hash", {"status": 200}, "seat:0"),
             game_row=_row(version=99, status="finished"),
             seat_token_hashes={0: hash_token("t0")},
             snapshot=Snapshot(3, "code-1", b"state"),
-        )
+        ))
 
     assert raised.value.expected_version == 1
     assert [e.type for e in store.load(game)] == ["A", "B"]
     assert store.find_idempotent(game, "seat:0", "key-1") is None
-    assert store.seat_for_token(game, hash_token("t0")) is None
+    assert store.seat_token_hashes(game) == {}
     assert store.load_snapshot(game, "code-1") is None
     row = contract.games_row(game)
     assert (row["version"], row["status"]) == (2, "waiting")
@@ -128,18 +135,18 @@ def test_a_stale_expected_version_raises_and_writes_nothing(contract):
 
 def test_an_expected_version_ahead_of_the_game_raises(contract):
     store, game = contract.store, new_game()
-    store.append(game, 0, events("A"), META)
+    store.append(Append(game, 0, events("A"), META))
 
     with pytest.raises(ConcurrencyError):
-        store.append(game, 5, events("B"), META, previous_hash=SOME_HASH)
-    assert store.game_version(game) == 1
+        store.append(Append(game, 5, events("B"), META, previous_hash=SOME_HASH))
+    assert version(store, game) == 1
 
 
 def test_of_two_threads_appending_the_same_version_exactly_one_wins(contract):
     store = contract.store
     for _ in range(10):
         game = new_game()
-        [created] = store.append(game, 0, events("GameCreated"), META)
+        [created] = store.append(Append(game, 0, events("GameCreated"), META))
 
         outcomes = race(store, game, expected_version=1, previous_hash=created.hash, contenders=2)
 
@@ -155,7 +162,7 @@ def race(store, game, expected_version: int, previous_hash: str, contenders: int
     def append() -> None:
         start.wait()
         try:
-            store.append(game, expected_version, events("Move", "Next"), META, previous_hash=previous_hash)
+            store.append(Append(game, expected_version, events("Move", "Next"), META, previous_hash=previous_hash))
             outcomes.append("won")
         except ConcurrencyError:
             outcomes.append("lost")
@@ -172,7 +179,7 @@ def test_the_idempotency_record_is_stored_with_the_events(contract):
     store, game = contract.store, new_game()
     response = {"status": 200, "body": {"version": 1}, "headers": {"ETag": '"1"'}}
 
-    store.append(game, 0, events("A"), META, idempotency=IdempotencyRecord("k", "h1", response, "seat:0"))
+    store.append(Append(game, 0, events("A"), META, idempotency=IdempotencyRecord("k", "h1", response, "seat:0")))
 
     assert store.find_idempotent(game, "seat:0", "k") == ("h1", response)
     assert store.find_idempotent(game, "seat:0", "other") is None
@@ -182,7 +189,7 @@ def test_the_idempotency_record_is_stored_with_the_events(contract):
 
 def test_a_record_filed_under_a_scope_is_found_there_and_not_under_the_game(contract):
     store, game, scope = contract.store, new_game(), new_game()
-    store.append(game, 0, events("A"), META, idempotency=IdempotencyRecord("k", "h1", {}, "public", scope))
+    store.append(Append(game, 0, events("A"), META, idempotency=IdempotencyRecord("k", "h1", {}, "public", scope)))
 
     assert store.find_idempotent(scope, "public", "k") == ("h1", {})
     assert store.find_idempotent(game, "public", "k") is None
@@ -190,57 +197,54 @@ def test_a_record_filed_under_a_scope_is_found_there_and_not_under_the_game(cont
 
 def test_idempotency_keys_are_forgotten_when_they_expire_and_may_be_filed_again(contract):
     store, game = contract.store, new_game()
-    [first] = store.append(game, 0, events("A"), META,
-                           idempotency=IdempotencyRecord("secret-key", "h1", {}, "public"))
+    [first] = store.append(Append(game, 0, events("A"), META,
+                           idempotency=IdempotencyRecord("secret-key", "h1", {}, "public")))
     contract.expire_keys(game)
 
     assert store.find_idempotent(game, "public", "secret-key") is None
-    store.append(game, 1, events("B"), META, previous_hash=first.hash,
-                 idempotency=IdempotencyRecord("secret-key", "h2", {}, "public"))
+    store.append(Append(game, 1, events("B"), META, previous_hash=first.hash,
+                 idempotency=IdempotencyRecord("secret-key", "h2", {}, "public")))
     assert store.find_idempotent(game, "public", "secret-key") == ("h2", {})
 
 
 def test_a_reused_idempotency_key_raises_and_appends_nothing(contract):
     store, game = contract.store, new_game()
-    [first] = store.append(game, 0, events("A"), META, idempotency=IdempotencyRecord("k", "h1", {}, "seat:0"))
+    [first] = store.append(Append(game, 0, events("A"), META, idempotency=IdempotencyRecord("k", "h1", {}, "seat:0")))
 
     with pytest.raises(ConcurrencyError):
-        store.append(game, 1, events("B"), META, previous_hash=first.hash,
-                     idempotency=IdempotencyRecord("k", "h2", {}, "seat:0"))
+        store.append(Append(game, 1, events("B"), META, previous_hash=first.hash,
+                     idempotency=IdempotencyRecord("k", "h2", {}, "seat:0")))
 
-    assert store.game_version(game) == 1
+    assert version(store, game) == 1
     assert store.find_idempotent(game, "seat:0", "k") == ("h1", {})
 
 
-def test_seat_tokens_are_found_by_hash(contract):
+def test_seat_tokens_hashes_are_kept_by_seat(contract):
     store, game = contract.store, new_game()
     hashes = {0: hash_token("alpha"), 1: hash_token("beta")}
-    store.append(game, 0, events("A"), META, seat_token_hashes=hashes)
+    store.append(Append(game, 0, events("A"), META, seat_token_hashes=hashes))
 
-    assert store.seat_for_token(game, hash_token("beta")) == 1
-    assert store.seat_for_token(game, hash_token("alpha")) == 0
-    assert store.seat_for_token(game, hash_token("gamma")) is None
-    assert store.seat_for_token(new_game(), hash_token("alpha")) is None
     assert store.seat_token_hashes(game) == hashes
+    assert store.seat_token_hashes(new_game()) == {}
 
 
 def test_a_seat_given_a_token_twice_is_a_conflict(contract):
     store, game = contract.store, new_game()
-    [first] = store.append(game, 0, events("A"), META, seat_token_hashes={0: hash_token("alpha")})
+    [first] = store.append(Append(game, 0, events("A"), META, seat_token_hashes={0: hash_token("alpha")}))
 
     with pytest.raises(ConcurrencyError):
-        store.append(game, 1, events("B"), META, previous_hash=first.hash,
-                     seat_token_hashes={0: hash_token("other")})
+        store.append(Append(game, 1, events("B"), META, previous_hash=first.hash,
+                     seat_token_hashes={0: hash_token("other")}))
     assert store.seat_token_hashes(game) == {0: hash_token("alpha")}
-    assert store.game_version(game) == 1
+    assert version(store, game) == 1
 
 
 def test_the_games_row_is_inserted_then_updated(contract):
     store, game = contract.store, new_game()
-    [first] = store.append(game, 0, events("A"), META, game_row=_row(version=1))
-    [second] = store.append(game, 1, events("B"), META, previous_hash=first.hash,
+    [first] = store.append(Append(game, 0, events("A"), META, game_row=_row(version=1)))
+    [second] = store.append(Append(game, 1, events("B"), META, previous_hash=first.hash,
                             game_row={"status": "finished", "version": 2,
-                                      "winner": {"team": 1, "reason": "target"}})
+                                      "winner": {"team": 1, "reason": "target"}}))
 
     row = contract.games_row(game)
     assert {c: row[c] for c in ("variant", "status", "player_names", "version", "winner")} == {
@@ -251,14 +255,14 @@ def test_the_games_row_is_inserted_then_updated(contract):
 
 def test_an_unknown_games_column_is_refused(contract):
     with pytest.raises(ValueError, match="drop_table"):
-        contract.store.append(new_game(), 0, events("A"), META, game_row={"drop_table": 1})
+        contract.store.append(Append(new_game(), 0, events("A"), META, game_row={"drop_table": 1}))
 
 
 def test_snapshots_are_only_returned_to_the_code_version_that_wrote_them(contract):
     store, game = contract.store, new_game()
-    [first] = store.append(game, 0, events("A"), META, snapshot=Snapshot(1, "code-1", b"\x00state"))
-    store.append(game, 1, events("B"), META, previous_hash=first.hash,
-                 snapshot=Snapshot(2, "code-1", b"\x00later"))
+    [first] = store.append(Append(game, 0, events("A"), META, snapshot=Snapshot(1, "code-1", b"\x00state")))
+    store.append(Append(game, 1, events("B"), META, previous_hash=first.hash,
+                 snapshot=Snapshot(2, "code-1", b"\x00later")))
 
     assert store.load_snapshot(game, "code-1") == Snapshot(2, "code-1", b"\x00later")
     assert store.load_snapshot(game, "code-2") is None
@@ -267,11 +271,11 @@ def test_snapshots_are_only_returned_to_the_code_version_that_wrote_them(contrac
 def test_read_all_pages_through_every_game_in_global_order(contract):
     store = contract.store
     # Tests share the PostgreSQL database: start after an event of our own.
-    [mark] = store.append(new_game(), 0, events("Mark"), META)
+    [mark] = store.append(Append(new_game(), 0, events("Mark"), META))
     first, second = new_game(), new_game()
-    appended = store.append(first, 0, events("A1", "A2"), META)
-    store.append(second, 0, events("B1"), META)
-    store.append(first, 2, events("A3"), META, previous_hash=appended[-1].hash)
+    appended = store.append(Append(first, 0, events("A1", "A2"), META))
+    store.append(Append(second, 0, events("B1"), META))
+    store.append(Append(first, 2, events("A3"), META, previous_hash=appended[-1].hash))
 
     page = store.read_all(mark.position, limit=3)
     rest = store.read_all(page[-1].position, limit=3)
@@ -284,32 +288,22 @@ def test_read_all_pages_through_every_game_in_global_order(contract):
 
 def test_append_needs_events(contract):
     with pytest.raises(ValueError):
-        contract.store.append(new_game(), 0, [], META)
+        contract.store.append(Append(new_game(), 0, [], META))
 
 
 def test_the_memory_stores_positions_leave_no_gaps():
     store = MemoryEventStore()
     first, second = new_game(), new_game()
-    store.append(first, 0, events("A1", "A2"), META)
-    store.append(second, 0, events("B1"), META)
+    store.append(Append(first, 0, events("A1", "A2"), META))
+    store.append(Append(second, 0, events("B1"), META))
 
     assert [e.position for e in store.read_all()] == [1, 2, 3]
-
-
-def test_the_memory_store_signs_each_new_head_with_a_checkpoint_key():
-    from service import checkpoints
-
-    store, game = MemoryEventStore(checkpoint_key=b"k" * 32), new_game()
-    [*_, last] = store.append(game, 0, events("A", "B"), META)
-
-    assert store.checkpoint(game) == checkpoints.sign(b"k" * 32, game, 2, last.hash)
-    assert MemoryEventStore().checkpoint(game) is None
 
 
 def test_load_head_is_load_with_the_checkpoint_of_the_same_moment(contract):
     store, game = contract.store, new_game()
     assert store.load_head(game) == ([], None)
-    stored = store.append(game, 0, events("A", "B"), META)
+    stored = store.append(Append(game, 0, events("A", "B"), META))
 
     found, checkpoint = store.load_head(game, 1)
 
@@ -317,10 +311,12 @@ def test_load_head_is_load_with_the_checkpoint_of_the_same_moment(contract):
     assert checkpoint is None  # these stores sign no heads: they have no checkpoint key
 
 
-def test_a_store_with_a_checkpoint_key_reads_the_signed_head_with_the_events():
+def test_a_store_with_a_checkpoint_key_signs_each_new_head_and_reads_it_with_the_events(contract):
     from service import checkpoints
 
-    store, game = MemoryEventStore(checkpoint_key=b"k" * 32), new_game()
-    [*_, last] = store.append(game, 0, events("A", "B"), META)
+    store, game = contract.signing(b"k" * 32), new_game()
+    [*_, last] = store.append(Append(game, 0, events("A", "B"), META))
+    [newest] = store.append(Append(game, 2, events("C"), META, previous_hash=last.hash))
 
-    assert store.load_head(game) == (store.load(game), checkpoints.sign(b"k" * 32, game, 2, last.hash))
+    assert store.load_head(game) == (store.load(game), checkpoints.sign(b"k" * 32, game, 3, newest.hash))
+    assert store.load_head(game, 2) == (store.load(game, 2), checkpoints.sign(b"k" * 32, game, 3, newest.hash))

@@ -9,7 +9,8 @@ commas), with ``@1`` to say seat 1 owns it (seat 0 by default).
 
 from __future__ import annotations
 
-from domain import Build, Card, GameState, Options, Seat, cards, full_deck
+from domain import Card, cards, full_deck
+from domain.cassino import Build, GameState, Options, Seat
 from domain.cassino.options import resolve
 
 
@@ -55,7 +56,8 @@ def position(table: str = "", hands=("", ""), turn: int = 0, dealer: int | None 
 
 def refusal(state: GameState, seat: int, move: str) -> str:
     """The rule that refuses ``move``; fails the test if the move is legal."""
-    from domain import Move, Play, RuleViolation, decide
+    from domain import RuleViolation
+    from domain.cassino import Move, Play, decide
 
     try:
         decide(state, Play(seat, Move.parse(move)))
@@ -66,7 +68,7 @@ def refusal(state: GameState, seat: int, move: str) -> str:
 
 def after(state: GameState, seat: int, move: str) -> GameState:
     """The state after ``seat`` plays ``move`` (which must be legal)."""
-    from domain import Move, Play, decide, fold
+    from domain.cassino import Move, Play, decide, fold
 
     return fold(decide(state, Play(seat, Move.parse(move))), state)
 

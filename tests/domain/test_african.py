@@ -4,7 +4,8 @@ and the preset, each test citing the sentence of 003 it checks
 
 import pytest
 
-from domain import Build, CreateGame, Deal, Move, OptionError, Play, decide, fold, full_deck, legal_moves, resolve
+from domain import OptionError, full_deck
+from domain.cassino import Build, CreateGame, Deal, Move, Play, decide, fold, legal_moves, resolve
 from domain.cassino.events import HandEnded
 
 from .positions import after, position, refusal

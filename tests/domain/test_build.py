@@ -8,7 +8,8 @@ Foster's rule for raising one's own build).
 
 import pytest
 
-from domain import Build, Move, Play, RuleViolation, decide, legal_moves
+from domain import RuleViolation
+from domain.cassino import Build, Move, Play, decide, legal_moves
 
 from .positions import after, position, refusal
 

@@ -6,7 +6,7 @@ Sources: 002 (Scarne/Hoyle: pairs and sums, courts one-or-three), 003
 
 import pytest
 
-from domain import Move, Play, decide, legal_moves
+from domain.cassino import Move, Play, decide, legal_moves
 
 from .positions import after, position, refusal
 

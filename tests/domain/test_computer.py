@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from domain import Move, Play
+from domain.cassino import Move, Play
 from domain.cassino.computer import choose, computer_command
 
 from .positions import position

@@ -3,7 +3,8 @@ the sentence of 004 it checks (docs/rules.md, "Diamond")."""
 
 import pytest
 
-from domain import CreateGame, Deal, Move, OptionError, Play, RuleViolation, decide, fold, resolve
+from domain import OptionError, RuleViolation
+from domain.cassino import CreateGame, Deal, Move, Play, decide, fold, resolve
 from domain.cassino.dealing import deck_for
 from domain.cassino.events import GameFinished, HandEnded
 

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 
 import pytest
 
-from domain import Move, is_legal, legal_moves
+from domain.cassino import Move, is_legal, legal_moves
 from domain.cards import Card, cards, full_deck
 from domain.cassino.options import resolve
 from domain.cassino.state import GameState, Seat

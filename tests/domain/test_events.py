@@ -4,8 +4,11 @@ import json
 
 import pytest
 
-from domain import CreateGame, Deal, NotationError, decide, fold, from_json, full_deck, to_json
-from domain.cassino.events import EVENT_TYPES, CardTrailed, Upcasters
+from domain import NotationError, full_deck
+from domain.cassino import CreateGame, Deal, decide, fold, from_json, to_json
+from domain.cassino import events
+from domain.cassino.events import EVENT_TYPES
+from domain.codec import EventCodec, Upcasters
 
 
 def test_every_event_of_a_game_round_trips_through_json():
@@ -28,21 +31,23 @@ def test_an_old_event_is_upcast_where_it_is_read():
     def rename(data):
         return {"seat": data["seat"], "card": data["played"]}
 
-    class CardTrailedV2(CardTrailed):
+    class CardTrailed(events.CardTrailed):
         schema_version = 2
 
     stored = {"type": "CardTrailed", "schema_version": 1, "data": {"seat": 1, "played": "7H"}}
-    event = from_json(stored, upcasters, {"CardTrailed": CardTrailedV2})
+    codec = EventCodec([CardTrailed], upcasters=upcasters)
+    event = codec.from_json(stored)
     assert (event.seat, event.card.code) == (1, "7H")
+    assert codec.to_json(event) == {"type": "CardTrailed", "schema_version": 2, "data": {"seat": 1, "card": "7H"}}
 
 
 def test_a_missing_upcaster_is_an_error_not_a_silent_guess():
-    class CardTrailedV2(CardTrailed):
+    class CardTrailed(events.CardTrailed):
         schema_version = 2
 
     stored = {"type": "CardTrailed", "schema_version": 1, "data": {"seat": 1, "card": "7H"}}
     with pytest.raises(NotationError, match="No upcaster"):
-        from_json(stored, Upcasters(), {"CardTrailed": CardTrailedV2})
+        EventCodec([CardTrailed]).from_json(stored)
 
 
 def test_golden_stored_events_of_version_1_still_fold():

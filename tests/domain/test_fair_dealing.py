@@ -9,7 +9,8 @@ from collections import Counter
 
 import pytest
 
-from domain import (CountOut, CreateGame, Deal, RuleViolation, SetClientSeed, decide, fold, full_deck)
+from domain import RuleViolation, full_deck
+from domain.cassino import CountOut, CreateGame, Deal, SetClientSeed, decide, fold
 from domain.cassino.events import HandDealt, SeedRevealed, ShuffleCommitted
 from domain.shuffle import commitment, deck_from_seed
 
@@ -93,7 +94,7 @@ def test_the_top_card_is_spread_evenly_over_many_seeds():
 
 
 def test_an_old_hand_dealt_event_without_fairness_fields_still_reads():
-    from domain import from_json
+    from domain.cassino import from_json
     old = {"type": "HandDealt", "schema_version": 1, "data": {
         "hand_number": 1, "dealer": 1, "deck": [c.code for c in full_deck()],
         "hands": [["AS", "2S", "7S", "8S"], ["5S", "6S", "JS", "QS"]], "table": ["3S", "4S", "9S", "10S"],

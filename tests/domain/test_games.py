@@ -10,8 +10,8 @@ import json
 import pytest
 
 import domain
-from domain import (GAME_TYPES, Action, CreateGame, Deal, EndReason, Move, OptionError, Status, decide, fold,
-                    from_json, full_deck, game_of, to_json)
+from domain import GAME_TYPES, OptionError, full_deck, game_of
+from domain.cassino import Action, CreateGame, Deal, EndReason, Move, Status, decide, fold, from_json, to_json
 from domain.cassino.events import GameFinished
 from domain.game_types import GameType, game_of_event
 

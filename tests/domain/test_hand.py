@@ -7,8 +7,8 @@ players, dealing round the table), API.md (seat numbering and deck order).
 
 import pytest
 
-from domain import (CountOut, CreateGame, Deal, Move, Play, RuleViolation, decide,
-                    fold, full_deck, legal_moves)
+from domain import RuleViolation, full_deck
+from domain.cassino import CountOut, CreateGame, Deal, Move, Play, decide, fold, legal_moves
 from domain.cassino.events import HandDealt, HandEnded, RoundDealt
 
 DECK = full_deck()  # AS 2S ... KS AH ... KC: top card first

@@ -2,7 +2,7 @@
 
 from itertools import combinations
 
-from domain import Move, Play, decide, is_legal, legal_moves
+from domain.cassino import Move, Play, decide, is_legal, legal_moves
 
 from .positions import position
 

@@ -19,7 +19,8 @@ import pytest
 from hypothesis import HealthCheck, given, note, settings
 from hypothesis import strategies as st
 
-from domain import VARIANTS, CreateGame, Deal, GameState, Move, Play, RuleViolation, decide, fold, legal_moves
+from domain import RuleViolation
+from domain.cassino import VARIANTS, CreateGame, Deal, GameState, Move, Play, decide, fold, legal_moves
 from domain.cassino.moves import ACTIONS
 from tests.scale import scaled
 

@@ -6,7 +6,8 @@ cites the sentence of 004 it checks (docs/rules.md, "Michigan")."""
 
 import pytest
 
-from domain import Move, OptionError, Play, VoidHand, decide, fold, legal_moves, resolve
+from domain import OptionError
+from domain.cassino import Move, Play, VoidHand, decide, fold, legal_moves, resolve
 from domain.cassino.events import GameFinished, PointsScored
 
 from .positions import after, position, refusal

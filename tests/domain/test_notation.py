@@ -5,7 +5,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from domain import Card, Move, NotationError, OptionError, Options, VARIANTS, card, full_deck, resolve
+from domain import Card, NotationError, OptionError, card, full_deck
+from domain.cassino import Move, Options, VARIANTS, resolve
 from domain.cassino.moves import ACTION_FIELDS, ACTIONS
 from tests.scale import scaled
 

@@ -10,7 +10,7 @@ their builds (under ``next_turn``, on that turn).
 
 import pytest
 
-from domain import legal_moves
+from domain.cassino import legal_moves
 
 from .positions import after, position, refusal
 
@@ -27,7 +27,8 @@ class TestNoTrail:
         assert refusal(duty("no_trail"), 0, "7D trail") == "must_act_on_build"
 
     def test_the_refusal_says_why_in_words(self):
-        from domain import Move, Play, RuleViolation, decide
+        from domain import RuleViolation
+        from domain.cassino import Move, Play, decide
         with pytest.raises(RuleViolation, match="cannot trail while your build of 9 is on the table"):
             decide(duty("no_trail"), Play(0, Move.parse("7D trail")))
 

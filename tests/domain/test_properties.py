@@ -35,8 +35,9 @@ import pytest
 from hypothesis import HealthCheck, Phase, given, note, settings
 from hypothesis import strategies as st
 
-from domain import (Build, Card, CountOut, CreateGame, Deal, Move, Play, RuleViolation, decide,
-                    evolve, fold, from_json, full_deck, legal_moves, to_json)
+from domain import Card, RuleViolation, full_deck
+from domain.cassino import (Build, CountOut, CreateGame, Deal, Move, Play, decide, evolve, fold, from_json, legal_moves,
+                            to_json)
 from domain.cassino.events import (BuildMade, CardsCaptured, CardTrailed, CountedOut, GameFinished,
                            HandDealt, HandEnded, PointsScored, RoundDealt)
 from tests.scale import scaled

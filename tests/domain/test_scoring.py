@@ -9,7 +9,8 @@ match play where the higher total wins when both pass the target).
 
 import pytest
 
-from domain import Move, Play, decide, fold, full_deck
+from domain import full_deck
+from domain.cassino import Move, Play, decide, fold
 from domain.cassino.events import GameFinished, HandEnded
 
 from .positions import position

@@ -8,17 +8,18 @@ whose command of that kind ``decide`` accepts."""
 
 from __future__ import annotations
 
-import hashlib
+from enum import StrEnum
 
 import pytest
 
 from domain import cassino, masscool
 from domain.cards import full_deck
 from domain.errors import RuleViolation
-from domain.game_types import GAME_TYPES, GameType, game_of
-from domain.standing import Awaited, Awaiting, Outcome
+from domain.game_types import GAME_TYPES, GameType
+from domain.standing import FINISHED, WAITING, Awaited, Awaiting, Outcome, is_finished
 from tests.domain.masscool.table import Table as MassCoolTable
 from tests.domain.masscool.table import stacked_deck
+from tests.domain.test_games import Service
 
 
 def accepted(game: GameType, state, command) -> bool:
@@ -33,6 +34,8 @@ def able(game: GameType, state, command: Awaited, seat: int) -> bool:
     """Whether ``seat`` may give ``command`` now, by the rules. A pluck
     (Pluck Cassino) is left out: a seat may pluck just after its own play,
     which the game does not wait for."""
+    if command is Awaited.JOIN:
+        return accepted(game, state, game.join_command(seat, "Zoe", None))
     if command is Awaited.DEAL:
         return accepted(game, state, game.deal_command(seat, None, b"s" * 32))
     if command is Awaited.ANSWER_UNDO:
@@ -53,36 +56,34 @@ def assert_exact(game: GameType, state) -> None:
         assert able(game, state, awaiting.command, seat) == (seat in awaiting.seats), (awaiting, seat)
 
 
-class Driven:
-    """A game run by what it awaits: the awaited seat acts, every ``undo_every``
-    moves the mover asks to take its move back, and the answers alternate."""
+class Driven(Service):
+    """A game run by what it awaits (:class:`~tests.domain.test_games.Service`
+    with ``awaiting`` checked after every command): the awaited seat acts,
+    every ``undo_every`` moves the mover asks to take its move back, and the
+    answers alternate. With ``open_last`` the last seat is created open and
+    its player joins first."""
 
-    def __init__(self, variant: str, names: tuple[str, ...], options=None, undo_every: int = 0):
-        self.game = game_of(variant)
+    def __init__(self, variant: str, names: tuple[str, ...], options=None, undo_every: int = 0,
+                 open_last: bool = False):
         self.undo_every = undo_every
-        self.seeds = 0
-        self.state = None
         self.commands = 0
         self.seen: set[Awaited] = set()
-        self.run(self.game.create_command(variant, names, 0, options, self.seed()))
-
-    def seed(self) -> bytes:
-        self.seeds += 1
-        return hashlib.sha256(b"seed %d" % self.seeds).digest()
+        self.names = names
+        super().__init__(variant, names[:-1] + (None,) if open_last else names, options)
 
     def run(self, command) -> None:
-        while command is not None:
-            self.state = self.game.fold(self.game.decide(self.state, command), self.state)
-            command = self.game.follow_up(self.state, self.seed())
+        super().run(command)
         self.commands += 1
         assert_exact(self.game, self.state)
 
-    def step(self) -> None:
+    def act(self) -> None:
         awaiting = self.game.awaiting(self.state)
         assert awaiting is not None and awaiting.seats, awaiting
         self.seen.add(awaiting.command)
         seat = awaiting.seats[self.commands % len(awaiting.seats)]
-        if awaiting.command is Awaited.DEAL:
+        if awaiting.command is Awaited.JOIN:
+            self.run(self.game.join_command(None, self.names[seat], None))
+        elif awaiting.command is Awaited.DEAL:
             self.run(self.game.deal_command(seat, None, self.seed()))
         elif awaiting.command is Awaited.ANSWER_UNDO:
             self.run(self.game.answer_undo_command(seat, self.commands % 3 != 0))
@@ -98,7 +99,7 @@ class Driven:
         for _ in range(limit):
             if self.game.awaiting(self.state) is None:
                 return self
-            self.step()
+            self.act()
         raise AssertionError(f"no end in {limit} commands")
 
 
@@ -111,22 +112,28 @@ class Driven:
     ("mass-cool-casino", ("Ann", "Bob", "Cy", "Di", "Ed"), None),
 ])
 def test_a_game_awaits_exactly_the_seats_the_rules_let_act(variant, names, options):
-    driven = Driven(variant, names, options, undo_every=5).to_the_end()
-    assert driven.seen == set(Awaited)  # deals, plays and undo answers were all awaited
+    driven = Driven(variant, names, options, undo_every=5, open_last=True).to_the_end()
+    assert driven.seen == set(Awaited)  # joins, deals, plays and undo answers were all awaited
     outcome = driven.game.outcome(driven.state)
     assert outcome is not None and outcome.result == driven.game.game_view(driven.state)["result"]
 
 
-def test_every_game_type_says_where_it_stands():
-    for game in GAME_TYPES.values():
-        assert callable(game.awaiting) and callable(game.outcome)
+def test_every_game_begins_waiting_and_ends_finished_in_the_kernels_words():
+    """Each game names its statuses itself, and shares the first and the last."""
+    for name, game in GAME_TYPES.items():
+        assert game.STATUSES[0] == WAITING and game.STATUSES[-1] == FINISHED
+        assert all(isinstance(s, StrEnum) for s in game.STATUSES) and len(set(game.STATUSES)) == len(game.STATUSES)
+        state = game.fold(game.decide(None, game.create_command(next(iter(game.VARIANTS)), ("A", "B"), 0, None,
+                                                                 None)))
+        assert state.status is game.STATUSES[0] and not is_finished(state)
+        assert game.awaiting(state) == Awaiting(Awaited.DEAL, ()), name  # no seed: the operator deals
 
 
 def test_awaiting_is_written_the_same_in_every_view():
     assert Awaiting(Awaited.ANSWER_UNDO, (0, 2)).to_dict() == {"command": "answer_undo", "seats": [0, 2]}
     for variant in ("cassino", "mass-cool-casino"):
         driven = Driven(variant, ("Ann", "Bob"))
-        driven.step()
+        driven.act()
         game, state = driven.game, driven.state
         shown = [game.game_view(state, seat, operator)["awaiting"]
                  for seat, operator in ((None, False), (0, False), (1, False), (None, True))]

@@ -6,8 +6,8 @@ bundle whose top card matches, or trail."""
 
 import pytest
 
-from domain import (CreateGame, Deal, Move, OptionError, Play, RuleViolation, Undo, decide, fold, full_deck,
-                    legal_moves, resolve)
+from domain import OptionError, RuleViolation, full_deck
+from domain.cassino import CreateGame, Deal, Move, Play, Undo, decide, fold, legal_moves, resolve
 from domain.cassino.events import BundleStolen, GameFinished, RoundDealt, from_json, to_json
 
 from .positions import after, position, refusal

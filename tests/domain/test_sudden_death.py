@@ -8,7 +8,8 @@ import json
 
 import pytest
 
-from domain import Move, OptionError, Play, decide, fold, from_json, legal_moves, resolve, to_json
+from domain import OptionError
+from domain.cassino import Move, Play, decide, fold, from_json, legal_moves, resolve, to_json
 from domain.cassino.events import CardsCaptured, GameCreated, GameFinished, HandEnded, PointsScored
 
 from .positions import after, position, refusal

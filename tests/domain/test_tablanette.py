@@ -3,7 +3,8 @@ sentence it checks (docs/rules.md, "Tablanette")."""
 
 import pytest
 
-from domain import CreateGame, Deal, Move, OptionError, Play, decide, fold, full_deck, legal_moves, resolve
+from domain import OptionError, full_deck
+from domain.cassino import CreateGame, Deal, Move, Play, decide, fold, legal_moves, resolve
 from domain.cassino.events import CardsCaptured, GameFinished, HandEnded, PointsScored
 
 from .positions import after, position, refusal

@@ -11,7 +11,7 @@ import random
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from domain import CreateGame, Deal, Play, VARIANTS, decide, evolve, fold, legal_moves
+from domain.cassino import CreateGame, Deal, Play, VARIANTS, decide, evolve, fold, legal_moves
 from domain.cassino.dealing import deck_for
 from domain.cassino.events import CardsCaptured, HandEnded, PointsScored
 from domain.cassino.table import table_cards

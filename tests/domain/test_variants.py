@@ -5,8 +5,8 @@ sudden death, initial pairs, all eleven points)."""
 
 import pytest
 
-from domain import (CreateGame, Deal, Move, OptionError, Play, RuleViolation, decide, fold, full_deck,
-                    legal_moves, resolve)
+from domain import OptionError, RuleViolation, full_deck
+from domain.cassino import CreateGame, Deal, Move, Play, decide, fold, legal_moves, resolve
 from domain.cassino.dealing import deck_for
 from domain.cassino.events import CardDrawn, GameFinished, HandEnded, InitialPairsTaken, PointsScored, RoundDealt
 

@@ -45,9 +45,11 @@ class Serving:
         self.stderr = tmp_path / f"{name}.err"
         casino = casino or Path(sys.executable).with_name("casino")
         with self.stdout.open("w") as out, self.stderr.open("w") as err:
+            # A process group of its own, as a command started in a terminal
+            # has: ``interrupt`` sends what Ctrl-C sends.
             self.process = subprocess.Popen(
                 [str(casino), "serve", "--port", str(self.port)],
-                env=environ, stdout=out, stderr=err, cwd=tmp_path,
+                env=environ, stdout=out, stderr=err, cwd=tmp_path, process_group=0,
             )
         self._wait_until_ready(ready_within)
 
@@ -74,6 +76,15 @@ class Serving:
         except subprocess.TimeoutExpired:
             self.process.kill()
             pytest.fail(f"casino serve did not stop:\n{self.output()}")
+
+    def interrupt(self) -> int:
+        """Ctrl-C, as a terminal sends it: SIGINT to the whole foreground process group."""
+        os.killpg(self.process.pid, signal.SIGINT)
+        try:
+            return self.process.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            pytest.fail(f"casino serve did not stop on Ctrl-C:\n{self.output()}")
 
     def output(self) -> str:
         return f"{self.stdout.read_text()}\n{self.stderr.read_text()}"

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import http.client
 import json
+import os
+import signal
 import socket
 import subprocess
 import sys
 import time
+import urllib.request
 from pathlib import Path
 
 import pytest
@@ -90,3 +94,35 @@ def test_serve_runs_an_embedded_database_that_outlives_a_restart(tmp_path, postg
         assert second.stop() == 0
     out = second.stdout.read_text()
     assert token not in out and "Operator token: kept in" in out
+
+
+def test_ctrl_c_stops_serve_quietly_and_at_once_even_with_a_live_stream_open(tmp_path, database_url):
+    environ = serve_environment(DATABASE_URL=database_url, CASINO_DATA_DIR=str(tmp_path / "data"),
+                                CASINO_WORKERS="2")
+    serving = Serving(tmp_path, environ, "interrupted")
+    created = urllib.request.urlopen(urllib.request.Request(
+        f"{serving.url}/v1/games", method="POST", headers={"Content-Type": "application/json"},
+        data=json.dumps({"variant": "cassino", "seats": [{"name": "A"}, {"name": "B"}]}).encode()), timeout=10)
+    stream = http.client.HTTPConnection("127.0.0.1", serving.port, timeout=10)
+    stream.request("GET", f"/v1/games/{json.load(created)['id']}/events/stream")
+    assert stream.getresponse().status == 200  # open, and would stay open for minutes
+    started = time.monotonic()
+    assert serving.interrupt() == 0
+    assert time.monotonic() - started < 10
+    stream.close()
+    assert "Shutting down" in serving.stderr.read_text()
+    assert "Traceback" not in serving.output() and "SIGQUIT" not in serving.output(), serving.output()
+
+
+def test_a_reader_that_goes_away_ends_a_command_quietly(tmp_path, database_url):
+    """``casino verify --json | head``: once the reader has gone, the command
+    stops with no traceback (its output here goes to a pipe already closed)."""
+    reader, writer = os.pipe()
+    os.close(reader)
+    environ = serve_environment(DATABASE_URL=database_url)
+    casino = Path(sys.executable).with_name("casino")
+    with open(writer, "wb") as closed_pipe:
+        done = subprocess.run([str(casino), "verify", "--json"], env=environ, stdout=closed_pipe,
+                              stderr=subprocess.PIPE, text=True, timeout=120, cwd=tmp_path)
+    assert done.returncode == 128 + signal.SIGPIPE
+    assert done.stderr.splitlines() == ["Database: DATABASE_URL"], done.stderr

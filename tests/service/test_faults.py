@@ -28,6 +28,10 @@ import pytest
 
 from service.postgres.database import EmbeddedPostgres
 from tests.conftest import OPERATOR_TOKEN, directory_for_postgres
+from tests.service.spec_check import check
+
+# A server of its own, stopped and restarted under load: PostgreSQL itself.
+pytestmark = pytest.mark.postgres
 
 CLIENTS = 3
 LOAD_SECONDS = 4.0
@@ -264,28 +268,45 @@ def test_postgresql_restarted_mid_load_loses_nothing_and_the_service_recovers(se
     _nothing_doubled(server, load)
 
 
-def test_a_chunked_body_over_the_limit_is_413_like_a_sized_one(server):
-    conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
-    try:
-        chunks = iter([b'{"seats": 2, "variant": "', b"x" * 40_000, b"x" * 40_000, b'"}'])
-        conn.request("POST", "/v1/games", body=chunks, encode_chunked=True,
-                     headers={"Content-Type": "application/json", "Transfer-Encoding": "chunked"})
-        response = conn.getresponse()
-        body = json.loads(response.read())
-    finally:
-        conn.close()
-    assert response.status == 413 and body["code"] == "payload_too_large"
+@pytest.mark.parametrize("framing", [b"Transfer-Encoding: chunked", b"Content-Length: 3276800"])
+def test_a_body_over_the_limit_is_answered_413_to_a_client_that_sends_it_all_before_reading(server, framing):
+    """3 MB, with a pause longer than gunicorn's keep-alive half-way, from a
+    client that asks to close: the server reads it to its end before it
+    answers and closes, so the client gets the 413, not a reset."""
+    chunked = framing.startswith(b"Transfer")
+    piece = b"x" * 16384
+    with socket.create_connection(("127.0.0.1", server.port), timeout=20) as sock:
+        sock.sendall(b"POST /v1/games HTTP/1.1\r\nHost: casino\r\nContent-Type: application/json\r\n"
+                     b"Connection: close\r\n" + framing + b"\r\n\r\n")
+        for n in range(200):
+            sock.sendall(b"%x\r\n%s\r\n" % (len(piece), piece) if chunked else piece)
+            if n == 100:
+                time.sleep(3)
+        if chunked:
+            sock.sendall(b"0\r\n\r\n")
+        answer = sock.makefile("rb")
+        status = answer.readline()
+        headers = dict(line.decode().rstrip("\r\n").split(": ", 1) for line in iter(answer.readline, b"\r\n"))
+        body = json.loads(answer.read(int(headers["Content-Length"])))
+    assert status.split()[1] == b"413" and body["code"] == "payload_too_large"
 
 
-@pytest.mark.parametrize("request_bytes,status", [
-    (b"GET /healthz?" + b"x" * 4100 + b" HTTP/1.1\r\nHost: x\r\n\r\n", 414),
-    (b"GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: " + b"x" * 8200 + b"\r\n\r\n", 431),
+@pytest.mark.parametrize("request_bytes,status,code", [
+    (b"GET /healthz?" + b"x" * 4100 + b" HTTP/1.1\r\nHost: x\r\n\r\n", 414, "uri_too_long"),
+    (b"GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: " + b"x" * 8200 + b"\r\n\r\n", 431, "headers_too_large"),
     (b"GET /healthz HTTP/1.1\r\nHost: x\r\n" + b"".join(b"X-%d: y\r\n" % i for i in range(101)) + b"\r\n",
-     431),
+     431, "headers_too_large"),
+    (b"\x16\x03\x01 not HTTP at all\r\n\r\n", 400, "malformed"),
 ])
-def test_the_http_servers_own_refusals_are_the_documented_ones(server, request_bytes, status):
-    """openapi.yaml documents these answers of gunicorn's, given before the service sees a request."""
+def test_the_http_servers_own_refusals_are_the_documented_problems(server, request_bytes, status, code):
+    """openapi.yaml documents these answers, given before the service sees a request, as problems."""
     with socket.create_connection(("127.0.0.1", server.port), timeout=10) as sock:
         sock.sendall(request_bytes)
-        first_line = sock.makefile("rb").readline()
+        answer = sock.makefile("rb")
+        first_line = answer.readline()
+        headers = dict(line.decode().rstrip("\r\n").split(": ", 1) for line in iter(answer.readline, b"\r\n"))
+        body = json.loads(answer.read(int(headers["Content-Length"])))
     assert first_line.split()[1] == str(status).encode()
+    assert headers["Content-Type"] == "application/problem+json" and headers["Connection"] == "close"
+    assert body["status"] == status and body["code"] == code and body["detail"]
+    check("GET", "/healthz", status, headers, json.dumps(body).encode())

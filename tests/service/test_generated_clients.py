@@ -24,6 +24,8 @@ import pytest
 
 from tests.service.serving import Serving, serve_environment
 
+pytestmark = pytest.mark.toolchain  # runs the client generators and compilers
+
 ROOT = Path(__file__).resolve().parents[2]
 SPEC = ROOT / "openapi.yaml"
 
@@ -134,6 +136,37 @@ def test_the_generated_python_client_plays_a_whole_game_of_mass_cool_casino(casi
     assert any(isinstance(e, BetPlacedEvent) for e in log.events)
     [counted] = [e for e in log.events if isinstance(e, MoneyCountedEvent)]
     assert counted.data.winners == view.winners
+
+
+def test_the_generated_python_client_reads_a_game_without_a_token(casino_client, server):
+    """A spectator's reads take a plain ``Client`` (the spec's security is
+    optional there), and show no hand; a seat's token still shows its own."""
+    import inspect
+    import typing
+
+    from casino_client import AuthenticatedClient, Client
+    from casino_client.api.audit import list_game_events, replay_game
+    from casino_client.api.commands import count_out
+    from casino_client.api.games import create_game, get_game
+    from casino_client.models import CassinoGame, CreateGame, CreatedGame, EventPage, SeatName
+
+    def takes(operation) -> set[str]:
+        annotation = inspect.signature(operation).parameters["client"].annotation
+        return {kind.__name__ for kind in typing.get_args(annotation) or [annotation]}
+
+    for operation in (get_game.sync, list_game_events.sync, replay_game.sync):
+        assert takes(operation) == {"AuthenticatedClient", "Client"}
+    assert takes(count_out.sync) == {"AuthenticatedClient"}
+    anyone = Client(base_url=server.url)
+    created = create_game.sync(client=anyone, body=CreateGame(
+        variant="cassino", seats=[SeatName(name="Ann"), SeatName(name="Bob")], first_dealer=1))
+    assert isinstance(created, CreatedGame)
+    game_id = UUID(str(created.id))
+    watched = get_game.sync(game_id, client=anyone)
+    assert isinstance(watched, CassinoGame) and "you" not in watched.to_dict()
+    seated = get_game.sync(game_id, client=AuthenticatedClient(base_url=server.url, token=created.seats[0].token))
+    assert seated.to_dict()["you"] == 0
+    assert isinstance(list_game_events.sync(game_id, client=anyone), EventPage)
 
 
 def test_the_generated_python_client_reads_the_spec_as_json(casino_client, server):

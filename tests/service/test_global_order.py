@@ -11,7 +11,7 @@ import uuid
 
 import psycopg
 
-from service.events import NewEvent
+from service.events import Append, NewEvent
 
 META = {"actor": "test"}
 INSERT_IN_FLIGHT = (
@@ -26,7 +26,7 @@ def test_an_event_that_commits_later_below_a_seen_one_cannot_happen(store, datab
         # A transaction that has begun to write (it has its id), held open.
         older.execute("SELECT pg_current_xact_id()")
         # A younger append commits first...
-        [later] = store.append(uuid.uuid4(), 0, [NewEvent("Later", 1, {})], META)
+        [later] = store.append(Append(uuid.uuid4(), 0, [NewEvent("Later", 1, {})], META))
         # ...but is held back while the older one may still append below it.
         assert store.read_all(n) == []
         (held,) = older.execute(INSERT_IN_FLIGHT, (uuid.uuid4(),)).fetchone()
@@ -44,7 +44,7 @@ def test_an_append_does_not_wait_for_another_in_flight(store, database_url, last
         # Appends are not serialised: this one commits while the other is open.
         appended: list = []
         writer = threading.Thread(
-            target=lambda: appended.extend(store.append(uuid.uuid4(), 0, [NewEvent("Later", 1, {})], META)))
+            target=lambda: appended.extend(store.append(Append(uuid.uuid4(), 0, [NewEvent("Later", 1, {})], META))))
         writer.start()
         writer.join(10)
         assert appended, "the append waited for the transaction in flight"
@@ -64,8 +64,8 @@ def test_a_tailing_reader_sees_every_event_of_concurrent_appends(store, last_pos
     def write() -> None:
         game, head = uuid.uuid4(), None
         for i in range(appends_each):
-            stored = store.append(game, 2 * i, [NewEvent("E", 1, {}), NewEvent("F", 1, {})], META,
-                                  previous_hash=head)
+            stored = store.append(Append(game, 2 * i, [NewEvent("E", 1, {}), NewEvent("F", 1, {})], META,
+                                  previous_hash=head))
             head = stored[-1].hash
 
     def tail() -> None:

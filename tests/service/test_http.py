@@ -9,8 +9,7 @@ import pytest
 from flask import g, request
 
 from service import metrics
-from service.web.app import create_app
-from service.postgres.database import close_pool
+from service.web.app import close_app, create_app
 from service.ops.logs import JsonFormatter
 from service.web.problems import ApiProblem
 
@@ -31,6 +30,7 @@ def test_healthz_answers(client):
     assert response.status_code == 200 and response.get_json() == {"status": "ok"}
 
 
+@pytest.mark.postgres
 def test_readyz_answers_when_the_database_does(client):
     response = client.get("/readyz")
     assert response.status_code == 200 and response.get_json() == {"status": "ready"}
@@ -46,7 +46,7 @@ def test_readyz_answers_503_when_the_database_is_unreachable():
     try:
         body = assert_problem(app.test_client().get("/readyz"), 503, "unavailable")
     finally:
-        close_pool(app)
+        close_app(app)
     assert "database" in body["detail"]
 
 
@@ -166,8 +166,8 @@ def test_each_request_logs_one_json_line(client, caplog):
     assert isinstance(line["duration_ms"], float)
 
 
-def test_the_app_refuses_multiprocess_metrics_set_up_too_late(database_url, monkeypatch, tmp_path):
+def test_the_app_refuses_multiprocess_metrics_set_up_too_late(monkeypatch, tmp_path):
     # prometheus_client is imported already, so it counts in-process only.
     monkeypatch.setenv("PROMETHEUS_MULTIPROC_DIR", str(tmp_path))
     with pytest.raises(RuntimeError, match="PROMETHEUS_MULTIPROC_DIR"):
-        create_app({"DATABASE_URL": database_url})
+        create_app({})  # refused before it opens anything

@@ -40,7 +40,7 @@ def test_export_and_replay_reproduce_a_mass_cool_casino_game_exactly(
     assert main(["export", t.game.id, "--output", str(path)]) == 0
     transcript = json.loads(path.read_text())
     assert transcript["variant"] == "mass-cool-casino" and transcript["options"]["money"] == 10
-    assert transcript["seats"] == [{"seat": 0, "name": "P0"}, {"seat": 1, "name": "P1"}]
+    assert transcript["seats"] == [{"seat": 0, "name": "P0", "open": False}, {"seat": 1, "name": "P1", "open": False}]
     migrations.upgrade(scratch_url)
     monkeypatch.setenv("DATABASE_URL", scratch_url)
     capsys.readouterr()

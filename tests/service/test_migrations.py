@@ -12,8 +12,8 @@ from alembic import command
 import migrations
 from service.chain import chain, first_break
 from service.checkpoints import key_from
-from service.postgres.readmodel import ReadModel
-from service.events import NewEvent
+from service.postgres.readmodel import PostgresReadModel
+from service.events import Append, NewEvent
 from service.postgres.store import VERSION_CONFLICT_SQLSTATE, PostgresEventStore
 from service.ops.verify import Evidence, check_checkpoint, check_hash_chain
 from tests.conftest import tamper_with
@@ -200,12 +200,12 @@ def test_games_stored_under_chain_1_still_verify_and_go_on_under_chain_2(scratch
             after = conn.execute("SELECT xmin::text, hash FROM events WHERE game_id = %s ORDER BY version",
                                  (game,)).fetchall()
         assert after == before  # not a row rewritten
-        old = Evidence(game, *ReadModel(pool).evidence(game), key)
+        old = Evidence(game, *PostgresReadModel(pool).evidence(game), key)
         assert [e.chain for e in old.events] == [1, 1]
         assert check_hash_chain(old).ok and check_checkpoint(old).ok
         store = PostgresEventStore(pool, key)
-        store.append(game, 2, [NewEvent("E", 1, {"n": 3})], {"actor": "public"}, previous_hash=before[-1][1])
-        new = Evidence(game, *ReadModel(pool).evidence(game), key)
+        store.append(Append(game, 2, [NewEvent("E", 1, {"n": 3})], {"actor": "public"}, previous_hash=before[-1][1]))
+        new = Evidence(game, *PostgresReadModel(pool).evidence(game), key)
     assert [e.chain for e in new.events] == [1, 1, 2]
     assert check_hash_chain(new).ok and check_checkpoint(new).ok and new.checkpoint.version == 3
 

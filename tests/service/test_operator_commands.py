@@ -16,16 +16,16 @@ import psycopg
 import pytest
 
 import migrations
-from service.web.app import create_app
+from service.web.app import close_app, create_app
 from service.cache import StateCache
 from service.auth import OPERATOR
 from service.chain import first_break
 from service.ops.cli import main
-from service.postgres.database import close_pool, get_pool, open_pool
+from service.postgres.database import open_pool
 from service.games import GameService
 from service.events import refold_checked
 from service.projection import expected_row
-from service.postgres.readmodel import ReadModel
+from service.postgres.readmodel import PostgresReadModel
 from service.postgres.store import PostgresEventStore
 from service.views import game_view
 from tests.api.conftest import ONE_HAND, ORDERED_DECK, Api
@@ -39,7 +39,7 @@ def scratch(scratch_url, monkeypatch):
     app = create_app({**TEST_SETTINGS, "DATABASE_URL": scratch_url})
     monkeypatch.setenv("DATABASE_URL", scratch_url)
     yield Api(app, app.test_client())
-    close_pool(app)
+    close_app(app)
 
 
 @pytest.fixture
@@ -178,7 +178,7 @@ def test_a_game_whose_events_do_not_fold_keeps_its_row_and_is_reported(scratch, 
     assert games_table(scratch_url) == before
 
 
-def test_an_append_waits_for_a_rebuild_of_its_game_so_the_row_never_goes_back(api, app, operator):
+def test_an_append_waits_for_a_rebuild_of_its_game_so_the_row_never_goes_back(api, pool, operator):
     """The rebuild locks the game's row before it reads the events; an
     append (which updates the row first) waits, then writes the newer row."""
     name = f"Rebuilt-{uuid.uuid4().hex[:8]}"
@@ -191,7 +191,7 @@ def test_an_append_waits_for_a_rebuild_of_its_game_so_the_row_never_goes_back(ap
         release.wait(5)
         return expected_row(events, refold_checked(events))
 
-    rebuild = threading.Thread(target=ReadModel(get_pool(app)).rebuild, args=(uuid.UUID(game.id), project))
+    rebuild = threading.Thread(target=PostgresReadModel(pool).rebuild, args=(uuid.UUID(game.id), project))
     rebuild.start()
     read.wait(5)
     play = threading.Thread(target=api.play, args=(game, 1))

@@ -1,23 +1,21 @@
 """Stream tickets: signed, short-lived, for one game's stream, never the
 token, void with the token, and used once."""
 
-import time
 import uuid
 
 from service.auth import (OPERATOR, PUBLIC, TICKET_LIFETIME, hash_token, issue_ticket, redeem_ticket, seat,
-                          ticket_key_from, ticket_use)
-from service.postgres.database import get_pool
-from service.postgres.tickets import TicketUses
+                          ticket_key_from)
 
 KEY = ticket_key_from("operator-token")
 GAME = uuid.uuid4()
 NOW = 1_760_000_000.0
 SEAT_TOKEN = hash_token("the seat's token")
+OPERATOR_TOKEN = hash_token("operator-token")
 
 
 def current(caller):
-    """The token hash each caller has now: one for every seat, none for the others."""
-    return SEAT_TOKEN if caller.is_seat else ""
+    """The token hash each caller has now: one for every seat and the operator, none for the public."""
+    return SEAT_TOKEN if caller.is_seat else OPERATOR_TOKEN if caller.is_operator else ""
 
 
 def issue(caller, now=NOW):
@@ -43,18 +41,11 @@ def test_a_seats_ticket_dies_with_the_token_it_was_issued_under():
     assert redeem_ticket(KEY, GAME, ticket, NOW, lambda caller: None) is None  # the seat has no token
 
 
-def test_a_ticket_is_used_once_in_whichever_worker(app):
-    pool = get_pool(app)
-    ticket, _ = issue(seat(1), time.time())
-    assert TicketUses(pool).use_once(*ticket_use(ticket))
-    assert not TicketUses(pool).use_once(*ticket_use(ticket))
-    other, _ = issue(seat(1), time.time())
-    assert TicketUses(pool).use_once(*ticket_use(other))
-
-
-def test_a_ticket_the_databases_clock_says_expired_is_not_used(app):
-    ticket, _ = issue(seat(1), time.time() - TICKET_LIFETIME - 5)
-    assert not TicketUses(get_pool(app)).use_once(*ticket_use(ticket))
+def test_the_operators_ticket_dies_with_the_operator_token_even_under_the_same_key():
+    ticket, _ = issue(OPERATOR)
+    assert redeem_ticket(KEY, GAME, ticket, NOW, current) == OPERATOR
+    assert redeem_ticket(KEY, GAME, ticket, NOW, lambda caller: hash_token("the next operator token")) is None
+    assert redeem_ticket(KEY, GAME, ticket, NOW, lambda caller: None) is None  # no operator token at all
 
 
 def test_a_ticket_is_for_one_game_one_key_and_cannot_be_edited():

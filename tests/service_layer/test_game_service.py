@@ -10,28 +10,29 @@ import uuid
 
 import pytest
 
-from domain import Deal, RuleViolation
+from domain import RuleViolation
 from service.auth import Authenticator, hash_token, seat
 from service.cache import StateCache
+from service.commands import CreateGame, Deal, SetClientSeed
 from service.events import ConcurrencyError, refold
-from service.games import Applied, GameService, KeyReused, PreconditionFailed, VersionConflict, request_hash
-from service.memory_store import MemoryEventStore
-
-META = {"actor": "public", "command_id": "c-1", "request_id": "r-1"}
+from service.games import Applied, GameService, KeyReused, PreconditionFailed, VersionConflict
+from service.memory.store import MemoryEventStore
 
 
 def new_game(service: GameService, key: str | None = None) -> tuple[uuid.UUID, list[str]]:
-    created = service.create("cassino", ("Ann", "Bob"), 1, {}, meta=META, idempotency_key=key,
-                             fingerprint="create")
+    created = service.create(CreateGame(variant="cassino", seats=("Ann", "Bob"), options={}, first_dealer=1,
+                                        idempotency_key=key, request_id="r-1"))
     return created.game_id, list(created.tokens)
 
 
 def seed(service: GameService, game_id: uuid.UUID, text: str, *, by: int = 0, key: str | None = None,
          if_match: int | None = None) -> Applied:
-    caller = seat(by)
-    return service.execute(game_id, caller, lambda game, state: game.client_seed_command(by, text),
-                           if_match=if_match, idempotency_key=key,
-                           fingerprint=request_hash(caller, "client-seed", text), meta=META)
+    return service.execute(SetClientSeed(game_id=game_id, caller=seat(by), seed=text, expected_version=if_match,
+                                         idempotency_key=key, request_id="r-1"))
+
+
+def version_of(store, game_id: uuid.UUID) -> int:
+    return store.load(game_id)[-1].version
 
 
 @pytest.fixture
@@ -49,7 +50,7 @@ def test_a_created_game_is_stored_whole_with_only_its_tokens_hashes(service, sto
 
     assert service.load(game_id) == refold(store.load(game_id))
     assert store.seat_token_hashes(game_id) == {0: hash_token(tokens[0]), 1: hash_token(tokens[1])}
-    assert store.game_row(game_id)["player_names"] == ["Ann", "Bob"]
+    assert store.tables.rows[game_id]["player_names"] == ["Ann", "Bob"]
     assert Authenticator(None, store).seat_for_token(game_id, hash_token(tokens[1])) == 1
 
 
@@ -63,37 +64,36 @@ def test_a_creation_retried_under_its_key_gets_the_same_game_and_tokens(service,
 
 def test_a_command_is_appended_and_answered_with_the_new_version(service, store):
     game_id, _ = new_game(service)
-    before = store.game_version(game_id)
+    before = version_of(store, game_id)
 
     applied = seed(service, game_id, "abc")
 
     assert applied.before == before and applied.state.version == before + 1
     assert [type(e).__name__ for e in applied.events] == ["ClientSeedSet"]
-    assert store.game_version(game_id) == before + 1
-    assert store.game_row(game_id)["version"] == before + 1
+    assert version_of(store, game_id) == before + 1
+    assert store.tables.rows[game_id]["version"] == before + 1
     assert service.load(game_id) == refold(store.load(game_id))
 
 
 def test_a_refused_command_appends_nothing(service, store):
     game_id, _ = new_game(service)
-    before = store.game_version(game_id)
+    before = version_of(store, game_id)
 
     with pytest.raises(RuleViolation):  # seat 1 deals first
-        service.execute(game_id, seat(0), lambda game, state: Deal(seat=0), if_match=None, idempotency_key=None,
-                        fingerprint="deal", meta=META)
-    assert store.game_version(game_id) == before
+        service.execute(Deal(game_id=game_id, caller=seat(0)))
+    assert version_of(store, game_id) == before
 
 
 def test_a_retry_under_the_same_key_gets_the_first_answer_and_appends_nothing(service, store):
     game_id, _ = new_game(service)
     first = seed(service, game_id, "abc", key="k")
-    version = store.game_version(game_id)
+    version = version_of(store, game_id)
 
     assert seed(service, game_id, "abc", key="k") == first
-    assert store.game_version(game_id) == version
+    assert version_of(store, game_id) == version
     with pytest.raises(KeyReused):
         seed(service, game_id, "other", key="k")
-    assert store.game_version(game_id) == version
+    assert version_of(store, game_id) == version
 
 
 def test_a_key_is_the_callers_own(service, store):
@@ -101,18 +101,18 @@ def test_a_key_is_the_callers_own(service, store):
     seed(service, game_id, "abc", by=0, key="k")
     second = seed(service, game_id, "xyz", by=1, key="k")
 
-    assert second.state.version == store.game_version(game_id)
+    assert second.state.version == version_of(store, game_id)
 
 
 def test_if_match_on_an_older_version_is_refused_with_the_current_one(service, store):
     game_id, _ = new_game(service)
-    version = store.game_version(game_id)
+    version = version_of(store, game_id)
     seed(service, game_id, "abc", if_match=version)
 
     with pytest.raises(PreconditionFailed) as refused:
         seed(service, game_id, "xyz", if_match=version)
     assert refused.value.current == version + 1
-    assert store.game_version(game_id) == version + 1
+    assert version_of(store, game_id) == version + 1
 
 
 def test_a_cache_left_behind_by_another_worker_is_caught_up_and_the_command_decided_again(service, store):
@@ -123,7 +123,7 @@ def test_a_cache_left_behind_by_another_worker_is_caught_up_and_the_command_deci
 
     applied = seed(service, game_id, "abc")
 
-    assert applied.state.version == store.game_version(game_id)
+    assert applied.state.version == version_of(store, game_id)
     assert [e.type for e in store.load(game_id)][-2:] == ["ClientSeedSet", "ClientSeedSet"]
     assert service.load(game_id) == refold(store.load(game_id))
 
@@ -131,20 +131,20 @@ def test_a_cache_left_behind_by_another_worker_is_caught_up_and_the_command_deci
 class LosingStore(MemoryEventStore):
     """Loses every append of a command to an unseen rival: the game never moves on."""
 
-    def append(self, game_id, expected_version, events, metadata, **writes):
-        if expected_version > 0:
-            raise ConcurrencyError(game_id, expected_version)
-        return super().append(game_id, expected_version, events, metadata, **writes)
+    def _write(self, append):
+        if append.append.expected_version > 0:
+            raise ConcurrencyError(append.append.game_id, append.append.expected_version)
+        return super()._write(append)
 
 
 def test_an_append_lost_without_the_game_moving_on_is_a_version_conflict():
     store = LosingStore()
     service = GameService(store, StateCache())
     game_id, _ = new_game(service)
-    version = store.game_version(game_id)
+    version = version_of(store, game_id)
 
     with pytest.raises(VersionConflict):
         seed(service, game_id, "abc")
     with pytest.raises(PreconditionFailed):
-        seed(service, game_id, "abc", if_match=store.game_version(game_id))
-    assert store.game_version(game_id) == version
+        seed(service, game_id, "abc", if_match=version_of(store, game_id))
+    assert version_of(store, game_id) == version

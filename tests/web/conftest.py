@@ -13,14 +13,14 @@ import importlib.util
 import json
 import re
 import threading
+import time
 from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
 from werkzeug.serving import WSGIRequestHandler, make_server
 
-from service.web.app import create_app
-from service.postgres.database import close_pool
+from service.web.app import close_app, create_app
 from tests.api.conftest import Api, Game
 from tests.conftest import OPERATOR_TOKEN, TEST_SETTINGS
 
@@ -94,7 +94,7 @@ def web_app(database_url):
     app = create_app({**TEST_SETTINGS, "DATABASE_URL": database_url,
                       "STREAM_MAX_SECONDS": STREAM_SECONDS, "STREAM_MAX_OPEN": 64})
     yield app
-    close_pool(app)
+    close_app(app)
 
 
 class _Quiet(WSGIRequestHandler):
@@ -228,24 +228,35 @@ def shoot(page, name: str, viewport) -> Path:
     return path
 
 
-def play_alone(page) -> tuple[Game, str, str]:
-    """Press the lobby's "Play alone against the computer" and open the
-    person's table: the game (with the person's token) and the token, and
-    the text of the seat links the lobby showed."""
+def play_alone(page) -> tuple[Game, str]:
+    """Press the lobby's "Play alone against the computer", which opens the
+    person's table: the game (with the person's token) and the token, taken
+    from the tab's storage (the link's fragment has left the address bar)."""
     page.get_by_role("button", name="Play alone against the computer").click()
-    links = page.locator("#seat-links")
-    links.wait_for()
-    href = page.locator("a.seat-link").first.get_attribute("href")
-    game_id = parse_qs(urlsplit(href).query)["game"][0]
-    token = urlsplit(href).fragment.removeprefix("token=")
-    shown = links.inner_text()
-    page.goto(href)
-    return Game(game_id, [token], {}), token, shown
+    page.wait_for_url("**/play/table.html?game=*")
+    page.wait_for_selector("body[data-version]")
+    game_id = parse_qs(urlsplit(page.url).query)["game"][0]
+    token = page.evaluate("id => sessionStorage.getItem(`casino.token.${id}`)", game_id)
+    return Game(game_id, [token], {}), token
 
 
 def wait_version(page, version: int, timeout: float = 10_000) -> None:
     """Until the page shows the game at ``version`` (its body's data-version)."""
     page.wait_for_function("v => Number(document.body.dataset.version) >= v", arg=version, timeout=timeout)
+
+
+def hold_streams(page, timeout: float = 15.0) -> list:
+    """Keep the page from hearing of the game from now on: its next live
+    stream is held unanswered (streams end every few seconds here, and the
+    page opens a new one). Returns once a stream is held, so the page's view
+    is what it was; the held requests are returned."""
+    held: list = []
+    page.route("**/events/stream?*", lambda route: held.append(route))
+    deadline = time.monotonic() + timeout
+    while not held:
+        assert time.monotonic() < deadline, "the page opened no new stream"
+        page.wait_for_timeout(100)
+    return held
 
 
 def wait_streamed(page, version: int, timeout: float = 10_000) -> None:
@@ -373,7 +384,9 @@ def table_ids(view: dict) -> list[str]:
 
 def assert_agrees(page, view: dict) -> None:
     shown = page.evaluate(SUMMARY)
-    assert shown["facts"]["stock"] == str(view["deck_count"])
+    dealt = view["status"] != "waiting"  # before the first deal: no hand number, turn or stock, nor a 0 for them
+    assert shown["facts"].get("stock") == (str(view["deck_count"]) if dealt else None)
+    assert ("hand" in shown["facts"]) == dealt and ("turn" in shown["facts"]) == dealt
     assert shown["facts"]["version"] == str(view["version"])
     assert shown["seats"] == [{"hand": s["hand_count"], "captured": s["captured_count"], "sweeps": s["sweeps"],
                                "score": s["score"]} for s in view["seats"]]
@@ -425,10 +438,12 @@ def mcc_assert_agrees(page, view: dict) -> None:
     shown = page.evaluate(MCC_SUMMARY)
     you = view.get("you")
     facts = shown["facts"]
-    assert (facts["stock"], facts["pot"], facts["version"], facts["round"]) == (
-        str(view["deck_count"]), str(view["pot_count"]), str(view["version"]), str(view["round"]))
+    dealt = view["status"] != "waiting"  # before the deal: no round, turn or pot, nor a 0 for them
+    assert (facts["stock"], facts.get("pot"), facts["version"], facts.get("round")) == (
+        str(view["deck_count"]), str(view["pot_count"]) if dealt else None, str(view["version"]),
+        str(view["round"]) if dealt else None)
     turn = view["seats"][view["turn"]]["name"] if view["status"] == "betting" else "—"
-    assert facts["turn"] == turn
+    assert facts.get("turn") == (turn if dealt else None)
     for s, on_page in zip(view["seats"], shown["seats"], strict=True):
         assert on_page["money"] == ([] if s["seat"] == you else s["money"])
         assert on_page["out"] == s["out"]

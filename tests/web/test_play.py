@@ -7,7 +7,8 @@ from __future__ import annotations
 from urllib.parse import parse_qs, urlsplit
 
 from tests.api.conftest import ONE_HAND
-from tests.web.conftest import DESKTOP, PHONE, click_move, move_label, open_page, settle, shoot, wait_version
+from tests.web.conftest import (DESKTOP, PHONE, click_move, hold_streams, move_label, open_page, settle, shoot,
+                               wait_streamed, wait_version)
 
 
 def test_two_seats_play_a_whole_hand_by_clicking_and_nobody_sees_a_hidden_card(browser, base_url, web_api):
@@ -52,10 +53,7 @@ def test_a_refused_command_shows_the_services_sentence_and_keyboard_alone_plays(
     web_api.deal(game)
     ann, _ = open_page(browser, f"{base_url}/play/table.html?game={game.id}#token={game.tokens[0]}")
     wait_version(ann, 3)
-    ann.get_by_role("button", name="Ask to take back my last play").click()
-    error = ann.locator("#error")
-    error.wait_for(state="visible")
-    assert error.inner_text() == ("There is no play to take back: a deal or the end of a round cannot be undone.")
+    assert ann.locator('[data-key="undo"]').count() == 0  # no play of Ann's to take back yet
     # With the keyboard alone: Tab to a card of the hand, Enter, Tab to the move, Enter.
     move = next(m for m in web_api.get(f"{game.url}/moves", token=game.tokens[0]).get_json()["moves"]
                 if m["action"] == "trail")
@@ -74,6 +72,19 @@ def test_a_refused_command_shows_the_services_sentence_and_keyboard_alone_plays(
     focused = ann.evaluate("""() => ({tag: document.activeElement.tagName,
                                        outline: getComputedStyle(document.activeElement).outlineStyle})""")
     assert focused["tag"] in ("BUTTON", "A") and focused["outline"] == "solid"  # focus is visible
+
+    # Ann's play is the latest: she may ask to take it back. The page stops hearing of the game, Bob
+    # plays, and the offer Ann still sees is refused with the service's own sentence.
+    wait_streamed(ann, 4)
+    ask = ann.get_by_role("button", name="Ask to take back my last play")
+    ask.wait_for()
+    hold_streams(ann)
+    bob_move = web_api.get(f"{game.url}/moves", token=game.tokens[1]).get_json()["moves"][0]
+    assert web_api.post(f"{game.url}/play", json=bob_move, token=game.tokens[1]).status_code == 200
+    ask.click()
+    error = ann.locator("#error")
+    error.wait_for(state="visible")
+    assert error.inner_text() == "You can take back only your own play, and only the latest one."
     ann.context.close()
 
 
@@ -97,9 +108,18 @@ def test_a_seat_asks_to_take_a_play_back_the_other_agrees_and_then_counts_out(br
 
     bob.get_by_role("button", name="Count out…").click()
     bob.get_by_role("button", name="Count out now").click()
-    for page in (ann, bob):
+    bob.wait_for_selector("#result")
+    [claim] = [e["data"] for e in web_api.events(game) if e["type"] == "CountedOut"]
+    target = web_api.view(game)["options"]["target"]
+    counted = (f"counted out with {claim['total']}, 0 before this hand and {claim['total']} made sure of in it,"
+               f" short of the target of {target}.")
+    for page, who in ((ann, "You won: P1"), (bob, "P0 won: You")):
         page.wait_for_selector("#result")
-        assert "P0 won (count out)" in page.inner_text("#result")  # Bob had not reached the target
+        # Bob had not reached the target; both tables say what his claim counted, as its event does.
+        assert page.inner_text("#result").startswith(f"{who} {counted}")
+    replay, _ = open_page(browser, f"{base_url}/play/replay.html?game={game.id}")
+    replay.wait_for_selector("#result")
+    assert replay.inner_text("#result").startswith(f"P0 won: P1 {counted}")
     assert web_api.view(game)["status"] == "finished"
     assert not ann_seen.errors and not bob_seen.errors
     ann.context.close()

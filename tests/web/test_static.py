@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import tomllib
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 import yaml
@@ -52,6 +53,20 @@ def test_the_client_knows_every_event_type_of_every_game():
         assert all(f'case "{t}":' in text for t in game.EVENT_TYPES), name  # and says each in words
 
 
+def test_the_client_knows_each_games_moves_by_event_types_the_game_has():
+    """What the table shows as just played, and when it offers a take-back,
+    it reads from the log by these types (GAME_MOVES in events.js)."""
+    text = (ROOT / "events.js").read_text()
+    listed = re.search(r"GAME_MOVES = \{(.*?)\n\};", text, re.S).group(1)
+    games = dict(re.findall(r'^  "?([\w-]+)"?: \{(.*?)\n  \},$', listed, re.M | re.S))
+    assert set(games) == set(GAME_TYPES)
+    for name, game in GAME_TYPES.items():
+        kinds = dict(re.findall(r"(\w+): \[(.*?)\]", games[name]))
+        assert set(kinds) == {"plays", "fresh", "undone", "asking"}, name
+        for types in kinds.values():
+            assert set(re.findall(r'"(\w+)"', types)) <= set(game.EVENT_TYPES), name
+
+
 def test_the_client_names_every_scoring_category_in_words():
     """A hand's score shows each category by name (tableview.js), whatever the variant's points table."""
     text = (ROOT / "tableview.js").read_text()
@@ -80,3 +95,98 @@ def test_the_pages_know_the_statuses_the_spec_lists():
     listing = next(p for p in spec["paths"]["/v1/games"]["get"]["parameters"] if p["name"] == "status")
     offered = re.search(r"const STATUSES = \[(.*?)\];", (ROOT / "operator.js").read_text(), re.S).group(1)
     assert re.findall(r'"(\w+)"', offered) == listing["schema"]["items"]["enum"]
+
+
+# -- every page knows every registered game type ---------------------------------
+#
+# A page tells the game types apart by maps keyed by a view's ``game_type``
+# (which table to open, its events, its name, how the replay draws it), never
+# by comparing with one game type's name, which would leave every other game
+# to a default. So a third game is its package, one line in GAME_TYPES and an
+# entry in each such map, and a map without it is caught here.
+
+
+def _skip_string(text: str, i: int) -> int:
+    """The index just past the string literal that opens at ``i``."""
+    j = i + 1
+    while text[j] != text[i]:
+        j += 2 if text[j] == "\\" else 1
+    return j + 1
+
+
+def _top_level_keys(text: str, i: int) -> list[str]:
+    """The keys of the object literal whose ``{`` is just before ``i``."""
+    keys: list[str] = []
+    depth, key, expecting_key = 0, "", True
+    while True:
+        ch = text[i]
+        if text.startswith("//", i):
+            i = text.index("\n", i)
+            continue
+        if ch in "\"'`":
+            end = _skip_string(text, i)
+            key = text[i + 1:end - 1] if depth == 0 and expecting_key else key
+            i = end
+            continue
+        if ch in "{[(":
+            depth += 1
+        elif ch in "}])":
+            if depth == 0:
+                return keys
+            depth -= 1
+        elif depth == 0 and ch == ":" and expecting_key:
+            keys.append(key.strip())
+            expecting_key = False
+        elif depth == 0 and ch == ",":
+            expecting_key, key = True, ""
+        elif depth == 0 and expecting_key and (ch.isalnum() or ch in "_$"):
+            key += ch
+        i += 1
+
+
+def game_type_maps(game_types: Iterable[str]) -> Iterator[tuple[str, set[str]]]:
+    """Each object literal of the client with a game type among its keys, as
+    ``("file NAME", keys)``."""
+    known = set(game_types)
+    for path in sorted(ROOT.glob("*.js")):
+        text = path.read_text(encoding="utf-8")
+        for found in re.finditer(r"\b(?:const|let|var) (\w+) = \{", text):
+            keys = set(_top_level_keys(text, found.end()))
+            if keys & known:
+                yield f"{path.name} {found.group(1)}", keys
+
+
+#: A comparison of a game type with one game type's name (``names``: the names, as alternatives).
+_BRANCH = r'game_?type\w*\)?\s*[!=]==?\s*"({names})"|"({names})"\s*[!=]==?\s*[\w.]*game_?type'
+
+
+def pages_missing(game_types: Iterable[str]) -> list[str]:
+    """What the client's pages lack for ``game_types``: a map keyed by game
+    type without one of them (or with another), and a branch on one game
+    type's name."""
+    wanted = set(game_types)
+    problems = [f"{where} has {sorted(keys)}" for where, keys in game_type_maps(wanted) if keys != wanted]
+    names = "|".join(re.escape(t) for t in sorted(wanted))
+    for path in sorted(ROOT.glob("*.js")):
+        for line in path.read_text(encoding="utf-8").splitlines():
+            if re.search(_BRANCH.format(names=names), line, re.I):
+                problems.append(f"{path.name} compares with a game type: {line.strip()}")
+    return problems
+
+
+def test_every_page_knows_every_registered_game_type():
+    maps = dict(game_type_maps(GAME_TYPES))
+    assert {"table.js TABLES", "events.js GAME_EVENTS", "lobby.js GAME_NAMES", "replay.js TABLES",
+            "replay.js SHUFFLES"} <= set(maps)
+    assert pages_missing(GAME_TYPES) == []
+    tables = (ROOT / "table.js").read_text()
+    assert all((ROOT / page).is_file() for page in re.findall(r'import\("\./([\w.]+)"\)', tables))
+
+
+def test_a_game_type_the_pages_do_not_know_is_caught():
+    """A third game registered without its pages: every map says so; and a
+    branch on a game type's name is found."""
+    missing = pages_missing([*GAME_TYPES, "third-game"])
+    assert {m.split(" has ")[0] for m in missing} == set(dict(game_type_maps(GAME_TYPES)))
+    branches = ['if (gameType === "mass-cool-casino") {', 'return "cassino" !== view.game_type;']
+    assert all(re.search(_BRANCH.format(names="cassino|mass-cool-casino"), b, re.I) for b in branches)

@@ -74,6 +74,11 @@ export function seatToken(gameId) {
   return sessionStorage.getItem(key);
 }
 
+/** Drop this tab's token for the game (one the service refused). */
+export function forgetSeatToken(gameId) {
+  sessionStorage.removeItem(`casino.token.${gameId}`);
+}
+
 export function operatorToken() {
   return sessionStorage.getItem(OPERATOR_KEY);
 }

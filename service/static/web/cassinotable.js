@@ -9,7 +9,7 @@
 
 import { el } from "./api.js";
 import { cardFace } from "./cards.js";
-import { Seat, button, undoControls } from "./seat.js";
+import { Seat, button, undoControls, watchingNote } from "./seat.js";
 import { gameResult, handScore, header, pileSeat, seatsPanel, tableArea } from "./tableview.js";
 import { listed, seatName } from "./words.js";
 
@@ -109,7 +109,7 @@ function clickable() {
 }
 
 function handArea(enabled) {
-  if (seat.view.hand === undefined) return el("p", { class: "note" }, "You are watching: no hand is shown.");
+  if (seat.view.hand === undefined) return watchingNote(seat.watching);
   return el("div", { class: "hand", id: "hand" },
     el("h2", {}, "Your hand"),
     el("div", { class: "hand-cards" }, seat.view.hand.map((code) => {
@@ -152,9 +152,8 @@ function actions() {
   const view = seat.view;
   const you = view.you;
   const out = [];
-  const dealing = view.status === "waiting" || view.status === "hand_over";
-  if (dealing && view.next_dealer === you) out.push(button("Deal", "deal", () => seat.command("deal"), { class: "primary" }));
-  else if (dealing) out.push(el("p", { class: "note" }, `Waiting for ${seatName(view, view.next_dealer)} to deal.`));
+  if (seat.awaits("deal")) out.push(button("Deal", "deal", () => seat.command("deal"), { class: "primary" }));
+  else if (view.awaiting && view.awaiting.command === "deal") out.push(el("p", { class: "note" }, waitingForDeal(view)));
   if (view.status === "in_progress") {
     const hand = view.hand || [];
     const fromTable = seat.moves.flatMap(leadsOf).some((c) => !hand.includes(c));
@@ -169,10 +168,15 @@ function actions() {
   return out;
 }
 
+/** Who the next deal waits for: a seat, or the operator (who gives the deck when no shuffle is committed). */
+function waitingForDeal(view) {
+  const seats = view.awaiting.seats;
+  return seats.length ? `Waiting for ${listed(seats.map((s) => seatName(view, s)))} to deal.` : "Waiting for the operator to deal.";
+}
+
 function results() {
   const ended = seat.events.filter((e) => e.type === "HandEnded").at(-1);
-  const finished = seat.events.find((e) => e.type === "GameFinished");
-  return [finished ? gameResult(seat.view, finished) : null, ended ? handScore(seat.view, ended) : null];
+  return [gameResult(seat.view, seat.events, seat.view.you), ended ? handScore(seat.view, ended) : null];
 }
 
 function render() {
@@ -191,8 +195,8 @@ function render() {
   });
 }
 
-/** Open the table of game ``id`` for ``caller`` (an Api). */
-export function start(caller, id) {
+/** Open the table of game ``id`` for ``caller`` (an Api); ``context`` as for Seat. */
+export function start(caller, id, context) {
   seat = new Seat(caller, id, "cassino", {
     // A seat may have moves off its turn too (a pluck just after its play).
     hasMoves: (view) => view.you !== undefined && view.status === "in_progress",
@@ -204,6 +208,6 @@ export function start(caller, id) {
       chosen = new Set();
       confirmCountOut = false;
     },
-  });
+  }, context);
   seat.start();
 }

@@ -96,14 +96,15 @@ function showLinks(created) {
       linkRow("Replay (once the game is over)", replayLink(created.id))));
 }
 
-async function create(event) {
-  if (event) event.preventDefault();
+/** Create the game the form describes; the answer (null when refused, the service's sentence then shown). */
+async function create() {
   try {
     const created = await api.post("/v1/games", request());
     showError(null);
-    showLinks(created);
+    return created;
   } catch (error) {
     showError(error);
+    return null;
   }
 }
 
@@ -119,7 +120,11 @@ async function start() {
 }
 
 form.variant.addEventListener("change", variantChanged);
-form.addEventListener("submit", create);
+form.addEventListener("submit", async (event) => {
+  event.preventDefault();
+  const created = await create();
+  if (created) showLinks(created);
+});
 document.getElementById("add-seat").addEventListener("click", () => {
   seatList.append(seatRow(`Player ${seatList.children.length + 1}`));
   seatsChanged();
@@ -128,9 +133,13 @@ document.getElementById("remove-seat").addEventListener("click", () => {
   seatList.lastElementChild.remove();
   seatsChanged();
 });
-document.getElementById("alone").addEventListener("click", () => {
+// Alone against the computer: the first seat keeps the name given it, the
+// others are the computer's, and the person goes straight to their table.
+document.getElementById("alone").addEventListener("click", async () => {
   const others = seatList.children.length - 1;
-  setSeats([["You", false], ...Array.from({ length: others }, (_, i) => [others > 1 ? `Computer ${i + 1}` : "Computer", true])]);
-  create();
+  const [name] = rowValue(seatList.firstElementChild);
+  setSeats([[name, false], ...Array.from({ length: others }, (_, i) => [others > 1 ? `Computer ${i + 1}` : "Computer", true])]);
+  const created = await create();
+  if (created) location.assign(tableLink(created.id, created.seats[0].token));
 });
 start().catch(showError);

@@ -10,7 +10,7 @@
 import { el } from "./api.js";
 import { cardFace } from "./cards.js";
 import { finalCount, mccHeader, mccSeats, mccTable, showdownResult } from "./mccview.js";
-import { Seat, button, undoControls } from "./seat.js";
+import { Seat, button, undoControls, watchingNote } from "./seat.js";
 import { listed, seatName } from "./words.js";
 
 let seat = null; // the caller's place at the table (seat.js): its view, moves and events
@@ -66,7 +66,7 @@ function toggle(code) {
 /** The caller's own corner: the hand, and the money as cards to choose for a bet. */
 function ownArea() {
   const view = seat.view;
-  if (view.you === undefined) return el("p", { class: "note" }, "You are watching: no hand is shown until the showdown.");
+  if (view.you === undefined) return watchingNote(seat.watching);
   const me = view.seats[view.you];
   const most = bets().length ? Math.max(...sizes()) : 0;
   const full = chosen.size >= most;
@@ -123,7 +123,7 @@ function waitingNote() {
   const me = you === undefined ? null : view.seats[you];
   switch (view.status) {
     case "waiting":
-      return view.dealer === you ? null : `Waiting for ${seatName(view, view.dealer)} to deal.`;
+      return seat.awaits("deal") ? null : `Waiting for ${seatName(view, view.dealer)} to deal.`;
     case "reshuffle":
       return view.commitment === null
         ? "A tie: the bets and the hands go back into the deck. Waiting for the operator to reshuffle it."
@@ -145,7 +145,7 @@ function actions() {
   const view = seat.view;
   const you = view.you;
   const out = [];
-  if (view.status === "waiting" && view.dealer === you) out.push(button("Deal", "deal", () => seat.command("deal"), { class: "primary" }));
+  if (seat.awaits("deal")) out.push(button("Deal", "deal", () => seat.command("deal"), { class: "primary" }));
   const note = waitingNote();
   if (note) out.push(el("p", { class: `note${view.status === "betting" && view.turn === you ? " turn-note" : ""}` }, note));
   if (view.status === "betting") out.push(...betChoices(), ...takeBacks());
@@ -154,7 +154,7 @@ function actions() {
 
 function results() {
   const showdown = seat.events.filter((e) => e.type === "PotWon" || e.type === "PotTied").at(-1);
-  return [finalCount(seat.view), showdownResult(seat.view, showdown)];
+  return [finalCount(seat.view, seat.view.you), showdownResult(seat.view, showdown, seat.view.you)];
 }
 
 function render() {
@@ -171,12 +171,12 @@ function render() {
   });
 }
 
-/** Open the table of game ``id`` for ``caller`` (an Api). */
-export function start(caller, id) {
+/** Open the table of game ``id`` for ``caller`` (an Api); ``context`` as for Seat. */
+export function start(caller, id, context) {
   seat = new Seat(caller, id, "mass-cool-casino", {
     hasMoves: (view) => view.you !== undefined && view.status === "betting",
     render: () => { keepChoice(); render(); },
     sent: () => { chosen = new Set(); },
-  });
+  }, context);
   seat.start();
 }

@@ -5,8 +5,7 @@
 
 import { el } from "./api.js";
 import { cardFace } from "./cards.js";
-import { owns } from "./events.js";
-import { listed, seatName } from "./words.js";
+import { capital, listed, readerWords, seatName } from "./words.js";
 
 /** This game's statuses, in the order a game goes through them, with what the pages call them. */
 export const MCC_STATUS = {
@@ -30,21 +29,22 @@ function faceDown(label) {
   return el("span", { class: "card back single", role: "img", "aria-label": label });
 }
 
-/** The line that says where the game stands. */
+/** The line that says where the game stands (before the deal, no round, turn or pot yet). */
 export function mccHeader(view) {
   const betting = view.status === "betting";
+  const dealt = view.status !== "waiting";
   const facts = [
     ["game", "Game", "Mass Cool Casino"],
     ["status", "Status", MCC_STATUS[view.status] || view.status],
-    ["round", "Round", view.round],
+    dealt && ["round", "Round", view.round],
     ["dealer", "Dealer", seatName(view, view.dealer)],
-    ["leader", "Bets first", view.round ? seatName(view, view.leader) : "—"],
-    ["turn", "Turn", betting ? seatName(view, view.turn) : "—"],
-    ["stopped", "Stop called by", betting && view.stopped_by !== null ? seatName(view, view.stopped_by) : "—"],
+    dealt && ["leader", "Bets first", view.round ? seatName(view, view.leader) : "—"],
+    dealt && ["turn", "Turn", betting ? seatName(view, view.turn) : "—"],
+    dealt && ["stopped", "Stop called by", betting && view.stopped_by !== null ? seatName(view, view.stopped_by) : "—"],
     ["stock", "Stock", view.deck_count],
-    ["pot", "Pot", view.pot_count],
+    dealt && ["pot", "Pot", view.pot_count],
     ["version", "Version", view.version],
-  ];
+  ].filter(Boolean);
   return el("dl", { class: "facts", id: "facts" },
     facts.map(([key, name, value]) => el("div", {}, el("dt", {}, name), el("dd", { "data-fact": key }, String(value)))));
 }
@@ -105,31 +105,34 @@ export function mccTable(view) {
   return area;
 }
 
-/** The last showdown in words (from its PotWon or PotTied event), or null. */
-export function showdownResult(view, event) {
+/** The last showdown in words (from its PotWon or PotTied event) for ``you``, or null. */
+export function showdownResult(view, event, you) {
   if (!event) return null;
   const d = event.data;
-  const name = (seat) => seatName(view, seat);
+  const { name, whose } = readerWords(view, you);
+  const out = d.knocked_out || [];
+  const one = out.length === 1 && out[0] !== you;
   const text = event.type === "PotWon"
-    ? `Round ${d.round}: ${owns(name(d.winner))} ${d.hands[d.winner]} is the highest card and takes the pot of ${d.pot.length} cards.`
-      + (d.knocked_out.length ? ` ${listed(d.knocked_out.map(name))} ${d.knocked_out.length === 1 ? "has" : "have"} no money left and ${d.knocked_out.length === 1 ? "is" : "are"} out of the game.` : "")
-    : `Round ${d.round}: ${listed(d.tied.map((s) => `${owns(name(s))} ${d.hands[s]}`))} tie for the highest card; `
+    ? `Round ${d.round}: ${whose(d.winner)} ${d.hands[d.winner]} is the highest card and takes the pot of ${d.pot.length} cards.`
+      + (out.length ? ` ${capital(listed(out.map(name)))} ${one ? "has" : "have"} no money left and ${one ? "is" : "are"} out of the game.` : "")
+    : `Round ${d.round}: ${listed(d.tied.map((s) => `${whose(s)} ${d.hands[s]}`))} tie for the highest card; `
       + "the bets and the hands go back into the deck, which is reshuffled, and the round is played again.";
   return el("p", { class: "showdown-result", id: "showdown-result", role: "status" }, text);
 }
 
-/** The end: each seat's money counted, and who won. */
-export function finalCount(view) {
+/** The end: each seat's money counted, and who won (the view's ``winners``), in words for ``you``. */
+export function finalCount(view, you) {
   if (view.status !== "finished" || !view.totals) return null;
   const winners = view.winners || [];
-  const who = `${listed(winners.map((s) => seatName(view, s)))} ${winners.length === 1 ? "won" : "share the win"}`;
+  const { name } = readerWords(view, you);
+  const who = `${capital(listed(winners.map(name)))} ${winners.length === 1 ? "won" : "share the win"}`;
   return el("section", { class: "score", "aria-label": "The count" },
     el("p", { class: "result", id: "result", role: "status" },
       `${who} (${REASONS[view.result] || String(view.result).replace(/_/g, " ")}).`),
     el("table", {},
-      el("thead", {}, el("tr", {}, el("th", {}, "Player"), el("th", {}, "Money counted"), el("th", {}, ""))),
+      el("thead", {}, el("tr", {}, el("th", {}, "Player"), el("th", {}, "Money counted"), el("th", {}, "Outcome"))),
       el("tbody", {}, view.seats.map((s) => el("tr", { "data-total": s.seat },
         el("th", {}, s.name), el("td", {}, String(view.totals[s.seat])),
-        el("td", {}, winners.includes(s.seat) ? "winner" : s.out ? "out of the game" : ""))))),
+        el("td", {}, winners.includes(s.seat) ? "winner" : s.out ? "out of the game" : "lost"))))),
     el("p", { class: "note" }, "An ace counts 1, 2 to 10 their pips, a jack 11, a queen 12, a king 16."));
 }

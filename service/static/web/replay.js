@@ -6,23 +6,30 @@
 import { Api, el, gameIdFromPage, operatorToken, seatToken, showError } from "./api.js";
 import { cardFace } from "./cards.js";
 import { describe } from "./events.js";
-import { mccHeader, mccSeats, mccTable } from "./mccview.js";
-import { header, seatsPanel, tableArea } from "./tableview.js";
-import { seatName } from "./words.js";
+import { finalCount, mccHeader, mccSeats, mccTable } from "./mccview.js";
+import { gameResult, header, seatsPanel, tableArea } from "./tableview.js";
+import { readerWords } from "./words.js";
 
 const gameId = gameIdFromPage();
 const api = new Api(seatToken(gameId) || operatorToken());
 const base = `/v1/games/${gameId}`;
 const slider = document.getElementById("version");
 
+/**
+ * Each game's table as the replay draws it (the view's game_type): its
+ * header, its seats, its middle, and its outcome once over (from the view
+ * and the events up to it), in the table's words.
+ */
+const TABLES = {
+  cassino: { header, seats: seatsPanel, table: tableArea, result: gameResult },
+  "mass-cool-casino": { header: mccHeader, seats: mccSeats, table: mccTable, result: (view) => finalCount(view) },
+};
+
 let latest = null;
 let events = [];
 let gameType = "cassino"; // the view's game_type (a view without one is Cassino's)
 let asked = 0; // the newest version asked for: older answers are dropped
 
-function nameOf(seat) {
-  return latest ? seatName(latest, seat) : `seat ${seat}`;
-}
 
 async function go(version) {
   const v = Math.max(1, Math.min(latest.version, version));
@@ -32,15 +39,12 @@ async function go(version) {
   const then = await api.get(`${base}/replay?version=${v}`);
   if (asked !== v) return;
   // Every hand and the stock, where the replay shows them to this caller.
-  if (gameType === "mass-cool-casino") {
-    document.getElementById("status-area").replaceChildren(mccHeader(then));
-    document.getElementById("seats-area").replaceChildren(mccSeats(then, { hands: then.hands || null }));
-    document.getElementById("table-area").replaceChildren(mccTable(then));
-  } else {
-    document.getElementById("status-area").replaceChildren(header(then));
-    document.getElementById("seats-area").replaceChildren(seatsPanel(then, { hands: then.hands || null }));
-    document.getElementById("table-area").replaceChildren(tableArea(then));
-  }
+  const parts = TABLES[gameType] || TABLES.cassino;
+  // The outcome in the same words as the table's, once the game is over at this version.
+  const result = parts.result(then, events.filter((e) => e.version <= v));
+  document.getElementById("status-area").replaceChildren(parts.header(then), ...(result ? [result] : []));
+  document.getElementById("seats-area").replaceChildren(parts.seats(then, { hands: then.hands || null }));
+  document.getElementById("table-area").replaceChildren(parts.table(then));
   document.getElementById("stock-area").replaceChildren(
     el("h2", {}, `Stock (${then.deck_count})${then.stock ? ", top first" : ""}`),
     then.stock ? el("div", { class: "stock-cards" }, then.stock.map((c) => cardFace(c))) : null);
@@ -59,7 +63,7 @@ async function go(version) {
 function eventList() {
   document.getElementById("events").replaceChildren(...events.map((e) => el("li", { "data-version": e.version },
     el("button", { type: "button", class: "link", onclick: () => go(e.version).catch(showError) },
-      `${e.version}. ${describe(e, nameOf)}`),
+      `${e.version}. ${describe(e, readerWords(latest, undefined))}`),
     e.metadata ? el("small", { class: "actor" }, ` ${e.metadata.actor}`) : null)));
 }
 

@@ -6,9 +6,9 @@
 // table (cassinotable.js, mcctable.js) draws the page and makes its moves.
 
 import { el, keepingFocus, showError } from "./api.js";
-import { describe, eventTypes } from "./events.js";
+import { GAME_MOVES, describe, eventTypes } from "./events.js";
 import { LiveEvents } from "./stream.js";
-import { seatName } from "./words.js";
+import { readerWords, seatName } from "./words.js";
 
 export class Seat {
   /**
@@ -16,10 +16,12 @@ export class Seat {
    * ``hasMoves(view)``, whether the caller may have moves now (then
    * ``/moves`` is read); ``render()``, draw the page from ``view``,
    * ``moves`` and ``truncated``; ``sent()``, forget whatever was chosen,
-   * once a command has been sent.
+   * once a command has been sent. ``watching``: why the page has no seat
+   * ("no-token", "refused"), or null.
    */
-  constructor(api, id, gameType, hooks) {
+  constructor(api, id, gameType, hooks, { watching = null } = {}) {
     this.api = api;
+    this.watching = watching; // why a page without a seat shows the spectators' view (see watchingNote)
     this.base = `/v1/games/${id}`;
     this.id = id;
     this.gameType = gameType;
@@ -84,6 +86,7 @@ export class Seat {
       document.getElementById("status-area").replaceChildren(drawn.status);
       document.getElementById("seats-area").replaceChildren(drawn.seats);
       document.getElementById("table-area").replaceChildren(drawn.table);
+      document.getElementById("recent").replaceChildren(...justPlayedArea(this));
       document.getElementById("hand-area").replaceChildren(drawn.hand);
       document.getElementById("actions").replaceChildren(...(you === undefined ? [] : drawn.actions()));
       document.getElementById("results").replaceChildren(...drawn.results.filter(Boolean));
@@ -93,29 +96,107 @@ export class Seat {
 
   onEvent(event) {
     this.events.push(event);
-    const name = (seat) => (this.view ? seatName(this.view, seat) : `seat ${seat}`);
+    const who = readerWords(this.view, this.view ? this.view.you : undefined);
     document.getElementById("log").append(
-      el("li", { "data-version": event.version }, `${event.version}. ${describe(event, name)}`));
+      el("li", { "data-version": event.version }, `${event.version}. ${describe(event, who)}`));
     this.refreshSoon();
   }
+
+  /** Whether this seat may ask to take back its latest move now (see latestMoveIsMine). */
+  mayTakeBack() {
+    const moves = GAME_MOVES[this.gameType];
+    return Boolean(moves) && latestMoveIsMine(this.events, this.view.you, moves);
+  }
+
+  /** Whether the game awaits ``command`` from this seat now (the view's ``awaiting``). */
+  awaits(command) {
+    const awaiting = this.view.awaiting;
+    return Boolean(awaiting) && awaiting.command === command && awaiting.seats.includes(this.view.you);
+  }
+}
+
+/**
+ * What a page without a seat says in place of the hand: that it shows what
+ * a spectator sees, why (``why``: the tab has no seat's token, or the one
+ * it had was refused), and how a player takes their seat again.
+ */
+export function watchingNote(why) {
+  const reason = why === "refused"
+    ? "The seat's token this tab had is not one of this game's, so it shows what a spectator sees: no hand."
+    : "This tab holds no seat's token, so it shows what a spectator sees: no hand.";
+  return el("div", { class: "note watching", id: "watching" },
+    el("p", {}, reason),
+    el("p", {}, "A seat's token stays in the tab that opened the seat's link. To play from here, open your"
+      + " seat's own link again: the one the lobby gave, ending in #token=…. The tab that has your seat"
+      + " shows that link under “This seat's link”."));
+}
+
+/**
+ * What the table shows as just played: the latest move of each other seat
+ * since the reader's own latest move (for a spectator, of every seat),
+ * since the last fresh deal, less moves taken back; oldest first.
+ */
+export function justPlayed(events, you, moves) {
+  const latest = new Map();
+  for (const event of events) {
+    const { type, data } = event;
+    if (moves.fresh.includes(type)) latest.clear();
+    else if (moves.undone.includes(type)) latest.delete(data.seat);
+    else if (moves.plays.includes(type)) {
+      if (data.seat === you) latest.clear();
+      else latest.set(data.seat, event);
+    }
+  }
+  return [...latest.values()];
+}
+
+/**
+ * Whether the game's latest move is the reader's own and nothing has
+ * happened since but asking and answering about taking it back: the only
+ * move a seat may ask to take back (docs/rules.md, "Undoing a play"). A
+ * deal, a new round, a card drawn or another seat's move come in between
+ * otherwise, and the service would refuse.
+ */
+export function latestMoveIsMine(events, you, moves) {
+  for (let i = events.length - 1; i >= 0; i--) {
+    const { type, data } = events[i];
+    if (moves.asking.includes(type)) continue;
+    return moves.plays.includes(type) && data.seat === you;
+  }
+  return false;
+}
+
+function justPlayedArea(seat) {
+  const moves = GAME_MOVES[seat.gameType];
+  const shown = moves ? justPlayed(seat.events, seat.view.you, moves) : [];
+  if (!shown.length) return [];
+  const who = readerWords(seat.view, seat.view.you);
+  return [el("h2", {}, seat.view.you === undefined ? "Just played" : "Since your last move"),
+    el("ul", { class: "just-played", id: "just-played" },
+      shown.map((event) => el("li", { "data-seat": event.data.seat, "data-version": event.version }, describe(event, who))))];
 }
 
 export function button(label, key, onclick, extra = {}) {
   return el("button", { type: "button", "data-key": key, onclick, ...extra }, label);
 }
 
-/** Asking to take back one's last ``word`` ("play", "move"), and answering another's asking. */
+/**
+ * Asking to take back one's last ``word`` ("play", "move"), offered only
+ * while that is the game's latest move, and answering another's asking,
+ * offered while the game awaits this seat's answer.
+ */
 export function undoControls(seat, word) {
   const view = seat.view;
   const you = view.you;
   const asked = view.undo_request;
   const send = (path, body) => () => seat.command(path, body);
   if (!asked) {
+    if (!seat.mayTakeBack()) return [];
     const label = view.options.undo === "free" ? `Take back my last ${word}` : `Ask to take back my last ${word}`;
     return [button(label, "undo", send("undo"))];
   }
   if (asked.seat === you) return [el("p", { class: "note" }, `You asked to take your ${word} back; the others are answering.`)];
-  if (asked.accepted.includes(you)) return [el("p", { class: "note" }, "You agreed to the take-back.")];
+  if (!seat.awaits("answer_undo")) return [el("p", { class: "note" }, "You agreed to the take-back.")];
   return [
     el("p", { class: "note" }, `${seatName(view, asked.seat)} asks to take their last ${word} back.`),
     button("Agree", "undo-yes", send("undo/answer", { accept: true })),

@@ -1,24 +1,87 @@
 // The table page: a seat's (with the seat's token in the link) or a
 // spectator's (without). It asks the game for its type (the view's
 // ``game_type``) and opens that game's table: Cassino's (cassinotable.js)
-// or Mass Cool Casino's (mcctable.js).
+// or Mass Cool Casino's (mcctable.js). A link that names no game, or a
+// game that is not there, gets a page that says so; a tab without the
+// seat's token (a seat's link opened again without its fragment, in a new
+// tab) says why it shows the spectators' view and how to get the seat back.
 
-import { Api, gameIdFromPage, seatToken, showError } from "./api.js";
+import { Api, el, forgetSeatToken, gameIdFromPage, seatToken, showError, tableLink } from "./api.js";
 
 const TABLES = {
   cassino: () => import("./cassinotable.js"),
   "mass-cool-casino": () => import("./mcctable.js"),
 };
 
+/**
+ * The caller and the game's view: with this tab's seat token, or without
+ * one, ``watching`` then saying why ("no-token", or "refused" for a token
+ * the service does not take for this game, which is forgotten).
+ */
+async function firstLook(gameId) {
+  const token = seatToken(gameId);
+  const path = `/v1/games/${encodeURIComponent(gameId)}`;
+  if (token) {
+    try {
+      const api = new Api(token);
+      return { api, token, view: await api.get(path), watching: null };
+    } catch (error) {
+      if (error.status !== 401 && error.status !== 403) throw error;
+      forgetSeatToken(gameId);
+    }
+  }
+  const api = new Api(null);
+  return { api, token: null, view: await api.get(path), watching: token ? "refused" : "no-token" };
+}
+
+function showMissing(gameId) {
+  document.getElementById("role").textContent = "No such game";
+  document.title = "casino · no such game";
+  const what = gameId
+    ? `No game has the id “${gameId}”. Check that the whole link was copied: a game's id is 36 letters, digits and hyphens.`
+    : "This link names no game: a table's link ends in ?game= and the game's id.";
+  document.querySelector("main").replaceChildren(el("section", { class: "missing", id: "missing", role: "alert" },
+    el("h1", {}, "There is no game at this link"),
+    el("p", {}, what),
+    el("p", {}, el("a", { href: "/play/", class: "button primary" }, "Start a new game"), " ",
+      el("a", { href: "/", class: "button" }, "The front page"))));
+}
+
+/** The seat's own link, to open the seat in another tab or on another device. */
+function showSeatLink(gameId, token) {
+  const box = document.getElementById("seat-link-box");
+  document.getElementById("seat-link").value = tableLink(gameId, token);
+  box.hidden = false;
+}
+
 async function open() {
   const gameId = gameIdFromPage();
-  if (!gameId) throw new Error("This link names no game.");
-  const api = new Api(seatToken(gameId));
-  const view = await api.get(`/v1/games/${gameId}`);
+  if (!gameId) return showMissing(null);
+  let seen;
+  try {
+    seen = await firstLook(gameId);
+  } catch (error) {
+    if (error.status === 404) return showMissing(gameId);
+    throw error;
+  }
+  const { api, token, view, watching } = seen;
   const type = view.game_type || "cassino"; // a view without the field is Cassino's
   if (!TABLES[type]) throw new Error(`This page cannot show a game of ${type}.`);
   document.body.dataset.game = type;
-  (await TABLES[type]()).start(api, gameId);
+  const rules = document.getElementById("rules-link");
+  rules.href = `/rules/${type}${view.variant ? `?variant=${encodeURIComponent(view.variant)}` : ""}`;
+  rules.hidden = false;
+  if (token && view.you !== undefined) showSeatLink(gameId, token);
+  (await TABLES[type]()).start(api, gameId, { watching });
 }
+
+// A seat's link pasted into a tab already showing its game changes only the
+// fragment, which loads nothing: take the token and open the table again.
+window.addEventListener("hashchange", () => {
+  if (new URLSearchParams(location.hash.slice(1)).has("token")) {
+    seatToken(gameIdFromPage());
+    location.reload();
+  }
+});
 
 open().catch(showError);

@@ -4,7 +4,7 @@
 
 import { el } from "./api.js";
 import { cardBacks, cardFace, cardName } from "./cards.js";
-import { seatName } from "./words.js";
+import { capital, listed, readerWords, seatName } from "./words.js";
 
 /** A game's statuses, in the order a game goes through them, with what the pages call them. */
 export const STATUS = {
@@ -42,17 +42,18 @@ function pile(s, { enabled = null, chosen = new Set(), choose = null } = {}) {
     : el("span", { class: "pile", "data-pile": id, role: "group", "aria-label": label }, body);
 }
 
-/** The line that says where the game stands. */
+/** The line that says where the game stands (before the first deal, no hand, turn or stock yet). */
 export function header(view) {
+  const dealt = view.status !== "waiting";
   const facts = [
     ["Variant", view.variant],
     ["Status", STATUS[view.status] || view.status],
-    ["Hand", view.hand_number],
+    dealt && ["Hand", view.hand_number],
     ["Dealer", seatName(view, view.dealer)],
-    ["Turn", view.status === "in_progress" ? seatName(view, view.turn) : "—"],
-    ["Stock", view.deck_count],
+    dealt && ["Turn", view.status === "in_progress" ? seatName(view, view.turn) : "—"],
+    dealt && ["Stock", view.deck_count],
     ["Version", view.version],
-  ];
+  ].filter(Boolean);
   return el("dl", { class: "facts", id: "facts" },
     facts.map(([name, value]) => el("div", {}, el("dt", {}, name), el("dd", { "data-fact": name.toLowerCase() }, String(value)))));
 }
@@ -76,7 +77,8 @@ export function seatsPanel(view, { you = null, hands = null, piles = {} } = {}) 
     el("div", { class: "seat-name" }, s.name, marks.length ? el("span", { class: "marks" }, ` (${marks.join(", ")})`) : null),
     el("div", { class: "seat-cards" },
       el("div", { class: "seat-hand" },
-        shown ? el("span", { class: "hand-cards" }, shown.map((c) => cardFace(c))) : cardBacks(s.hand_count, "cards in hand")),
+        shown ? el("span", { class: "hand-cards" }, shown.map((c) => cardFace(c)))
+          : s.hand_count ? cardBacks(s.hand_count, "cards in hand") : null),
       pile(s, piles)),
     el("dl", { class: "seat-stats" },
       el("div", {}, el("dt", {}, "In hand"), el("dd", { "data-stat": "hand" }, String(s.hand_count))),
@@ -152,11 +154,28 @@ export function handScore(view, ended) {
       el("tfoot", {}, el("tr", {}, el("th", {}, "Running total"), ended.data.scores.map((p) => el("td", {}, String(p)))))));
 }
 
-/** Who won, and how, from the GameFinished event. */
-export function gameResult(view, finished) {
+/**
+ * Who won and how (the view's ``winners`` and ``result``, as every game
+ * type says them), in words for ``you``; after a count-out, the claim as
+ * its CountedOut event counted it: the side's score before the hand and
+ * the points it had made sure of in it, against the target.
+ */
+export function gameResult(view, events, you) {
+  if (view.status !== "finished") return null;
+  const who = readerWords(view, you);
+  const winners = view.winners || [];
+  const won = winners.length ? `${capital(listed(winners.map(who.name)))} won` : "A draw";
+  const claim = events.find((e) => e.type === "CountedOut");
+  let how = ` (${String(view.result).replace(/_/g, " ")}).`;
+  let scores = "Scores";
+  if (claim) {
+    const { seat, team, total, success } = claim.data;
+    const before = view.scores[team];
+    how = `: ${who.subject(seat, "counted", "counted")} out with ${total}, ${before} before this hand and`
+      + ` ${total - before} made sure of in it, ${success ? "reaching" : "short of"} the target of ${view.options.target}.`;
+    scores = "Scores before this hand";
+  }
   const teams = sides(view);
-  const { winner, reason, scores } = finished.data;
-  const who = winner === null ? "A draw" : `${teams[winner]} won`;
-  return el("p", { class: "result", id: "result", role: "status" },
-    `${who} (${reason.replace(/_/g, " ")}): ${scores.map((p, t) => `${teams[t]} ${p}`).join(", ")}.`);
+  return el("p", { class: "result", id: "result", role: "status" }, `${won}${how} `,
+    el("span", { class: "scores" }, `${scores}: ${view.scores.map((p, t) => `${teams[t]} ${p}`).join(", ")}.`));
 }

@@ -9,3 +9,25 @@ export function listed(items) {
 export function seatName(view, seat) {
   return seat === null || seat === undefined ? "nobody" : view.seats[seat].name;
 }
+
+export function capital(text) {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+/**
+ * How a page names seats (``view`` null: as "seat N", before the page has the view) in the sentences it writes to its reader, whose
+ * own seat is ``you`` (undefined for a spectator or the operator): the
+ * reader's seat is "you" ("You trail 6H", "your 7H"), any other by its name.
+ * ``subject(seat, third, second)`` starts a sentence with the seat and the
+ * verb in the person it needs; ``name`` and ``whose`` go inside one.
+ */
+export function readerWords(view, you) {
+  const mine = (seat) => you !== undefined && you !== null && seat === you;
+  const named = (seat) => (view ? seatName(view, seat) : `seat ${seat}`);
+  return {
+    you,
+    name: (seat) => (mine(seat) ? "you" : named(seat)),
+    whose: (seat) => (mine(seat) ? "your" : `${named(seat)}'s`),
+    subject: (seat, third, second) => (mine(seat) ? `You ${second}` : `${named(seat)} ${third}`),
+  };
+}

@@ -1,0 +1,126 @@
+"""Putting the service together: adapters in, ``Services`` out.
+
+``bootstrap(adapters, settings)`` builds every part of the service over
+one set of ``Adapters``: what the service needs from outside the process.
+Two wirings make them: ``service.postgres.wiring`` (the real one, over a
+connection pool) and ``service.memory.wiring`` (one process's memory: the
+fast tests). Nothing above the adapters knows which it runs on; the web
+app (``service.web.app``) asks only ``Services``.
+
+A new adapter (a clock, a table of deadlines, a replica to read from) is a
+field of ``Adapters`` typed by its protocol, an implementation in each
+wiring, and a contract test in tests/contract that holds both to it. A new
+use case is a method of the service layer that ``Services`` hands to the
+blueprints.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from domain.standing import is_finished
+
+from service.auth import Authenticator, TicketUses, seat_key_from
+from service.cache import StateCache, snapshot_key_from
+from service.commands import CreateGame, GameCommand
+from service.computer import ComputerPlayers
+from service.deadlines import DeadlineClaims
+from service.events import EventStore
+from service.games import Applied, Created, GameService
+from service.readmodel import ReadModel
+from service.streams import Hub, Listen
+from service.timeouts import TimeKeeper
+
+
+@dataclass(frozen=True)
+class Adapters:
+    """What the service needs from outside the process; each wiring gives all of it."""
+
+    store: EventStore  # games' events and what is written with them
+    read_model: ReadModel  # the games read model: listing, auditing
+    ticket_uses: TicketUses  # stream tickets' single use
+    deadlines: DeadlineClaims  # where the time keeper claims the games whose clock has run out
+    #: Hears of other processes' appends, for live streams; None: no other process appends.
+    listen: Listen | None
+    #: Whether the adapters answer within so many seconds (``/readyz``).
+    ready: Callable[[float], bool]
+    close: Callable[[], None]
+    #: What the adapters raise when what they reach cannot be reached just now (503).
+    unavailable: tuple[type[Exception], ...] = ()
+
+
+@dataclass(frozen=True)
+class Settings:
+    """What the service is told: the operator's token (the secret its keys
+    are derived from, None for none), the key that signs checkpoints, and
+    how many events a live stream may hold for a slow reader."""
+
+    operator_token: str | None
+    checkpoint_key: bytes | None
+    stream_buffer_events: int = 128
+
+
+@dataclass(frozen=True)
+class Services:
+    """The parts of the service one app uses, built once by ``bootstrap``.
+
+    Commands go through ``create`` and ``execute``, which let the computer
+    seats take their turns after each; reads go to ``games`` (a game, its
+    events, the global log) and ``read_model`` (the listing, the evidence
+    ``verify`` checks)."""
+
+    games: GameService
+    computers: ComputerPlayers
+    read_model: ReadModel
+    hub: Hub
+    authenticator: Authenticator
+    checkpoint_key: bytes | None
+    adapters: Adapters
+    keeper: TimeKeeper
+
+    def create(self, command: CreateGame) -> Created:
+        created = self.games.create(command)
+        self.computers.take_turns(created.game_id, command.request_id)
+        return created
+
+    def execute(self, command: GameCommand) -> Applied:
+        applied = self.games.execute(command)
+        self.computers.take_turns(command.game_id, command.request_id)
+        return applied
+
+    def ready(self, timeout: float) -> bool:
+        return self.adapters.ready(timeout)
+
+    def close(self) -> None:
+        self.keeper.stop()
+        self.hub.close()
+        self.adapters.close()
+
+
+def bootstrap(adapters: Adapters, settings: Settings) -> Services:
+    token = settings.operator_token
+    hub = Hub(adapters.store.load, capacity=settings.stream_buffer_events, listen=adapters.listen)
+    games = GameService(adapters.store, StateCache(),
+                        snapshot_key=snapshot_key_from(token) if token else None,
+                        seat_key=seat_key_from(token) if token else None,
+                        checkpoint_key=settings.checkpoint_key, appended=hub.publish)
+    computers = ComputerPlayers(games)
+
+    def time_out(command: GameCommand) -> Applied:
+        """A time-out, then the computer seats' turns if the game goes on."""
+        applied = games.execute(command)
+        if not is_finished(applied.state):
+            computers.take_turns(command.game_id, command.request_id)
+        return applied
+
+    return Services(
+        games=games,
+        computers=computers,
+        read_model=adapters.read_model,
+        hub=hub,
+        authenticator=Authenticator(token, adapters.store, adapters.ticket_uses),
+        checkpoint_key=settings.checkpoint_key,
+        adapters=adapters,
+        keeper=TimeKeeper(time_out, games.load, adapters.deadlines, adapters.store.now),
+    )

@@ -1,0 +1,220 @@
+"""What a caller asks of the service: one small command object per request.
+
+A command says who asks (``caller``), of which game, and what; and, for the
+service layer's own checks, the version the caller saw (``expected_version``,
+an HTTP ``If-Match``), its idempotency key and the request it came in
+(``request_id``, kept in its events' metadata). ``rules(game)`` turns it
+into the game's own command, through the game's rules
+(``domain.game_types.GameType``), when the service layer decides it: the
+service never asks which game it serves, and a command that needs chance
+draws its seed then (``fresh_seed``). ``body()`` is what tells a retry of
+the request from another one sent under the same key.
+
+These are the service's commands, not the domain's: a ``Play`` here carries
+a parsed move and its caller; the game's ``command_for`` makes the domain's.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from dataclasses import dataclass
+from typing import Any
+from uuid import UUID
+
+from domain.cards import Card
+from domain.clocks import ClockRule
+from domain.game_types import GameType
+
+from service import jsonio
+from service.auth import SERVICE, Caller
+
+SEED_BYTES = 32
+
+
+def fresh_seed() -> bytes:
+    """Secret entropy for a shuffle's commitment, from the operating system.
+    Every seed a game needs comes from here, as data in its commands."""
+    return secrets.token_bytes(SEED_BYTES)
+
+
+def request_hash(actor: str, action: str, body: Any) -> str:
+    """What tells a retry (same caller, action and body) from another request under the same key."""
+    return hashlib.sha256(jsonio.dumps([actor, action, body], sort_keys=True)).hexdigest()
+
+
+@dataclass(frozen=True, kw_only=True)
+class Request:
+    """What every command carries besides what it asks."""
+
+    idempotency_key: str | None = None
+    request_id: str | None = None
+
+    @property
+    def name(self) -> str:
+        """The command's name in its events' metadata and in its request hash."""
+        return type(self).__name__
+
+    def body(self) -> dict[str, Any]:
+        """What the caller asked, as JSON: a retry under the same key must ask the same."""
+        return {}
+
+
+@dataclass(frozen=True, kw_only=True)
+class CreateGame(Request):
+    """Start a game of ``variant``. ``seats`` are the seats' names (None for
+    an open seat, which a player joins later), and ``computers`` the seats
+    the service plays; ``first_dealer`` None lets the service draw the first
+    dealer."""
+
+    variant: str
+    seats: tuple[str | None, ...]
+    options: dict[str, Any]
+    first_dealer: int | None = None
+    computers: tuple[int, ...] = ()
+    clock: ClockRule | None = None
+
+    def body(self) -> dict[str, Any]:
+        asked = {"variant": self.variant, "options": self.options, "first_dealer": self.first_dealer,
+                 "seats": [{"open": True} if name is None else {"name": name, "computer": i in self.computers}
+                           for i, name in enumerate(self.seats)]}
+        return asked | ({"clock": self.clock.to_dict()} if self.clock is not None else {})
+
+
+@dataclass(frozen=True, kw_only=True)
+class GameCommand(Request):
+    """A command on one game: the game's rules decide it."""
+
+    game_id: UUID
+    caller: Caller
+    expected_version: int | None = None
+
+    @property
+    def actor(self) -> str:
+        """Who its events' metadata name as having acted."""
+        return self.caller.actor
+
+    def rules(self, game: GameType) -> Any:
+        """The game's own command for this one."""
+        raise NotImplementedError
+
+
+@dataclass(frozen=True, kw_only=True)
+class Deal(GameCommand):
+    """The dealer deals; the operator may fix the deck (top card first), and
+    then no seed is committed for the shuffles after it."""
+
+    deck: tuple[Card, ...] | None = None
+
+    def rules(self, game: GameType) -> Any:
+        return game.deal_command(self.caller.seat, self.deck, fresh_seed() if self.deck is None else None)
+
+    def body(self) -> dict[str, Any]:
+        return {"deck": [c.code for c in self.deck] if self.deck is not None else None}
+
+
+@dataclass(frozen=True, kw_only=True)
+class Play(GameCommand):
+    """A seat makes a move of the game (``GameType.parse_move``'s)."""
+
+    move: Any
+
+    def rules(self, game: GameType) -> Any:
+        return game.command_for(self.caller.own_seat, self.move, fresh_seed())
+
+    def body(self) -> dict[str, Any]:
+        return self.move.to_dict()
+
+
+@dataclass(frozen=True, kw_only=True)
+class CountOut(GameCommand):
+    def rules(self, game: GameType) -> Any:
+        return game.count_out_command(self.caller.own_seat)
+
+
+@dataclass(frozen=True, kw_only=True)
+class Undo(GameCommand):
+    """The seat that made the last move asks to take it back (or takes it
+    back, where the game lets it); the operator takes it back."""
+
+    def rules(self, game: GameType) -> Any:
+        return game.undo_command(self.caller.seat)
+
+
+@dataclass(frozen=True, kw_only=True)
+class AnswerUndo(GameCommand):
+    accept: bool
+
+    def rules(self, game: GameType) -> Any:
+        return game.answer_undo_command(self.caller.own_seat, self.accept)
+
+    def body(self) -> dict[str, Any]:
+        return {"accept": self.accept}
+
+
+@dataclass(frozen=True, kw_only=True)
+class VoidHand(GameCommand):
+    reason: str
+
+    def rules(self, game: GameType) -> Any:
+        return game.void_command(self.reason, fresh_seed())
+
+    def body(self) -> dict[str, Any]:
+        return {"reason": self.reason}
+
+
+@dataclass(frozen=True, kw_only=True)
+class SetClientSeed(GameCommand):
+    seed: str
+
+    def rules(self, game: GameType) -> Any:
+        return game.client_seed_command(self.caller.own_seat, self.seed)
+
+    def body(self) -> dict[str, Any]:
+        return {"seed": self.seed}
+
+
+@dataclass(frozen=True, kw_only=True)
+class ComputerTurn(GameCommand):
+    """What a computer seat chose (``command``, the game's own) on the game
+    at ``expected_version``; its events name it ``computer:<seat>``."""
+
+    command: Any
+
+    @property
+    def name(self) -> str:
+        return type(self.command).__name__
+
+    @property
+    def actor(self) -> str:
+        return f"computer:{self.caller.own_seat}"
+
+    def rules(self, game: GameType) -> Any:
+        return self.command
+
+
+@dataclass(frozen=True, kw_only=True)
+class Resign(GameCommand):
+    """A seat gives the game up: its side loses."""
+
+    def rules(self, game: GameType) -> Any:
+        return game.resign_command(self.caller.own_seat)
+
+
+@dataclass(frozen=True, kw_only=True)
+class Abort(GameCommand):
+    """A seat calls the game off before the first play."""
+
+    def rules(self, game: GameType) -> Any:
+        return game.abort_command(self.caller.own_seat)
+
+
+@dataclass(frozen=True, kw_only=True)
+class TimeOut(GameCommand):
+    """The service claims the time-out of a game whose clock has run out
+    (``service.timeouts``); its events name the actor ``service``."""
+
+    caller: Caller = SERVICE
+
+    def rules(self, game: GameType) -> Any:
+        return game.time_out_command(fresh_seed())

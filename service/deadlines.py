@@ -1,0 +1,46 @@
+"""Deadlines: when each game's running clock runs out, kept where every
+worker of every ``casino serve`` on the database finds the due ones.
+
+The deadline itself is the domain's (``GameType.deadline(state)``: the
+running seat's time from the events' times). The service keeps it in a
+table written with the append that sets, moves or clears it
+(``service.events.Append.deadline``), so the table never says other than
+the events; a game without a clock writes nothing there. ``DeadlineClaims``
+is the port the ``TimeKeeper`` (``service.timeouts``) claims due ones from:
+PostgreSQL's (``service.postgres.deadlines``) with ``FOR UPDATE SKIP
+LOCKED`` and a lease, memory's (``service.memory.deadlines``) under the
+tables' lock.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Protocol
+from uuid import UUID
+
+
+@dataclass(frozen=True)
+class Deadline:
+    """A game's deadline after an append: when its running seat's time is up,
+    or None when no clock runs (the row goes)."""
+
+    at: datetime | None
+
+
+class DeadlineClaims(Protocol):
+    """Where the due deadlines are claimed."""
+
+    def claim(self, now: datetime, limit: int, lease: timedelta) -> list[UUID]:
+        """Up to ``limit`` games whose deadline is before ``now`` (past: a seat has until
+        its deadline, inclusive) and not
+        leased to another claimer, earliest first, each now leased to this
+        caller until ``now + lease``. A claim is only a hint of whom to look
+        at: the time-out is decided on the game itself."""
+
+    def due_at(self, game_id: UUID) -> datetime | None:
+        """The game's deadline as kept; None for none."""
+
+    def forget(self, game_id: UUID, due_at: datetime) -> None:
+        """Drop the game's deadline if it is still ``due_at`` (a kept deadline
+        the game turns out not to have: its events were written by other means)."""

@@ -1,0 +1,59 @@
+"""The tables the memory adapters share, as PostgreSQL's adapters share a database.
+
+One ``Tables`` holds every game's events and the records written with
+them, behind one lock: an append holds it until all of it is written, so a
+reader sees an append whole or not at all, as a PostgreSQL transaction
+shows it. ``now`` is the clock of the whole "database" (events' times,
+idempotency keys' and tickets' expiry); a test may move it.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from typing import Any
+from uuid import UUID
+
+from service.appends import utc_now
+from service.checkpoints import Checkpoint
+from service.events import Snapshot, StoredEvent
+
+#: How long an idempotency key is kept (the PostgreSQL store's, migration 0005).
+IDEMPOTENCY_LIFETIME = timedelta(days=1)
+
+
+@dataclass(frozen=True)
+class Filed:
+    """An idempotency record: the request's hash, what it did, and when it is forgotten."""
+
+    request_hash: str
+    response: Any
+    expires_at: datetime
+
+
+@dataclass(frozen=True)
+class DeadlineRow:
+    """A game's deadline (``service.deadlines``), and until when a claimer holds it."""
+
+    due_at: datetime
+    claimed_until: datetime | None = None
+
+    def leased(self, until: datetime) -> DeadlineRow:
+        return DeadlineRow(self.due_at, until)
+
+
+@dataclass
+class Tables:
+    now: Callable[[], datetime] = utc_now
+    lock: threading.RLock = field(default_factory=threading.RLock)
+    log: list[StoredEvent] = field(default_factory=list)  # every event, position = index + 1
+    events: dict[UUID, list[StoredEvent]] = field(default_factory=dict)
+    filed: dict[tuple[UUID, str, str], Filed] = field(default_factory=dict)  # (scope, actor, key hash)
+    tokens: dict[UUID, dict[int, str]] = field(default_factory=dict)
+    rows: dict[UUID, dict[str, Any]] = field(default_factory=dict)  # the games read model, without ids
+    snapshots: dict[UUID, Snapshot] = field(default_factory=dict)
+    checkpoints: dict[UUID, Checkpoint] = field(default_factory=dict)
+    ticket_uses: dict[str, datetime] = field(default_factory=dict)  # MAC: when it expires
+    deadlines: dict[UUID, DeadlineRow] = field(default_factory=dict)

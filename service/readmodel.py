@@ -1,0 +1,128 @@
+"""The ``games`` read model: what an operator asks of it, whatever keeps it.
+
+One row per game (``service.events.GAME_COLUMNS``, written with each
+append; what a row holds is ``service.projection``'s business). Two
+adapters keep the contract of ``ReadModel``:
+``service.postgres.readmodel.PostgresReadModel`` and
+``service.memory.readmodel.MemoryReadModel``; tests/contract holds both to
+it. Here are the listing's filter and cursor, which mean the same to both.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from typing import Any, Protocol
+from uuid import UUID
+
+from service.checkpoints import Checkpoint
+from service.events import StoredEvent
+
+#: A game's row: its ``GAME_COLUMNS`` (with ``id`` too, in a page of the listing).
+Row = dict[str, Any]
+#: A game's stored events, its row and its checkpoint, read as of one moment.
+Kept = tuple[list[StoredEvent], Row | None, Checkpoint | None]
+
+
+@dataclass(frozen=True)
+class Cursor:
+    """Where a page of the listing (newest first) ended: its last game's ``(created_at, id)``.
+
+    Its code is ``<created_at in microseconds since 1970>.<id as 32 hex
+    digits>``: a form the spec states exactly, so that every string of
+    that form is a place in the listing."""
+
+    created_at: datetime
+    id: UUID
+
+    @property
+    def code(self) -> str:
+        return f"{(self.created_at - _EPOCH) // _MICROSECOND}.{self.id.hex}"
+
+    @classmethod
+    def parse(cls, code: str) -> Cursor:
+        """Raises ValueError unless ``code`` has a cursor's form."""
+        match = _CURSOR.fullmatch(code)
+        if not match:
+            raise ValueError("not a cursor")
+        return cls(_EPOCH + int(match.group(1)) * _MICROSECOND, UUID(hex=match.group(2)))
+
+    @classmethod
+    def of(cls, row: Row) -> Cursor:
+        """The place of ``row`` in the listing."""
+        return cls(row["created_at"], row["id"])
+
+
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+_MICROSECOND = timedelta(microseconds=1)
+_CURSOR = re.compile(r"([0-9]{1,16})\.([0-9a-f]{32})")
+
+
+@dataclass(frozen=True)
+class GameFilter:
+    """Which games to list; every given condition must hold.
+
+    A game matches one of ``statuses`` and of ``variants``, has every one of
+    ``players`` among its seats' names, and was created (finished) at or
+    after ``*_since`` and before ``*_before``.
+    """
+
+    statuses: tuple[str, ...] = ()
+    variants: tuple[str, ...] = ()
+    players: tuple[str, ...] = ()
+    created_since: datetime | None = None
+    created_before: datetime | None = None
+    finished_since: datetime | None = None
+    finished_before: datetime | None = None
+
+    def matches(self, row: Row) -> bool:
+        """Whether the game of ``row`` is one to list."""
+        return ((not self.statuses or row["status"] in self.statuses)
+                and (not self.variants or row["variant"] in self.variants)
+                and set(self.players) <= set(row["player_names"] or ())
+                and _within(row["created_at"], self.created_since, self.created_before)
+                and _within(row["finished_at"], self.finished_since, self.finished_before))
+
+
+def _within(moment: datetime | None, since: datetime | None, before: datetime | None) -> bool:
+    """``since <= moment < before``, each bound only when given; a missing
+    moment is within no bound (as SQL's NULL compares)."""
+    if since is None and before is None:
+        return True
+    return moment is not None and (since is None or moment >= since) and (before is None or moment < before)
+
+
+def page_of(rows: list[Row], limit: int) -> tuple[list[Row], Cursor | None]:
+    """``rows`` read one past ``limit``, as a page and the cursor of the next
+    page (None when there is none)."""
+    if len(rows) <= limit:
+        return rows, None
+    return rows[:limit], Cursor.of(rows[limit - 1])
+
+
+class ReadModel(Protocol):
+    """Queries on the games read model, and the events behind it."""
+
+    def page(self, where: GameFilter, after: Cursor | None, limit: int) -> tuple[list[Row], Cursor | None]:
+        """Up to ``limit`` rows newest first (by ``created_at``, then ``id``),
+        after ``after``; and the cursor of the next page, None when there is none."""
+
+    def game_ids(self) -> list[UUID]:
+        """Every game with events, a row or a checkpoint, in id order."""
+
+    def evidence(self, game_id: UUID) -> Kept:
+        """The game's events, its row and its checkpoint, read as of one
+        moment (an append between two separate reads would look like a stale row)."""
+
+    def heads(self) -> list[dict[str, Any]]:
+        """Every game's last version and its hash, in game id order: what to
+        keep outside the database (``casino heads``)."""
+
+    def rebuild(self, game_id: UUID, project: Callable[[Sequence[StoredEvent]], Mapping[str, Any]]) -> None:
+        """Replace the game's row by ``project(events)``, from its events alone;
+        an append to the game meanwhile never leaves an older row behind."""
+
+    def delete_rows_without_events(self) -> int:
+        """Remove the rows of games that have no events; how many were removed."""

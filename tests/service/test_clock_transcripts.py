@@ -1,0 +1,45 @@
+"""A game that ended by a time-out, exported and replayed into another
+database: the same events, the same clock at every version, and it
+verifies (the clocks are folded from the events' own times)."""
+
+from __future__ import annotations
+
+import time
+import uuid
+
+import migrations
+from service.auth import OPERATOR
+from service.cache import StateCache
+from service.games import GameService
+from service.ops.cli import main
+from service.postgres.database import open_pool
+from service.postgres.store import PostgresEventStore
+from service.views import game_view
+from service.web.current import services
+from tests.service.test_operator_commands import content, stored
+
+
+def test_a_timed_out_game_replays_with_its_clocks_as_they_stood(api, app, operator, database_url, scratch_url,
+                                                                 tmp_path, monkeypatch):
+    created = api.post("/v1/games", json={"seats": [{"name": "Ann"}, {"name": "Bob"}], "first_dealer": 1,
+                                          "clock": {"initial_seconds": 1, "increment_seconds": 0}}).get_json()
+    game_id, tokens = created["id"], [s["token"] for s in created["seats"]]
+    assert api.post(f"/v1/games/{game_id}/deal", json={}, token=tokens[1]).status_code == 200
+    time.sleep(1.1)
+    assert services(app).keeper.tick() == 1
+    path = tmp_path / "game.json"
+    monkeypatch.setenv("DATABASE_URL", database_url)
+    monkeypatch.setenv("CASINO_OPERATOR_TOKEN", operator)
+    assert main(["export", game_id, "--output", str(path)]) == 0
+    migrations.upgrade(scratch_url)
+    monkeypatch.setenv("DATABASE_URL", scratch_url)
+    assert main(["replay", str(path)]) == 0
+    original, replayed = stored(database_url, game_id), stored(scratch_url, game_id)
+    assert content(replayed) == content(original)
+    assert [e.type for e in replayed][-3:] == ["TimedOut", "SeedRevealed", "GameFinished"]
+    with open_pool(scratch_url) as pool:
+        state = GameService(PostgresEventStore(pool), StateCache()).load(uuid.UUID(game_id))
+    view = game_view(state, OPERATOR)
+    assert view == api.get(f"/v1/games/{game_id}", token=operator).get_json()
+    assert view["result"] == "timed_out" and view["clock"]["seats"][0]["remaining_ms"] == 0
+    assert main(["verify", game_id]) == 0

@@ -1,0 +1,110 @@
+"""The time keeper on the memory wiring, with a clock the test moves: the
+deadline is kept with the append that sets it, claimed once due, and the
+time-out appended once, whoever claims it (docs/design.md, "Deadlines")."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from domain.clocks import ClockRule
+from service.auth import seat
+from service.bootstrap import Services, Settings, bootstrap
+from service.commands import CreateGame, Deal, Resign
+from service.memory import wiring
+from service.memory.tables import Tables
+from service.timeouts import LEASE
+
+T0 = datetime(2026, 11, 26, 12, 0, tzinfo=UTC)
+
+
+class Clock:
+    def __init__(self):
+        self.now = T0
+
+    def __call__(self) -> datetime:
+        return self.now
+
+
+@pytest.fixture
+def clock() -> Clock:
+    return Clock()
+
+
+@pytest.fixture
+def tables(clock) -> Tables:
+    return Tables(now=clock)
+
+
+def services_on(tables: Tables) -> Services:
+    """One process's services over the shared tables (several make several workers)."""
+    return bootstrap(wiring.adapters({}, None, tables), Settings(None, None))
+
+
+def create(services: Services, clock: ClockRule | None, seats=("Ann", "Bob")):
+    return services.create(CreateGame(variant="cassino", seats=seats, options={}, first_dealer=1, clock=clock))
+
+
+def types(tables: Tables, game_id) -> list[str]:
+    return [e.type for e in tables.events[game_id]]
+
+
+def test_a_game_without_a_clock_keeps_no_deadline(tables):
+    services = services_on(tables)
+    created = create(services, None)
+    services.execute(Deal(game_id=created.game_id, caller=seat(1)))
+    assert tables.deadlines == {}
+
+
+def test_the_deadline_is_kept_with_each_append_and_cleared_at_the_end(tables, clock):
+    services = services_on(tables)
+    game_id = create(services, ClockRule(per_move_seconds=30)).game_id
+    assert tables.deadlines[game_id].due_at == T0 + timedelta(seconds=30)
+    clock.now = T0 + timedelta(seconds=5)
+    services.execute(Deal(game_id=game_id, caller=seat(1)))
+    assert tables.deadlines[game_id].due_at == T0 + timedelta(seconds=35)
+    services.execute(Resign(game_id=game_id, caller=seat(0)))
+    assert game_id not in tables.deadlines
+    assert services.keeper.tick() == 0
+
+
+def test_a_due_deadline_is_claimed_and_timed_out_once_by_whichever_worker_comes_first(tables, clock):
+    first, second = services_on(tables), services_on(tables)
+    game_id = create(first, ClockRule(per_move_seconds=2)).game_id
+    second.games.load(game_id)  # each worker has the game cached
+    clock.now = T0 + timedelta(seconds=2)
+    assert first.keeper.tick() == 0  # due at the deadline, out just after it
+    clock.now = T0 + timedelta(seconds=2, milliseconds=1)
+    assert first.keeper.tick() == 1
+    assert second.keeper.tick() == 0  # nothing left to claim
+    assert second.keeper.time_out(game_id) is False  # and deciding it again appends nothing
+    assert types(tables, game_id).count("TimedOut") == 1
+    assert types(tables, game_id)[-1] == "GameFinished"
+    view = first.games.load(game_id)
+    assert first.games.load(game_id).status == "finished" and view.outcome.reason == "timed_out"
+    assert game_id not in tables.deadlines
+
+
+def test_a_claim_left_by_a_worker_that_died_lapses_and_another_worker_acts(tables, clock):
+    services = services_on(tables)
+    game_id = create(services, ClockRule(per_move_seconds=2)).game_id
+    clock.now = T0 + timedelta(seconds=3)
+    assert services.adapters.deadlines.claim(clock.now, 10, LEASE) == [game_id]  # and then the worker dies
+    other = services_on(tables)
+    assert other.keeper.tick() == 0
+    clock.now += LEASE
+    assert other.keeper.tick() == 1
+    assert types(tables, game_id).count("TimedOut") == 1
+
+
+def test_on_timeout_computer_moves_on_and_sets_the_next_deadline(tables, clock):
+    services = services_on(tables)
+    game_id = create(services, ClockRule(per_move_seconds=10, on_timeout="computer")).game_id
+    clock.now = T0 + timedelta(seconds=11)
+    assert services.keeper.tick() == 1
+    state = services.games.load(game_id)
+    assert state.status == "in_progress" and types(tables, game_id)[-2:] != ["TimedOut", "GameFinished"]
+    assert tables.deadlines[game_id].due_at == clock.now + timedelta(seconds=10)
+    meta = tables.events[game_id][-1].metadata
+    assert meta["actor"] == "service" and meta["command"] == "TimeOut"
