@@ -32,7 +32,8 @@ import pytest
 from hypothesis import HealthCheck, Phase, given, note, settings
 from hypothesis import strategies as st
 
-from domain import VARIANTS, CreateGame, Deal, GameState, Move, Play, RuleViolation, decide, fold, legal_moves
+from domain import RuleViolation
+from domain.cassino import VARIANTS, CreateGame, Deal, GameState, Move, Play, decide, fold, legal_moves
 from domain.cassino.play import rules_for, values_of
 from domain.cassino.table import Build
 from tests.domain.test_differential import OPTION_SETS, random_position

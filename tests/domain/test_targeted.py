@@ -12,7 +12,8 @@ import random
 
 import pytest
 
-from domain import Move, Play, RuleViolation, decide, is_legal, legal_moves
+from domain import RuleViolation
+from domain.cassino import Move, Play, decide, is_legal, legal_moves
 from domain.cassino.play import rules_for
 from domain.cassino.play.listing import Budget, Lister, Target
 from domain.cassino.play.trail import Trail
