@@ -8,26 +8,23 @@ checks one move of the kind and says what it does, or raises the
 generator only ever yields a move that :meth:`play` accepts, and a move is
 accepted only when a generation targeted at it yields it
 (:meth:`.rules.Rules.resolve`), so what is listed and what is accepted are
-the same. :mod:`.rules` chooses the kinds a game's options call for;
-:mod:`.listing` walks them in the order a player is offered moves, or
-narrowed to one move.
+the same. :mod:`.rules` chooses the kinds a game's options call for and walks
+them in the order a player is offered moves, or narrowed to one move, over
+the :class:`~.listing.Lister` they share.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from enum import IntEnum
-from typing import TYPE_CHECKING
 
 from ...cards import Card
 from ...errors import RuleViolation
 from ..moves import Action, Move
 from ..state import GameState
 from ..table import TableItem
+from .listing import Lister
 from .turn import Play
-
-if TYPE_CHECKING:
-    from .listing import Lister
 
 
 class Phase(IntEnum):

@@ -1,4 +1,5 @@
-"""Generating a seat's legal moves: the kinds of :mod:`.rules`, pass by pass.
+"""Generating a seat's legal moves: what the kinds of move share while they
+generate.
 
 A crowded table can allow exponentially many captures, so generation never
 tries subsets of cards. It works on *templates*: a card, an action, a value,
@@ -7,7 +8,8 @@ legal depends only on its template (two 5s are interchangeable for the
 rules), so each template is put to the kind's check once and then spelled
 out into concrete moves. A :class:`Lister` holds what the kinds share while
 they generate: the loose cards by value, the budget of work, the moves
-already given, and memos of one position.
+already given, and memos of one position. :mod:`.rules` walks the kinds
+over it, pass by pass.
 
 The same generators answer whether one move is legal (:class:`Target`): a
 *targeted* generation walks the same passes for the move's card and action
@@ -15,24 +17,26 @@ only, and at each choice the generators make (a value, a union of groups,
 a set of loose cards) it follows only the branch that can still produce
 the move; a template that makes the move is checked on the move itself. No
 budget binds it.
+
+This module knows neither the kinds nor the rules that hold them: the
+kinds (:mod:`.kind`) are given a :class:`Lister`, and a lister asks the
+rules only what :class:`Judge` names, so the modules of a turn import in
+one direction (values and plays, then this, then the kinds, then the rules).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from itertools import combinations, product
-from typing import TYPE_CHECKING, Any, Generic, TypeVar, overload
+from typing import Any, Generic, Protocol, TypeVar, overload
 
 from ...cards import Card
 from ...groups import ONES, Counts, _sub_multisets, fitting, one, splits_into, value_counts
 from ..moves import Action, Move
-from ..state import IN_PROGRESS, GameState
+from ..state import GameState
 from ..table import Build, TableItem
-from .kind import MoveKind, Phase
+from .duty import OwnerDuty
 from .turn import Play
-
-if TYPE_CHECKING:
-    from .rules import Rules
 
 T = TypeVar("T")
 Template = tuple[Card, Action, "int | None"]  # a move's card, action and value
@@ -40,9 +44,7 @@ Template = tuple[Card, Action, "int | None"]  # a move's card, action and value
 Named = tuple[tuple[Card, ...], tuple[Build, ...], tuple[str, ...]] | None
 
 
-_EVERY_PASS = frozenset(Phase)
 _NONE: frozenset[str] = frozenset()
-_PLUCKS = frozenset((Phase.PLUCK,))
 
 
 class lazy(Generic[T]):  # noqa: N801 - used as a decorator, like functools.cached_property
@@ -117,13 +119,26 @@ class Target:
         return tuple(cards), tuple(builds), () if found is True else tuple(t for t in targets if t not in found)
 
 
+class Judge(Protocol):
+    """What a generation asks of the rules it runs for: what each card may
+    count in sums, the owner's duty, and the check each move it makes is put to."""
+
+    @property
+    def worth(self) -> dict[Card, tuple[int, ...]]: ...
+
+    @property
+    def duty(self) -> OwnerDuty: ...
+
+    def accepts(self, state: GameState, seat: int, move: Move) -> bool: ...
+
+
 class Lister:
     """One run of generation, with each loose card given one of its values
     (its first, unless ``chosen`` says another); with a :class:`Target`, a
     targeted one. What a run reads of the position is read when first
     needed, so a targeted generation reads only what its move's kind asks."""
 
-    def __init__(self, rules: Rules, state: GameState, seat: int, budget: Budget, seen: set[Move],
+    def __init__(self, rules: Judge, state: GameState, seat: int, budget: Budget, seen: set[Move],
                  chosen: dict[Card, int], target: Target | None = None):
         self.rules, self.state, self.seat, self.budget, self.seen = rules, state, seat, budget, seen
         self.chosen, self.target = chosen, target
@@ -162,37 +177,6 @@ class Lister:
     @lazy
     def hand(self) -> tuple[Card, ...]:
         return tuple(dict.fromkeys(self.state.hands[self.seat]))
-
-    def moves(self) -> Iterator[Move]:
-        """The moves of this run, pass by pass; in a targeted one, the passes
-        of the targeted move's card and action only (:attr:`Rules.routes`)."""
-        now = self._now()
-        if self.target is None:
-            for phase, kinds in self.rules.listing.items():
-                if phase in now:
-                    yield from self._pass(phase, kinds)
-            return
-        card = self.target.move.card
-        for phase, source, kind in self.rules.routes[self.target.move.action].get(card, ()):
-            if phase in now and card in source.cards(self):
-                yield from kind.moves(self, card, phase)
-
-    def _now(self) -> Collection[Phase]:
-        """The passes that make moves now: every one on the seat's turn, the
-        plucks just after its play, none while no hand is played."""
-        state = self.state
-        if state.status != IN_PROGRESS:
-            return ()
-        if state.turn == self.seat:
-            return _EVERY_PASS
-        return _PLUCKS if self.seat == state.last_player else ()
-
-    def _pass(self, phase: Phase, kinds: Sequence[MoveKind]) -> Iterator[Move]:
-        """Each card of the pass, by the first of ``kinds`` that takes it."""
-        for card in kinds[0].cards(self):
-            kind = next((k for k in kinds if k.takes(card)), None)
-            if kind is not None:
-                yield from kind.moves(self, card, phase)
 
     # -- what the kinds share ---------------------------------------------
 

@@ -14,9 +14,9 @@ accepted cannot differ. The kinds' checks say why a move is refused
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from itertools import islice, product
+from collections.abc import Collection, Iterator, Sequence
 from dataclasses import dataclass, field
+from itertools import islice, product
 
 from ...cards import Card, full_deck
 from ...errors import RuleViolation
@@ -39,6 +39,8 @@ from .values import worth
 
 Route = tuple[Phase, MoveKind, MoveKind]  # a pass, the kind whose cards it walks, the kind for one card
 
+_EVERY_PASS = frozenset(Phase)
+_PLUCKS = frozenset((Phase.PLUCK,))
 _NO_PLUCK = Absent(Action.PLUCK, "pluck_not_allowed", "This game has no plucking.", on_turn=False, on_table=False)
 _NO_STEAL = Absent(Action.STEAL, "illegal_steal", "This game has no stealing of bundles.", on_table=False)
 _RANK_ONLY = Absent(Action.BUILD, "illegal_build", "There are no builds in this game: cards pair by rank only.")
@@ -141,24 +143,31 @@ class Rules:
         return True
 
     def moves(self, state: GameState, seat: int, budget: Budget) -> Iterator[Move]:
-        """Every legal move once."""
-        return self._generate(state, seat, budget)
-
-    def _generate(self, state: GameState, seat: int, budget: Budget, target: Target | None = None
-                  ) -> Iterator[Move]:
-        """The moves the kinds make, or with ``target`` that move if they make
-        it. Cards with a choice of values (a Royal ace, say) are given each of
-        their values in turn, one run per choice."""
+        """Every legal move once, pass by pass. Cards with a choice of values
+        (a Royal ace, say) are given each of their values in turn, one run
+        per choice."""
+        now = _now(state, seat)
+        passes = [(phase, kinds) for phase, kinds in self.listing.items() if phase in now]
+        if not passes:
+            return
         seen: set[Move] = set()
         for chosen in self._choices(state):
-            yield from Lister(self, state, seat, budget, seen, chosen, target).moves()
+            lister = Lister(self, state, seat, budget, seen, chosen)
+            for phase, kinds in passes:
+                yield from _pass(lister, phase, kinds)
 
     def _makes(self, state: GameState, seat: int, target: Target) -> bool:
         """Whether the kinds make ``target``'s move: a generation targeted at
-        it, run by run as :meth:`moves` runs, and bound by no budget."""
-        for chosen in self._choices(state):
-            for _ in Lister(self, state, seat, Budget(None), set(), chosen, target).moves():
-                return True
+        it, run by run as :meth:`moves` runs, and bound by no budget. It
+        walks only the passes of the move's card and action
+        (:attr:`routes`), and in each only the kind that answers for the card."""
+        card, now = target.move.card, _now(state, seat)
+        routes = [r for r in self.routes[target.move.action].get(card, ()) if r[0] in now]
+        for chosen in self._choices(state) if routes else ():
+            lister = Lister(self, state, seat, Budget(None), set(), chosen, target)
+            for phase, source, kind in routes:
+                if card in source.cards(lister) and next(iter(kind.moves(lister, card, phase)), None) is not None:
+                    return True
         return False
 
     def _choices(self, state: GameState) -> Iterator[dict[Card, int]]:
@@ -169,6 +178,25 @@ class Rules:
         several = [it for it in state.table if isinstance(it, Card) and len(worth[it]) > 1]
         for values in islice(product(*[worth[c] for c in several]), 1, None):
             yield dict(zip(several, values))
+
+
+def _now(state: GameState, seat: int) -> Collection[Phase]:
+    """The passes that make moves for ``seat`` now: every one on its turn,
+    the plucks just after its play, none while no hand is played."""
+    if state.status != IN_PROGRESS:
+        return ()
+    if state.turn == seat:
+        return _EVERY_PASS
+    return _PLUCKS if seat == state.last_player else ()
+
+
+def _pass(lister: Lister, phase: Phase, kinds: Sequence[MoveKind]) -> Iterator[Move]:
+    """The moves of one pass: each card the first of ``kinds`` walks, by the
+    first of them that takes it."""
+    for card in kinds[0].cards(lister):
+        kind = next((k for k in kinds if k.takes(card)), None)
+        if kind is not None:
+            yield from kind.moves(lister, card, phase)
 
 
 def _routes(listing: dict[Phase, tuple[MoveKind, ...]], action: Action) -> dict[Card, tuple[Route, ...]]:
