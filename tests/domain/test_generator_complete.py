@@ -38,7 +38,7 @@ from domain.cassino.play import rules_for, values_of
 from domain.cassino.table import Build
 from tests.domain.test_differential import OPTION_SETS, random_position
 from tests.domain.test_properties import option_overrides
-from tests.scale import scaled
+from tests.scale import LONG, scaled
 
 HANDS = scaled(1, long=30, quick=1)  # hands per case
 STATE_EVERY = scaled(4, long=1, quick=8)  # put one turn in this many to the candidates
@@ -46,7 +46,7 @@ EXHAUSTIVE_ITEMS = 5  # every subset of the table up to this many items
 SAMPLED = scaled(80, long=600, quick=40)  # subsets tried on larger tables
 LISTING_CAP = 20_000  # states whose full list is longer than this are skipped (crowded tables)
 NO_SHRINK = (Phase.explicit, Phase.reuse, Phase.generate)  # a seed has nothing to shrink
-CASES = [(name, players, {}) for name, v in sorted(VARIANTS.items()) for players in v.players[:1]] + [
+CASES = [(name, players, {}) for name, v in sorted(VARIANTS.items()) for players in v.players[:None if LONG else 1]] + [
     ("cassino", 2, {"builds_in_sums": True, "partial_capture": False}),
     ("royal", 2, {"partial_capture": False}),
     ("royal", 3, {"builds_in_sums": True}),
@@ -55,6 +55,11 @@ CASES = [(name, players, {}) for name, v in sorted(VARIANTS.items()) for players
     ("african", 2, {"owner_duty": "must_act"}),
     ("trailing-royals", 2, {"owner_duty": "strict"}),
     ("pluck", 2, {"pluck_after_stock": True}),
+    ("royal", 2, {"owner_duty": "strict", "raise_with_table_cards": True}),
+    ("trailing-royals", 3, {"owner_duty": "must_act", "builds_in_sums": True}),
+    ("stealing-bundles", 4, {}),
+    ("african", 4, {}),
+    ("cassino", 2, {"owner_duty": "next_turn", "raise_own_build": "needs_both", "partial_capture": False}),
 ]
 
 
