@@ -108,15 +108,10 @@ class Target:
         if items is None:
             on_table = {it.id: it for it in self.state.table}
             items = tuple(it for t in targets if (it := on_table.get(t)) is not None)
-        cards: list[Card] = []
-        builds: list[Build] = []
-        for it in items:
-            if isinstance(it, Card):
-                cards.append(it)
-            else:
-                builds.append(it)
+        cards = tuple(it for it in items if type(it) is Card)
+        builds = tuple(it for it in items if type(it) is Build)
         found = len(items) == len(targets) or {it.id for it in items}
-        return tuple(cards), tuple(builds), () if found is True else tuple(t for t in targets if t not in found)
+        return cards, builds, () if found is True else tuple(t for t in targets if t not in found)
 
 
 class Judge(Protocol):
@@ -157,17 +152,11 @@ class Lister:
     @lazy
     def _table(self) -> tuple[dict[Card, int], tuple[Build, ...]]:
         """The table read once: :attr:`values` and :attr:`builds`."""
-        worth = self.rules.worth
-        values: dict[Card, int] = {}
-        builds: list[Build] = []
-        for it in self.state.table:
-            if isinstance(it, Build):
-                builds.append(it)
-            elif w := worth[it]:
-                values[it] = w[0]
+        worth, table = self.rules.worth, self.state.table
+        values = {it: w[0] for it in table if type(it) is Card and (w := worth[it])}
         if self.chosen:
             values.update(self.chosen)
-        return values, tuple(builds)
+        return values, tuple(it for it in table if type(it) is Build)
 
     @lazy
     def loose(self) -> Counts:
@@ -318,13 +307,10 @@ class Lister:
         named = self.target.named if self.target is not None else None
         if named is None:
             return None
-        counts = 0
-        for c in named[0]:
-            x = self.values.get(c)
-            if x is None:
-                return None
-            counts += ONES[x]
-        return counts
+        try:
+            return sum(map(ONES.__getitem__, map(self.values.__getitem__, named[0])))
+        except KeyError:  # a card without a number
+            return None
 
     def counts(self, v: int) -> Counts:
         """The loose cards of values up to ``v``."""

@@ -10,6 +10,7 @@ from ..options import Options
 
 
 _WORTH: dict[int, tuple[Options, dict[Card, tuple[int, ...]]]] = {}  # by the id of the options, which it keeps
+_LAST: tuple[Options | None, dict[Card, tuple[int, ...]]] = (None, {})  # the options last asked about, and their table
 
 
 def worth(options: Options) -> dict[Card, tuple[int, ...]]:
@@ -29,8 +30,11 @@ def values_of(card: Card, options: Options) -> tuple[int, ...]:
     a Royal ace (1 or 11 with Tablanette's values), 10 or 11 for Buckeye's
     ten of diamonds. With ``capture_by: rank`` no card has a number value:
     each pairs with its own rank only, as courts do."""
-    found = _WORTH.get(id(options))
-    return found[1][card] if found is not None and found[0] is options else worth(options)[card]
+    global _LAST
+    last = _LAST  # one read: the pair is replaced whole, never changed
+    if last[0] is not options:
+        last = _LAST = (options, worth(options))
+    return last[1][card]
 
 
 def _values(card: Card, options: Options) -> tuple[int, ...]:
