@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Collection, Iterator, Sequence
 from dataclasses import dataclass, field
 from itertools import islice, product
+from typing import cast
 
 from ...cards import Card, full_deck
 from ...errors import RuleViolation
@@ -250,18 +251,21 @@ def _check_turn(state: GameState, seat: int, card: Card) -> None:
 
 def _targets(state: GameState, move: Move, skip_piles: bool) -> tuple[TableItem, ...]:
     """The table items a move names (a seat's pile, where the kind takes
-    one, is its kind's to read)."""
+    one, is its kind's to read): each once, each on the table."""
     on_table = {it.id: it for it in state.table}  # one pass, not one per target
-    items = []
+    targets = tuple(t for t in move.targets if pile_seat(t) is None) if skip_piles else move.targets
+    found = tuple(map(on_table.get, targets))
+    if None in found or len(set(targets)) != len(targets):
+        _refuse_targets(targets, on_table)
+    return cast(tuple[TableItem, ...], found)
+
+
+def _refuse_targets(targets: tuple[str, ...], on_table: dict[str, TableItem]) -> None:
+    """Name the first target that is named twice or is not on the table."""
     seen = set()
-    for ident in move.targets:
-        if skip_piles and pile_seat(ident) is not None:
-            continue
+    for ident in targets:
         if ident in seen:
             raise RuleViolation("duplicate_target", f"You named {ident} twice.")
         seen.add(ident)
-        it = on_table.get(ident)
-        if it is None:
+        if ident not in on_table:
             raise RuleViolation("target_not_on_table", f"{ident} is not on the table.")
-        items.append(it)
-    return tuple(items)
