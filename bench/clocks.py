@@ -149,17 +149,19 @@ def watch_time_outs(url: str, games: list[uuid.UUID], until: float) -> dict[uuid
 
     from service.postgres.positions import PER_TRANSACTION
 
-    wanted, seen, after = set(games), {}, 0
+    wanted: set[uuid.UUID] = set(games)
+    seen: dict[uuid.UUID, float] = {}
     with psycopg.connect(url, autocommit=True) as conn:
+        [(after,)] = conn.execute("SELECT coalesce(max(position), 0) FROM events").fetchall()  # none due yet
         while time.time() < until and len(seen) < len(wanted):
             rows = conn.execute(
-                "SELECT position, game_id FROM events WHERE position > %s"
+                "SELECT position, game_id, type FROM events WHERE position > %s"
                 " AND position < pg_snapshot_xmin(pg_current_snapshot())::text::bigint * %s"
-                " AND type = 'TimedOut' ORDER BY position", (after, PER_TRANSACTION)).fetchall()
+                " ORDER BY position", (after, PER_TRANSACTION)).fetchall()
             now = time.time()
-            for position, game_id in rows:
+            for position, game_id, kind in rows:
                 after = position
-                if game_id in wanted:
+                if kind == "TimedOut" and game_id in wanted:
                     seen.setdefault(game_id, now)
             time.sleep(0.02)
     return seen

@@ -41,7 +41,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
-from typing import Protocol
+from typing import Any, Protocol
 from uuid import UUID
 
 # -- callers ----------------------------------------------------------------
@@ -52,12 +52,18 @@ class CallerKind(StrEnum):
     OPERATOR = "operator"
     PUBLIC = "public"
     SERVICE = "service"  # the service itself: a time-out it claims (service.timeouts)
+    PLAYER = "player"  # a player who holds no seat in the game asked about (or asks of no game)
 
 
 @dataclass(frozen=True, slots=True)
 class Caller:
+    """Who asks. A seat is named by its number; ``player`` is the player
+    who holds it, when a player token named it. A player with no seat in
+    the game asked about is a ``PLAYER``, who sees what the public sees."""
+
     kind: CallerKind
     seat: int | None = None
+    player: UUID | None = None
 
     @property
     def is_operator(self) -> bool:
@@ -75,9 +81,25 @@ class Caller:
         return self.seat
 
     @property
+    def is_player(self) -> bool:
+        """A player token named the caller (seated in the game or not)."""
+        return self.player is not None
+
+    @property
+    def own_player(self) -> UUID:
+        """The caller's player; only for a player (the guard ``player_required`` has checked it)."""
+        if self.player is None:
+            raise ValueError(f"{self.actor} is no player")
+        return self.player
+
+    @property
     def actor(self) -> str:
         """How events' metadata and idempotency records name the caller."""
-        return f"seat:{self.seat}" if self.is_seat else self.kind.value
+        if self.is_seat:
+            return f"seat:{self.seat}"
+        if self.kind is CallerKind.PLAYER:
+            return f"player:{self.own_player.hex}"
+        return self.kind.value
 
 
 PUBLIC = Caller(CallerKind.PUBLIC)
@@ -85,14 +107,21 @@ OPERATOR = Caller(CallerKind.OPERATOR)
 SERVICE = Caller(CallerKind.SERVICE)
 
 
-def seat(n: int) -> Caller:
-    return Caller(CallerKind.SEAT, n)
+def seat(n: int, player: UUID | None = None) -> Caller:
+    return Caller(CallerKind.SEAT, n, player)
+
+
+def player(player_id: UUID, seat_number: int | None = None) -> Caller:
+    """A player: the holder of ``seat_number`` in the game asked about, or seated nowhere there."""
+    return Caller(CallerKind.PLAYER, player=player_id) if seat_number is None else seat(seat_number, player_id)
 
 
 def caller_of(actor: str) -> Caller:
     """The caller ``Caller.actor`` names."""
     if actor.startswith("seat:"):
         return seat(int(actor.removeprefix("seat:")))
+    if actor.startswith("player:"):
+        return player(UUID(hex=actor.removeprefix("player:")))
     return OPERATOR if actor == OPERATOR.actor else PUBLIC
 
 
@@ -157,6 +186,34 @@ def seat_token(secret: bytes, idempotency_key: str, game_id: UUID, seat_number: 
     return base64.urlsafe_b64encode(digest).decode().rstrip("=")
 
 
+#: What begins every player token and no seat token (a seat's has no '.'), so
+#: that a token says where to look it up.
+PLAYER_TOKEN_PREFIX = "player."
+
+
+def new_player_token() -> str:
+    """A fresh player token: 256 random bits, after ``PLAYER_TOKEN_PREFIX``."""
+    return PLAYER_TOKEN_PREFIX + new_token()
+
+
+def player_key_from(operator_token: str) -> bytes:
+    """The secret the ids and tokens of players registered with an
+    idempotency key are derived with (as ``seat_key_from``'s for seats)."""
+    return derived_key(operator_token, b"casino player tokens v1")
+
+
+def player_identity(secret: bytes, idempotency_key: str) -> tuple[UUID, str]:
+    """The id and the token of the player registered under
+    ``idempotency_key``: a retry of the registration makes them again. The
+    id comes from the key alone (one-way: it tells nothing of the key), so a
+    retry made after the secret was replaced finds the player, and is told
+    that its token cannot be made again; the token needs the secret too."""
+    made = hashlib.sha256(b"casino player id|" + idempotency_key.encode()).digest()
+    token = hmac.new(secret, b"token|" + idempotency_key.encode(), hashlib.sha256).digest()
+    return (UUID(bytes=made[:16], version=4),
+            PLAYER_TOKEN_PREFIX + base64.urlsafe_b64encode(token).decode().rstrip("="))
+
+
 def operator_token(directory: Path) -> tuple[str, bool]:
     """The operator token kept in ``directory``, made there on first use.
 
@@ -187,8 +244,10 @@ def operator_token(directory: Path) -> tuple[str, bool]:
 # -- stream tickets -------------------------------------------------------------
 
 TICKET_LIFETIME = 60
-_ACTOR = re.compile(r"operator|public|seat:[0-9]{1,2}")
-_TICKET_PURPOSE = b"events/stream"
+_ACTOR = re.compile(r"operator|public|seat:[0-9]{1,2}|player:[0-9a-f]{32}")
+#: What a ticket opens: a game's stream, or a player's (``PLAYER_STREAM``).
+GAME_STREAM = b"events/stream"
+PLAYER_STREAM = b"players/stream"
 _TICKET_MAX_LENGTH = 200
 
 
@@ -196,20 +255,28 @@ def ticket_key_from(operator_token: str) -> bytes:
     return derived_key(operator_token, b"casino stream tickets v1")
 
 
-def issue_ticket(key: bytes, game_id: UUID, caller: Caller, now: float, token_hash: str = "") -> tuple[str, int]:
-    """A ticket for ``caller`` on the game's stream, and when it expires
-    (Unix time); ``token_hash`` is the hash of the seat's or the operator's
+def ticket_actor(caller: Caller) -> str:
+    """How a ticket names its caller: a player by the player (whose seat is
+    looked up again when the ticket is redeemed), anyone else by ``actor``."""
+    return f"player:{caller.own_player.hex}" if caller.is_player else caller.actor
+
+
+def issue_ticket(key: bytes, scope: UUID, caller: Caller, now: float, token_hash: str = "",
+                 purpose: bytes = GAME_STREAM) -> tuple[str, int]:
+    """A ticket for ``caller`` on the stream of ``scope`` (a game, or for
+    ``PLAYER_STREAM`` the player), and when it expires (Unix time);
+    ``token_hash`` is the hash of the seat's, the player's or the operator's
     token ("" for the public, whose tickets the key alone vouches for)."""
     expires = int(now) + TICKET_LIFETIME
-    body = f"{expires}.{caller.actor}.{secrets.token_urlsafe(12)}"
-    return f"{body}.{_ticket_mac(key, game_id, body, token_hash)}", expires
+    body = f"{expires}.{ticket_actor(caller)}.{secrets.token_urlsafe(12)}"
+    return f"{body}.{_ticket_mac(key, purpose, scope, body, token_hash)}", expires
 
 
-def redeem_ticket(key: bytes, game_id: UUID, ticket: str, now: float,
-                  token_hash: Callable[[Caller], str | None]) -> Caller | None:
-    """The caller a ticket was issued to, if it is genuine, for this game,
-    issued under the token the caller's seat has now (``token_hash(caller)``)
-    and not expired; else None. Whether it was used is the database's to say."""
+def redeem_ticket(key: bytes, scope: UUID, ticket: str, now: float,
+                  token_hash: Callable[[Caller], str | None], purpose: bytes = GAME_STREAM) -> Caller | None:
+    """The caller a ticket was issued to, if it is genuine, for this stream,
+    issued under the token the caller has now (``token_hash(caller)``) and
+    not expired; else None. Whether it was used is the database's to say."""
     if len(ticket) > _TICKET_MAX_LENGTH or ticket.count(".") != 3:
         return None
     body, _, mac = ticket.rpartition(".")
@@ -218,9 +285,17 @@ def redeem_ticket(key: bytes, game_id: UUID, ticket: str, now: float,
         return None
     caller = caller_of(actor)
     current = token_hash(caller)
-    if current is None or not hmac.compare_digest(mac.encode(), _ticket_mac(key, game_id, body, current).encode()):
+    if current is None or not hmac.compare_digest(
+            mac.encode(), _ticket_mac(key, purpose, scope, body, current).encode()):
         return None
     return caller
+
+
+def ticket_player(ticket: str) -> UUID | None:
+    """The player a ticket says it was issued to (not yet checked), or None."""
+    _, _, rest = ticket.partition(".")
+    actor = rest.partition(".")[0]
+    return caller_of(actor).player if _ACTOR.fullmatch(actor) and actor.startswith("player:") else None
 
 
 def ticket_use(ticket: str) -> tuple[str, int]:
@@ -229,8 +304,8 @@ def ticket_use(ticket: str) -> tuple[str, int]:
     return mac, int(body.split(".")[0])
 
 
-def _ticket_mac(key: bytes, game_id: UUID, body: str, token_hash: str) -> str:
-    message = b"|".join([_TICKET_PURPOSE, str(game_id).encode(), body.encode(), token_hash.encode()])
+def _ticket_mac(key: bytes, purpose: bytes, scope: UUID, body: str, token_hash: str) -> str:
+    message = b"|".join([purpose, str(scope).encode(), body.encode(), token_hash.encode()])
     digest = hmac.new(key, message, hashlib.sha256).digest()
     return base64.urlsafe_b64encode(digest).decode().rstrip("=")
 
@@ -244,11 +319,22 @@ class SeatTokens(Protocol):
     def seat_token_hashes(self, game_id: UUID | str) -> dict[int, str]: ...
 
 
+class PlayerTokens(Protocol):
+    """Where players' token hashes, and the seats players hold, are kept
+    (``service.players.Players``)."""
+
+    def player_for_token(self, token_hash: str) -> UUID | None: ...
+
+    def token_hash_of(self, player_id: UUID) -> str | None: ...
+
+    def seat_of(self, player_id: UUID, game_id: UUID) -> int | None: ...
+
+
 class TicketUses(Protocol):
     def use_once(self, mac: str, expires: int) -> bool: ...
 
 
-#: Seconds a seat token found in the database is trusted without asking again.
+#: Seconds a token found in the database is trusted without asking again.
 TOKEN_TRUST_SECONDS = 60.0
 #: Tokens remembered at most, per process (least recently used first out).
 TOKENS_REMEMBERED = 65536
@@ -260,27 +346,35 @@ _BEARER = re.compile(r"(?i:Bearer) +([A-Za-z0-9._~+/=-]{1,256})")
 class Authenticator:
     """Tells who a bearer token or a stream ticket is, for one app.
 
-    A seat token found is trusted for ``TOKEN_TRUST_SECONDS``: the service
-    never changes a game's tokens, but one withdrawn in the database stops
-    working everywhere within that time.
+    What the database says of a token is trusted for ``TOKEN_TRUST_SECONDS``
+    (one withdrawn there stops working everywhere within that time), with
+    one exception: who holds a seat changes while a game waits for its
+    players (a seat is left, and joined by someone else), so which seat a
+    token names in a game is remembered only once ``settled(game)`` says
+    its seats can no longer change. That is asked before the database is,
+    and a game once settled stays so: what is then read holds for good.
     """
 
     def __init__(self, operator_token: str | None, seats: SeatTokens, tickets: TicketUses | None = None,
-                 clock: Callable[[], float] = time.monotonic):
+                 clock: Callable[[], float] = time.monotonic, *, players: PlayerTokens | None = None,
+                 settled: Callable[[UUID], bool] = lambda game_id: True):
         self._operator = operator_token.encode() if operator_token else None
         self._operator_hash = hash_token(operator_token) if operator_token else None
         self._seats = seats
+        self._players = players
         self._tickets = tickets
         self._clock = clock
+        self._settled = settled
         # Without an operator token (never so under `casino serve`), a random
         # key: tickets then hold within this process only.
         self._ticket_key = ticket_key_from(operator_token) if operator_token else secrets.token_bytes(32)
-        self._known: OrderedDict[tuple[UUID, str], tuple[int, float]] = OrderedDict()
+        self._known: OrderedDict[tuple[str, UUID | str, str], tuple[object, float]] = OrderedDict()
         self._lock = threading.Lock()
 
     def caller(self, header: str | None, game_id: UUID | None) -> Caller:
         """The caller named by an ``Authorization`` header: the operator, a
-        seat of this game, or (without the header) the public."""
+        seat of this game (by its seat token, or by the token of the player
+        who holds it), a player, or (without the header) the public."""
         if header is None:
             return PUBLIC
         match = _BEARER.fullmatch(header.strip())
@@ -289,6 +383,11 @@ class Authenticator:
         token = match.group(1)
         if self._operator is not None and hmac.compare_digest(token.encode(), self._operator):
             return OPERATOR
+        if token.startswith(PLAYER_TOKEN_PREFIX):
+            found_player = self.player_for_token(hash_token(token))
+            if found_player is None:
+                raise Unauthenticated("This player token is not valid.", invalid_token=True)
+            return player(found_player, self.player_seat(game_id, found_player) if game_id else None)
         if game_id is not None:
             found = self.seat_for_token(game_id, hash_token(token))
             if found is not None:
@@ -298,15 +397,36 @@ class Authenticator:
 
     def seat_for_token(self, game_id: UUID, token_hash: str) -> int | None:
         """The seat the token is for, or None."""
-        key = (game_id, token_hash)
+        def look_up() -> int | None:
+            return next((seat for seat, kept in self._seats.seat_token_hashes(game_id).items()
+                         if hmac.compare_digest(kept, token_hash)), None)
+        return self._recalled(("seat", game_id, token_hash), look_up, self._settled(game_id), keep_none=False)
+
+    def player_for_token(self, token_hash: str) -> UUID | None:
+        """The player whose token this is, or None."""
+        players = self._players
+        return self._recalled(("player", "", token_hash),
+                              lambda: players.player_for_token(token_hash) if players else None,
+                              True, keep_none=False)
+
+    def player_seat(self, game_id: UUID, player_id: UUID) -> int | None:
+        """The seat the player holds in the game, or None."""
+        players = self._players
+        return self._recalled(("held", game_id, player_id.hex),
+                              lambda: players.seat_of(player_id, game_id) if players else None,
+                              self._settled(game_id), keep_none=True)
+
+    def _recalled(self, key: tuple[str, UUID | str, str], look_up: Callable[[], Any], keep: bool, *,
+                  keep_none: bool) -> Any:
+        """What ``look_up()`` answers, remembered under ``key`` when ``keep``
+        (and the answer is not None, unless ``keep_none``)."""
         with self._lock:
             known = self._known.get(key)
             if known is not None and known[1] > self._clock():
                 self._known.move_to_end(key)
                 return known[0]
-        found = next((seat for seat, kept in self._seats.seat_token_hashes(game_id).items()
-                      if hmac.compare_digest(kept, token_hash)), None)
-        if found is not None:
+        found = look_up()
+        if keep and (found is not None or keep_none):
             with self._lock:
                 self._known[key] = (found, self._clock() + TOKEN_TRUST_SECONDS)
                 self._known.move_to_end(key)
@@ -315,24 +435,46 @@ class Authenticator:
         return found
 
     def ticket(self, game_id: UUID, caller: Caller, now: float) -> tuple[str, int]:
-        """A stream ticket for ``caller`` and when it expires (Unix time)."""
-        return issue_ticket(self._ticket_key, game_id, caller, now, self._token_hash(game_id, caller) or "")
+        """A ticket for ``caller`` on the game's stream, and when it expires (Unix time)."""
+        return issue_ticket(self._ticket_key, game_id, caller, now, self._token_hash(caller, game_id) or "")
 
     def redeem(self, game_id: UUID, ticket: str, now: float) -> Caller:
-        """The caller of a genuine, unexpired ticket for this game, used now
-        for the first and only time; else ``Unauthenticated``."""
+        """The caller of a genuine, unexpired ticket for this game's stream,
+        used now for the first and only time; else ``Unauthenticated``."""
         caller = redeem_ticket(self._ticket_key, game_id, ticket, now,
-                               lambda named: self._token_hash(game_id, named))
+                               lambda named: self._token_hash(named, game_id))
+        caller = self._spent(caller, ticket, "this game")
+        return player(caller.own_player, self.player_seat(game_id, caller.own_player)) if caller.is_player else caller
+
+    def player_ticket(self, caller: Caller, now: float) -> tuple[str, int]:
+        """A ticket for the player ``caller`` on their own stream, and when it expires."""
+        return issue_ticket(self._ticket_key, caller.own_player, caller, now, self._token_hash(caller) or "",
+                            PLAYER_STREAM)
+
+    def redeem_player(self, ticket: str, now: float) -> Caller:
+        """The player of a genuine, unexpired ticket for the player's own
+        stream (the ticket names the player, and is signed for that player's
+        stream only), used now for the first and only time; else ``Unauthenticated``."""
+        named = ticket_player(ticket)
+        caller = redeem_ticket(self._ticket_key, named, ticket, now, self._token_hash, PLAYER_STREAM) if named else None
+        if caller is not None and caller.player != named:
+            caller = None
+        return self._spent(caller, ticket, "a player's stream")
+
+    def _spent(self, caller: Caller | None, ticket: str, whose: str) -> Caller:
         if caller is None or self._tickets is None or not self._tickets.use_once(*ticket_use(ticket)):
-            raise Unauthenticated("This stream ticket is not valid for this game, was used or has expired; "
+            raise Unauthenticated(f"This stream ticket is not valid for {whose}, was used or has expired; "
                                   "ask for a new one.", invalid_token=True)
         return caller
 
-    def _token_hash(self, game_id: UUID, caller: Caller) -> str | None:
-        """The hash of the token the caller has now: its seat's, or the
-        operator's; "" for the public, whose tickets the key alone vouches for."""
+    def _token_hash(self, caller: Caller, game_id: UUID | None = None) -> str | None:
+        """The hash of the token the caller has now: a player's, a seat's of
+        the game, or the operator's; "" for the public, whose tickets the
+        key alone vouches for."""
+        if caller.is_player:
+            return self._players.token_hash_of(caller.own_player) if self._players else None
         if caller.is_seat:
-            return self._seats.seat_token_hashes(game_id).get(caller.own_seat)
+            return self._seats.seat_token_hashes(game_id).get(caller.own_seat) if game_id else None
         if caller.is_operator:
             return self._operator_hash
         return ""

@@ -11,24 +11,29 @@ A new adapter (a clock, a table of deadlines, a replica to read from) is a
 field of ``Adapters`` typed by its protocol, an implementation in each
 wiring, and a contract test in tests/contract that holds both to it. A new
 use case is a method of the service layer that ``Services`` hands to the
-blueprints.
+blueprints. Replicas are ``Replica``s, each an event store and a read
+model over a standby; reads that may come from one go through
+``Services.reads`` (``service.replicas``).
 """
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
 
 from domain.standing import is_finished
 
-from service.auth import Authenticator, TicketUses, seat_key_from
+from service.auth import Authenticator, TicketUses, player_key_from, seat_key_from
 from service.cache import StateCache, snapshot_key_from
 from service.commands import CreateGame, GameCommand
 from service.computer import ComputerPlayers
 from service.deadlines import DeadlineClaims
 from service.events import EventStore
-from service.games import Applied, Created, GameService
+from service.games import Applied, Created, GameReads, GameService
+from service.players import Players, PlayerService
 from service.readmodel import ReadModel
+from service.replicas import Reads, Replica, Source
 from service.streams import Hub, Listen
 from service.timeouts import TimeKeeper
 
@@ -41,6 +46,7 @@ class Adapters:
     read_model: ReadModel  # the games read model: listing, auditing
     ticket_uses: TicketUses  # stream tickets' single use
     deadlines: DeadlineClaims  # where the time keeper claims the games whose clock has run out
+    players: Players  # players, and the seats they hold
     #: Hears of other processes' appends, for live streams; None: no other process appends.
     listen: Listen | None
     #: Whether the adapters answer within so many seconds (``/readyz``).
@@ -48,17 +54,26 @@ class Adapters:
     close: Callable[[], None]
     #: What the adapters raise when what they reach cannot be reached just now (503).
     unavailable: tuple[type[Exception], ...] = ()
+    #: Standbys to take reads off the primary (``service.replicas``); none by default.
+    replicas: tuple[Replica, ...] = ()
+    #: Registers what to run when the adapters reach another database server
+    #: than before (a failover, a restart, a restore): what was read from the
+    #: one before may be ahead of this one.
+    on_new_server: Callable[[Callable[[], None]], None] = lambda callback: None
 
 
 @dataclass(frozen=True)
 class Settings:
     """What the service is told: the operator's token (the secret its keys
-    are derived from, None for none), the key that signs checkpoints, and
-    how many events a live stream may hold for a slow reader."""
+    are derived from, None for none), the key that signs checkpoints, how
+    many events a live stream may hold for a slow reader, and how long a
+    read waits for a replica."""
 
     operator_token: str | None
     checkpoint_key: bytes | None
     stream_buffer_events: int = 128
+    #: Seconds a read waits for a replica behind what its client has seen, before the primary answers it.
+    replica_wait: float = 0.1
 
 
 @dataclass(frozen=True)
@@ -68,11 +83,14 @@ class Services:
     Commands go through ``create`` and ``execute``, which let the computer
     seats take their turns after each; reads go to ``games`` (a game, its
     events, the global log) and ``read_model`` (the listing, the evidence
-    ``verify`` checks)."""
+    ``verify`` checks) on the primary, or to ``reads`` when they may come
+    from a replica."""
 
     games: GameService
+    players: PlayerService
     computers: ComputerPlayers
     read_model: ReadModel
+    reads: Reads
     hub: Hub
     authenticator: Authenticator
     checkpoint_key: bytes | None
@@ -100,11 +118,15 @@ class Services:
 
 def bootstrap(adapters: Adapters, settings: Settings) -> Services:
     token = settings.operator_token
+    snapshot_key = snapshot_key_from(token) if token else None
     hub = Hub(adapters.store.load, capacity=settings.stream_buffer_events, listen=adapters.listen)
-    games = GameService(adapters.store, StateCache(),
-                        snapshot_key=snapshot_key_from(token) if token else None,
+    games = GameService(adapters.store, StateCache(), snapshot_key=snapshot_key,
                         seat_key=seat_key_from(token) if token else None,
-                        checkpoint_key=settings.checkpoint_key, appended=hub.publish)
+                        checkpoint_key=settings.checkpoint_key, appended=hub.publish, told=hub.tell)
+    adapters.on_new_server(games.cache.clear)
+    replicas = [Source(GameReads(replica.store, StateCache(), snapshot_key=snapshot_key,
+                                 checkpoint_key=settings.checkpoint_key), replica.read_model, True)
+                for replica in adapters.replicas]
     computers = ComputerPlayers(games)
 
     def time_out(command: GameCommand) -> Applied:
@@ -116,10 +138,14 @@ def bootstrap(adapters: Adapters, settings: Settings) -> Services:
 
     return Services(
         games=games,
+        players=PlayerService(adapters.players, player_key_from(token) if token else secrets.token_bytes(32)),
         computers=computers,
         read_model=adapters.read_model,
+        reads=Reads(Source(games, adapters.read_model, False), replicas, wait=settings.replica_wait,
+                    unavailable=adapters.unavailable),
         hub=hub,
-        authenticator=Authenticator(token, adapters.store, adapters.ticket_uses),
+        authenticator=Authenticator(token, adapters.store, adapters.ticket_uses, players=adapters.players,
+                                    settled=games.settled),
         checkpoint_key=settings.checkpoint_key,
         adapters=adapters,
         keeper=TimeKeeper(time_out, games.load, adapters.deadlines, adapters.store.now),

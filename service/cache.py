@@ -71,6 +71,12 @@ class StateCache:
         with self._lock:
             self._states.pop(game_id, None)
 
+    def clear(self) -> None:
+        """Forget every state (the database may no longer hold them: see
+        ``service.postgres.database.Pool.on_new_server``)."""
+        with self._lock:
+            self._states.clear()
+
     def put(self, game_id, state) -> None:
         with self._lock:
             current = self._states.get(game_id)

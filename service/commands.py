@@ -24,12 +24,15 @@ from uuid import UUID
 
 from domain.cards import Card
 from domain.clocks import ClockRule
+from domain.errors import RuleViolation
 from domain.game_types import GameType
 
 from service import jsonio
 from service.auth import SERVICE, Caller
 
 SEED_BYTES = 32
+#: The most seats a game has.
+MAX_SEATS = 8
 
 
 def fresh_seed() -> bytes:
@@ -73,12 +76,25 @@ class CreateGame(Request):
     first_dealer: int | None = None
     computers: tuple[int, ...] = ()
     clock: ClockRule | None = None
+    #: Listed in the lobby while it waits with a seat open (``service.projection.LISTED``).
+    listed: bool = False
 
     def body(self) -> dict[str, Any]:
         asked = {"variant": self.variant, "options": self.options, "first_dealer": self.first_dealer,
                  "seats": [{"open": True} if name is None else {"name": name, "computer": i in self.computers}
                            for i, name in enumerate(self.seats)]}
-        return asked | ({"clock": self.clock.to_dict()} if self.clock is not None else {})
+        return (asked | ({"clock": self.clock.to_dict()} if self.clock is not None else {})
+                | ({"listed": True} if self.listed else {}))
+
+
+@dataclass(frozen=True, kw_only=True)
+class RegisterPlayer(Request):
+    """A new player, under ``player_name``."""
+
+    player_name: str
+
+    def body(self) -> dict[str, Any]:
+        return {"name": self.player_name}
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -88,10 +104,18 @@ class GameCommand(Request):
     game_id: UUID
     caller: Caller
     expected_version: int | None = None
+    #: How many more times the command is decided again when its append
+    #: loses to another command once more (the first time always is).
+    decide_again: int = 0
 
     @property
     def actor(self) -> str:
         """Who its events' metadata name as having acted."""
+        return self.caller.actor
+
+    @property
+    def filed_as(self) -> str:
+        """Whose its idempotency key is (``IdempotencyRecord.actor``): the caller's."""
         return self.caller.actor
 
     def rules(self, game: GameType) -> Any:
@@ -172,6 +196,54 @@ class SetClientSeed(GameCommand):
 
     def body(self) -> dict[str, Any]:
         return {"seed": self.seed}
+
+
+@dataclass(frozen=True, kw_only=True)
+class Join(GameCommand):
+    """Take an open seat (``seat``, or the lowest open one) under
+    ``seat_name``: for the player ``caller.player``, or for a guest (the
+    public). A caller who holds a seat already holds one too many."""
+
+    seat_name: str
+    seat: int | None = None
+    # Players racing for seats: each lost race is a seat taken, so a join
+    # ends taking a seat or refused by the rules, not in a conflict.
+    decide_again: int = MAX_SEATS
+
+    @property
+    def filed_as(self) -> str:
+        # A retry comes from the seat the first attempt took: the key is the player's, or the public's.
+        return _players_or_callers(self.caller)
+
+    def rules(self, game: GameType) -> Any:
+        if self.caller.is_seat and self.caller.player is None:
+            raise RuleViolation("already_seated", "You already hold a seat in this game.")
+        player = str(self.caller.player) if self.caller.player is not None else None
+        return game.join_command(self.seat, self.seat_name, player)
+
+    def body(self) -> dict[str, Any]:
+        return {"seat": self.seat, "name": self.seat_name}
+
+
+@dataclass(frozen=True, kw_only=True)
+class Leave(GameCommand):
+    """The seat gets up before the first deal: it is open again."""
+
+    @property
+    def filed_as(self) -> str:
+        # A player's retry comes from no seat: the key is the player's.
+        return _players_or_callers(self.caller)
+
+    def rules(self, game: GameType) -> Any:
+        if not self.caller.is_seat:
+            raise RuleViolation("not_seated", "You hold no seat in this game.")
+        return game.leave_command(self.caller.own_seat)
+
+
+def _players_or_callers(caller: Caller) -> str:
+    """Whose the key of a command that seats or unseats a player is: the
+    player's, whichever seat the player holds when it is retried."""
+    return f"player:{caller.player.hex}" if caller.player is not None else caller.actor
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, NamedTuple, Protocol, runtime_checkable
 from uuid import UUID
 
 from domain.game_types import State, game_of_event
@@ -28,7 +28,7 @@ CREATION_SCOPE = UUID(int=0)
 
 #: The columns of the ``games`` read model an append may write (``id`` is always the game's).
 GAME_COLUMNS = ("variant", "status", "player_names", "version", "created_at", "updated_at",
-                "finished_at", "winner")
+                "finished_at", "winner", "listed", "lobby", "awaiting", "deadline")
 
 
 class _AppendTime:
@@ -127,8 +127,13 @@ class Append:
     is stored with each event that has none of its own. With them:
     ``idempotency`` is filed, ``game_row`` (columns of ``GAME_COLUMNS``) is
     the game's new ``games`` row when ``expected_version`` is 0 and the
-    columns to change otherwise, ``seat_token_hashes`` are kept (seat to
-    sha256 hex, ``service.auth.hash_token``), ``snapshot`` replaces the game's.
+    columns to change otherwise (a new ``lobby`` is kept only for a game
+    created ``listed``), ``seat_token_hashes`` are kept (seat to sha256 hex,
+    ``service.auth.hash_token``; None: the seat has no token any more),
+    ``player_seats`` are the changes to the seats players hold (player to
+    seat; None: the player holds none any more), ``player_notices`` what the
+    append tells players (``service.notices``; a store whose appends other
+    processes hear of tells them), ``snapshot`` replaces the game's.
     ``at`` is the append's moment when the caller chose it (the moment its
     command was decided at, which the game's clock counts from); None: the
     store's clock. ``deadline`` is the game's deadline after the append, when
@@ -143,7 +148,9 @@ class Append:
     previous_hash: str | None = None
     idempotency: IdempotencyRecord | None = None
     game_row: Mapping[str, Any] | None = None
-    seat_token_hashes: Mapping[int, str] | None = None
+    seat_token_hashes: Mapping[int, str | None] | None = None
+    player_seats: Mapping[UUID, int | None] | None = None
+    player_notices: Mapping[UUID, Sequence[Mapping[str, Any]]] | None = None
     snapshot: Snapshot | None = None
     at: datetime | None = None
     deadline: Deadline | None = None
@@ -156,6 +163,18 @@ class Append:
         unknown = set(self.game_row or ()).difference(GAME_COLUMNS)
         if unknown:
             raise ValueError(f"not columns of games: {sorted(unknown)}")
+
+
+class Horizon(NamedTuple):
+    """Where the global order stands, as seen from one database server at one
+    moment: every event at a position below ``settled`` is committed or
+    never will be (a reader there has all of those that are), and every
+    event it sees is below ``reached``. A client that was shown a read at
+    ``reached`` has seen nothing another server cannot show once its
+    ``settled`` is past it (``service.replicas``)."""
+
+    settled: int
+    reached: int
 
 
 @runtime_checkable
@@ -185,6 +204,9 @@ class EventStore(Protocol):
     def read_all(self, after_position: int = 0, limit: int = 100) -> list[StoredEvent]:
         """Up to ``limit`` events of every game after ``after_position``, in a
         global order no reader paging by position can miss an event of."""
+
+    def horizon(self) -> Horizon:
+        """Where the global order stands on this store's server now."""
 
     def game_ids(self) -> list[UUID]:
         """Every game that has events, in id order."""
@@ -229,6 +251,9 @@ class Recorded(Protocol):
 
     @property
     def recorded_at(self) -> datetime: ...
+
+    @property
+    def metadata(self) -> Mapping[str, Any]: ...
 
 
 def stored_form(stored: Recorded) -> dict[str, Any]:

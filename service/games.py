@@ -18,11 +18,13 @@ import itertools
 import secrets
 import uuid
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from domain.errors import OptionError, RuleViolation
 from domain.game_types import GAME_TYPES, GameType, State, game_of
+from domain.seating import Holder
+from domain.standing import WAITING
 
 from service.auth import PUBLIC, hash_token, new_token, seat_token
 from service.cache import StateCache, code_version, seal, unseal
@@ -30,10 +32,11 @@ from service.chain import first_break
 from service.checkpoints import Checkpoint, mismatch
 from service.commands import CreateGame, GameCommand, Request, fresh_seed, request_hash
 from service.deadlines import Deadline
-from service.events import (CREATION_SCOPE, Append, ConcurrencyError, EventStore, IdempotencyRecord, NewEvent,
-                            StoredEvent, Unfoldable, decode, refold, refold_checked)
+from service.events import (CREATION_SCOPE, Append, ConcurrencyError, EventStore, Horizon, IdempotencyRecord,
+                            NewEvent, StoredEvent, Unfoldable, decode, refold, refold_checked)
 from service.metrics import COMMANDS_APPENDED
-from service.projection import row_changes
+from service.notices import Told, notices
+from service.projection import LISTED, player_seat_changes, row_changes, seat_changes
 
 SNAPSHOT_EVERY = 100
 
@@ -100,27 +103,41 @@ class KeyReused(Exception):
 
 
 class TokensLost(Exception):
-    """A game's creation was retried, but its tokens cannot be made again:
-    the secret they were derived with has changed since (see ``create``)."""
+    """A creation (of a game, a player, a seat by a join) was retried, but
+    its tokens cannot be made again: the secret they were derived with has
+    changed since (see ``create``). ``detail`` says so to a person."""
+
+    def __init__(self, detail: str = "A game was created under this Idempotency-Key, but its seats' tokens can"
+                 " no longer be given again: the service's secret has been replaced since. Create a new game."):
+        super().__init__(detail)
+        self.detail = detail
 
 
 @dataclass(frozen=True)
 class Created:
-    """A new game: its id, its state, and each seat's token (in clear only here)."""
+    """A new game: its id, its state, each seat's token (in clear only here),
+    and the position of its last event in the global order."""
 
     game_id: uuid.UUID
     state: State
     tokens: tuple[str | None, ...]  # None for an open seat
+    position: int
 
 
 @dataclass(frozen=True)
 class Applied:
-    """What a command did: the game went from version ``before`` to ``state`` by ``events``."""
+    """What a command did: the game went from version ``before`` to ``state``
+    by ``events``, the last of them at ``position`` in the global order;
+    ``seated`` are the seats it seated someone in (a join), each with the
+    seat's new token, in clear only here (None for a seat a player took:
+    the player's token acts for it)."""
 
     game_id: uuid.UUID
     before: int
     events: tuple[Any, ...]
     state: State
+    position: int
+    seated: Mapping[int, str | None] = field(default_factory=dict)
 
 
 def metadata(actor: str, command: Request) -> dict[str, Any]:
@@ -144,29 +161,25 @@ class Loaded(NamedTuple):
 Appended = Callable[[uuid.UUID, list[StoredEvent], State], None]
 
 
-class GameService:
+class GameReads:
+    """Games read from one store, through a cache of folded states: a
+    game's state, its stored events, the global log, the game as it was at
+    a version. ``GameService`` reads its primary this way; each replica is
+    read the same way (``service.replicas``), through a cache of its own,
+    so that what a replica answers is what it holds."""
+
     def __init__(self, store: EventStore, cache: StateCache, *, snapshot_key: bytes | None = None,
-                 seat_key: bytes | None = None, checkpoint_key: bytes | None = None,
-                 appended: Appended | None = None):
+                 checkpoint_key: bytes | None = None):
         """``snapshot_key`` signs the snapshots written and is needed to read
-        them (``service.cache``); without it there are none. ``seat_key``
-        derives the tokens of games created with an idempotency key
-        (``service.auth.seat_token``); every process serving the database
-        needs the same one, and without it each makes its own. With
+        them (``service.cache``); without it there are none. With
         ``checkpoint_key`` (the store's, which signs each game's head), a game
         read from the store must end where its signed checkpoint says, or it
         is a ``CorruptGame``: no append ever signs a head over a history
-        changed behind the service's back. ``appended(game_id, stored,
-        state)`` is told of every command's events once they are stored (the
-        live streams of this process take them from there)."""
+        changed behind the service's back."""
         self._store = store
-        self._appended = appended
         self.cache = cache
         self._snapshot_key = snapshot_key
-        self._seat_key = seat_key or secrets.token_bytes(32)
         self._checkpoint_key = checkpoint_key
-
-    # -- reading ------------------------------------------------------------
 
     def load(self, game_id: uuid.UUID) -> State:
         """The game's current state; raises GameNotFound, or CorruptGame if
@@ -179,6 +192,13 @@ class GameService:
         cached = self.cache.get(game_id)
         return game_of((cached or self._load(game_id)).state.variant)
 
+    def settled(self, game_id: uuid.UUID) -> bool:
+        """Whether the game's seats can no longer change hands, as far as
+        this process knows without asking: it has the game, and past
+        waiting for its players (which a game never goes back to)."""
+        cached = self.cache.get(game_id)
+        return cached is not None and cached.state.status != WAITING
+
     def events(self, game_id: uuid.UUID, after: int = 0, until: int | None = None) -> list[StoredEvent]:
         """The game's stored events after version ``after`` (up to ``until``), as
         stored: a damaged game's too, for the operator looking into it."""
@@ -188,6 +208,10 @@ class GameService:
         """Up to ``limit`` events of every game after position ``after``, in
         the one global order (``EventStore.read_all``)."""
         return self._store.read_all(after, limit)
+
+    def horizon(self) -> Horizon:
+        """Where the global order stands on the store's server now (``EventStore.horizon``)."""
+        return self._store.horizon()
 
     def state_at(self, game_id: uuid.UUID, version: int) -> State:
         """The game as it was at ``version``: GameNotFound, NoSuchVersion, or
@@ -239,6 +263,26 @@ class GameService:
         self.cache.put(game_id, loaded)
         return loaded
 
+
+class GameService(GameReads):
+    """Commands on games, on the primary store, and the same reads there."""
+
+    def __init__(self, store: EventStore, cache: StateCache, *, snapshot_key: bytes | None = None,
+                 seat_key: bytes | None = None, checkpoint_key: bytes | None = None,
+                 appended: Appended | None = None, told: Callable[[Told], None] | None = None):
+        """``seat_key`` derives the tokens of games created with an
+        idempotency key (``service.auth.seat_token``); every process serving
+        the database needs the same one, and without it each makes its own.
+        ``appended(game_id, stored, state)`` is told of every command's
+        events once they are stored (the live streams of this process take
+        them from there), and ``told`` of what each tells the players of the
+        game (``service.notices``: the players' streams of this process take
+        them from there). The rest is ``GameReads``'."""
+        super().__init__(store, cache, snapshot_key=snapshot_key, checkpoint_key=checkpoint_key)
+        self._appended = appended
+        self._told = told
+        self._seat_key = seat_key or secrets.token_bytes(32)
+
     # -- commands -----------------------------------------------------------
 
     def create(self, command: CreateGame) -> Created:
@@ -265,6 +309,8 @@ class GameService:
         meta = metadata(PUBLIC.actor, command)
         if command.computers:
             meta[COMPUTER_SEATS] = list(command.computers)
+        if command.listed:
+            meta[LISTED] = True
         record = fingerprint = None
         if key is not None:
             fingerprint = request_hash(PUBLIC.actor, command.name, command.body())
@@ -273,7 +319,7 @@ class GameService:
         try:
             stored = self._store.append(Append(
                 game_id, 0, [_new(game, e) for e in events], meta, idempotency=record,
-                game_row=row_changes(state, created=True),
+                game_row=row_changes(state, listed=command.listed),
                 seat_token_hashes=_hashes(tokens), at=at, deadline=_deadline(game, None, state)))
         except ConcurrencyError:  # a new game's only conflict: the key was filed before
             retried = self._retried_creation(key, fingerprint) if key and fingerprint else None
@@ -282,7 +328,7 @@ class GameService:
             return retried
         self.cache.put(game_id, Loaded(state, stored[-1].hash))
         COMMANDS_APPENDED.inc()
-        return Created(game_id, state, tuple(tokens))
+        return Created(game_id, state, tuple(tokens), stored[-1].position)
 
     def _retried_creation(self, key: str, fingerprint: str) -> Created | None:
         """The game first created under ``key``, with its seats' tokens; None if there is none."""
@@ -290,11 +336,12 @@ class GameService:
         if found is None:
             return None
         game_id = uuid.UUID(found["game"])
-        state = refold(self._store.load(game_id, until_version=found["version"]))
+        stored = self._store.load(game_id, until_version=found["version"])
+        state = refold(stored)
         tokens = self._tokens(game_id, tuple(s["name"] for s in game_of(state.variant).seats(state)), key)
         if self._store.seat_token_hashes(game_id) != _hashes(tokens):
             raise TokensLost()  # never answer with tokens that do not work
-        return Created(game_id, state, tuple(tokens))
+        return Created(game_id, state, tuple(tokens), stored[-1].position)
 
     def _tokens(self, game_id: uuid.UUID, names: tuple[str | None, ...], key: str | None) -> list[str | None]:
         """The tokens of a new game's seats named ``names``: random, or derived
@@ -325,11 +372,12 @@ class GameService:
         """
         game_id, if_match, key = command.game_id, command.expected_version, command.idempotency_key
         meta = metadata(command.actor, command)
-        fingerprint = request_hash(command.caller.actor, command.name, command.body()) if key is not None else ""
+        fingerprint = request_hash(command.filed_as, command.name, command.body()) if key is not None else ""
         loaded = self.cache.get(game_id)
         read = loaded is None or (if_match is not None and if_match != loaded.version)
         if read:
             loaded = self._load(game_id)
+        lost = 0  # appends lost after a read
         while True:
             try:
                 if if_match is not None and if_match != loaded.version:
@@ -347,6 +395,12 @@ class GameService:
                         # are gone. Read the game afresh (and find it damaged).
                         self.cache.drop(game_id)
                         loaded = self._load(game_id)
+                        continue
+                elif isinstance(refusal, ConcurrencyError) and if_match is None and lost < command.decide_again:
+                    lost += 1
+                    fresh = self._load(game_id)
+                    if fresh.version != loaded.version:  # another command landed: decide on the game as it is now
+                        loaded = fresh
                         continue
                 retried = self._first_result(command, fingerprint) if key is not None else None
                 if retried is not None:
@@ -386,30 +440,55 @@ class GameService:
             # The result itself is not filed: the versions it covers are
             # enough to give it again (see _first_result).
             record = IdempotencyRecord(command.idempotency_key, fingerprint,
-                                       {"versions": [state.version + 1, after.version]}, actor=command.caller.actor)
+                                       {"versions": [state.version + 1, after.version]}, actor=command.filed_as)
         snapshot = None
         if self._snapshot_key is not None and after.version // SNAPSHOT_EVERY > state.version // SNAPSHOT_EVERY:
             snapshot = seal(self._snapshot_key, game_id, after, code_version())
-        stored = self._store.append(Append(game_id, state.version, new, meta, previous_hash=loaded.hash,
-                                           idempotency=record, game_row=row_changes(after, created=False),
-                                           snapshot=snapshot, at=at, deadline=_deadline(game, state, after)))
+        changed = seat_changes(state, after)  # nothing, but while the game waits for its players
+        seated = self._seated_tokens(game_id, changed, command.idempotency_key)
+        told = notices(game_id, state, after)  # nothing, but for a game players hold seats in
+        stored = self._store.append(Append(
+            game_id, state.version, new, meta, previous_hash=loaded.hash, idempotency=record,
+            game_row=row_changes(after, state), snapshot=snapshot, at=at, deadline=_deadline(game, state, after),
+            seat_token_hashes=({seat: None for seat in changed} | {s: hash_token(t) for s, t in seated.items() if t})
+            or None, player_seats=player_seat_changes(state, changed) or None, player_notices=told or None))
         if self._appended is not None:
             self._appended(game_id, stored, after)
-        return Applied(game_id, state.version, tuple(events), after), stored[-1].hash
+        if told and self._told is not None:
+            self._told(told)
+        return Applied(game_id, state.version, tuple(events), after, stored[-1].position, seated), stored[-1].hash
+
+    def _seated_tokens(self, game_id: uuid.UUID, changed: Mapping[int, Holder | None],
+                       key: str | None) -> dict[int, str | None]:
+        """The seats that someone took (of ``changed``, the seats that
+        changed hands), each with its new token: a guest's is random, or
+        derived from the join's idempotency key (``seat_token``, under a
+        purpose of its own), so that a retry makes it again; a player's seat
+        has none (None)."""
+        return {seat: None if holder.player is not None else
+                new_token() if key is None else seat_token(self._seat_key, "join|" + key, game_id, seat)
+                for seat, holder in changed.items() if holder is not None}
 
     def _first_result(self, command: GameCommand, fingerprint: str) -> Applied | None:
         """What the command filed under its key did, or None: made again from
         the events it appended."""
         assert command.idempotency_key is not None
         game_id = command.game_id
-        found = self._filed(game_id, command.caller.actor, command.idempotency_key, fingerprint)
+        found = self._filed(game_id, command.filed_as, command.idempotency_key, fingerprint)
         if found is None:
             return None
         first, last = found["versions"]
         stored = self._store.load(game_id, until_version=last)
         before = refold(stored[:first - 1])
         events = tuple(decode(e) for e in stored[first - 1:])
-        return Applied(game_id, first - 1, events, refold(stored[first - 1:], before))
+        after = refold(stored[first - 1:], before)
+        seated = self._seated_tokens(game_id, seat_changes(before, after), command.idempotency_key)
+        kept = self._store.seat_token_hashes(game_id) if any(seated.values()) else {}
+        if any(token is not None and kept.get(seat) != hash_token(token) for seat, token in seated.items()):
+            # The seat was left since (or the secret replaced): never answer with a token that does not work.
+            raise TokensLost("A seat was taken under this Idempotency-Key, but its token no longer works: the"
+                             " seat has been left since, or the service's secret replaced. Join again.")
+        return Applied(game_id, first - 1, events, after, stored[-1].position, seated)
 
     def _filed(self, scope: uuid.UUID, actor: str, key: str, fingerprint: str) -> dict[str, Any] | None:
         """What ``actor`` filed under ``key``; KeyReused if it was for another request."""

@@ -70,6 +70,13 @@ STREAM_READS = Counter(
     "Reads of a game's events for the live streams of a worker (when a notification did not carry "
     "them or did not follow what the worker had, or while notifications are down).",
 )
+ROUTED_READS = Counter(
+    "casino_routed_reads",
+    "Reads that may come from a replica (service.replicas), by the server that answered: replica or primary.",
+    ["source"],
+)
+for _source in ("replica", "primary"):
+    ROUTED_READS.labels(_source)
 NOTIFICATIONS_REFUSED = Counter(
     "casino_stream_notifications_refused",
     "Notifications dropped because they did not open under the service's key (forged, altered, sealed "

@@ -17,8 +17,13 @@ from datetime import UTC, datetime, timedelta
 from typing import Any, Protocol
 from uuid import UUID
 
+from domain.game_types import GAME_TYPES
+
 from service.checkpoints import Checkpoint
 from service.events import StoredEvent
+
+#: Every status of every game type, each once.
+STATUSES = tuple(dict.fromkeys(status for game in GAME_TYPES.values() for status in game.STATUSES))
 
 #: A game's row: its ``GAME_COLUMNS`` (with ``id`` too, in a page of the listing).
 Row = dict[str, Any]
@@ -102,6 +107,15 @@ def page_of(rows: list[Row], limit: int) -> tuple[list[Row], Cursor | None]:
     return rows[:limit], Cursor.of(rows[limit - 1])
 
 
+def newest_first(rows: list[Row], after: Cursor | None, limit: int) -> tuple[list[Row], Cursor | None]:
+    """A page of ``rows`` (each with its ``created_at`` and ``id``), newest
+    first, after ``after``: what a keyset query answers, made in memory."""
+    rows = sorted(rows, key=lambda row: (row["created_at"], row["id"]), reverse=True)
+    if after is not None:
+        rows = [row for row in rows if (row["created_at"], row["id"]) < (after.created_at, after.id)]
+    return page_of(rows[:limit + 1], limit)
+
+
 class ReadModel(Protocol):
     """Queries on the games read model, and the events behind it."""
 
@@ -113,16 +127,36 @@ class ReadModel(Protocol):
         """Every game with events, a row or a checkpoint, in id order."""
 
     def evidence(self, game_id: UUID) -> Kept:
-        """The game's events, its row and its checkpoint, read as of one
-        moment (an append between two separate reads would look like a stale row)."""
+        """The game's events, its row (with the seats players hold in it,
+        ``service.projection.PLAYER_SEATS``) and its checkpoint, read as of
+        one moment (an append between two separate reads would look like a stale row)."""
 
     def heads(self) -> list[dict[str, Any]]:
         """Every game's last version and its hash, in game id order: what to
         keep outside the database (``casino heads``)."""
 
     def rebuild(self, game_id: UUID, project: Callable[[Sequence[StoredEvent]], Mapping[str, Any]]) -> None:
-        """Replace the game's row by ``project(events)``, from its events alone;
-        an append to the game meanwhile never leaves an older row behind."""
+        """Replace the game's row, and the seats players hold in it, by
+        ``project(events)`` (``service.projection.expected_row``), from its
+        events alone; an append to the game meanwhile never leaves an older row behind."""
+
+    def player_games(self, player_id: UUID, statuses: tuple[str, ...], after: Cursor | None,
+                     limit: int) -> tuple[list[Row], Cursor | None]:
+        """Up to ``limit`` of the games the player holds a seat in, newest
+        first (by the game's ``created_at``, then id), after ``after``, each
+        in one of ``statuses`` (any, when none is given); and the cursor of
+        the next page. A row has the game's ``id``, ``variant``, ``status``,
+        ``version``, ``awaiting`` (the seats it waits for), ``deadline`` and
+        ``created_at``, and the player's ``seat``."""
+
+    def player_turns(self, player_id: UUID) -> list[Row]:
+        """The games that wait for the seat the player holds (it is one of
+        their ``awaiting``), newest first: each row's ``id``, ``version`` and ``deadline``."""
+
+    def lobby(self, variants: tuple[str, ...], after: Cursor | None, limit: int) -> tuple[list[Row], Cursor | None]:
+        """Up to ``limit`` games in the lobby (those with a ``lobby`` entry),
+        of one of ``variants`` (any, when none is given), newest first, after
+        ``after``; each row has ``id``, ``variant``, ``lobby`` and ``created_at``."""
 
     def delete_rows_without_events(self) -> int:
         """Remove the rows of games that have no events; how many were removed."""

@@ -5,13 +5,15 @@ serves at most ``STREAM_MAX_OPEN``: without a share each, one client could
 take them all. So each caller is counted by what names it, a ``Holder``:
 
 - a seat by its game and seat number (what its token stands for);
+- a player by the player (a player token stands for the player in every
+  game, and for the player's own stream), whichever game it streams;
 - the operator as one holder;
 - a caller without a token by its client address (``service.web.clients``:
   the connection's peer, or ``X-Forwarded-For`` from a trusted proxy).
 
 Each kind of holder has its limit (``LIMIT_SETTINGS``). A token that names
-another kind of caller (a player's, say) is one more kind: a branch of
-``holder_of`` and a setting. Counts are per worker, like ``STREAM_MAX_OPEN``:
+another kind of caller is one more kind: a branch of ``holder_of`` and a
+setting. Counts are per worker, like ``STREAM_MAX_OPEN``:
 a caller may hold its limit in each worker of a server.
 """
 
@@ -25,8 +27,8 @@ from uuid import UUID
 from service.auth import Caller
 
 #: The setting that bounds each kind of holder's streams in a worker.
-LIMIT_SETTINGS = {"seat": "STREAM_LIMIT_SEAT", "operator": "STREAM_LIMIT_OPERATOR",
-                  "address": "STREAM_LIMIT_ADDRESS"}
+LIMIT_SETTINGS = {"seat": "STREAM_LIMIT_SEAT", "player": "STREAM_LIMIT_PLAYER",
+                  "operator": "STREAM_LIMIT_OPERATOR", "address": "STREAM_LIMIT_ADDRESS"}
 
 
 class Holder(NamedTuple):
@@ -34,8 +36,11 @@ class Holder(NamedTuple):
     key: str
 
 
-def holder_of(caller: Caller, game_id: UUID, address: str) -> Holder:
-    """Whose share a stream of ``game_id`` opened by ``caller`` from ``address`` counts against."""
+def holder_of(caller: Caller, game_id: UUID | None, address: str) -> Holder:
+    """Whose share a stream of ``game_id`` (None: a player's own) opened by
+    ``caller`` from ``address`` counts against."""
+    if caller.player is not None:
+        return Holder("player", caller.player.hex)
     if caller.is_seat:
         return Holder("seat", f"{game_id}/{caller.seat}")
     if caller.is_operator:

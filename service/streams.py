@@ -47,14 +47,16 @@ import logging
 import threading
 import time
 from collections import deque
-from collections.abc import Callable, Generator, Iterator
+from collections.abc import Callable, Generator, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 from uuid import UUID
 
-from domain.game_types import State, is_finished
+from domain.game_types import State, game_of, is_finished
+from domain.seating import Holder
+from domain.standing import WAITING
 
-from service import jsonio, metrics
+from service import jsonio, metrics, notices
 from service.auth import Caller
 from service.events import StoredEvent, refold
 from service.postgres import notifications
@@ -102,6 +104,21 @@ class Feed:
     reading: bool = False  # a read is under way
 
 
+@dataclass(eq=False)
+class Heeding:
+    """A player's stream's place in the hub: what it has been told and not
+    sent yet (at most ``capacity`` notices), and the newest version of each
+    game it was told of (an append's notices come once from this process
+    and again in the notification: the second time they are not news)."""
+
+    player_id: UUID
+    capacity: int
+    told: deque[notices.Notice] = field(default_factory=deque)
+    seen: dict[str, int] = field(default_factory=dict)
+    dropped: bool = False
+    wake: threading.Event = field(default_factory=threading.Event)
+
+
 #: Reads a game's events after a version (``EventStore.load``, ``GameService.events``).
 Read = Callable[[UUID, int], list[StoredEvent]]
 
@@ -131,6 +148,8 @@ class Hub:
         self._lock = threading.Lock()
         self._feeds: dict[UUID, Feed] = {}
         self._tags: dict[str, UUID] = {}  # how notifications name the games of the feeds
+        self._heedings: dict[UUID, set[Heeding]] = {}  # the players' streams, by player
+        self._player_tags: dict[str, UUID] = {}  # how notifications name the players of the streams
         self._listening = threading.Event()
         self._tried = threading.Event()  # the listener has tried to connect once
         self._closed = threading.Event()
@@ -226,6 +245,82 @@ class Hub:
             self._deliver(feed, events)
             if feed.dirty:
                 self._want_read(feed)
+
+    # -- players' streams ----------------------------------------------------
+
+    def heed(self, player_id: UUID) -> Heeding:
+        """Have what the appends tell the player (``service.notices``) kept
+        for a stream of the player's, before it reads what is so now."""
+        self._start_listening()
+        self._tried.wait(5.0)
+        heeding = Heeding(player_id, self._capacity)
+        with self._lock:
+            self._heedings.setdefault(player_id, set()).add(heeding)
+            self._player_tags[notifications.player_tag(player_id)] = player_id
+        return heeding
+
+    def already_told(self, heeding: Heeding, said: list[notices.Notice]) -> list[notices.Notice]:
+        """Of ``said`` (what the stream found so when it began), what is news
+        to it; noted, so that the same again from an append is not sent twice."""
+        with self._lock:
+            news = [n for n in said if n["version"] > heeding.seen.get(n["game"], 0)]
+            for notice in news:
+                heeding.seen[notice["game"]] = notice["version"]
+        return news
+
+    def hear(self, heeding: Heeding, timeout: float) -> list[notices.Notice]:
+        """What the player was told since, waiting up to ``timeout`` seconds
+        for something (nothing once the stream has been dropped)."""
+        heeding.wake.wait(max(0.0, timeout))
+        with self._lock:
+            told = list(heeding.told)
+            heeding.told.clear()
+            heeding.wake.clear()
+        return told
+
+    def unheed(self, heeding: Heeding) -> None:
+        with self._lock:
+            self._forget(heeding)
+
+    def tell(self, told: notices.Told) -> None:
+        """This process appended what tells these players ``told``: hand it to their streams here now."""
+        with self._lock:
+            for player_id, said in told.items():
+                self._tell(player_id, said)
+
+    def _tell(self, player_id: UUID, said: Sequence[notices.Notice]) -> None:
+        """Under the lock: one append's notices to the player's streams that have not had them."""
+        for heeding in list(self._heedings.get(player_id, ())):
+            game, version = said[0]["game"], said[0]["version"]
+            if version <= heeding.seen.get(game, 0):
+                continue
+            if len(heeding.told) + len(said) > heeding.capacity:
+                self._forget(heeding)
+                heeding.dropped = True
+                heeding.wake.set()
+                metrics.STREAMS_DROPPED.inc()
+                continue
+            heeding.seen[game] = version
+            heeding.told.extend(said)
+            heeding.wake.set()
+
+    def _forget(self, heeding: Heeding) -> None:
+        """Under the lock: the stream no longer heeds its player."""
+        heedings = self._heedings.get(heeding.player_id, set())
+        heedings.discard(heeding)
+        if not heedings:
+            self._heedings.pop(heeding.player_id, None)
+            self._player_tags.pop(notifications.player_tag(heeding.player_id), None)
+
+    def _heard(self, notice: Notice, player_id: UUID) -> None:
+        """A notification telling a player whose stream this process serves."""
+        opened = notice.open_player(player_id)
+        said = notices.read(opened) if opened is not None else None
+        if said is None:
+            metrics.NOTIFICATIONS_REFUSED.inc()
+            return
+        with self._lock:
+            self._tell(player_id, said)
 
     # -- the feeds' reads -----------------------------------------------------
 
@@ -340,6 +435,9 @@ class Hub:
             for feed in self._feeds.values():
                 for subscription in feed.subscriptions:
                     subscription.wake.set()
+            for heedings in self._heedings.values():
+                for heeding in heedings:
+                    heeding.wake.set()
 
     def _announce(self, notice: Notice) -> None:
         """A notification: an append, maybe another process's. Its events are
@@ -347,6 +445,9 @@ class Hub:
         One that does not open is dropped, and the game it names read."""
         game_id = self._tags.get(notice.tag)
         if game_id is None:
+            player_id = self._player_tags.get(notice.tag)
+            if player_id is not None:
+                self._heard(notice, player_id)
             return  # no stream of the game here: not worth opening
         announcement = notice.open(game_id)
         if announcement is None:
@@ -410,38 +511,104 @@ def events(load: Callable[[UUID], State], read: Read, hub: Hub, game_id: UUID, c
     ``state`` is the game as the request found it; ``load`` loads it anew,
     ``read`` reads its events."""
     deadline = clock() + timing.seconds
-    keepalive_at = clock() + timing.keepalive
+    held = _holder(state, caller)
     subscription = hub.subscribe(game_id, state)  # before the history, so no append slips between
     try:
         history = read(game_id, after)
-        if history and history[-1].version > state.version:
-            state = load(game_id)
-        sent = after
-        for stored in history:
-            yield frame(stored, caller, log_revealed(state))
-            sent = stored.version
-        hub.ready(subscription, sent)
-        poll_at = clock() + timing.poll
-        while not (is_finished(state) and sent >= state.version):
-            now = clock()
-            if now >= deadline or subscription.dropped:
-                return
-            if now >= keepalive_at:
-                yield KEEPALIVE
-                keepalive_at = now + timing.keepalive
-            wake_at = min(deadline, keepalive_at)
-            if not hub.listening:  # the hub wakes every stream when it stops listening
-                if now >= poll_at:
-                    hub.refresh(subscription)
-                    poll_at = now + timing.poll
-                wake_at = min(wake_at, poll_at)
-            batches = hub.take(subscription, wake_at - now)
-            if batches:  # one write for all of them
-                yield "".join(frame(stored, caller, log_revealed(batch.state))
-                              for batch in batches for stored in batch.events)
-                sent, state = batches[-1].events[-1].version, batches[-1].state
+        latest = load(game_id) if history and history[-1].version > state.version else state
+        reveal = log_revealed(latest)
+        sending, seat_changed_hands = _sendable(state, [(stored, reveal) for stored in history], caller, held)
+        at = _Place(after, latest, seat_changed_hands)
+        for stored, shown in sending:
+            yield frame(stored, caller, shown)
+            at.sent = stored.version
+        hub.ready(subscription, at.sent)
+
+        def take(timeout: float) -> str:
+            batches = hub.take(subscription, timeout)
+            if not batches:
+                return ""
+            sending, at.cut = _sendable(
+                at.state, [(stored, log_revealed(batch.state)) for batch in batches for stored in batch.events],
+                caller, held)
+            at.sent, at.state = batches[-1].events[-1].version, batches[-1].state
+            return "".join(frame(stored, caller, shown) for stored, shown in sending)  # one write for all
+
+        def poll() -> str:
+            hub.refresh(subscription)
+            return ""
+
+        yield from waiting(hub, timing, deadline, lambda: at.cut or subscription.dropped or at.finished, take, poll,
+                           clock)
     finally:
         hub.leave(subscription)
+
+
+@dataclass
+class _Place:
+    """Where a game's stream stands: the last version sent, the game then,
+    and whether it is cut (its seat changed hands)."""
+
+    sent: int
+    state: State
+    cut: bool = False
+
+    @property
+    def finished(self) -> bool:
+        """The game is over and the stream has sent its last event."""
+        return is_finished(self.state) and self.sent >= self.state.version
+
+
+def waiting(hub: Hub, timing: Timing, deadline: float, over: Callable[[], bool], take: Callable[[float], str],
+            poll: Callable[[], str], clock: Callable[[], float] = time.monotonic) -> Generator[str, None, None]:
+    """What every stream does once it waits, until ``deadline`` or
+    ``over()``: a keep-alive every ``timing.keepalive`` seconds, ``poll()``
+    every ``timing.poll`` seconds while the hub does not listen (the hub
+    wakes every stream when it stops), and whatever ``take(timeout)`` hands
+    over, waiting for it until the next of those is due."""
+    keepalive_at = clock() + timing.keepalive
+    poll_at = clock() + timing.poll
+    while not over():
+        now = clock()
+        if now >= deadline:
+            return
+        if now >= keepalive_at:
+            yield KEEPALIVE
+            keepalive_at = now + timing.keepalive
+        wake_at = min(deadline, keepalive_at)
+        if not hub.listening:
+            if now >= poll_at:
+                if polled := poll():
+                    yield polled
+                poll_at = now + timing.poll
+            wake_at = min(wake_at, poll_at)
+        if taken := take(wake_at - now):
+            yield taken
+
+
+def _holder(state: State, caller: Caller) -> Holder | None:
+    """Who holds the seat a seat's stream is for (None for any other stream)."""
+    return game_of(state.variant).seat_holders(state)[caller.own_seat] if caller.is_seat else None
+
+
+def _sendable(state: State, sending: list[tuple[StoredEvent, bool]], caller: Caller,
+              held: Holder | None) -> tuple[list[tuple[StoredEvent, bool]], bool]:
+    """Of the events to send (each with whether the log is public by then),
+    those the stream may send, and whether its seat changed hands after
+    ``state``. A seat (``held`` by someone as the stream was asked for, at
+    ``state``) may be left while its game waits for players, and taken by
+    someone else: its stream ends with the event after which it is no
+    longer its holder's, since what follows is the next holder's to see."""
+    if held is None or state.status != WAITING:
+        return sending, False
+    game = game_of(state.variant)
+    for n, (stored, _) in enumerate(sending):
+        if stored.version <= state.version:
+            continue  # before the seat's holder asked: while a game waits, nothing is hidden
+        state = refold([stored], state)
+        if game.seat_holders(state)[caller.own_seat] != held:
+            return sending[:n + 1], True
+    return sending, False
 
 
 class Body:

@@ -37,10 +37,13 @@ from service.games import GameNotFound, PreconditionFailed, VersionConflict
 LEASE = timedelta(seconds=1)
 #: How often a worker looks for due deadlines when it found none due.
 POLL_SECONDS = 0.2
-#: Deadlines one claim takes at most.
-BATCH = 50
 #: Time-outs a worker appends at once (each waits on the database in turn).
 AT_ONCE = 4
+#: Deadlines one claim takes at most: few enough to be done well within the
+#: lease, however busy the worker (else another worker would claim them
+#: again and do the same work, to lose the append); a full claim is followed
+#: by the next at once.
+BATCH = 2 * AT_ONCE
 
 _log = logging.getLogger(__name__)
 

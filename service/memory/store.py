@@ -25,8 +25,8 @@ from service.appends import AppendingStore, Chained
 from service.auth import hash_token
 from service.chain import CURRENT
 from service.checkpoints import Checkpoint
-from service.events import GAME_COLUMNS, NOW, ConcurrencyError, Snapshot, StoredEvent
-from service.memory.tables import IDEMPOTENCY_LIFETIME, DeadlineRow, Filed, Tables
+from service.events import GAME_COLUMNS, NOW, ConcurrencyError, Horizon, Snapshot, StoredEvent
+from service.memory.tables import IDEMPOTENCY_LIFETIME, DeadlineRow, Filed, HeldSeat, Tables
 
 
 class MemoryEventStore(AppendingStore):
@@ -54,8 +54,17 @@ class MemoryEventStore(AppendingStore):
                     record.request_hash, dict(record.response), append.at + IDEMPOTENCY_LIFETIME)
             if asked.game_row is not None:
                 self._write_row(game, asked.game_row, append.at, new=asked.expected_version == 0)
-            if asked.seat_token_hashes:
-                t.tokens.setdefault(game, {}).update(asked.seat_token_hashes)
+            for seat, token_hash in (asked.seat_token_hashes or {}).items():
+                if token_hash is None:
+                    t.tokens.get(game, {}).pop(seat, None)
+                else:
+                    t.tokens.setdefault(game, {})[seat] = token_hash
+            for player, held in (asked.player_seats or {}).items():
+                if held is None:
+                    t.player_seats.pop((player, game), None)
+                else:
+                    created = t.rows[game]["created_at"] if game in t.rows else append.at
+                    t.player_seats[(player, game)] = HeldSeat(held, created)
             if asked.snapshot is not None:
                 t.snapshots[game] = asked.snapshot
             if append.checkpoint is not None:
@@ -79,16 +88,25 @@ class MemoryEventStore(AppendingStore):
             filed = t.filed.get((record.scope or game, record.actor, hash_token(record.key)))
             if filed is not None and filed.expires_at > append.at:
                 raise ConcurrencyError(game, expected)
-        if asked.seat_token_hashes and set(asked.seat_token_hashes) & set(t.tokens.get(game, {})):
+        new_tokens = {seat for seat, h in (asked.seat_token_hashes or {}).items() if h is not None}
+        if new_tokens & set(t.tokens.get(game, {})):
+            raise ConcurrencyError(game, expected)
+        held = {player: kept.seat for (player, other), kept in t.player_seats.items() if other == game}
+        if any(seat is not None and (player in held or seat in held.values())
+               for player, seat in (asked.player_seats or {}).items()):
             raise ConcurrencyError(game, expected)
 
     def _write_row(self, game: UUID, changes: Mapping[str, Any], at: datetime, *, new: bool) -> None:
-        """Insert a new game's row (columns not given are null), or update the given columns."""
+        """Insert a new game's row (columns not given are null, ``listed``
+        false), or update the given columns (``lobby`` only if the game was created listed)."""
         values = {"updated_at": at, **{c: at if v is NOW else v for c, v in changes.items()}}
         if new:
-            self.tables.rows[game] = {**dict.fromkeys(GAME_COLUMNS), "created_at": at, **values}
+            self.tables.rows[game] = {**dict.fromkeys(GAME_COLUMNS), "listed": False, "created_at": at, **values}
         elif game in self.tables.rows:
-            self.tables.rows[game].update(values)
+            row = self.tables.rows[game]
+            if "lobby" in values and not row["listed"]:
+                values["lobby"] = None
+            row.update(values)
 
     def load(self, game_id: UUID | str, after_version: int = 0,
              until_version: int | None = None) -> list[StoredEvent]:
@@ -110,6 +128,12 @@ class MemoryEventStore(AppendingStore):
         with self.tables.lock:
             start = max(after_position, 0)
             return self.tables.log[start:start + limit]
+
+    def horizon(self) -> Horizon:
+        """Every event here is settled and seen: both are past the last position."""
+        with self.tables.lock:
+            past = len(self.tables.log) + 1
+        return Horizon(past, past)
 
     def game_ids(self) -> list[UUID]:
         """Every game that has events, in id order."""

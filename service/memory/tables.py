@@ -44,6 +44,23 @@ class DeadlineRow:
         return DeadlineRow(self.due_at, until)
 
 
+@dataclass(frozen=True)
+class KeptPlayer:
+    """A row of ``players``: the player's name, its token's hash, when it registered."""
+
+    name: str
+    token_hash: str
+    created_at: datetime
+
+
+@dataclass(frozen=True)
+class HeldSeat:
+    """A row of ``player_seats``: the seat, and when its game was created."""
+
+    seat: int
+    created_at: datetime
+
+
 @dataclass
 class Tables:
     now: Callable[[], datetime] = utc_now
@@ -57,3 +74,6 @@ class Tables:
     checkpoints: dict[UUID, Checkpoint] = field(default_factory=dict)
     ticket_uses: dict[str, datetime] = field(default_factory=dict)  # MAC: when it expires
     deadlines: dict[UUID, DeadlineRow] = field(default_factory=dict)
+    players: dict[UUID, KeptPlayer] = field(default_factory=dict)
+    player_tokens: dict[str, UUID] = field(default_factory=dict)  # token hash: player (a unique key)
+    player_seats: dict[tuple[UUID, UUID], HeldSeat] = field(default_factory=dict)  # (player, game)

@@ -20,6 +20,7 @@ import tempfile
 import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -29,9 +30,11 @@ from psycopg_pool import ConnectionPool
 
 import migrations
 from service import auth, checkpoints
+from service.ops import backup as backups
 from service.ops import commands as ops
 from service.ops import serve as server
-from service.postgres import database, notifications
+from service.ops import standby as standbys
+from service.postgres import database, notifications, servers
 from service.postgres.readmodel import PostgresReadModel
 from service.postgres.store import PostgresEventStore
 
@@ -82,6 +85,32 @@ def main(argv: list[str] | None = None) -> int:
         "rebuild-projections", help="recompute the games read model from the events alone")
     rebuild_parser.set_defaults(run=rebuild_projections)
 
+    backup_parser = commands.add_parser(
+        "backup", help="take a base backup of the primary (the embedded one, or DATABASE_URL's)")
+    backup_parser.add_argument("--into", type=Path, default=_backup_dir(), metavar="DIR",
+                               help="the backup directory (default: CASINO_BACKUP_DIR)")
+    backup_parser.set_defaults(run=take_backup)
+
+    restore_parser = commands.add_parser(
+        "restore", help="make CASINO_DATA_DIR's database from a base backup and the archived WAL")
+    restore_parser.add_argument("--from", dest="source", type=Path, default=_backup_dir(), metavar="DIR",
+                                help="the backup directory (default: CASINO_BACKUP_DIR)")
+    restore_parser.add_argument("--to", type=_moment, metavar="TIME",
+                                help="the moment to restore, with its offset (2026-01-31T18:00:00+00:00);"
+                                     " default: the last change archived")
+    restore_parser.set_defaults(run=restore)
+
+    standby_parser = commands.add_parser(
+        "standby", help="run a hot standby of a primary in CASINO_DATA_DIR (copied from it the first time)")
+    standby_parser.add_argument("primary", metavar="URL",
+                                help="the primary, as a role that may replicate: postgresql://postgres:PASSWORD@HOST")
+    standby_parser.add_argument("--name", default=socket.gethostname().replace("-", "_"),
+                                help="its name on the primary, for synchronous_standby_names (default: the host's)")
+    standby_parser.set_defaults(run=run_standby)
+
+    promote_parser = commands.add_parser("promote", help="make the standby in CASINO_DATA_DIR the primary")
+    promote_parser.set_defaults(run=promote)
+
     args = parser.parse_args(argv)
     try:
         status = args.run(args)
@@ -89,6 +118,9 @@ def main(argv: list[str] | None = None) -> int:
         return status
     except (psycopg.OperationalError, sqlalchemy.exc.OperationalError) as error:
         print(f"casino: cannot use the database: {error}", file=sys.stderr)
+        return 1
+    except servers.Failed as error:
+        print(f"casino: {error}", file=sys.stderr)
         return 1
     except SchemaBehind as error:
         print(f"casino: {error}", file=sys.stderr)
@@ -154,6 +186,47 @@ def replay(args: argparse.Namespace) -> int:
 def rebuild_projections(args: argparse.Namespace) -> int:
     with _pool() as pool:
         return ops.rebuild_projections(PostgresEventStore(pool), PostgresReadModel(pool), sys.stdout)
+
+
+def take_backup(args: argparse.Namespace) -> int:
+    if args.into is None:
+        print("casino: say where backups go: --into DIR, or CASINO_BACKUP_DIR.", file=sys.stderr)
+        return 1
+    source = os.environ.get("DATABASE_URL") or database.EmbeddedPostgres(
+        database.data_dir(), exposure=database.Exposure.from_environment()).admin_url
+    return backups.backup(source, args.into.resolve(), sys.stdout)
+
+
+def restore(args: argparse.Namespace) -> int:
+    if args.source is None:
+        print("casino: say where the backups are: --from DIR, or CASINO_BACKUP_DIR.", file=sys.stderr)
+        return 1
+    return backups.restore(args.source.resolve(), database.data_dir(), args.to, sys.stdout)
+
+
+def run_standby(args: argparse.Namespace) -> int:
+    return standbys.standby(args.primary, database.data_dir(), database.Exposure.from_environment(), args.name,
+                            sys.stdout)
+
+
+def promote(args: argparse.Namespace) -> int:
+    return standbys.promote(database.data_dir(), sys.stdout)
+
+
+def _backup_dir() -> Path | None:
+    where = os.environ.get("CASINO_BACKUP_DIR")
+    return Path(where) if where else None
+
+
+def _moment(text: str) -> datetime:
+    """A moment with its offset, for argparse."""
+    try:
+        moment = datetime.fromisoformat(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a moment like 2026-01-31T18:00:00+00:00") from None
+    if moment.tzinfo is None:
+        raise argparse.ArgumentTypeError(f"{text!r} has no offset: add +00:00 (or yours)")
+    return moment
 
 
 class SchemaBehind(Exception):

@@ -189,7 +189,7 @@ def replay_transcript(store: EventStore | None, text: str, out: IO[str]) -> int:
     print(f"Replayed {len(game.events)} events as game {game_id}, {same}.", file=out)
     print("New seat tokens (shown this once):", file=out)
     for seat, token in enumerate(tokens):
-        print(f"  seat {seat}: {token}", file=out)
+        print(f"  seat {seat}: {token or '(open: a player joins it)'}", file=out)
     return 0
 
 

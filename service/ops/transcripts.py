@@ -22,8 +22,9 @@ from domain.game_types import State, game_of, game_of_event
 
 from service.auth import hash_token, new_token
 from service.chain import first_break
+from service.deadlines import Deadline
 from service.events import Append, EventStore, NewEvent, Recorded, StoredEvent, Unfoldable, decode, refold_checked
-from service.projection import expected_row
+from service.projection import expected_row, split_row
 
 FORMAT = "casino-transcript"
 FORMAT_VERSION = 1
@@ -115,19 +116,26 @@ def steps(transcript: Transcript) -> Iterator[tuple[TranscriptEvent, State]]:
         yield event, state
 
 
-def replay(store: EventStore, transcript: Transcript) -> tuple[uuid.UUID, list[str]]:
+def replay(store: EventStore, transcript: Transcript) -> tuple[uuid.UUID, list[str | None]]:
     """Write the transcript's game into the store, in one append: under its
     own id when the store has no game by that id, else under a new one.
-    Returns the id and a new token for each seat (tokens are not exported)."""
+    Returns the id and a new token for each seat (tokens are not exported;
+    None for an open seat)."""
     *_, (_, state) = steps(transcript)
+    game = game_of(state.variant)
     game_id = uuid.uuid4() if store.load(transcript.game_id, until_version=1) else transcript.game_id
-    tokens = [new_token() for _ in game_of(state.variant).seats(state)]
+    # An open seat gets its token when a player joins it.
+    tokens = [new_token() if not seat.get("open") else None for seat in game.seats(state)]
+    row, player_seats = split_row(expected_row(transcript.events, state))
     store.append(Append(
         game_id, 0,
         [NewEvent(e.type, e.schema_version, e.data, metadata=e.metadata,
                   recorded_at=e.recorded_at) for e in transcript.events],
-        {}, game_row=expected_row(transcript.events, state),  # times are the events' own
-        seat_token_hashes={seat: hash_token(token) for seat, token in enumerate(tokens)},
+        {}, game_row=row,  # times are the events' own
+        seat_token_hashes={seat: hash_token(token) for seat, token in enumerate(tokens) if token is not None},
+        player_seats=player_seats or None,
+        # A game still on the clock keeps its deadline, as the events' times give it.
+        deadline=Deadline(game.deadline(state)) if state.clock is not None else None,
     ))
     return game_id, tokens
 

@@ -42,6 +42,13 @@ time recorded) and ``hash``. PostgreSQL refuses payloads of 8000 bytes or
 more; the events of an append too large for one stay out of the box, and
 the streams read them.
 
+An append to a game a player holds a seat in may also tell that player
+something (``service.notices``: their turn, the game started or ended):
+one payload more per player told, on the same channel, ``<tag>:0:<box>``
+with the player's tag (a hash of another message than a game's, so never
+a game's tag) and the box sealing ``<player id, hex>:<the notices' JSON>``.
+A worker opens only the payloads of the players whose streams it serves.
+
 Random nonces keep one key safe for some 2**32 payloads (NIST SP 800-38D);
 the key changes with the operator token. The code before sealing read only
 clear payloads: while a rolling upgrade runs both, the streams served by
@@ -108,6 +115,10 @@ class Notice(NamedTuple):
         """What the payload announces of ``game_id``; None if it does not open, or names another game."""
         return self.seal.open(self, game_id)
 
+    def open_player(self, player_id: UUID) -> bytes | None:
+        """What the payload tells ``player_id`` (JSON); None if it does not open, or names another player."""
+        return self.seal.open_player(self, player_id)
+
 
 class Announcement(NamedTuple):
     """One append, opened: its game, the game's new version, when it was
@@ -135,7 +146,16 @@ class Announcement(NamedTuple):
 
 def tag(game_id: UUID) -> str:
     """How payloads name the game: one who does not know its id cannot tell which it is."""
-    digest = hashlib.sha256(b"casino notification tag|" + game_id.bytes).digest()[:_TAG_BYTES]
+    return _tag(b"casino notification tag|", game_id)
+
+
+def player_tag(player_id: UUID) -> str:
+    """How payloads name a player (never as a game: the hash is of another message)."""
+    return _tag(b"casino player notification tag|", player_id)
+
+
+def _tag(purpose: bytes, named: UUID) -> str:
+    digest = hashlib.sha256(purpose + named.bytes).digest()[:_TAG_BYTES]
     return base64.urlsafe_b64encode(digest).decode()
 
 
@@ -172,6 +192,25 @@ class Seal:
                 return None
             return Announcement(game_id, int(version), float(sent_at), int(notice.xid),
                                 carried[0] if carried else None)
+        except (InvalidTag, ValueError, binascii.Error):
+            return None
+
+    def player_notification(self, player_id: UUID, notices: bytes) -> str:
+        """The payload telling the player ``player_id`` of ``notices`` (JSON:
+        what its stream sends, ``service.notices``): ``<tag>:0:<box>``, the
+        box sealing ``<player id, hex>:<notices>``. It carries no
+        transaction id (nothing is read by position), hence the 0."""
+        named = player_tag(player_id)
+        return f"{named}:0:" + self._seal(player_id.hex.encode() + b":" + notices, named)
+
+    def open_player(self, notice: Notice, player_id: UUID) -> bytes | None:
+        """The notices a payload tells ``player_id`` (their JSON), if it opens
+        under this key and names that player; else None."""
+        try:
+            sealed = base64.b64decode(notice.box, validate=True)
+            text = self._aead.decrypt(sealed[:_NONCE_BYTES], sealed[_NONCE_BYTES:], notice.tag.encode())
+            named, _, notices = text.partition(b":")
+            return notices if UUID(hex=named.decode()) == player_id else None
         except (InvalidTag, ValueError, binascii.Error):
             return None
 

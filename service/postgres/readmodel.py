@@ -22,7 +22,12 @@ from service.checkpoints import Checkpoint
 from service.events import GAME_COLUMNS as ROW_COLUMNS
 from service.events import StoredEvent
 from service.postgres.store import EVENT_COLUMNS
+from service.projection import PLAYER_SEATS, split_row
 from service.readmodel import Cursor, GameFilter, Kept, Row, page_of
+
+
+#: The columns of ``games`` that hold JSON.
+_JSON_COLUMNS = frozenset({"winner", "lobby"})
 
 
 def _conditions(where: GameFilter) -> tuple[list[sql.Composable], list[Any]]:
@@ -80,6 +85,9 @@ class PostgresReadModel:
             try:
                 events = _events(conn, game_id)
                 row = _row(conn, game_id)
+                if row is not None:
+                    row[PLAYER_SEATS] = dict(conn.execute(
+                        "SELECT player_id::text, seat FROM player_seats WHERE game_id = %s", (game_id,)).fetchall())
                 found = conn.execute("SELECT version, head, signature FROM checkpoints WHERE game_id = %s",
                                      (game_id,)).fetchone()
             finally:
@@ -105,8 +113,8 @@ class PostgresReadModel:
         """
         with self._pool.connection() as conn, conn.transaction():
             conn.execute("SELECT 1 FROM games WHERE id = %s FOR UPDATE", (game_id,))
-            row = project(_events(conn, game_id))
-            values = [Jsonb(row[c]) if c == "winner" and row[c] is not None else row[c]
+            row, seats = split_row(project(_events(conn, game_id)))
+            values = [Jsonb(row[c]) if c in _JSON_COLUMNS and row[c] is not None else row[c]
                       for c in ROW_COLUMNS]
             conn.execute(
                 sql.SQL("INSERT INTO games (id, {columns}) VALUES (%s, {values})"
@@ -118,6 +126,45 @@ class PostgresReadModel:
                 ),
                 [game_id, *values],
             )
+            conn.execute("DELETE FROM player_seats WHERE game_id = %s", (game_id,))
+            for player, seat in seats.items():
+                conn.execute("INSERT INTO player_seats (player_id, game_id, seat, created_at) VALUES (%s, %s, %s, %s)",
+                             (player, game_id, seat, row["created_at"]))
+
+    def player_turns(self, player_id: UUID) -> list[Row]:
+        with self._pool.connection() as conn:
+            return conn.cursor(row_factory=dict_row).execute(
+                "SELECT g.id, g.version, g.deadline, s.created_at FROM player_seats s JOIN games g ON g.id = s.game_id"
+                " WHERE s.player_id = %s AND s.seat = ANY(g.awaiting) ORDER BY s.created_at DESC, s.game_id DESC",
+                (player_id,)).fetchall()
+
+    def player_games(self, player_id: UUID, statuses: tuple[str, ...], after: Cursor | None,
+              limit: int) -> tuple[list[Row], Cursor | None]:
+        """One query: the player's seats, joined to their games' rows, by the listing's index."""
+        with self._pool.connection() as conn:
+            rows = conn.cursor(row_factory=dict_row).execute(
+                "SELECT g.id, g.variant, g.status, s.seat, g.version, g.awaiting, g.deadline, s.created_at"
+                " FROM player_seats s JOIN games g ON g.id = s.game_id"
+                " WHERE s.player_id = %(player)s"
+                " AND (%(statuses)s::text[] IS NULL OR g.status = ANY(%(statuses)s::text[]))"
+                " AND (%(at)s::timestamptz IS NULL OR (s.created_at, s.game_id) < (%(at)s, %(id)s::uuid))"
+                " ORDER BY s.created_at DESC, s.game_id DESC LIMIT %(limit)s",
+                {"player": player_id, "statuses": list(statuses) or None,
+                 "at": after.created_at if after else None, "id": after.id if after else None,
+                 "limit": limit + 1}).fetchall()
+        return page_of(rows, limit)
+
+    def lobby(self, variants: tuple[str, ...], after: Cursor | None, limit: int) -> tuple[list[Row], Cursor | None]:
+        """The games in the lobby, by the partial index that holds only them."""
+        with self._pool.connection() as conn:
+            rows = conn.cursor(row_factory=dict_row).execute(
+                "SELECT id, variant, lobby, created_at FROM games WHERE lobby IS NOT NULL"
+                " AND (%(variants)s::text[] IS NULL OR variant = ANY(%(variants)s::text[]))"
+                " AND (%(at)s::timestamptz IS NULL OR (created_at, id) < (%(at)s, %(id)s::uuid))"
+                " ORDER BY created_at DESC, id DESC LIMIT %(limit)s",
+                {"variants": list(variants) or None, "at": after.created_at if after else None,
+                 "id": after.id if after else None, "limit": limit + 1}).fetchall()
+        return page_of(rows, limit)
 
     def delete_rows_without_events(self) -> int:
         """Remove rows of games that have no events (a game's first events and

@@ -36,6 +36,17 @@ One round trip per append
     0001), which refuses an event whose version does not follow the game's
     last.
 
+Synchronous standbys
+    With a synchronous standby, PostgreSQL acknowledges a commit only once
+    the standby has it, except when its wait is cancelled
+    (``pg_cancel_backend``; ``statement_timeout`` does not end it): the
+    commit then stays on the primary alone, with a warning. The append
+    answers that as the database going away (``CommitNotConfirmed``, a 503): the client sends
+    the command again under its key. And a retry that finds its first
+    result filed (``find_idempotent``) waits for the standby to have
+    everything committed so far before it answers, so no answer stands on
+    a commit the standby never confirmed.
+
 Hash chain and checkpoints
     Each event is stored with its hash (see ``service.chain``), chained to
     the hash of the game's event before it, and each append replaces the
@@ -72,7 +83,8 @@ from service.appends import AppendingStore, Chained
 from service.auth import hash_token
 from service.chain import CURRENT
 from service.checkpoints import Checkpoint
-from service.events import NOW, ConcurrencyError, Snapshot, StoredEvent
+from service.events import NOW, ConcurrencyError, Horizon, Snapshot, StoredEvent
+from service.postgres.database import unconfirmed
 from service.postgres.notifications import CHANNEL, Seal
 from service.postgres.positions import PER_TRANSACTION
 
@@ -81,6 +93,11 @@ VERSION_CONFLICT_SQLSTATE = "CV409"
 
 
 _log = logging.getLogger("casino.store")
+
+
+class CommitNotConfirmed(psycopg.OperationalError):
+    """The append committed on the primary, but the synchronous standby did
+    not confirm it: it is not acknowledged (see "Synchronous standbys")."""
 
 #: How an append's SQL reads the append's time (``service.events.NOW``).
 _NOW = sql.SQL("($1 ->> 'at')::timestamptz")
@@ -95,6 +112,10 @@ _COLUMN_TYPES = {
     "updated_at": "timestamptz",
     "finished_at": "timestamptz",
     "winner": "jsonb",
+    "listed": "boolean",
+    "lobby": "jsonb",
+    "awaiting": "integer[]",
+    "deadline": "timestamptz",
 }
 
 EVENT_COLUMNS = "position, game_id, version, type, schema_version, data, metadata, recorded_at, hash, chain"
@@ -145,6 +166,26 @@ _DELETE_DEADLINE = """
     DELETE FROM deadlines WHERE game_id = ($1 ->> 'game')::uuid
 """
 
+_DELETE_SEAT_TOKENS = """
+    DELETE FROM seat_tokens WHERE game_id = ($1 ->> 'game')::uuid
+        AND seat IN (SELECT s::integer FROM jsonb_array_elements_text($1 -> 'tokens_gone') AS s)
+"""
+
+# A player's seats are listed in the order of their games' creation: the
+# game's row (not yet visible to this statement for a new game, whose row
+# is made at the append's time).
+_INSERT_PLAYER_SEATS = """
+    INSERT INTO player_seats (player_id, game_id, seat, created_at)
+    SELECT (p ->> 'player')::uuid, ($1 ->> 'game')::uuid, (p ->> 'seat')::integer,
+           coalesce((SELECT created_at FROM games WHERE id = ($1 ->> 'game')::uuid), ($1 ->> 'at')::timestamptz)
+    FROM jsonb_array_elements($1 -> 'seated') AS p
+"""
+
+_DELETE_PLAYER_SEATS = """
+    DELETE FROM player_seats WHERE game_id = ($1 ->> 'game')::uuid
+        AND player_id IN (SELECT p::uuid FROM jsonb_array_elements_text($1 -> 'unseated') AS p)
+"""
+
 # The snapshot's state is the second argument, $2.
 _UPSERT_SNAPSHOT = """
     INSERT INTO snapshots (game_id, version, code_version, state)
@@ -176,7 +217,8 @@ class PostgresEventStore(AppendingStore):
         """The whole append in one transaction, in one statement: its events,
         and (as data-modifying CTEs before them) the signed checkpoint, the
         idempotency record, the ``games`` row (inserted for a new game, else
-        the columns given updated), the seat tokens and the snapshot.
+        the columns given updated), the seat tokens (new ones, and those
+        withdrawn), the seats players took or left, and the snapshot.
 
         Raises ``ConcurrencyError``, with nothing written, when the game is
         not at the expected version or another append wins a unique key (the
@@ -207,17 +249,31 @@ class PostgresEventStore(AppendingStore):
             due = asked.deadline.at
             writes.append(_UPSERT_DEADLINE if due is not None else _DELETE_DEADLINE)
             document["deadline"] = due.isoformat() if due is not None else None
-        if asked.seat_token_hashes:
+        tokens = asked.seat_token_hashes or {}
+        if any(h is not None for h in tokens.values()):
             writes.append(_INSERT_SEAT_TOKENS)
-            document["tokens"] = [{"seat": seat, "hash": h} for seat, h in asked.seat_token_hashes.items()]
+            document["tokens"] = [{"seat": seat, "hash": h} for seat, h in tokens.items() if h is not None]
+        if any(h is None for h in tokens.values()):
+            writes.append(_DELETE_SEAT_TOKENS)
+            document["tokens_gone"] = [seat for seat, h in tokens.items() if h is None]
+        seated = asked.player_seats or {}
+        if any(seat is not None for seat in seated.values()):
+            writes.append(_INSERT_PLAYER_SEATS)
+            document["seated"] = [{"player": player, "seat": seat} for player, seat in seated.items()
+                                  if seat is not None]
+        if any(seat is None for seat in seated.values()):
+            writes.append(_DELETE_PLAYER_SEATS)
+            document["unseated"] = [player for player, seat in seated.items() if seat is None]
         args: list[Any] = [_json(document)]
         if asked.snapshot is not None:
             writes.append(_UPSERT_SNAPSHOT)
             document["snapshot"] = {"version": asked.snapshot.version, "code_version": asked.snapshot.code_version}
             args.append(asked.snapshot.state)
         notice = self._seal.notification(game_id, append.last_version, time.time(), CURRENT, events_json)
+        told = [self._seal.player_notification(player, jsonio.dumps(said))
+                for player, said in (asked.player_notices or {}).items()]
         with self._pool.connection() as conn:
-            written = _write(conn, _with_writes(tuple(writes)), args, notice, game_id, expected_version)
+            written = _write(conn, _with_writes(tuple(writes)), args, (notice, told), game_id, expected_version)
             if written is None:  # committed; only the notification failed
                 written = conn.execute(
                     "SELECT position, recorded_at FROM events WHERE game_id = %s AND version > %s"
@@ -271,6 +327,18 @@ class PostgresEventStore(AppendingStore):
             ).fetchall()
         return [StoredEvent(*row) for row in rows]
 
+    def horizon(self) -> Horizon:
+        """From the server's current snapshot: every transaction below its
+        ``xmin`` has ended, and every one it sees is below its ``xmax``;
+        events' positions are made from their transactions' ids (see
+        "Global order"). A hot standby's snapshots say the same of what it
+        has replayed."""
+        with self._pool.connection() as conn:
+            low, high = conn.execute(
+                "SELECT pg_snapshot_xmin(s)::text::bigint, pg_snapshot_xmax(s)::text::bigint"
+                " FROM pg_current_snapshot() AS s").fetchone() or (0, 0)
+        return Horizon(low * PER_TRANSACTION, high * PER_TRANSACTION)
+
     def game_ids(self) -> list[UUID]:
         """Every game that has events, in id order."""
         with self._pool.connection() as conn:
@@ -278,13 +346,17 @@ class PostgresEventStore(AppendingStore):
         return [game_id for (game_id,) in rows]
 
     def find_idempotent(self, game_id: UUID | str, actor: str, key: str) -> tuple[str, Any] | None:
-        """``(request_hash, response)`` recorded for the caller's key and not expired, or None."""
+        """``(request_hash, response)`` recorded for the caller's key and not
+        expired, or None. A record found is confirmed by the synchronous
+        standby, if there is one, before it is returned (``_replicated``)."""
         with self._pool.connection() as conn:
             row = conn.execute(
                 "SELECT request_hash, response FROM idempotency"
                 " WHERE game_id = %s AND actor = %s AND key = %s AND expires_at > now()",
                 (game_id, actor, hash_token(key)),
             ).fetchone()
+            if row is not None:
+                _replicated(conn)
         return (row[0], row[1]) if row else None
 
     def seat_token_hashes(self, game_id: UUID | str) -> dict[int, str]:
@@ -344,55 +416,80 @@ def _preparation(statement: str) -> tuple[str, sql.Composed]:
 
 
 @functools.cache
-def _append_script(name: str, count: int) -> str:
+def _append_script(name: str, count: int, told: int = 0) -> str:
     """The whole append as one simple query: the prepared statement's
     ``count`` arguments and the notification's three (its channel, and its
     payload's text before and after the transaction's id) are bound by the
     client. The notification follows the COMMIT, in a transaction of its
     own: in the append's, it would make PostgreSQL serialise every append's
     commit. So the transaction keeps its id in a setting of the session
-    (``_APPENDED_IN``), for the notification to carry."""
+    (``_APPENDED_IN``), for the notification to carry. Then the notifications
+    of the ``told`` players (``service.notices``), two arguments each: the
+    channel and the payload."""
     arguments = ", ".join(["%s"] * count)
     return (f"BEGIN; EXECUTE {name}({arguments});"
             f" SELECT set_config('{_APPENDED_IN}', pg_current_xact_id()::text, false); COMMIT;"
-            f" SELECT pg_notify(%s, %s || current_setting('{_APPENDED_IN}') || %s)")
+            f" SELECT pg_notify(%s, %s || current_setting('{_APPENDED_IN}') || %s)"
+            + "; SELECT pg_notify(%s, %s)" * told)
 
 
 #: The session setting holding the id of the connection's last append's transaction.
 _APPENDED_IN = "casino.appended_in"
 
 
-def _write(conn: psycopg.Connection, statement: str, args: Sequence[Any], notice: tuple[str, str], game_id,
-           expected_version: int, *, again: bool = True) -> list[tuple[int, datetime]] | None:
+def _write(conn: psycopg.Connection, statement: str, args: Sequence[Any],
+           notices: tuple[tuple[str, str], Sequence[str]], game_id, expected_version: int, *,
+           again: bool = True) -> list[tuple[int, datetime]] | None:
     """Run an append's ``statement`` (prepared on ``conn`` as needed) in its
-    transaction, then notify ``CHANNEL`` with ``notice`` (the payload's two
-    parts, see ``notifications.Seal.notification``): the rows the insert
-    returned, or None when only the notification failed.
+    transaction, then notify ``CHANNEL`` with the game's notice (the
+    payload's two parts, see ``notifications.Seal.notification``) and the
+    players' (whole payloads): the rows the insert returned, or None when
+    only the notifications failed.
 
     Raises ConcurrencyError when the statement broke a version or key.
     """
     name = _prepare(conn, statement)
     cursor = psycopg.ClientCursor(conn)
     try:
-        cursor.execute(_append_script(name, len(args)), [*args, CHANNEL, *notice])
+        notice, told = notices
+        cursor.execute(_append_script(name, len(args), len(told)),
+                       [*args, CHANNEL, *notice, *(part for payload in told for part in (CHANNEL, payload))])
         cursor.nextset()  # past BEGIN's result, to the insert's rows
-        return cursor.fetchall()
+        rows = cursor.fetchall()
     except psycopg.Error as error:
-        if conn.info.transaction_status == TransactionStatus.IDLE:
-            # Only the notification runs outside the transaction: the
-            # events are committed. Streams poll too; go on without it.
-            _log.warning("game %s: live streams not notified: %s", game_id, error)
-            return None
-        # The statement failed and the rest of the script was skipped:
-        # end the aborted transaction before the connection goes back to
-        # the pool. A rollback may deallocate every prepared statement.
-        conn.rollback()
-        _PREPARED.pop(conn, None)
-        if isinstance(error, psycopg.errors.InvalidSqlStatementName) and again:
-            return _write(conn, statement, args, notice, game_id, expected_version, again=False)
-        if _is_conflict(error):
-            raise ConcurrencyError(game_id, expected_version) from error
-        raise
+        if conn.info.transaction_status != TransactionStatus.IDLE:
+            # The statement failed and the rest of the script was skipped:
+            # end the aborted transaction before the connection goes back to
+            # the pool. A rollback may deallocate every prepared statement.
+            conn.rollback()
+            _PREPARED.pop(conn, None)
+            if isinstance(error, psycopg.errors.InvalidSqlStatementName) and again:
+                return _write(conn, statement, args, notices, game_id, expected_version, again=False)
+            if _is_conflict(error):
+                raise ConcurrencyError(game_id, expected_version) from error
+            if isinstance(error, psycopg.errors.ReadOnlySqlTransaction):
+                conn.close()  # a server that no longer takes writes: the pool connects anew
+            raise
+        # Only the notification runs outside the transaction: the events
+        # are committed. Streams poll too; go on without it.
+        _log.warning("game %s: live streams not notified: %s", game_id, error)
+        rows = None
+    if unconfirmed(conn):
+        raise CommitNotConfirmed(f"game {game_id}: the synchronous standby did not confirm the commit")
+    return rows
+
+
+def _replicated(conn: psycopg.Connection) -> None:
+    """Return once the synchronous standby, if the server has one, holds
+    everything the server has committed so far: a transaction that writes
+    commits, and its commit waits for the standby as any other's. What it
+    writes is a message in the WAL, which nothing reads (a transaction that
+    wrote nothing would not wait). Raises ``CommitNotConfirmed`` if that
+    wait is cancelled."""
+    with conn.transaction():
+        conn.execute("SELECT pg_logical_emit_message(true, 'casino', 'replicated')")
+    if unconfirmed(conn):
+        raise CommitNotConfirmed("the synchronous standby did not confirm what the database holds")
 
 
 def _json(value: Any) -> Jsonb:
@@ -420,10 +517,13 @@ def _write_game(row: Mapping[str, Any], *, new: bool) -> str:
 _FROM_ROW = {
     "text": "$1 -> 'row' ->> {}",
     "integer": "($1 -> 'row' ->> {})::integer",
+    "boolean": "($1 -> 'row' ->> {})::boolean",
     "timestamptz": "($1 -> 'row' ->> {})::timestamptz",
     "text[]": "ARRAY(SELECT jsonb_array_elements_text($1 -> 'row' -> {}))",
-    # JSON null is no winner: SQL NULL.
+    # JSON null is no winner (no lobby entry): SQL NULL.
     "jsonb": "nullif($1 -> 'row' -> {}, 'null')",
+    "integer[]": "CASE WHEN jsonb_typeof($1 -> 'row' -> {0}) = 'array'"
+                 " THEN ARRAY(SELECT jsonb_array_elements_text($1 -> 'row' -> {0})::integer) END",
 }
 
 
@@ -443,7 +543,9 @@ def _game_insert(columns: tuple[str, ...], now: tuple[bool, ...]) -> str:
 @functools.cache
 def _game_update(columns: tuple[str, ...], now: tuple[bool, ...]) -> str:
     assignments = [
-        sql.SQL("{} = {}").format(sql.Identifier(column), value)
+        # A game is in the lobby only if it was created listed.
+        sql.SQL("{} = CASE WHEN listed THEN {} END" if column == "lobby" else "{} = {}").format(
+            sql.Identifier(column), value)
         for column, value in zip(columns, _values(columns, now), strict=True)
     ]
     if "updated_at" not in columns:

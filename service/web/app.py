@@ -21,7 +21,8 @@ from service import checkpoints
 from service.bootstrap import Adapters, Settings, bootstrap
 from service.postgres import wiring as postgres_wiring
 from service.web import (audit, client, commands, cors, current, events, front, games, headers, health,
-                         listing, observability, problems, requests, rules, spec, stream, variants)
+                         listing, lobby, observability, players, problems, requests, rules, seats, spec, sse,
+                         stream, variants)
 
 DEFAULTS: dict[str, Any] = {
     "DATABASE_URL": None,
@@ -50,10 +51,17 @@ DEFAULTS: dict[str, Any] = {
     "STREAM_POLL_SECONDS": 2.0,
     "STREAM_MAX_OPEN": 2,
     "STREAM_BUFFER_EVENTS": 128,
+    # Standbys for the reads that may come from one (service.replicas): one
+    # libpq URL, several servers in its multi-host form; None: every read
+    # goes to the primary. A read waits up to REPLICA_WAIT seconds for a
+    # standby behind what its client has seen, then the primary answers.
+    "REPLICA_URL": None,
+    "REPLICA_WAIT": 0.1,
     # Each caller's share of a worker's streams (service.stream_limits): a
     # seat's, the operator's, and those of callers without a token at one
     # client address. Past it, 429.
     "STREAM_LIMIT_SEAT": 4,
+    "STREAM_LIMIT_PLAYER": 16,
     "STREAM_LIMIT_OPERATOR": 32,
     "STREAM_LIMIT_ADDRESS": 32,
     # Proxies whose X-Forwarded-For names the client (service.web.clients):
@@ -80,7 +88,10 @@ ENVIRONMENT = {
     "STREAM_MAX_SECONDS": ("CASINO_STREAM_MAX_SECONDS", float),
     "STREAM_MAX_OPEN": ("CASINO_STREAM_MAX_OPEN", int),
     "STREAM_BUFFER_EVENTS": ("CASINO_STREAM_BUFFER_EVENTS", int),
+    "REPLICA_URL": ("CASINO_REPLICA_URL", str),
+    "REPLICA_WAIT": ("CASINO_REPLICA_WAIT", float),
     "STREAM_LIMIT_SEAT": ("CASINO_STREAM_LIMIT_SEAT", int),
+    "STREAM_LIMIT_PLAYER": ("CASINO_STREAM_LIMIT_PLAYER", int),
     "STREAM_LIMIT_OPERATOR": ("CASINO_STREAM_LIMIT_OPERATOR", int),
     "STREAM_LIMIT_ADDRESS": ("CASINO_STREAM_LIMIT_ADDRESS", int),
     "TRUSTED_PROXIES": ("CASINO_TRUSTED_PROXIES", str),
@@ -93,7 +104,7 @@ Wiring = Callable[[Mapping[str, Any], bytes | None], Adapters]
 
 #: Every resource the app serves, one blueprint each.
 BLUEPRINTS = (health.bp, observability.bp, spec.bp, front.bp, rules.bp, client.bp, variants.bp, games.bp, listing.bp,
-              commands.bp, events.bp, stream.bp, audit.bp)
+              commands.bp, events.bp, stream.bp, audit.bp, players.bp, seats.bp, lobby.bp)
 
 
 def create_app(overrides: Mapping[str, Any] | None = None, *, wiring: Wiring = postgres_wiring.adapters) -> Flask:
@@ -109,9 +120,11 @@ def create_app(overrides: Mapping[str, Any] | None = None, *, wiring: Wiring = p
     headers.init_app(app)
     cors.init_app(app)
     requests.init_app(app)
+    sse.init_app(app)
     checkpoint_key = checkpoints.key_for(app.config)
     adapters = wiring(app.config, checkpoint_key)
-    settings = Settings(app.config.get("OPERATOR_TOKEN"), checkpoint_key, app.config["STREAM_BUFFER_EVENTS"])
+    settings = Settings(app.config.get("OPERATOR_TOKEN"), checkpoint_key, app.config["STREAM_BUFFER_EVENTS"],
+                        app.config["REPLICA_WAIT"])
     current.init_app(app, bootstrap(adapters, settings))
     problems.init_app(app, unavailable=adapters.unavailable)
     for blueprint in BLUEPRINTS:

@@ -23,7 +23,7 @@ from service.auth import Caller, Forbidden
 from service.views import command_answer
 from service.web.current import services
 from service.web.guards import operator_required, seat_or_operator_required, seat_required
-from service.web.requests import body, etag, idempotency_key, if_match, json_body
+from service.web.requests import body, idempotency_key, if_match, json_body, shown
 from service.web.schemas import AnswerUndoSchema, ClientSeedSchema, DealSchema, EmptySchema, VoidSchema
 
 bp = Blueprint("commands", __name__, url_prefix="/v1/games/<uuid:game_id>")
@@ -33,7 +33,7 @@ def _run(command: type[commands.GameCommand], game_id: uuid.UUID, caller: Caller
     applied = services().execute(command(game_id=game_id, caller=caller, expected_version=if_match(),
                                          idempotency_key=idempotency_key(), request_id=g.get("request_id"),
                                          **asked))
-    return command_answer(applied, caller), 200, etag(applied.state.version)
+    return command_answer(applied, caller), 200, shown(applied.state.version, applied.position)
 
 
 @bp.post("/deal")

@@ -6,15 +6,18 @@ that order has no gap a reader could miss)."""
 from __future__ import annotations
 
 import uuid
+from typing import NamedTuple
 
-from flask import Blueprint
+from flask import Blueprint, Response
 
-from service.auth import OPERATOR, Caller
+from service.auth import OPERATOR, Caller, CallerKind
+from service.events import StoredEvent
 from service.games import CorruptGame
+from service.replicas import Seen, Source
 from service.views import event_json, log_revealed
 from service.web.current import services
 from service.web.guards import any_caller, operator_required
-from service.web.requests import etag, int_arg
+from service.web.requests import int_arg, not_modified, seen, shown, token
 
 bp = Blueprint("events", __name__)
 
@@ -26,32 +29,53 @@ MAX_POSITION = 2**53 - 1
 @bp.get("/v1/games/<uuid:game_id>/events")
 @any_caller
 def game_log(game_id: uuid.UUID, caller: Caller):
-    """Events after version ``after`` (a cursor), at most ``limit`` of them."""
+    """Events after version ``after`` (a cursor), at most ``limit`` of them.
+    A spectator's page may come from a replica, never from a game older
+    than the version the client names."""
     after = int_arg("after", 0, 0, 10**9)
     limit = int_arg("limit", 100, 1, MAX_PAGE)
-    games = services().games
+    found = services().reads.routed(lambda source: _page(source, game_id, caller, after, limit), seen(),
+                                    version=lambda page: page.version, replica=caller.kind is CallerKind.PUBLIC)
+    page = found.value
+    headers = shown(page.version, found.position)
+    if not_modified(page.version):
+        return Response(status=304, headers=headers)
+    last = page.events[-1].version if page.events else after
+    return ({"events": [event_json(e, caller, page.reveal) for e in page.events],
+             "next": last if last < page.version else None,
+             "version": page.version}, 200, headers)
+
+
+class _Page(NamedTuple):
+    events: list[StoredEvent]
+    version: int  # the game's
+    reveal: bool  # whether its whole log is public
+
+
+def _page(source: Source, game_id: uuid.UUID, caller: Caller, after: int, limit: int) -> _Page:
+    """The page, and the game it is of, read from ``source``."""
     try:
-        state = games.load(game_id)
+        state = source.games.load(game_id)
         version, reveal = state.version, log_revealed(state)
     except CorruptGame as damaged:
         # The stored log is all the operator has to look into the damage.
         if not caller.is_operator:
             raise
         version, reveal = damaged.last_version, True
-    page = games.events(game_id, after, after + limit)
-    last = page[-1].version if page else after
-    return ({"events": [event_json(e, caller, reveal) for e in page],
-             "next": last if last < version else None,
-             "version": version}, 200, etag(version))
+    return _Page(source.games.events(game_id, after, after + limit), version, reveal)
 
 
 @bp.get("/v1/events")
 @operator_required("read every game's events")
 def global_log(caller: Caller):
     """Events after position ``after``; ``next`` is where to read on from,
-    even when the page is empty (new events will come after it)."""
+    even when the page is empty (new events will come after it). A page may
+    come from a replica that has everything up to ``after``."""
     after = int_arg("after", 0, 0, MAX_POSITION)
     limit = int_arg("limit", 100, 1, MAX_PAGE)
-    page = services().games.log(after, limit)
-    return {"events": [{"game_id": str(e.game_id), **event_json(e, OPERATOR)} for e in page],
-            "next": page[-1].position if page else after}
+    asked = seen()
+    found = services().reads.routed(lambda source: source.games.log(after, limit),
+                                    Seen(asked.version, max(asked.position, after)))
+    page = found.value
+    return ({"events": [{"game_id": str(e.game_id), **event_json(e, OPERATOR)} for e in page],
+             "next": page[-1].position if page else after}, 200, token(found.position))

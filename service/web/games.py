@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import uuid
 
-from flask import Blueprint, g, url_for
+from flask import Blueprint, Response, g, url_for
 
-from service.auth import PUBLIC, Caller
+from service.auth import PUBLIC, Caller, CallerKind
 from service.commands import CreateGame
 from service.views import creation_answer, game_view, moves_answer
 from service.web.current import services
 from service.web.guards import any_caller, seat_required
-from service.web.requests import body, creation_key, etag
+from service.web.requests import body, creation_key, etag, not_modified, seen, shown
 from service.web.schemas import CreateGameSchema
 
 bp = Blueprint("games", __name__, url_prefix="/v1/games")
@@ -22,20 +22,28 @@ def create():
     """Anyone may create a game; its seats' tokens are in this answer only."""
     data = body(CreateGameSchema)
     computers = tuple(i for i, s in enumerate(data["seats"]) if s["computer"])
+    seats = tuple(s["name"] for s in data["seats"])
+    listed = data["listed"] if data["listed"] is not None else None in seats
     created = services().create(CreateGame(
-        variant=data["variant"], seats=tuple(s["name"] for s in data["seats"]), options=data["options"],
-        first_dealer=data["first_dealer"], computers=computers, clock=data["clock"], idempotency_key=creation_key(),
+        variant=data["variant"], seats=seats, options=data["options"], first_dealer=data["first_dealer"],
+        computers=computers, clock=data["clock"], listed=listed, idempotency_key=creation_key(),
         request_id=g.get("request_id")))
     answer = creation_answer(created, PUBLIC, computers)
     location = url_for("games.show", game_id=created.game_id)
-    return answer, 201, {"Location": location, **etag(created.state.version)}
+    return answer, 201, {"Location": location, **shown(created.state.version, created.position)}
 
 
 @bp.get("/<uuid:game_id>")
 @any_caller
 def show(game_id: uuid.UUID, caller: Caller):
-    state = services().games.load(game_id)
-    return game_view(state, caller), 200, etag(state.version)
+    """A spectator's view may come from a replica, never older than the
+    version the client names; a seat's and the operator's come from the primary."""
+    found = services().reads.routed(lambda source: source.games.load(game_id), seen(),
+                                    version=lambda state: state.version, replica=caller.kind is CallerKind.PUBLIC)
+    headers = shown(found.value.version, found.position)
+    if not_modified(found.value.version):
+        return Response(status=304, headers=headers)
+    return game_view(found.value, caller), 200, headers
 
 
 @bp.get("/<uuid:game_id>/moves")

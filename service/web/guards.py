@@ -45,8 +45,20 @@ def seat_required(action: str) -> Callable[[View], View]:
     def check(caller: Caller) -> None:
         if caller.is_operator:
             raise Forbidden(f"The operator cannot {action}: only a seat can.")
+        if caller.is_player and not caller.is_seat:
+            raise Forbidden(f"You hold no seat in this game, so you cannot {action}.")
         if not caller.is_seat:
             raise Unauthenticated(f"Send your seat's token to {action}.")
+    return _guard(check)
+
+
+def player_required(action: str) -> Callable[[View], View]:
+    """Only a player (by a player token) may ``action``."""
+    def check(caller: Caller) -> None:
+        if caller.is_operator:
+            raise Forbidden(f"The operator cannot {action}: only a player can.")
+        if not caller.is_player:
+            raise Unauthenticated(f"Send your player token to {action}.")
     return _guard(check)
 
 
@@ -61,6 +73,8 @@ def operator_required(action: str) -> Callable[[View], View]:
 def seat_or_operator_required(action: str) -> Callable[[View], View]:
     """A seat of the game, or the operator, may ``action``; the public may not."""
     def check(caller: Caller) -> None:
+        if caller.is_player and not caller.is_seat:
+            raise Forbidden(f"You hold no seat in this game, so you cannot {action}.")
         if not (caller.is_seat or caller.is_operator):
             raise Unauthenticated(f"Send your seat's token (or the operator's) to {action}.")
     return _guard(check)

@@ -4,7 +4,8 @@ stays right while games are created, and costs the same however deep).
 
 Each game is listed with its game type, and its ``outcome`` is the game's
 own account of its result (``GameType.summary``'s ``winner``), as the read
-model keeps it: the service reads no game's result itself."""
+model keeps it: the service reads no game's result itself. A page may come
+from a replica (``service.replicas``)."""
 
 from __future__ import annotations
 
@@ -12,19 +13,16 @@ from typing import Any
 
 from flask import Blueprint, url_for
 
-from domain.game_types import GAME_TYPES, game_of
+from domain.game_types import game_of
 
 from service.auth import Caller
-from service.readmodel import Cursor, GameFilter
-from service.web.current import services
+from service.readmodel import STATUSES, GameFilter
 from service.web.guards import operator_required
-from service.web.requests import int_arg, parsed_arg, text_args, time_arg
+from service.web.paging import routed_page
+from service.web.requests import page_args, text_args, time_arg
 
 bp = Blueprint("listing", __name__, url_prefix="/v1/games")
 
-#: Every status of every game type, each once.
-STATUSES = tuple(dict.fromkeys(status for game in GAME_TYPES.values() for status in game.STATUSES))
-MAX_PAGE = 200
 _MAX_TEXT = 40  # the longest variant or seat name
 
 
@@ -40,11 +38,8 @@ def index(caller: Caller):
         finished_since=time_arg("finished_since"),
         finished_before=time_arg("finished_before"),
     )
-    cursor = parsed_arg("cursor", Cursor.parse, "Not a cursor this service gave out: pass a page's 'next' as it is.")
-    limit = int_arg("limit", 50, 1, MAX_PAGE)
-    rows, following = services().read_model.page(where, cursor, limit)
-    return {"games": [_summary(row) for row in rows],
-            "next": following.code if following else None}
+    cursor, limit = page_args()
+    return routed_page(lambda source: source.read_model.page(where, cursor, limit), _summary)
 
 
 def _summary(row: dict[str, Any]) -> dict[str, Any]:

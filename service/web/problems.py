@@ -235,9 +235,7 @@ def _key_reused(error: KeyReused) -> Response:
 
 
 def _tokens_lost(error: TokensLost) -> Response:
-    return problem(409, "idempotency_key_stale",
-                   "A game was created under this Idempotency-Key, but its seats' tokens can no longer be "
-                   "given again: the service's secret has been replaced since. Create a new game.")
+    return problem(409, "idempotency_key_stale", error.detail)
 
 
 _HANDLERS: dict[type[Exception], Any] = {

@@ -30,6 +30,8 @@ from marshmallow import Schema, ValidationError
 from werkzeug.exceptions import RequestEntityTooLarge
 
 from service import jsonio
+from service.readmodel import Cursor
+from service.replicas import Seen
 from service.web.problems import ApiProblem
 from service.web.schemas import errors_list
 
@@ -43,7 +45,9 @@ _WHOLE_NUMBER = re.compile(r"[0-9]{1,18}")
 _VERSION = re.compile(r"\s*([0-9]{1,10})\s*")
 
 #: Query parameters that may be given more than once, by endpoint (each value counts).
-REPEATABLE: dict[str, frozenset[str]] = {"listing.index": frozenset({"status", "variant", "player"})}
+REPEATABLE: dict[str, frozenset[str]] = {"listing.index": frozenset({"status", "variant", "player"}),
+                                         "players.my_games": frozenset({"status"}),
+                                         "lobby.index": frozenset({"variant", "game_type"})}
 
 
 def init_app(app: Flask) -> None:
@@ -293,6 +297,17 @@ def time_arg(name: str) -> datetime | None:
     return when
 
 
+#: The most items a page of a listing (games, a player's games, the lobby) holds.
+MAX_PAGE = 200
+
+
+def page_args() -> tuple[Cursor | None, int]:
+    """A listing's ``cursor`` (where the page before ended; None for the
+    first page) and ``limit`` (50 unless given)."""
+    cursor = parsed_arg("cursor", Cursor.parse, "Not a cursor this service gave out: pass a page's 'next' as it is.")
+    return cursor, int_arg("limit", 50, 1, MAX_PAGE)
+
+
 def parsed_arg(name: str, parse: Callable[[str], Any], message: str) -> Any:
     """Query argument ``name`` read by ``parse`` (which raises ValueError); None when absent."""
     raw = request.args.get(name)
@@ -350,6 +365,21 @@ _NOT_RANDOM = ("A game's Idempotency-Key must be a secret random value: a random
                " random bytes in hex or URL-safe base64 (22 to 200 letters, digits, '-' or '_').")
 
 
+def guest_key() -> str | None:
+    """The ``Idempotency-Key`` of a guest's join, or None. A retry under it
+    is answered with the seat's token, so, as a creation's, the key must be
+    a secret random value; any key the header's form allows that is not one
+    is refused (422 ``idempotency_key_not_random``)."""
+    key = idempotency_key()
+    if key is not None and not looks_random(key):
+        raise ApiProblem(422, "idempotency_key_not_random",
+                         "A guest's Idempotency-Key must be a secret random value (its seat's token is made from"
+                         " it): a random (version 4) UUID, or 16 or more random bytes in hex or URL-safe base64"
+                         " (22 to 200 letters, digits, '-' or '_').",
+                         errors=[{"field": "Idempotency-Key", "message": "Not a secret random value."}])
+    return key
+
+
 def looks_random(key: str) -> bool:
     """Whether ``key`` has the form of a random value and none of the marks
     of a made-up one: a random (version 4) UUID, 32 or more hex digits, or
@@ -395,6 +425,43 @@ def resume_after() -> int:
     if not match:
         raise malformed("Last-Event-ID", "Not a version.", "Last-Event-ID names an event's version, like 12.")
     return int(match.group(1))
+
+
+#: The header of a position in the global order: answers give it, reads send it back (``service.replicas``).
+CONSISTENCY_TOKEN = "Consistency-Token"
+_TOKEN = re.compile(r"\s*([0-9]{1,18})\s*")
+
+
+def seen() -> Seen:
+    """What the client says it has been shown: the greatest game version
+    among the ETags of ``If-None-Match`` and ``?min_version``, and the
+    position of its ``Consistency-Token``."""
+    version = int_arg("min_version", 0, 0, 10**9)
+    tags = request.if_none_match.as_set(include_weak=True)
+    version = max([version, *(int(tag) for tag in tags if tag and _VERSION.fullmatch(tag))])  # "" is read as None
+    header = request.headers.get(CONSISTENCY_TOKEN)
+    if header is None:
+        return Seen(version)
+    match = _TOKEN.fullmatch(header)
+    if not match:
+        raise malformed(CONSISTENCY_TOKEN, "Not a consistency token.",
+                        f"Send {CONSISTENCY_TOKEN} back as an answer gave it, like 4295032833.")
+    return Seen(version, int(match.group(1)))
+
+
+def not_modified(version: int) -> bool:
+    """Whether ``If-None-Match`` names ``version`` (or is ``*``): the client's copy is still the answer."""
+    return request.if_none_match.contains_weak(str(version)) or request.if_none_match.star_tag
+
+
+def shown(version: int, position: int = 0) -> dict[str, str]:
+    """The headers of an answer showing a game at ``version``, read up to
+    ``position`` in the global order (0: none to tell)."""
+    return {**etag(version), **token(position)}
+
+
+def token(position: int) -> dict[str, str]:
+    return {CONSISTENCY_TOKEN: str(position)} if position else {}
 
 
 def etag(version: int) -> dict[str, str]:

@@ -16,8 +16,8 @@ from marshmallow import RAISE, Schema, ValidationError, fields, post_load, valid
 from domain import clocks
 from domain.cards import Card
 from domain.errors import NotationError, OptionError
+from service.commands import MAX_SEATS
 
-MAX_SEATS = 8
 NAME_LENGTH = validate.Length(min=1, max=40)
 
 
@@ -110,6 +110,8 @@ class CreateGameSchema(Strict):
     first_dealer = fields.Integer(load_default=None, allow_none=True, strict=True)
     clock = ClockField(load_default=None, allow_none=True)
     on_timeout = fields.String(load_default=None, allow_none=True, validate=validate.OneOf(clocks.ON_TIMEOUT))
+    # Listed in the lobby; by default, when a seat is open.
+    listed = StrictBoolean(load_default=None)
 
     @post_load
     def clock_rule(self, data, **kwargs):
@@ -119,6 +121,17 @@ class CreateGameSchema(Strict):
         except OptionError as error:
             raise ValidationError(str(error), error.name or "clock") from None
         return data
+
+
+class PlayerSchema(Strict):
+    name = fields.String(required=True, validate=NAME_LENGTH)
+
+
+class JoinSchema(Strict):
+    """A guest gives the seat's name; a player (by a player token) joins under their own unless they give one."""
+
+    name = fields.String(validate=NAME_LENGTH)
+    seat = fields.Integer(strict=True, validate=validate.Range(min=0, max=MAX_SEATS - 1))
 
 
 class DealSchema(Strict):

@@ -51,6 +51,15 @@ def fuzz_games(api):
     return cassino, mass_cool
 
 
+@pytest.fixture
+def fuzz_player(api):
+    """A player's token, the player seated in a game that waits for a player more (listed in the lobby)."""
+    ann = api.post("/v1/players", json={"name": "Ann"}).get_json()
+    game = api.post("/v1/games", json={"seats": [{"name": "Host"}, {"open": True}, {"open": True}]}).get_json()
+    assert api.post(f"/v1/games/{game['id']}/join", token=ann["token"]).status_code == 200
+    return ann["token"]
+
+
 # The web client's pages are files served as they are (tests/web checks
 # them); a redirect from /play to /play/ is no refusal.
 schema = schemathesis.openapi.from_path(SPEC_PATH, config=SchemathesisConfig.from_path(SETTINGS)).exclude(tag="web")
@@ -59,7 +68,7 @@ _turns = itertools.count()
 
 @schema.parametrize()
 @settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck))
-def test_no_server_errors_and_every_answer_conforms(case, app, fuzz_games, operator):
+def test_no_server_errors_and_every_answer_conforms(case, app, fuzz_games, fuzz_player, operator):
     case.operation.schema.app = app  # call the app in-process, through WSGI
     turn = next(_turns)
     game = fuzz_games[turn % 2]
@@ -67,7 +76,7 @@ def test_no_server_errors_and_every_answer_conforms(case, app, fuzz_games, opera
     wrong_path = case.meta is not None and case.meta.is_negative_at(ParameterLocation.PATH)
     if case.path_parameters and "game_id" in case.path_parameters and turn % 3 and not wrong_path:
         case.path_parameters["game_id"] = game.id
-    tokens = [None, operator, *game.tokens]
+    tokens = [None, operator, fuzz_player, *game.tokens]
     token = tokens[turn // 2 % len(tokens)]
     # A real token is the test's own, not generated: passed as such, the
     # authentication checks probe without it and with a wrong one.

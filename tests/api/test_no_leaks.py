@@ -18,6 +18,7 @@ from tests.service.spec_check import sse_messages
 
 from .conftest import ORDERED_DECK
 from .masscool import HttpTable, deck_codes
+from .test_join import join, open_game, player
 
 ALL_CODES = [c.code for c in full_deck()]
 
@@ -233,3 +234,30 @@ def test_a_time_out_and_the_computers_move_for_it_show_no_hidden_card(api, opera
                 assert not shown(response) & secret, (seat, response.get_json())
     types = [e["type"] for e in api.get(f"{url}/events").get_json()["events"]]
     assert types.count("TimedOut" if variant == "cassino" else "TurnTimedOut") == 3
+
+
+def test_a_players_answers_show_only_what_their_seat_sees(api, operator):
+    """Two players who met in the lobby: the lobby, each one's list of games,
+    and the game read and played with player tokens show neither the other
+    hand nor the stock, at every step of the game."""
+    game = open_game(api, seats=(None, None))
+    players = [player(api, "Ann"), player(api, "Bo")]
+    for someone in players:
+        assert join(api, game, someone["token"]).status_code == 200
+    deck = ALL_CODES[:]
+    random.Random(3).shuffle(deck)
+    assert api.deal(game, deck).status_code == 200
+    rng = random.Random(5)
+    for _ in range(14):
+        everything = api.view(game, operator)
+        if everything["status"] != "in_progress":
+            break
+        for seat, someone in enumerate(players):
+            secret = hidden_from(everything, seat)
+            for response in [api.get("/v1/players/me/games", token=someone["token"]), api.get("/v1/lobby"),
+                             *answers(api, game, someone["token"])]:
+                assert not shown(response) & secret, f"{response.request.path} shows {shown(response) & secret}"
+        turn = players[everything["turn"]]["token"]
+        moves = api.get(f"{game.url}/moves", token=turn).get_json()["moves"]
+        answer = api.post(f"{game.url}/play", json=rng.choice(moves), token=turn)
+        assert not shown(answer) & hidden_from(api.view(game, operator), everything["turn"])

@@ -21,10 +21,12 @@ import pytest
 
 from service.auth import TicketUses
 from service.events import EventStore
+from service.memory.players import MemoryPlayers
 from service.memory.readmodel import MemoryReadModel
 from service.memory.store import MemoryEventStore
 from service.memory.tables import IDEMPOTENCY_LIFETIME, Tables
 from service.memory.tickets import MemoryTicketUses
+from service.players import Players
 from service.readmodel import ReadModel
 
 
@@ -36,6 +38,7 @@ class Harness:
     expire_keys: Callable[[UUID], None]
     games_row: Callable[[UUID], dict[str, Any] | None]
     signing: Callable[[bytes], EventStore]  # a store over the same database that signs checkpoints
+    players: Players
 
 
 def _memory() -> Harness:
@@ -50,10 +53,11 @@ def _memory() -> Harness:
         return {"id": game, **row} if row is not None else None
 
     return Harness(MemoryEventStore(tables), MemoryReadModel(tables), MemoryTicketUses(tables), expire_keys,
-                   games_row, lambda key: MemoryEventStore(tables, key))
+                   games_row, lambda key: MemoryEventStore(tables, key), MemoryPlayers(tables))
 
 
 def _postgres(pool, database_url: str) -> Harness:
+    from service.postgres.players import PostgresPlayers
     from service.postgres.readmodel import PostgresReadModel
     from service.postgres.store import PostgresEventStore
     from service.postgres.tickets import TicketUses as PostgresTicketUses
@@ -70,7 +74,7 @@ def _postgres(pool, database_url: str) -> Harness:
             return dict(zip([c.name for c in cursor.description], row)) if row else None
 
     return Harness(PostgresEventStore(pool), PostgresReadModel(pool), PostgresTicketUses(pool), expire_keys,
-                   games_row, lambda key: PostgresEventStore(pool, key))
+                   games_row, lambda key: PostgresEventStore(pool, key), PostgresPlayers(pool))
 
 
 @pytest.fixture(scope="module")

@@ -286,6 +286,16 @@ def test_read_all_pages_through_every_game_in_global_order(contract):
         store.read_all(mark.position, limit=0)
 
 
+def test_the_horizon_is_past_every_event_appended_and_read_settles_below_it(contract):
+    store = contract.store
+    before = store.horizon()
+    [appended] = store.append(Append(new_game(), 0, events("A1"), META))
+    after = store.horizon()
+
+    assert before.settled <= before.reached <= appended.position < after.settled <= after.reached
+    assert appended in store.read_all(appended.position - 1, limit=1)  # below the settled horizon: readable
+
+
 def test_append_needs_events(contract):
     with pytest.raises(ValueError):
         contract.store.append(Append(new_game(), 0, [], META))

@@ -45,7 +45,7 @@ def test_a_page_lists_the_newest_first_and_its_cursor_continues_where_it_ended(c
     assert (len(first), len(second), len(last), end) == (2, 2, 1, None)
     assert cursor == Cursor.of(first[-1]) and Cursor.parse(cursor.code) == cursor
     assert set(every[0]) == {"id", "variant", "status", "player_names", "version", "created_at", "updated_at",
-                             "finished_at", "winner"}
+                             "finished_at", "winner", "listed", "lobby", "awaiting", "deadline"}
 
 
 def test_every_condition_of_a_filter_must_hold(contract):
@@ -100,7 +100,9 @@ def test_a_rebuilt_row_is_what_the_events_make_and_rows_without_events_go(contra
     events = contract.store.load(game)
     wanted = {"variant": "michigan", "status": "finished", "player_names": ["X"], "version": 1,
               "created_at": events[0].recorded_at, "updated_at": events[0].recorded_at,
-              "finished_at": events[0].recorded_at, "winner": {"team": 1}}
+              "finished_at": events[0].recorded_at, "winner": {"team": 1},
+              "listed": True, "lobby": {"seats": [{"name": "X"}, {"open": True}]}, "awaiting": [1],
+              "deadline": events[0].recorded_at + timedelta(seconds=30), "player_seats": {str(uuid.uuid4()): 0}}
 
     contract.read_model.rebuild(game, lambda stored: wanted if stored == events else {})
 

@@ -138,6 +138,56 @@ def test_the_generated_python_client_plays_a_whole_game_of_mass_cool_casino(casi
     assert counted.data.winners == view.winners
 
 
+def test_two_players_find_a_game_in_the_lobby_join_it_and_play_it_through_the_generated_client(
+        casino_client, server):
+    """Two registered players, each with a client of their own: the host's
+    game with two open seats is in the lobby, both join it there, one deals
+    and they play the hand out; each finds the game among their own."""
+    from casino_client import AuthenticatedClient, Client
+    from casino_client.api.commands import deal, play
+    from casino_client.api.games import create_game, get_game, list_moves
+    from casino_client.api.players import join_game, list_lobby, list_my_games, register_player
+    from casino_client.models import (CassinoGame, CommandResult, CreateGame, CreatedGame, GameStatus, GameType,
+                                      Joined, LobbyPage, MoveList, MyGamePage, NewPlayer, OpenSeat, Options,
+                                      RegisteredPlayer)
+
+    anyone = Client(base_url=server.url)
+    players = []
+    for name in ("Ann", "Bob"):
+        registered = register_player.sync(client=anyone, body=NewPlayer(name=name))
+        assert isinstance(registered, RegisteredPlayer), registered
+        players.append(AuthenticatedClient(base_url=server.url, token=registered.token))
+    created = create_game.sync(client=anyone, body=CreateGame(
+        variant="cassino", seats=[OpenSeat(open_=True), OpenSeat(open_=True)], first_dealer=1,
+        options=Options.from_dict({"target": None, "count_out": False})))
+    assert isinstance(created, CreatedGame), created
+    game_id = UUID(str(created.id))
+
+    lobby = list_lobby.sync(client=anyone, game_type=[GameType.CASSINO])
+    assert isinstance(lobby, LobbyPage) and any(UUID(str(g.id)) == game_id for g in lobby.games)
+    seats = {}
+    for client in players:
+        joined = join_game.sync(game_id, client=client)
+        assert isinstance(joined, Joined), joined
+        seats[joined.seat] = client
+    assert sorted(seats) == [0, 1]
+    assert all(UUID(str(g.id)) != game_id for g in list_lobby.sync(client=anyone).games)  # no seat open now
+
+    view = deal.sync(game_id, client=seats[1]).game
+    while view.status == GameStatus.IN_PROGRESS:
+        listed = list_moves.sync(game_id, client=seats[view.turn])
+        assert isinstance(listed, MoveList) and listed.moves, listed
+        assert isinstance(play.sync(game_id, client=seats[view.turn], body=listed.moves[0]), CommandResult)
+        view = get_game.sync(game_id, client=seats[0])
+        assert isinstance(view, CassinoGame), view
+    assert view.status == GameStatus.FINISHED
+    for seat, client in seats.items():
+        mine = list_my_games.sync(client=client)
+        assert isinstance(mine, MyGamePage)
+        [game] = [g for g in mine.games if UUID(str(g.id)) == game_id]
+        assert game.seat == seat and not game.your_turn
+
+
 def test_the_generated_python_client_reads_a_game_without_a_token(casino_client, server):
     """A spectator's reads take a plain ``Client`` (the spec's security is
     optional there), and show no hand; a seat's token still shows its own."""

@@ -29,6 +29,7 @@ from service.postgres.readmodel import PostgresReadModel
 from service.postgres.store import PostgresEventStore
 from service.views import game_view
 from tests.api.conftest import ONE_HAND, ORDERED_DECK, Api
+from tests.api.test_join import join, open_game, player
 from tests.conftest import TEST_SETTINGS, tamper_with
 
 
@@ -163,6 +164,37 @@ def test_rebuilding_the_read_model_from_the_events_gives_back_what_the_service_k
     assert games_table(scratch_url) == kept
     assert "3 of 3 games rebuilt; 1 rows without events removed." in capsys.readouterr().out
     assert {row[0] for row in kept} == {uuid.UUID(g.id) for g in (finished, playing, waiting)}
+
+
+def player_seats_table(url: str) -> list[tuple]:
+    with psycopg.connect(url) as conn:
+        return conn.execute("SELECT * FROM player_seats ORDER BY player_id, game_id").fetchall()
+
+
+def test_the_lobby_and_the_seats_players_hold_are_verified_and_rebuilt(scratch, scratch_url, capsys):
+    ann, bob = player(scratch, "Ann"), player(scratch, "Bob")
+    waiting = open_game(scratch, seats=("Host", None, None))  # listed, with Ann and a seat still open
+    join(scratch, waiting, ann["token"])
+    started = open_game(scratch, "mass-cool-casino", seats=("Host", None), listed=False)
+    join(scratch, started, bob["token"])
+    scratch.post(f"{started.url}/deal", json={}, token=started.tokens[0])
+    kept, seats = games_table(scratch_url), player_seats_table(scratch_url)
+    assert main(["verify"]) == 0
+    capsys.readouterr()
+    with psycopg.connect(scratch_url) as conn:
+        conn.execute("DELETE FROM player_seats WHERE game_id = %s", (waiting.id,))
+        conn.execute("UPDATE games SET lobby = NULL WHERE id = %s", (waiting.id,))
+        conn.execute("UPDATE games SET awaiting = '{}', deadline = now() WHERE id = %s", (started.id,))
+
+    assert main(["verify"]) == 1
+    out = capsys.readouterr().out
+    assert f"game {waiting.id}: PROBLEMS" in out and f"game {started.id}: PROBLEMS" in out
+    assert "disagrees with the events on lobby, player_seats" in out
+    assert "disagrees with the events on awaiting, deadline" in out
+
+    assert main(["rebuild-projections"]) == 0
+    assert games_table(scratch_url) == kept and player_seats_table(scratch_url) == seats
+    assert main(["verify"]) == 0
 
 
 def test_a_game_whose_events_do_not_fold_keeps_its_row_and_is_reported(scratch, scratch_url, capsys):

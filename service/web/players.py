@@ -1,0 +1,95 @@
+"""``/v1/players``: register a player; a player's own games, and own live
+stream (``service.player_streams``) with the tickets that open it from a browser.
+
+A player token is shown once, in the answer to the registration; the
+player then sends it as any bearer token. ``/v1/players/me/...`` answers
+for the player whose token it is (or, for the stream, whose ticket it is).
+"""
+
+from __future__ import annotations
+
+import time
+from datetime import UTC, datetime
+from typing import Any
+
+from flask import Blueprint, g, request, url_for
+
+from domain.clocks import rfc3339
+
+from service import notices, player_streams
+from service.auth import Caller, Forbidden, Unauthenticated
+from service.commands import RegisterPlayer
+from service.readmodel import STATUSES
+from service.stream_limits import holder_of
+from service.web import clients, sse
+from service.web.current import services
+from service.web.guards import current_caller, player_required
+from service.web.paging import routed_page
+from service.web.requests import body, creation_key, page_args, text_args
+from service.web.schemas import PlayerSchema
+
+bp = Blueprint("players", __name__, url_prefix="/v1/players")
+
+
+@bp.post("")
+def register():
+    """Anyone may register; the player's token is in this answer only."""
+    registered = services().players.register(RegisterPlayer(
+        player_name=body(PlayerSchema)["name"], idempotency_key=creation_key(), request_id=g.get("request_id")))
+    player = registered.player
+    return {"id": str(player.id), "name": player.name, "token": registered.token}, 201
+
+
+@bp.get("/me/games")
+@player_required("list your games")
+def my_games(caller: Caller):
+    """The player's games, newest first, paged by a cursor as the operator's
+    list is; from a replica when one has caught up with what the client has seen."""
+    statuses = text_args("status", max(map(len, STATUSES)), allowed=STATUSES)
+    cursor, limit = page_args()
+    player_id = caller.own_player
+    return routed_page(lambda source: source.read_model.player_games(player_id, statuses, cursor, limit), _mine)
+
+
+def _mine(row: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "id": str(row["id"]),
+        "url": url_for("games.show", game_id=row["id"]),
+        "variant": row["variant"],
+        "status": row["status"],
+        "seat": row["seat"],
+        "version": row["version"],
+        "your_turn": row["seat"] in (row["awaiting"] or ()),
+        "deadline": rfc3339(row["deadline"]) if row["deadline"] is not None else None,
+    }
+
+
+@bp.post("/me/stream-tickets")
+@player_required("open your stream")
+def new_ticket(caller: Caller):
+    """A short-lived ticket for the player to open their own stream without a header."""
+    ticket, expires = services().authenticator.player_ticket(caller, time.time())
+    return {"ticket": ticket, "expires_at": datetime.fromtimestamp(expires, UTC).isoformat(),
+            "stream": url_for("players.stream", ticket=ticket)}
+
+
+@bp.get("/me/stream")
+def stream():
+    """The player's stream (``service.player_streams``), by a player token or a ticket."""
+    ticket = request.args.get("ticket")
+    if ticket is not None:
+        caller = services().authenticator.redeem_player(ticket, time.time())
+    else:
+        caller = current_caller()
+        if caller.is_operator:
+            raise Forbidden("The operator has no stream of a player's: only a player has.")
+        if not caller.is_player:
+            raise Unauthenticated("Send your player token (or a ticket) to open your stream.")
+    timed = sse.timing()
+    found, player_id = services(), caller.own_player
+
+    def turns() -> list[notices.Notice]:  # the primary's: the notices that follow are the primary's appends'
+        return [player_streams.turn_of(row) for row in found.read_model.player_turns(player_id)]
+
+    return sse.within_share(holder_of(caller, None, clients.request_address()), lambda on_close: sse.event_stream(
+        lambda timing: player_streams.events(found.hub, player_id, turns, timing), timed, on_close))

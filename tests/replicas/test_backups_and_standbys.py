@@ -1,0 +1,173 @@
+"""``casino backup``, ``casino restore`` and ``casino standby`` on the
+embedded PostgreSQL: an operator's commands, run through ``casino``'s own
+command line (in this process, but for the standby, which runs until it is
+stopped).
+
+The primary here is the embedded one as ``casino serve`` starts it with
+``CASINO_PG_LISTEN``, ``CASINO_PG_PASSWORD`` and ``CASINO_WAL_ARCHIVE``:
+reachable over TCP with a password, archiving its WAL into the backup
+directory."""
+
+from __future__ import annotations
+
+import signal
+import subprocess
+import sys
+import time
+import uuid
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+
+import psycopg
+import pytest
+
+import migrations
+from service.ops import cli
+from service.postgres.database import EmbeddedPostgres, Exposure
+from service.postgres.servers import wait_for
+from service.web.app import close_app, create_app
+from tests.api.conftest import ORDERED_DECK, Api
+from tests.conftest import OPERATOR_TOKEN, TEST_SETTINGS, directory_for_postgres
+from tests.service.serving import free_port, serve_environment
+
+pytestmark = pytest.mark.postgres
+
+PASSWORD = "a-password-for-tests"
+CASINO = str(Path(sys.executable).with_name("casino"))
+
+
+@dataclass
+class Primary:
+    directory: Path
+    server: EmbeddedPostgres
+    port: int
+    url: str  # the casino database, through the socket
+    api: Api
+
+    @property
+    def backups(self) -> Path:
+        return self.directory / "backups"
+
+    def version(self, game: str) -> int:
+        with psycopg.connect(self.url) as conn:
+            return conn.execute("SELECT max(version) FROM events WHERE game_id = %s", (game,)).fetchone()[0]
+
+
+@pytest.fixture(scope="module")
+def primary() -> Iterator[Primary]:
+    with directory_for_postgres() as directory:
+        port = free_port()
+        exposure = Exposure(listen="127.0.0.1", password=PASSWORD, wal_archive=directory / "backups" / "wal",
+                            port=port)
+        server = EmbeddedPostgres(directory / "primary", temporary=True, exposure=exposure)
+        url = server.database_url()
+        migrations.upgrade(url)
+        app = create_app({**TEST_SETTINGS, "DATABASE_URL": url})
+        try:
+            yield Primary(directory, server, port, url, Api(app, app.test_client()))
+        finally:
+            close_app(app)
+            server.stop()
+
+
+def casino(monkeypatch, capsys, *args: str, data: Path) -> tuple[int, str]:
+    """``casino ARGS`` with ``CASINO_DATA_DIR=data`` and the operator's token: its exit status and output."""
+    with monkeypatch.context() as patched:
+        for name in ("DATABASE_URL", "CASINO_PG_LISTEN", "CASINO_WAL_ARCHIVE", "CASINO_BACKUP_DIR"):
+            patched.delenv(name, raising=False)
+        patched.setenv("CASINO_DATA_DIR", str(data))
+        patched.setenv("CASINO_OPERATOR_TOKEN", OPERATOR_TOKEN)
+        status = cli.main(list(args))
+    said = capsys.readouterr()
+    return status, said.out + said.err
+
+
+def archived(primary: Primary) -> None:
+    """Close the current WAL segment and wait until it is in the archive."""
+    with psycopg.connect(primary.url, autocommit=True) as conn:
+        (segment,) = conn.execute("SELECT pg_walfile_name(pg_switch_wal())").fetchone()
+        wait_for(lambda: (primary.backups / "wal" / segment).exists(), 60, f"{segment} archived")
+
+
+def test_a_restore_to_a_moment_has_every_game_as_it_was_then_and_each_verifies(primary, monkeypatch, capsys):
+    api = primary.api
+    status, said = casino(monkeypatch, capsys, "backup", "--into", str(primary.backups),
+                          data=primary.directory / "primary")
+    assert status == 0, said
+    before = api.create(first_dealer=1)
+    api.deal(before, ORDERED_DECK)
+    api.play(before, steps=2)
+    kept = primary.version(before.id)
+    time.sleep(0.05)
+    moment = datetime.now(UTC)
+    time.sleep(0.05)
+    api.play(before, steps=3)
+    after = api.create(first_dealer=1)
+    archived(primary)
+
+    restored = primary.directory / "restored"
+    status, said = casino(monkeypatch, capsys, "restore", "--from", str(primary.backups), "--to", moment.isoformat(),
+                          data=restored)
+    assert status == 0, said
+    server = EmbeddedPostgres(restored)  # casino verify's, started now and stopped below
+    try:
+        status, said = casino(monkeypatch, capsys, "verify", data=restored)
+        assert status == 0 and "all sound" in said, said
+        with psycopg.connect(server.database_url()) as conn:
+            versions = dict(conn.execute("SELECT game_id::text, max(version) FROM events"
+                                         " WHERE game_id = ANY(%s::uuid[]) GROUP BY game_id",
+                                         ([before.id, after.id],)).fetchall())
+    finally:
+        server.stop()
+    assert versions == {before.id: kept}  # as it was at the moment; the later game not at all
+    assert primary.version(before.id) == kept + 3
+
+
+def test_one_command_makes_a_standby_of_the_embedded_primary_on_another_machine(primary, monkeypatch, capsys):
+    game = primary.api.create(first_dealer=1)
+    source = f"postgresql://postgres:{PASSWORD}@127.0.0.1:{primary.port}/casino"
+    data = primary.directory / "standby"
+    env = serve_environment(CASINO_DATA_DIR=str(data), CASINO_PG_PORT=str(free_port()))
+    running = subprocess.Popen([CASINO, "standby", source, "--name", "standby_t"], env=env,
+                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        said = _line_with(running, "is up", 120)
+        standby_url = _url_in(said)
+        assert _version_on(standby_url, game.id) == 2  # what the primary had
+        primary.api.deal(game, ORDERED_DECK)
+        wait_for(lambda: _version_on(standby_url, game.id) == 3, 30, "the deal replayed on the standby")
+        with psycopg.connect(primary.url) as conn:
+            streaming = conn.execute("SELECT application_name FROM pg_stat_replication"
+                                     " WHERE state = 'streaming'").fetchall()
+        assert ("standby_t",) in streaming
+
+        status, said = casino(monkeypatch, capsys, "promote", data=data)
+        assert status == 0, said
+        with psycopg.connect(standby_url, autocommit=True) as conn:
+            assert conn.execute("SELECT pg_is_in_recovery()").fetchone() == (False,)
+    finally:
+        running.send_signal(signal.SIGTERM)
+        assert running.wait(60) == 0
+
+
+def _line_with(process: subprocess.Popen, text: str, seconds: float) -> str:
+    deadline = time.monotonic() + seconds
+    assert process.stdout is not None
+    for line in process.stdout:
+        if text in line:
+            return line
+        if time.monotonic() > deadline:
+            break
+    raise AssertionError(f"casino standby never said {text!r}")
+
+
+def _url_in(line: str) -> str:
+    return next(word for word in line.split() if word.startswith("postgresql://")).rstrip(".")
+
+
+def _version_on(url: str, game: str) -> int | None:
+    with psycopg.connect(url, connect_timeout=10) as conn:
+        return conn.execute("SELECT max(version) FROM events WHERE game_id = %s", (uuid.UUID(game),)).fetchone()[0]
+
