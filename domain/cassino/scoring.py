@@ -17,6 +17,7 @@ again at its end.
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Iterable
+from dataclasses import dataclass
 
 from ..cards import Card
 from .dealing import deck_for
