@@ -111,13 +111,17 @@ class TimeKeeper:
 
     def start(self) -> None:
         """Keep the deadlines in ``AT_ONCE`` threads of this process
-        (greenlets under gevent), which look for due ones in turn."""
-        self._threads = [threading.Thread(target=self.run, args=(n * POLL_SECONDS / AT_ONCE,),
+        (greenlets under gevent), which look for due ones in turn: each
+        every ``AT_ONCE * POLL_SECONDS`` while none are due, so that the
+        worker looks as often as one would."""
+        self._threads = [threading.Thread(target=self.run, args=(n * POLL_SECONDS, AT_ONCE * POLL_SECONDS),
                                           name=f"casino-time-keeper-{n}", daemon=True) for n in range(AT_ONCE)]
         for thread in self._threads:
             thread.start()
 
-    def run(self, delay: float = 0.0) -> None:
+    def run(self, delay: float = 0.0, poll: float = POLL_SECONDS) -> None:
+        """Claim due deadlines after ``delay`` seconds, and again at once after a
+        full claim, or ``poll`` seconds after any other."""
         self._stop.wait(delay)
         while not self._stop.is_set():
             try:
@@ -126,7 +130,7 @@ class TimeKeeper:
                 _log.exception("time keeper: claiming due deadlines failed")
                 full = False
             if not full:
-                self._stop.wait(POLL_SECONDS)
+                self._stop.wait(poll)
 
     def stop(self) -> None:
         self._stop.set()
