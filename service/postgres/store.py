@@ -252,8 +252,8 @@ class PostgresEventStore(AppendingStore):
                     if appends[i].append.game_id in moved:
                         stored[i] = ConcurrencyError(appends[i].append.game_id, appends[i].append.expected_version)
                 todo = [i for i in todo if appends[i].append.game_id not in moved]
-        for i, written in zip(todo, super()._write_each([appends[i] for i in todo]), strict=True):
-            stored[i] = written
+        for i, outcome in zip(todo, super()._write_each([appends[i] for i in todo]), strict=True):
+            stored[i] = outcome
         return stored
 
     def _write_together(self, appends: Sequence[Chained]) -> list[list[StoredEvent]]:
