@@ -13,7 +13,7 @@ TESTING := $(VENV)/.testing
 PORT   ?=
 
 
-.PHONY: run test test-fast lint browser bench bench-service lock clean
+.PHONY: run test test-fast lint browser kotlin-tools kotlin-client bench bench-service lock clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -32,7 +32,7 @@ $(TESTING): requirements-test.lock $(RUNTIME)
 run: $(RUNTIME)
 	$(VENV)/bin/casino serve $(if $(PORT),--port $(PORT))
 
-test: $(TESTING) browser
+test: $(TESTING) browser kotlin-tools
 	$(PY) -m pytest -q $(PYTEST_ARGS)
 
 # Tests that exercise PostgreSQL itself are marked `postgres` (tests/conftest.py), those that run pip or
@@ -45,15 +45,32 @@ lint: $(TESTING)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/mypy
 
-# The web client's browser tests drive Debian's Chromium. Install it when we
-# are root and it is missing; if that cannot be done, the tests say so and skip.
+# Debian packages some tests need, installed when we are root and they are missing; if that cannot
+# be done, those tests say so and skip. $(call apt_install,PACKAGES,TESTS) installs PACKAGES (after an
+# apt-get update if the first try fails) and names TESTS if it cannot.
+define apt_install
+@if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+  echo "installing $(1) for $(2) (apt-get)"; \
+  (DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(1) >/dev/null 2>&1 || \
+   (apt-get update -qq >/dev/null 2>&1 && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(1) >/dev/null 2>&1)) || \
+  echo "could not install $(1): $(2) will be skipped"; \
+fi
+endef
+
+# The web client's browser tests drive Debian's Chromium.
 browser:
-	@if [ ! -x /usr/bin/chromium ] && [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
-	  echo "installing chromium for the browser tests (apt-get)"; \
-	  (DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null 2>&1 || \
-	   (apt-get update -qq >/dev/null 2>&1 && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null 2>&1)) || \
-	  echo "could not install chromium: the browser tests will be skipped"; \
-	fi
+	$(if $(wildcard /usr/bin/chromium),,$(call apt_install,chromium,the browser tests))
+
+# The generated Kotlin client is made by openapi-generator (a Java program), and its test compiles
+# the models against Debian's Jackson and runs them on Java.
+kotlin-tools:
+	$(if $(and $(wildcard /usr/share/java/jackson-databind.jar),$(shell command -v java)),,\
+	  $(call apt_install,default-jre-headless libjackson2-databind-java,the Kotlin client's test))
+
+# A Kotlin client for the API (docs/clients.md): KOTLIN_CLIENT=DIR makes it elsewhere.
+KOTLIN_CLIENT ?= build/kotlin-client
+kotlin-client: $(TESTING)
+	$(PY) docs/kotlin_client.py $(KOTLIN_CLIENT)
 
 bench: $(TESTING)
 	$(PY) bench/domain.py

@@ -14,7 +14,7 @@ from ..undoing import yet_to_answer
 from .commands import AnswerUndo, Command, CountOut, Deal, Play
 from .legal import legal_moves
 from .moves import Action, Move
-from .scoring import card_points, secured_points
+from .scoring import card_points, count_out_claim
 from .state import HAND_OVER, IN_PROGRESS, WAITING, GameState
 from .table import Build
 
@@ -28,10 +28,8 @@ def computer_command(state: GameState, computers: tuple[int, ...],
         for s in yet_to_answer(asker, state.undo_accepted, computers):
             return s, AnswerUndo(s, True)
     if state.status == IN_PROGRESS and state.options.count_out:
-        target = state.options.target
         for s in computers:
-            team = state.team_of(s)
-            if target is not None and state.scores[team] + secured_points(state, team) >= target:
+            if count_out_claim(state, state.team_of(s)).succeeds:
                 return s, CountOut(s)
     if state.status in (WAITING, HAND_OVER) and state.next_dealer in computers and not open_seats(state.names):
         return state.next_dealer, stand_in(state, state.next_dealer, next_seed)

@@ -33,7 +33,7 @@ from .evolve import evolve, fold
 from .moves import Action, Move, pile_seat
 from .options import resolve
 from .play import resolve_play
-from .scoring import hand_points, instant_points, secured_points, settle
+from .scoring import count_out_claim, hand_points, instant_points, secured_points, settle
 from .state import FINISHED, IN_PROGRESS, EndReason, GameState, Seat
 from .table import item_id
 
@@ -205,13 +205,13 @@ def _count_out(state: GameState, c: cmd.CountOut) -> list[Event]:
     if not 0 <= c.seat < state.players:
         raise RuleViolation("not_a_seat", f"There is no seat {c.seat}.")
     team = state.team_of(c.seat)
-    totals = [state.scores[t] + secured_points(state, t) for t in range(state.teams)]
-    success = opts.target is not None and totals[team] >= opts.target  # a count-out has a target
-    if success:
+    claims = [count_out_claim(state, t) for t in range(state.teams)]
+    claim = claims[team]
+    if claim.succeeds:
         winner = team
     else:  # the best of the others wins; a tie goes to the first of them in turn order
-        winner = _best_other(state, team, c.seat, totals)
-    return [CountedOut(c.seat, team, totals[team], success), *_reveal(state),
+        winner = _best_other(state, team, c.seat, [other.total for other in claims])
+    return [CountedOut(c.seat, team, claim.total, claim.succeeds), *_reveal(state),
             GameFinished(winner, EndReason.COUNT_OUT, state.scores)]
 
 

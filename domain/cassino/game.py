@@ -126,5 +126,6 @@ def summary(state: GameState) -> Summary:
         player_names=state.names,
         hand_number=state.hand_number,
         finished=state.status == FINISHED,
-        winner=None if ended is None else {"team": ended.winner, "reason": ended.reason},
+        outcome=outcome(state),
+        former={} if ended is None else {"team": ended.winner},
     )

@@ -328,11 +328,45 @@ def secured_points(state: GameState, team: int) -> int:
     """
     opts = state.options
     piles = [state.team_captures(t) for t in range(state.teams)]
-    total = sum(a.points for a in card_points(piles[team], opts))
+    total = sum(a.points for a in card_points(frozenset(piles[team]), opts))  # a set: many lookups
     total -= sum(a.points for a in state.instant_awards if a.team == team and a.category not in _AT_ONCE_ONLY)
     if opts.sweeps and not opts.sweeps_cancel and not opts.sweeps_at_once:
         total += opts.sweeps * sum(state.sweeps[s] for s in state.team_seats(team))
     return total + _secured_majorities(state, team, piles)
+
+
+@dataclass(frozen=True, slots=True)
+class CountOutClaim:
+    """What ``team``'s count-out would count now: the points it has made
+    sure of in the hand (``secured``), its score with them (``total``), and
+    whether that reaches the target (a game without a target has no winning
+    claim)."""
+
+    secured: int
+    total: int
+    succeeds: bool
+
+
+def count_out_claim(state: GameState, team: int) -> CountOutClaim:
+    """The claim ``team`` would make by counting out in ``state`` (a hand being played)."""
+    secured = secured_points(state, team)
+    total = state.scores[team] + secured
+    target = state.options.target
+    return CountOutClaim(secured, total, target is not None and total >= target)
+
+
+#: How many cards, and how many spades, each kind of deck holds (``_deck_counts``).
+_DECK_COUNTS: dict[str, tuple[int, int]] = {}
+
+
+def _deck_counts(options: Options) -> tuple[int, int]:
+    """How many cards, and how many spades, the game's deck holds, counted
+    once for each kind of deck: every seat's view asks (``count_out``)."""
+    counts = _DECK_COUNTS.get(options.deck)
+    if counts is None:
+        deck = deck_for(options)
+        counts = _DECK_COUNTS[options.deck] = (len(deck), _suited(deck, "S"))
+    return counts
 
 
 def _secured_majorities(state: GameState, team: int, piles: list[tuple[Card, ...]]) -> int:
@@ -340,10 +374,10 @@ def _secured_majorities(state: GameState, team: int, piles: list[tuple[Card, ...
     no other team could still catch up with the cards not yet taken."""
     opts = state.options
     mine = piles[team]
-    deck = deck_for(opts)
-    out_cards = len(deck) - sum(len(p) for p in piles)
+    deck_size, deck_spades = _deck_counts(opts)
+    out_cards = deck_size - sum(len(p) for p in piles)
     spades = [_suited(p, "S") for p in piles]
-    out_spades = _suited(deck, "S") - sum(spades)
+    out_spades = deck_spades - sum(spades)
     others = [t for t in range(state.teams) if t != team]
     total = 0
     if all(len(mine) > len(piles[t]) + out_cards for t in others):

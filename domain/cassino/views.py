@@ -4,7 +4,10 @@ At the table a seat sees its own hand, and no one else's; the operator sees
 every hand and the order of the stock. Captured piles lie face down, so only
 their size shows, but the cards of the latest capture were seen by everyone;
 with ``open_piles`` (Stealing Bundles, African) they lie face up, and every
-caller sees each pile's top card (``pile_top``). A caller is named by two
+caller sees each pile's top card (``pile_top``). A seat may count its own
+side's captures, so while a hand is played its view says what its side's
+count-out would count and whether it would win (``count_out``); the
+operator's view says so for every side. A caller is named by two
 keywords: ``seat`` (the seat asking, or None) and ``operator``; with
 neither, the view is the public's.
 
@@ -36,7 +39,8 @@ from ..standing import standing_view
 from ..views import Describer, cards_text, describe, names_text, private_parts, seating_describers
 from .game import GAME_TYPE, awaiting, outcome
 from .options import Options
-from .state import FINISHED, HAND_OVER, WAITING, GameState
+from .scoring import count_out_claim
+from .state import FINISHED, HAND_OVER, IN_PROGRESS, WAITING, GameState
 from .table import item_to_dict
 
 _HIDDEN_HANDS = {"HandDealt", "RoundDealt"}
@@ -102,7 +106,25 @@ def game_view(state: GameState, seat: int | None = None, operator: bool = False)
         **standing_view(awaiting(state), outcome(state)),
         "clock": clock_view(state.clock),
     }
-    return view | private_parts(state.hands, state.stock, codes, seat, operator)
+    return view | private_parts(state.hands, state.stock, codes, seat, operator) | _claims(state, seat, operator)
+
+
+def _claims(state: GameState, seat: int | None, operator: bool) -> dict[str, Any]:
+    """What a count-out would count now, as the table lets each one count:
+    a seat its own side's captures (``count_out``), the operator every
+    side's (``count_outs``); null when the game takes no count-out now."""
+    open_to_claims = state.options.count_out and state.status == IN_PROGRESS
+    parts: dict[str, Any] = {}
+    if seat is not None:
+        parts["count_out"] = _claim(state, state.team_of(seat)) if open_to_claims else None
+    if operator:
+        parts["count_outs"] = [_claim(state, team) for team in range(state.teams)] if open_to_claims else None
+    return parts
+
+
+def _claim(state: GameState, team: int) -> dict[str, Any]:
+    claim = count_out_claim(state, team)
+    return {"secured": claim.secured, "total": claim.total, "succeeds": claim.succeeds}
 
 
 def event_view(stored: dict[str, Any], seat: int | None = None, operator: bool = False,

@@ -135,5 +135,6 @@ def summary(state: MassCoolState) -> Summary:
         player_names=state.names,
         hand_number=state.round,
         finished=state.status == FINISHED,
-        winner=None if ended is None else {"seats": list(ended.winners), "reason": ended.reason},
+        outcome=outcome(state),
+        former={} if ended is None else {"seats": list(ended.winners)},
     )

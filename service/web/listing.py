@@ -3,8 +3,9 @@ paged by a cursor on ``(created_at, id)`` rather than an offset (a page
 stays right while games are created, and costs the same however deep).
 
 Each game is listed with its game type, and its ``outcome`` is the game's
-own account of its result (``GameType.summary``'s ``winner``), as the read
-model keeps it: the service reads no game's result itself. A page may come
+account of its result (``GameType.summary``'s ``winner``: ``winners`` and
+``result`` in every game type, and the game's deprecated former fields), as
+the read model keeps it: the service reads no game's result itself. A page may come
 from a replica (``service.replicas``)."""
 
 from __future__ import annotations

@@ -61,7 +61,14 @@ def _mine(row: dict[str, Any]) -> dict[str, Any]:
         "version": row["version"],
         "your_turn": row["seat"] in (row["awaiting"] or ()),
         "deadline": rfc3339(row["deadline"]) if row["deadline"] is not None else None,
+        "outcome": _outcome(row["winner"]),
     }
+
+
+def _outcome(winner: dict[str, Any] | None) -> dict[str, Any] | None:
+    """Who won and how, as every game type's view says it (the read model's
+    ``winner`` holds these beside the listing's former fields)."""
+    return None if winner is None else {"winners": winner["winners"], "result": winner["result"]}
 
 
 @bp.post("/me/stream-tickets")

@@ -21,6 +21,12 @@ ORDERED_DECK = [c.code for c in full_deck()]
 #: Options of a game that is over after one hand.
 ONE_HAND = {"target": None, "count_out": False}
 
+#: Plays of a game ORDERED_DECK dealt with seat 1 dealing (seat 0: AS 2S 7S 8S; seat 1: 5S 6S JS QS; table
+#: 3S 4S 9S 10S), as (seat, move), after which seat 0's side has made sure of the ace of spades (1 point).
+ACE_MADE_SURE_OF = [(0, {"card": "AS", "action": "build", "value": 8, "targets": ["3S", "4S"]}),
+                    (1, {"card": "5S", "action": "trail"}),
+                    (0, {"card": "8S", "action": "capture", "targets": ["B1"]})]
+
 
 @dataclass
 class Game:

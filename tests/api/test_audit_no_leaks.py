@@ -12,7 +12,7 @@ import pytest
 
 from .conftest import ORDERED_DECK
 from .masscool import HttpTable, deck_codes
-from .test_no_leaks import face_up, hidden_from, never_seen_by, shown
+from .test_no_leaks import claims_shown, face_up, hidden_from, never_seen_by, own_claim_only, shown
 
 
 def answers(api, game, token, after=None):
@@ -46,6 +46,7 @@ def test_no_new_endpoint_shows_another_hand_or_the_stock(api, operator, variant,
             for response in answers(api, game, token):
                 leaked = shown(response) & secret
                 assert not leaked, f"{response.request.full_path} shows {leaked} to seat {seat}"
+                assert own_claim_only(response, everything, seat), (response.request.full_path, claims_shown(response))
         api.play(game, steps=4, seed=step)
 
 

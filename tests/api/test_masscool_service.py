@@ -143,7 +143,8 @@ def test_the_list_shows_each_game_with_its_type_status_and_outcome(api, operator
     games = {g["id"]: g for g in api.get(f"/v1/games?player={name}", token=operator).get_json()["games"]}
     finished = games[over.game.id]
     assert finished["game_type"] == "mass-cool-casino" and finished["status"] == "finished"
-    assert finished["outcome"] == {"seats": over.view(None)["winners"], "reason": "deck_out"}
+    winners = over.view(None)["winners"]
+    assert finished["outcome"] == {"winners": winners, "result": "deck_out", "seats": winners, "reason": "deck_out"}
     assert finished["finished_at"] is not None and finished["players"] == [name, "P1"]
     assert games[tied.game.id]["outcome"] is None and games[cassino.id]["game_type"] == "cassino"
 

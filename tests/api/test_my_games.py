@@ -30,7 +30,8 @@ def test_a_players_game_says_whose_turn_it_is_as_the_game_goes_on(api, variant):
     join(api, game, ann["token"])
     [waiting] = my_games(api, ann["token"])
     assert waiting == {"id": game.id, "url": game.url, "variant": variant, "status": "waiting", "seat": 1,
-                       "version": api.view(game)["version"], "your_turn": False, "deadline": None}
+                       "version": api.view(game)["version"], "your_turn": False, "deadline": None,
+                       "outcome": None}
 
     api.post(f"{game.url}/deal", json={}, token=game.tokens[0])
     for _ in range(6):  # a few turns, each checked against the view

@@ -16,7 +16,7 @@ from domain.cassino import resolve
 from domain.cassino.dealing import deck_for
 from tests.service.spec_check import sse_messages
 
-from .conftest import ORDERED_DECK
+from .conftest import ACE_MADE_SURE_OF, ORDERED_DECK
 from .masscool import HttpTable, deck_codes
 from .test_join import join, open_game, player
 
@@ -35,6 +35,34 @@ def hidden_from(everything: dict, seat: int | None) -> set[str]:
 def shown(response) -> set[str]:
     text = response.get_data(as_text=True) + json.dumps(dict(response.headers))
     return {code for code in ALL_CODES if f'"{code}"' in text}
+
+
+def claims_shown(response) -> list[tuple[str, object]]:
+    """Every count-out claim in an answer's body: ``count_out`` (a side's
+    claim or null, not the option of that name) and ``count_outs``."""
+    found: list[tuple[str, object]] = []
+
+    def walk(value):
+        if isinstance(value, dict):
+            for key, item in value.items():
+                if key == "count_outs" or (key == "count_out" and not isinstance(item, bool)):
+                    found.append((key, item))
+                walk(item)
+        elif isinstance(value, list):
+            for item in value:
+                walk(item)
+
+    walk(response.get_json(silent=True))
+    return found
+
+
+def own_claim_only(response, everything: dict, seat: int | None) -> bool:
+    """A seat is told its own side's count-out claim and no other; the public none."""
+    if seat is None:
+        return claims_shown(response) == []
+    claims = everything["count_outs"]
+    own = None if claims is None else claims[everything["seats"][seat]["team"]]
+    return all(shown_claim == ("count_out", own) for shown_claim in claims_shown(response))
 
 
 def answers(api, game, token):
@@ -66,11 +94,13 @@ def test_no_endpoint_shows_another_hand_or_the_stock(api, operator, variant, pla
             secret = hidden_from(everything, seat)
             for response in answers(api, game, token):
                 assert not shown(response) & secret, f"{response.request.path} shows {shown(response) & secret}"
+                assert own_claim_only(response, everything, seat), (seat, claims_shown(response))
         turn = everything["turn"]
         moves = api.get(f"{game.url}/moves", token=game.tokens[turn]).get_json()["moves"]
         answer = api.post(f"{game.url}/play", json=rng.choice(moves), token=game.tokens[turn])
         after = api.view(game, operator)
         assert not shown(answer) & hidden_from(after, turn)
+        assert own_claim_only(answer, after, turn), claims_shown(answer)
 
 
 def test_the_detector_sees_what_the_operator_may_see(api, operator):
@@ -81,6 +111,23 @@ def test_the_detector_sees_what_the_operator_may_see(api, operator):
     view, log = api.get(game.url, token=operator), api.get(f"{game.url}/events", token=operator)
     assert shown(view) & hidden_from(everything, None)
     assert shown(log) >= hidden_from(everything, None)
+
+
+def test_the_claim_check_sees_another_sides_claim(api, operator):
+    """The check above would catch a leak: once seat 0 has made sure of the
+    ace of spades, its side's claim differs from seat 1's, and seat 0's
+    answers would not pass as seat 1's, nor the operator's as anyone's."""
+    game = api.create(first_dealer=1, options={"target": 1})
+    api.deal(game, ORDERED_DECK)
+    for seat, move in ACE_MADE_SURE_OF:
+        answer = api.post(f"{game.url}/play", json=move, token=game.tokens[seat])
+    everything = api.view(game, operator)
+    assert everything["count_outs"][0] != everything["count_outs"][1]
+    assert own_claim_only(answer, everything, 0) and not own_claim_only(answer, everything, 1)
+    seat_view, public = api.get(game.url, token=game.tokens[0]), api.get(game.url)
+    assert own_claim_only(seat_view, everything, 0) and not own_claim_only(seat_view, everything, 1)
+    assert own_claim_only(public, everything, None) and not own_claim_only(seat_view, everything, None)
+    assert not any(own_claim_only(api.get(game.url, token=operator), everything, s) for s in (None, 0, 1))
 
 
 def test_a_seats_deal_answer_shows_only_its_own_hand(api):

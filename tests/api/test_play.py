@@ -4,7 +4,7 @@ import random
 
 import pytest
 
-from .conftest import ORDERED_DECK
+from .conftest import ACE_MADE_SURE_OF, ORDERED_DECK
 
 
 # On both wirings: the HTTP API on PostgreSQL as well as in memory.
@@ -92,3 +92,25 @@ def test_count_out_over_http(api):
     assert answer.status_code == 200
     assert [e["type"] for e in body["events"]] == ["CountedOut", "SeedRevealed", "GameFinished"]
     assert body["game"]["status"] == "finished" and body["game"]["winner"] == 1
+
+
+def test_a_seat_sees_whether_its_count_out_would_win_and_the_claim_counts_as_it_said(api, operator):
+    game = api.create(first_dealer=1, options={"target": 1})
+    api.deal(game, ORDERED_DECK)
+
+    def claims() -> list:
+        return [api.view(game, token=token)["count_out"] for token in game.tokens]
+
+    nothing = {"secured": 0, "total": 0, "succeeds": False}
+    assert claims() == [nothing, nothing]
+    for seat, move in ACE_MADE_SURE_OF:
+        assert api.post(f"{game.url}/play", json=move, token=game.tokens[seat]).status_code == 200
+    ace = {"secured": 1, "total": 1, "succeeds": True}  # the ace of spades is seat 0's whatever comes
+    assert claims() == [ace, nothing]
+    assert api.view(game, operator)["count_outs"] == [ace, nothing]
+    public = api.view(game)
+    assert "count_out" not in public and "count_outs" not in public
+    answer = api.post(f"{game.url}/count-out", token=game.tokens[0]).get_json()
+    [counted] = [e["data"] for e in answer["events"] if e["type"] == "CountedOut"]
+    assert counted["total"] == 1 and counted["success"] and answer["game"]["winners"] == [0]
+    assert answer["game"]["count_out"] is None  # the game is over: nothing left to claim

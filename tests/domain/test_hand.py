@@ -8,7 +8,7 @@ players, dealing round the table), API.md (seat numbering and deck order).
 import pytest
 
 from domain import RuleViolation, full_deck
-from domain.cassino import CountOut, CreateGame, Deal, Move, Play, decide, fold, legal_moves
+from domain.cassino import CountOut, CreateGame, Deal, Move, Play, decide, fold, game_view, legal_moves
 from domain.cassino.events import HandDealt, HandEnded, RoundDealt
 
 DECK = full_deck()  # AS 2S ... KS AH ... KC: top card first
@@ -160,3 +160,26 @@ class TestCountOut:
         with pytest.raises(RuleViolation) as refused:
             self.claim([18, 20], "10D AS", count_out=False)
         assert refused.value.rule == "count_out_not_allowed"
+
+    @pytest.mark.parametrize(("scores", "pile"), [([18, 20], "10D AS"), ([18, 5], "10D")])
+    def test_a_seats_view_says_what_its_sides_claim_would_count(self, scores, pile):
+        """The view counts as the claim does (a seat may count its side's
+        captures at the table); the other side's view shows that side's
+        own, the operator's every side's, the public's none."""
+        from .positions import position
+        state = position(table="5C", hands=["2D 3D", "4D"], captured=[pile, "2C"], scores=scores)
+        counted, _ = decide(state, CountOut(0))
+        mine = game_view(state, seat=0)["count_out"]
+        assert mine == {"secured": counted.total - scores[0], "total": counted.total, "succeeds": counted.success}
+        theirs = game_view(state, seat=1)
+        assert theirs["count_out"] == {"secured": 0, "total": scores[1], "succeeds": scores[1] >= 21}
+        assert "count_outs" not in theirs and "count_out" not in game_view(state)
+        assert game_view(state, operator=True)["count_outs"] == [mine, theirs["count_out"]]
+
+    def test_the_view_has_no_claim_where_the_game_takes_none(self):
+        from .positions import position
+        state = position(table="5C", hands=["2D", "4D"], captured=["10D AS", ""], options={"count_out": False})
+        assert game_view(state, seat=0)["count_out"] is None
+        assert game_view(state, operator=True)["count_outs"] is None
+        over = position(hands=["2D", "4D"], captured=["10D AS", ""])._replace(status="hand_over")
+        assert game_view(over, seat=0)["count_out"] is None

@@ -52,7 +52,8 @@ def test_a_finished_games_row_names_its_winners():
     played = play_through("mass-cool-casino", ("Ann", "Bob", "Cy"))
     events = [masscool.from_json(s) for s in played.stored]
     outcome = played.state.outcome
-    winner = {"seats": list(outcome.winners), "reason": outcome.reason}
+    winner = {"winners": list(outcome.winners), "result": outcome.reason,
+              "seats": list(outcome.winners), "reason": outcome.reason}
     assert row_changes(played.state, played.state)["winner"] == winner
     row = expected_row(stored_form(events), played.state)
     assert row["winner"] == winner and row["status"] == "finished" and row["finished_at"] is not None

@@ -5,11 +5,15 @@ A Python client made by a pinned ``openapi-python-client`` plays whole hands
 of Cassino, and a whole game of Mass Cool Casino, against a live ``casino
 serve``, through the generated code only: the moves it plays are the very
 objects ``/moves`` answered with, and it tells the two games' views and
-every event apart by the classes the generator made.
+every event apart by the classes the generator made. A Kotlin client made
+as docs/kotlin_client.py makes it (openapi-generator, Jackson) decodes the
+views, move lists and logs of both games that a live server answered, each
+union into the class its discriminator names, with the values the JSON holds.
 """
 
 from __future__ import annotations
 
+import hashlib
 import importlib
 import json
 import re
@@ -17,6 +21,9 @@ import os
 import shutil
 import subprocess
 import sys
+import tempfile
+import time
+import urllib.request
 from pathlib import Path
 from uuid import UUID
 
@@ -32,6 +39,9 @@ SPEC = ROOT / "openapi.yaml"
 #: The generator's settings, as the README tells client developers to use
 #: them: no formatter run afterwards, and the spec's own YAML answer read as text.
 PYTHON_CONFIG = ROOT / "docs" / "openapi-python-client.yaml"
+
+#: The live server's operator token.
+OPERATOR = "operator-for-generated-clients"
 
 
 def _generate_python_client(where: Path):
@@ -62,7 +72,7 @@ def casino_client(tmp_path_factory):
 def server(tmp_path_factory, database_url):
     where = tmp_path_factory.mktemp("server")
     environ = serve_environment(DATABASE_URL=database_url, CASINO_DATA_DIR=str(where / "data"),
-                                CASINO_OPERATOR_TOKEN="operator-for-generated-clients",
+                                CASINO_OPERATOR_TOKEN=OPERATOR,
                                 CASINO_WORKERS="1", CASINO_THREADS="2")
     serving = Serving(where, environ, "clients")
     yield serving
@@ -273,23 +283,23 @@ def _tool_cache() -> Path:
     return Path(os.environ.get("CASINO_TOOL_CACHE") or Path.home() / ".cache" / "casino-tests")
 
 
-def _npm_tools() -> Path:
-    """node_modules/.bin with NPM_TOOLS, installed into the cache on first use."""
+def _npm_tools(tools: dict[str, str], purpose: str) -> Path:
+    """A folder whose node_modules holds ``tools`` (name: version), installed into the cache on first use."""
     if shutil.which("node") is None or shutil.which("npm") is None:
-        pytest.skip("node and npm are needed to type-check a TypeScript client; not found on PATH")
-    where = _tool_cache() / ("npm-" + "-".join(f"{k}{v}" for k, v in sorted(NPM_TOOLS.items())))
-    bin_dir = where / "node_modules" / ".bin"
-    if not (bin_dir / "tsc").exists() or not (bin_dir / "openapi-typescript").exists():
+        pytest.skip(f"node and npm are needed {purpose}; not found on PATH")
+    where = _tool_cache() / ("npm-" + "-".join(f"{k}{v}" for k, v in sorted(tools.items())))
+    if not (where / "installed").exists():
         where.mkdir(parents=True, exist_ok=True)
-        (where / "package.json").write_text(json.dumps({"private": True, "dependencies": NPM_TOOLS}))
+        (where / "package.json").write_text(json.dumps({"private": True, "dependencies": tools}))
         done = subprocess.run(["npm", "install", "--no-audit", "--no-fund", "--silent"], cwd=where,
                               capture_output=True, text=True, timeout=300)
         assert done.returncode == 0, done.stdout + done.stderr
-    return bin_dir
+        (where / "installed").touch()
+    return where
 
 
 def test_a_typescript_client_type_checks_strictly_against_generated_types(tmp_path):
-    tools = _npm_tools()
+    tools = _npm_tools(NPM_TOOLS, "to type-check a TypeScript client") / "node_modules" / ".bin"
     generated = subprocess.run([str(tools / "openapi-typescript"), str(SPEC), "-o", str(tmp_path / "schema.d.ts")],
                                capture_output=True, text=True, timeout=120)
     output = generated.stdout + generated.stderr
@@ -336,3 +346,234 @@ def test_kotlin_and_swift_clients_generate_without_warnings(tmp_path):
         assert _complaints(log) == [], f"{language}:\n" + "\n".join(_complaints(log))
     assert (tmp_path / "kotlin" / "src/main/kotlin/org/openapitools/client/models/TableItem.kt").exists()
     assert list((tmp_path / "swift6").rglob("GameResult.swift"))
+
+
+# -- Kotlin, as docs/kotlin_client.py generates it --------------------------------
+
+#: The Kotlin compiler, from npm (its package holds the whole JVM compiler and
+#: the standard library), installed once into the tool cache.
+KOTLIN_TOOLS = {"kotlin-compiler": "2.4.20"}
+
+#: Debian's Jackson (``libjackson2-databind-java``, which brings the core and
+#: the annotations): what the generated models need to decode JSON.
+#: ``make test`` installs it when it runs as root.
+JACKSON_JARS = [Path("/usr/share/java") / f"jackson-{part}.jar" for part in ("databind", "core", "annotations")]
+
+#: Decodes answers with the generated models and prints what they hold.
+DESCRIBE_KT = Path(__file__).with_name("kotlin") / "Describe.kt"
+
+#: Compiled classes are kept this long since their last use (one set per
+#: content of the sources, so worktrees with different specs share the cache).
+KOTLIN_CLASSES_KEPT_DAYS = 7
+
+
+def _kotlin_compiler() -> Path:
+    """The compiler's home (bin/kotlinc, lib/kotlin-stdlib.jar)."""
+    if shutil.which("java") is None:
+        pytest.skip("java is needed to run openapi-generator and the Kotlin compiler; not found on PATH")
+    missing = [str(jar) for jar in JACKSON_JARS if not jar.exists()]
+    if missing:
+        pytest.skip(f"Jackson is needed to decode with the Kotlin client ({', '.join(missing)} missing): "
+                    "apt-get install libjackson2-databind-java (make test does it as root)")
+    return _npm_tools(KOTLIN_TOOLS, "to install the Kotlin compiler") / "node_modules" / "kotlin-compiler"
+
+
+def _compile(kotlin: Path, sources: list[Path], classes: Path) -> None:
+    """kotlinc, with the JIT's first tier only: half the CPU time of its default for this one-off run."""
+    listed = classes.with_name("sources.txt")
+    listed.write_text("\n".join(str(source) for source in sources))
+    done = subprocess.run([str(kotlin / "bin" / "kotlinc"), "-nowarn", "-J-XX:TieredStopAtLevel=1",
+                           "-cp", os.pathsep.join(map(str, JACKSON_JARS)), "-d", str(classes), f"@{listed}"],
+                          capture_output=True, text=True, timeout=900)
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+def _compiled(kotlin: Path, sources: list[Path]) -> Path:
+    """The classes of ``sources``, compiled once for their content, the
+    compiler's version and the libraries', and kept in the tool cache."""
+    digest = hashlib.sha256()
+    for part in [*KOTLIN_TOOLS.items(), *((str(jar.resolve()), jar.stat().st_size) for jar in JACKSON_JARS)]:
+        digest.update(repr(part).encode())
+    for source in sources:
+        digest.update(source.name.encode() + b"\0" + source.read_bytes() + b"\0")
+    cache = _tool_cache()
+    classes = cache / f"kotlin-classes-{digest.hexdigest()[:24]}"
+    if not classes.exists():
+        building = Path(tempfile.mkdtemp(prefix="kotlin-building-", dir=cache))
+        try:
+            _compile(kotlin, sources, building / "classes")
+            (building / "classes").rename(classes)
+        except OSError:  # another run put the same classes there first
+            assert classes.exists()
+        finally:
+            shutil.rmtree(building)
+    os.utime(classes)
+    stale = time.time() - KOTLIN_CLASSES_KEPT_DAYS * 86400
+    for old in cache.glob("kotlin-classes-*"):
+        if old != classes and old.stat().st_mtime < stale:
+            shutil.rmtree(old, ignore_errors=True)
+    return classes
+
+
+@pytest.fixture(scope="module")
+def kotlin_describe(tmp_path_factory):
+    """Runs Describe.kt, compiled with the models of a Kotlin client that
+    docs/kotlin_client.py generated from the current spec, on answers given
+    as {name: (kind, answer)}; returns its description of each."""
+    kotlin = _kotlin_compiler()
+    where = tmp_path_factory.mktemp("kotlin-client")
+    done = subprocess.run([sys.executable, str(ROOT / "docs" / "kotlin_client.py"), str(where / "client")],
+                          capture_output=True, text=True, timeout=600)
+    log = done.stdout + done.stderr
+    assert done.returncode == 0, log
+    assert _complaints(log) == [], "\n".join(_complaints(log))
+    models = sorted((where / "client" / "src" / "main" / "kotlin").rglob("models/*.kt"))
+    assert models, log
+    classes = _compiled(kotlin, [*models, DESCRIBE_KT])
+
+    def describe(answers: dict[str, tuple[str, dict]]) -> dict[str, object]:
+        arguments = []
+        for name, (kind, answer) in answers.items():
+            (where / name).write_text(json.dumps(answer))
+            arguments += [kind, name]
+        classpath = os.pathsep.join(map(str, [classes, *JACKSON_JARS, kotlin / "lib" / "kotlin-stdlib.jar"]))
+        ran = subprocess.run(["java", "-cp", classpath, "DescribeKt", *arguments], cwd=where,
+                             capture_output=True, text=True, timeout=120)
+        assert ran.returncode == 0, ran.stdout + ran.stderr
+        return json.loads(ran.stdout)
+
+    return describe
+
+
+def _call(server, method: str, path: str, token: str | None = None, body: dict | None = None) -> dict:
+    request = urllib.request.Request(f"{server.url}{path}", method=method,
+                                     data=None if body is None else json.dumps(body).encode())
+    if body is not None:
+        request.add_header("Content-Type", "application/json")
+    if token is not None:
+        request.add_header("Authorization", f"Bearer {token}")
+    with urllib.request.urlopen(request, timeout=10) as answer:
+        return json.loads(answer.read())
+
+
+# What Describe.kt prints, read here from the JSON itself: the class the
+# spec's discriminator names, and the same fields.
+
+def _table_item(item: dict) -> list:
+    if item["kind"] == "card":
+        return ["TableCard", item["card"]]
+    return ["Build", item["id"], item["value"], item["cards"]]
+
+
+def _awaiting(game: dict) -> list | None:
+    return None if game["awaiting"] is None else [game["awaiting"]["command"], game["awaiting"]["seats"]]
+
+
+def _claim(claim: dict | None) -> list | None:
+    return None if claim is None else [claim["secured"], claim["total"], claim["succeeds"]]
+
+
+def _game(game: dict) -> dict:
+    common = {"status": game["status"], "version": game["version"], "turn": game["turn"], "you": game.get("you"),
+              "hand": game.get("hand"), "hands": game.get("hands"), "awaiting": _awaiting(game),
+              "result": game["result"], "winners": game["winners"]}
+    if game["game_type"] == "cassino":
+        last = game["last_capture"]
+        return {**common, "class": "CassinoGame", "table": [_table_item(item) for item in game["table"]],
+                "seats": [[s["name"], s["score"], s["hand_count"]] for s in game["seats"]], "scores": game["scores"],
+                "last_capture": None if last is None else [last["seat"], last["cards"]],
+                "undo_request": None if game["undo_request"] is None else game["undo_request"]["seat"],
+                "count_out": _claim(game.get("count_out")),
+                "count_outs": None if game.get("count_outs") is None else [_claim(c) for c in game["count_outs"]]}
+    return {**common, "class": "MassCoolGame", "totals": game["totals"],
+            "seats": [[s["name"], s["money_value"], s["out"]] for s in game["seats"]]}
+
+
+def _move(move: dict) -> list:
+    fields = {"trail": ["card"], "capture": ["card", "targets"], "build": ["card", "value", "targets"],
+              "pluck": ["card"], "steal": ["card", "targets"], "bet": ["cards"], "stop": []}[move["action"]]
+    return [move["action"].capitalize() + "Move", *(move[field] for field in fields)]
+
+
+def _event(event: dict) -> list:
+    data = event["data"]
+    details = {"CardTrailed": lambda: [data["card"]], "CardsCaptured": lambda: [data["card"], data["cards"]],
+               "BuildMade": lambda: [data["build"]["id"], data["build"]["value"]],
+               "BetPlaced": lambda: [data["cards"]], "MoneyCounted": lambda: [data["winners"], data["reason"]]}
+    return [event["type"] + "Event", event["type"], *details.get(event["type"], list)()]
+
+
+def _described_from_json(kind: str, answer: dict) -> object:
+    if kind == "game":
+        return _game(answer)
+    if kind == "moves":
+        return {"moves": [_move(move) for move in answer["moves"]], "sent": answer["moves"]}
+    return [_event(event) for event in answer["events"]]
+
+
+def _cassino_answers(server) -> dict[str, tuple[str, dict]]:
+    """A Cassino game dealt from a known deck, in which seat 0 builds twice
+    and captures one of its builds; the answers of every kind, seen by a
+    seat, a spectator and the operator."""
+    from domain import full_deck
+
+    created = _call(server, "POST", "/v1/games", body={
+        "variant": "cassino", "seats": [{"name": "Ann"}, {"name": "Bob"}], "first_dealer": 1})
+    url, tokens = f"/v1/games/{created['id']}", [seat["token"] for seat in created["seats"]]
+    _call(server, "POST", f"{url}/deal", OPERATOR, {"deck": [card.code for card in full_deck()]})
+    answers = {"cassino-moves-0.json": ("moves", _call(server, "GET", f"{url}/moves", tokens[0]))}
+    preferred = {"build": 0, "capture": 1, "trail": 2}
+    for _ in range(5):  # build, trail, build, trail, capture the second build
+        turn = _call(server, "GET", url)["turn"]
+        listed = _call(server, "GET", f"{url}/moves", tokens[turn])["moves"]
+        _call(server, "POST", f"{url}/play", tokens[turn], min(listed, key=lambda m: preferred[m["action"]]))
+    answers.update({
+        "cassino-seat.json": ("game", _call(server, "GET", url, tokens[1])),
+        "cassino-public.json": ("game", _call(server, "GET", url)),
+        "cassino-operator.json": ("game", _call(server, "GET", url, OPERATOR)),
+        "cassino-moves-1.json": ("moves", _call(server, "GET", f"{url}/moves", tokens[1])),
+        "cassino-events.json": ("events", _call(server, "GET", f"{url}/events?limit=500", tokens[0])),
+    })
+    return answers
+
+
+def _mass_cool_answers(server) -> dict[str, tuple[str, dict]]:
+    """A whole game of Mass Cool Casino, each seat playing its first listed
+    move: a move list with a bet and one with a stop, the finished game and its log."""
+    created = _call(server, "POST", "/v1/games", body={
+        "variant": "mass-cool-casino", "seats": [{"name": f"P{i}"} for i in range(3)], "first_dealer": 0})
+    url, tokens = f"/v1/games/{created['id']}", [seat["token"] for seat in created["seats"]]
+    view = _call(server, "POST", f"{url}/deal", tokens[0])["game"]
+    answers = {}
+    while view["status"] != "finished":
+        listed = _call(server, "GET", f"{url}/moves", tokens[view["turn"]])
+        answers.setdefault(f"mass-cool-moves-{listed['moves'][0]['action']}.json", ("moves", listed))
+        view = _call(server, "POST", f"{url}/play", tokens[view["turn"]], listed["moves"][0])["game"]
+    answers["mass-cool-seat.json"] = ("game", _call(server, "GET", url, tokens[1]))
+    answers["mass-cool-events.json"] = ("events", _call(server, "GET", f"{url}/events?limit=500", tokens[1]))
+    return answers
+
+
+def test_the_generated_kotlin_client_decodes_views_moves_and_events_of_both_games(kotlin_describe, server):
+    answers = {**_cassino_answers(server), **_mass_cool_answers(server)}
+    described = kotlin_describe(answers)
+    for name, (kind, answer) in answers.items():
+        assert described[name] == _described_from_json(kind, answer), name
+    # The scenario reached what the comparison is meant to cover.
+    assert {move[0] for move in described["cassino-moves-0.json"]["moves"]} == {"TrailMove", "CaptureMove", "BuildMove"}
+    seat = described["cassino-seat.json"]
+    assert seat["you"] == 1 and len(seat["hand"]) == 2 and seat["hands"] is None
+    assert ["Build", "B1", 8, ["3S", "4S", "AS"]] in seat["table"] and seat["last_capture"][0] == 0
+    assert seat["result"] is None and seat["undo_request"] is None and seat["awaiting"] == ["play", [1]]
+    assert seat["count_out"] is not None and seat["count_outs"] is None
+    assert len(described["cassino-operator.json"]["count_outs"]) == 2
+    assert described["cassino-public.json"]["you"] is None and described["cassino-public.json"]["hand"] is None
+    assert len(described["cassino-operator.json"]["hands"]) == 2
+    events = [event[0] for event in described["cassino-events.json"]]
+    assert events.count("BuildMadeEvent") == 2 and "CardsCapturedEvent" in events and events[0] == "GameCreatedEvent"
+    assert {"mass-cool-moves-bet.json", "mass-cool-moves-stop.json"} <= set(described)
+    assert described["mass-cool-moves-stop.json"]["moves"][0] == ["StopMove"]
+    finished = described["mass-cool-seat.json"]
+    assert finished["class"] == "MassCoolGame" and finished["status"] == "finished" and finished["result"] is not None
+    counted = [event for event in described["mass-cool-events.json"] if event[0] == "MoneyCountedEvent"]
+    assert counted == [["MoneyCountedEvent", "MoneyCounted", finished["winners"], finished["result"]]]

@@ -15,8 +15,9 @@ from service.checkpoints import key_from
 from service.postgres.readmodel import PostgresReadModel
 from service.events import Append, NewEvent
 from service.postgres.store import VERSION_CONFLICT_SQLSTATE, PostgresEventStore
-from service.ops.verify import Evidence, check_checkpoint, check_hash_chain
-from tests.conftest import tamper_with
+from service.ops.verify import Evidence, check_checkpoint, check_hash_chain, check_projection
+from service.web.app import close_app, create_app
+from tests.conftest import TEST_SETTINGS, tamper_with
 
 TABLES = {"events", "idempotency", "games", "seat_tokens", "snapshots", "stream_ticket_uses", "checkpoints"}
 
@@ -232,3 +233,48 @@ def test_a_games_row_takes_the_status_of_any_game_type(scratch_url):
     with psycopg.connect(scratch_url, autocommit=True) as conn:
         for status in ("betting", "reshuffle"):
             conn.execute(insert, (uuid.uuid4(), "mass-cool-casino", status))
+
+
+def test_finished_games_rows_name_their_winners_and_result_after_0010_and_verify(scratch_url):
+    """Rows written before 0010 hold each game type's own outcome (Cassino's
+    ``team``, Mass Cool Casino's ``seats``, and ``reason``); 0010 gives them
+    ``winners`` and ``result`` as the fold does, so verify finds them right."""
+    migrations.upgrade(scratch_url)
+    app = create_app({**TEST_SETTINGS, "DATABASE_URL": scratch_url})
+    try:
+        client = app.test_client()
+        partners = _finished(client, "partnership", 4, "resign", 1)  # side 0 (seats 0, 2) wins
+        aborted = _finished(client, "cassino", 2, "abort", 0)
+        pooled = _finished(client, "mass-cool-casino", 3, "resign", 2)
+    finally:
+        close_app(app)
+    command.downgrade(migrations.config(scratch_url), "0009")
+    assert _winners(scratch_url) == {  # as the code before 0010 wrote them
+        partners: {"team": 0, "reason": "resigned"}, aborted: {"team": None, "reason": "aborted"},
+        pooled: {"seats": [0, 1], "reason": "resigned"}}
+
+    migrations.upgrade(scratch_url)
+
+    assert _winners(scratch_url) == {
+        partners: {"winners": [0, 2], "result": "resigned", "team": 0, "reason": "resigned"},
+        aborted: {"winners": [], "result": "aborted", "team": None, "reason": "aborted"},
+        pooled: {"winners": [0, 1], "result": "resigned", "seats": [0, 1], "reason": "resigned"}}
+    with psycopg_pool.ConnectionPool(scratch_url, kwargs={"autocommit": True}, min_size=1) as pool:
+        for game in (partners, aborted, pooled):
+            finding = check_projection(Evidence(game, *PostgresReadModel(pool).evidence(game)))
+            assert finding.ok, finding
+
+
+def _finished(client, variant: str, seats: int, ending: str, seat: int) -> uuid.UUID:
+    created = client.post("/v1/games", json={"variant": variant, "seats": [{"name": f"P{i}"} for i in range(seats)]})
+    assert created.status_code == 201, created.get_json()
+    game = created.get_json()
+    ended = client.post(f"/v1/games/{game['id']}/{ending}", json={},
+                        headers={"Authorization": f"Bearer {game['seats'][seat]['token']}"})
+    assert ended.status_code == 200, ended.get_json()
+    return uuid.UUID(game["id"])
+
+
+def _winners(url: str) -> dict[uuid.UUID, dict]:
+    with psycopg.connect(url) as conn:
+        return dict(conn.execute("SELECT id, winner FROM games WHERE winner IS NOT NULL").fetchall())

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from urllib.parse import parse_qs, urlsplit
 
-from tests.api.conftest import ONE_HAND
+from tests.api.conftest import ACE_MADE_SURE_OF, ONE_HAND, ORDERED_DECK
 from tests.web.conftest import (DESKTOP, PHONE, click_move, hold_streams, move_label, open_page, settle, shoot,
                                wait_streamed, wait_version)
 
@@ -88,7 +88,7 @@ def test_a_refused_command_shows_the_services_sentence_and_keyboard_alone_plays(
     ann.context.close()
 
 
-def test_a_seat_asks_to_take_a_play_back_the_other_agrees_and_then_counts_out(browser, base_url, web_api):
+def test_a_play_is_taken_back_by_leave_and_both_tables_show_a_claim_as_it_counted(browser, base_url, web_api):
     game = web_api.create(first_dealer=1)
     web_api.deal(game)
     ann, ann_seen = open_page(browser, f"{base_url}/play/table.html?game={game.id}#token={game.tokens[0]}")
@@ -106,9 +106,11 @@ def test_a_seat_asks_to_take_a_play_back_the_other_agrees_and_then_counts_out(br
     ann.wait_for_selector(f'#hand [data-card="{move["card"]}"]')
     assert web_api.view(game)["turn"] == 0 and "agrees" in ann.text_content("#log")
 
-    bob.get_by_role("button", name="Count out…").click()
-    bob.get_by_role("button", name="Count out now").click()
-    bob.wait_for_selector("#result")
+    # Bob's side has made sure of nothing: his table offers no claim, which would lose. He makes one
+    # through the API all the same, and both tables say what it counted.
+    assert "too few to count out" in bob.inner_text('[data-key="count-out-note"]')
+    assert bob.locator('[data-key="count-out"]').count() == 0
+    assert web_api.post(f"{game.url}/count-out", token=game.tokens[1]).status_code == 200
     [claim] = [e["data"] for e in web_api.events(game) if e["type"] == "CountedOut"]
     target = web_api.view(game)["options"]["target"]
     counted = (f"counted out with {claim['total']}, 0 before this hand and {claim['total']} made sure of in it,"
@@ -124,3 +126,34 @@ def test_a_seat_asks_to_take_a_play_back_the_other_agrees_and_then_counts_out(br
     assert not ann_seen.errors and not bob_seen.errors
     ann.context.close()
     bob.context.close()
+
+
+def test_count_out_is_offered_only_while_the_claim_would_win_and_says_what_it_counts(browser, base_url, web_api):
+    """A count-out short of the target loses the game, so the table offers
+    one only once the seat's side has made sure of enough, and says how
+    far the side is either way; the other side's table shows its own."""
+    game = web_api.create(first_dealer=1, options={"target": 1})
+    web_api.deal(game, ORDERED_DECK)
+    ann, _ = open_page(browser, f"{base_url}/play/table.html?game={game.id}#token={game.tokens[0]}")
+    bob, _ = open_page(browser, f"{base_url}/play/table.html?game={game.id}#token={game.tokens[1]}")
+    for page in (ann, bob):
+        wait_version(page, 3)
+        assert page.locator('[data-key="count-out-note"]').inner_text() == (
+            "Your side has 0 of the 1 points to win, counting the 0 made sure of in this hand: too few to count out.")
+        assert page.locator('[data-key="count-out"]').count() == 0
+    for seat, move in ACE_MADE_SURE_OF:
+        assert web_api.post(f"{game.url}/play", json=move, token=game.tokens[seat]).status_code == 200
+    for page in (ann, bob):
+        wait_version(page, 6)
+    assert ann.locator('[data-key="count-out-note"]').inner_text() == (
+        "Your side has 1 of the 1 points to win, counting the 1 made sure of in this hand: "
+        "counting out now wins the game.")
+    assert "too few" in bob.locator('[data-key="count-out-note"]').inner_text()
+    assert bob.locator('[data-key="count-out"]').count() == 0
+    shoot(ann, "table-count-out", DESKTOP)
+    ann.get_by_role("button", name="Count out and win", exact=True).click()
+    ann.wait_for_selector("#result")
+    assert ann.locator("#result").inner_text().startswith(
+        "You won: You counted out with 1, 0 before this hand and 1 made sure of in it, reaching the target of 1.")
+    assert web_api.view(game)["result"] == "count_out" and web_api.view(game)["winners"] == [0]
+    assert ann.locator('[data-key="count-out"]').count() == 0

@@ -15,7 +15,6 @@ import { listed, seatName } from "./words.js";
 
 let seat = null; // the caller's place at the table (seat.js): its view, moves and events
 let chosen = new Set(); // the pieces chosen
-let confirmCountOut = false;
 
 /** The distinct pieces of a move: its card, its cards and its targets (a target may repeat: see moveLabel). */
 function piecesOf(move) {
@@ -138,13 +137,24 @@ function takeBacks() {
   return seat.view.status === "in_progress" && seat.view.options.undo !== "off" ? undoControls(seat, "play") : [];
 }
 
+/**
+ * Counting out. The service takes every claim, and a claim short of the
+ * target loses the game, so it is offered only while the seat's view says
+ * its side's claim would win (``count_out``: what the side's captures make
+ * sure of, which a player may count at the table); the note says what the
+ * claim would count either way.
+ */
 function countOutControls() {
-  if (seat.view.status !== "in_progress" || !seat.view.options.count_out) return [];
-  if (!confirmCountOut) return [button("Count out…", "count-out", () => { confirmCountOut = true; render(); })];
+  const claim = seat.view.count_out;
+  if (!claim) return [];
+  const counted = `Your side has ${claim.total} of the ${seat.view.options.target} points to win, ` +
+    `counting the ${claim.secured} made sure of in this hand`;
+  if (!claim.succeeds) {
+    return [el("p", { class: "note", "data-key": "count-out-note" }, `${counted}: too few to count out.`)];
+  }
   return [
-    el("p", { class: "note" }, "Counting out ends the game: if your side has not reached the target, it loses."),
-    button("Count out now", "count-out-sure", () => seat.command("count-out"), { class: "danger" }),
-    button("Not yet", "count-out-no", () => { confirmCountOut = false; render(); }),
+    el("p", { class: "note turn-note", "data-key": "count-out-note" }, `${counted}: counting out now wins the game.`),
+    button("Count out and win", "count-out", () => seat.command("count-out"), { class: "primary" }),
   ];
 }
 
@@ -206,7 +216,6 @@ export function start(caller, id, context) {
     },
     sent: () => {
       chosen = new Set();
-      confirmCountOut = false;
     },
   }, context);
   seat.start();
