@@ -38,6 +38,10 @@ def one(x: int) -> Counts:
     return 1 << BITS * x
 
 
+#: ``one(x)`` for every value a card may count, to look up rather than shift.
+ONES = tuple(one(x) for x in range(_HIGHEST + 1))
+
+
 def value_counts(counts: Counts) -> list[tuple[int, int]]:
     """The values in ``counts`` with how many there are, smallest first."""
     out = []
@@ -81,6 +85,12 @@ def can_split(values: Sequence[int], v: int) -> bool:
         return False
     counts = counts_of(values, v)
     return counts is not None and _can(counts, v)
+
+
+def splits_into(counts: Counts, v: int) -> bool:
+    """True when the packed ``counts`` split into groups that each add up to
+    ``v`` (:func:`can_split` on value counts; the empty multiset splits)."""
+    return counts < one(v + 1) and _can(counts, v)
 
 
 def split(values: Sequence[int], v: int) -> list[list[int]] | None:

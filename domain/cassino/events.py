@@ -24,8 +24,7 @@ from ..cards import Card
 from ..clocks import ClockRule
 from ..codec import Codec, EventCodec, Upcasters
 from .options import Options
-from .scoring import Award
-from .state import EndReason, Seat
+from .state import Award, EndReason, Seat
 from .table import Build
 
 

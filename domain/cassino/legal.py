@@ -9,11 +9,12 @@
 The moves come from the kinds of move the game's options plug in
 (:mod:`.play.rules`), pass by pass: trails, the largest captures, steals,
 every build, and then the smaller captures, what a player most likely wants
-first. Checking one move asks the kind that answers for it, the same check
-the generator puts each of its templates to. :meth:`LegalMoves.first` also
-stops after a fixed amount of work and says the list was cut, so that no
-table makes the engine work for long; a move left out of a cut list is
-still accepted when played.
+first. Checking one move is a generation targeted at it (the same
+generators, narrowed to the move: :meth:`.play.rules.Rules.resolve`), so a
+move is in the view exactly when it is accepted. :meth:`LegalMoves.first`
+also stops after a fixed amount of work and says the list was cut, so that
+no table makes the engine work for long; a move left out of a cut list is
+still accepted when played, as no budget binds a targeted generation.
 """
 
 from __future__ import annotations

@@ -74,6 +74,8 @@ def pile_target(seat: int) -> str:
 
 def pile_seat(target: str) -> int | None:
     """The seat whose pile ``target`` names, or None for a card or a build."""
+    if target[:1] not in ("s", "S"):  # a card or a build, known without the pattern
+        return None
     found = _SEAT.match(target.upper())
     return int(found.group(1)) if found else None
 

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from ..cards import Card
 from .dealing import deck_for
 from .options import Options
-from .state import EndReason, GameState
+from .state import Award, EndReason, GameState
 
 BIG_CASINO = Card.parse("10D")
 LITTLE_CASINO = Card.parse("2S")
@@ -32,15 +32,6 @@ BIG_TEN = Card.parse("10S")
 SEVEN_OF_DIAMONDS = Card.parse("7D")
 TWO_OF_CLUBS = Card.parse("2C")
 JACK_OF_SPADES = Card.parse("JS")
-
-
-@dataclass(frozen=True, slots=True)
-class Award:
-    """Points a team scored in one category of a hand."""
-
-    category: str  # most_cards, most_spades, big_casino, little_casino, ace_S, ..., sweeps
-    team: int
-    points: int
 
 
 def _leader(counts: list[int]) -> int | None:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import Any, NamedTuple
 
 from .. import standing
 from ..cards import Card
@@ -16,8 +16,13 @@ from ..clocks import Clock
 from .options import Options
 from .table import Build, TableItem, item_id
 
-if TYPE_CHECKING:
-    from .scoring import Award
+@dataclass(frozen=True, slots=True)
+class Award:
+    """Points a team scored in one category of a hand (:mod:`.scoring` counts them)."""
+
+    category: str  # most_cards, most_spades, big_casino, little_casino, ace_S, ..., sweeps
+    team: int
+    points: int
 
 
 class Status(StrEnum):

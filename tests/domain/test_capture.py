@@ -6,6 +6,7 @@ Sources: 002 (Scarne/Hoyle: pairs and sums, courts one-or-three), 003
 
 import pytest
 
+from domain import RuleViolation
 from domain.cassino import Move, Play, decide, legal_moves
 
 from .positions import after, position, refusal
@@ -156,3 +157,12 @@ class TestBuildsInSums:
         state = position(table="B1=8:5S+3D@1 AC 9D", hands=["9H 2C", "7C 8S"], options=opts)
         assert refusal(state, 0, "9H capture 9D") == "capture_not_maximal"
         assert after(state, 0, "9H capture 9D B1 AC").table == ()
+
+
+def test_a_move_names_each_target_once_and_each_on_the_table():
+    state = position(table="5C 3D 2H", hands=["8H 10C", "4S"])
+    assert refusal(state, 0, "8H capture 5C 5C 3D") == "duplicate_target"
+    assert refusal(state, 0, "8H capture 5C 4D 3D") == "target_not_on_table"
+    with pytest.raises(RuleViolation) as refused:
+        decide(state, Play(0, Move.parse("8H capture 3D 3D 4D")))
+    assert (refused.value.rule, refused.value.message) == ("duplicate_target", "You named 3D twice.")

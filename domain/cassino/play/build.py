@@ -127,13 +127,16 @@ class NumberBuild(MoveKind):
     @staticmethod
     def _targets(lister: Lister, card: Card) -> Iterator[tuple[int, int]]:
         """Each value the card may take, with each value it can build: one
-        the rest of the hand can take (as the check has it), no lower than the card."""
-        opts = lister.state.options
+        the rest of the hand can take (as the check has it), no lower than
+        the card; in a targeted generation, the targeted move's value only."""
+        opts, worth = lister.state.options, lister.rules.worth
         hand_after = list(lister.state.hands[lister.seat])
         hand_after.remove(card)
-        shown = {x for h in hand_after for x in values_of(h, opts)} | {h.rank for h in hand_after}
+        shown = {x for h in hand_after for x in (*worth[h], h.rank)}
+        if lister.target is not None:
+            shown &= {lister.target.move.value}
         held = sorted(x for x in shown if x <= opts.highest_value and holds_value(hand_after, x, opts))
-        for cv, target in product(values_of(card, opts), held):
+        for cv, target in product(worth[card], held):
             if cv <= target:
                 yield cv, target
 
@@ -147,7 +150,7 @@ class NumberBuild(MoveKind):
             return
         template = (c, Action.BUILD, target)
         for vec, ids in self._card_groups(lister, cv, target):
-            if not raised <= set(ids):
+            if not raised <= set(ids) or not lister.within(vec, ids):
                 continue
             if not extras:
                 if vec or ids:
@@ -161,7 +164,7 @@ class NumberBuild(MoveKind):
         """The builds that gather more groups of the target, and builds of it, than the card's own group."""
         target = template[2] or 0
         whole = tuple(b.id for b in lister.builds if b.value == target and b.id not in ids and b.id not in added)
-        for more, _ in lister.unions(lister.counts(target) - vec, target):
+        for more, _ in lister.unions(lister.counts(target) - vec, target, _more_wanted(lister, vec)):
             for chosen in choices(whole):
                 if more or chosen or added:  # else no extra groups: listed in the first pass
                     yield from lister.emit(template, [vec, more], ids + added + chosen)
@@ -185,6 +188,14 @@ class NumberBuild(MoveKind):
             elif need > 0 and self.with_table:
                 for sub in _sub_multisets(counts, need, target):
                     yield sub, (b.id,)
+
+
+def _more_wanted(lister: Lister, vec: Counts) -> Counts | None:
+    """In a targeted generation, the loose cards the targeted move gathers
+    beyond the card's own group ``vec`` (which :meth:`Lister.within` holds
+    to lie in them): its one union of further groups."""
+    named = lister.wanted([b.id for b in lister.builds])
+    return named - vec if named is not None else None
 
 
 def _check_build_of(opts: Options, move: Move, items: tuple[TableItem, ...]) -> int:

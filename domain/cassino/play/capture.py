@@ -7,7 +7,7 @@ without a value capture by rank: see :mod:`.court`."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 
 from ...cards import Card, full_deck
 from ...errors import RuleViolation
@@ -22,6 +22,7 @@ from .turn import Play, counts_as_sweep
 from .values import assignments, can_make, values_of
 
 Summable = dict[int, list[Build]]  # the builds a capture may take as numbers, by value
+At = tuple[frozenset[str], tuple[Build, ...], Summable, Counts, "Counts | None"]  # see SumCapture._at
 
 
 def check_capture_shape(state: GameState, move: Move, items: tuple[TableItem, ...]) -> tuple[int, ...]:
@@ -150,7 +151,7 @@ class SumCapture(MoveKind):
     # -- the generator --------------------------------------------------------
 
     def moves(self, lister: Lister, card: Card, phase: Phase) -> Iterator[Move]:
-        for v in values_of(card, lister.state.options):
+        for v in lister.rules.worth[card]:
             yield from self._moves_at(lister, card, v, phase is Phase.CAPTURE)
 
     def _summable(self, lister: Lister) -> Summable:
@@ -164,23 +165,35 @@ class SumCapture(MoveKind):
         return lister.memo("summable", make) if self.sums_builds else {}
 
     def _moves_at(self, lister: Lister, c: Card, v: int, maximal: bool) -> Iterator[Move]:
-        must = lister.must_touch(c)
-        if any(lister.value_of(ident) != v for ident in must):
+        at = lister.memo((self, c, v), lambda: self._at(lister, c, v))
+        if at is None:
             return  # a build the move must take is not taken by this value
-        builds = tuple(b for b in lister.builds if b.value == v)
-        summable = {x: bs for x, bs in self._summable(lister).items() if x < v}
-        counts: Counts = lister.counts(v) + sum(len(bs) * one(x) for x, bs in summable.items())
+        must, builds, summable, counts, only = at
         template = (c, Action.CAPTURE, None)
-        for vec, is_max in lister.unions(counts, v):
+        for vec, is_max in lister.unions(counts, v, only):
             for chosen in (_largest if maximal else _smaller)(vec, is_max, builds, must):
                 yield from lister.emit(template, [vec], tuple(b.id for b in chosen), summable)
 
+    def _at(self, lister: Lister, c: Card, v: int) -> At | None:
+        """What the captures of ``c`` at ``v`` are made from: the builds they
+        must take, the builds of ``v``, the builds they may take as numbers,
+        the counts their groups come from, and a targeted generation's one
+        union; None when a build they must take is not of ``v``."""
+        must = lister.must_touch(c)
+        if must and any(lister.value_of(ident) != v for ident in must):
+            return None
+        builds = tuple(b for b in lister.builds if b.value == v) if lister.builds else ()
+        summable = {x: bs for x, bs in self._summable(lister).items() if x < v} if self.sums_builds else {}
+        counts: Counts = lister.counts(v)
+        if summable:
+            counts += sum(len(bs) * one(x) for x, bs in summable.items())
+        return must, builds, summable, counts, lister.wanted([b.id for b in builds], summable)
+
 
 def _largest(vec: Counts, is_max: bool, builds: tuple[Build, ...], must: frozenset[str]
-             ) -> Iterator[tuple[Build, ...]]:
+             ) -> Iterable[tuple[Build, ...]]:
     """The builds a largest capture takes with the groups ``vec``: all of them."""
-    if is_max and (vec or builds):
-        yield builds
+    return (builds,) if is_max and (vec or builds) else ()
 
 
 def _smaller(vec: Counts, is_max: bool, builds: tuple[Build, ...], must: frozenset[str]

@@ -84,7 +84,7 @@ class CourtCapture(MoveKind):
         must = lister.must_touch(card)
         for k in range(len(same), 0, -1):
             for ids in _ids_of_choices(same, k):
-                if must <= set(ids):
+                if must <= set(ids) and lister.aims(ids):
                     yield from lister.checked(Move(card, Action.CAPTURE, ids))
 
 
@@ -152,7 +152,7 @@ class CourtBuild(MoveKind):
         must = lister.must_touch(card)
         for k in range(1, len(same) + 1):
             for ids in _ids_of_choices(same, k):
-                if must <= set(ids):
+                if must <= set(ids) and lister.aims(ids):
                     yield from lister.checked(Move(card, Action.BUILD, ids, card.rank))
 
 

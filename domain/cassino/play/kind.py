@@ -5,27 +5,26 @@ steal...) holds in one class both sides of its rule: :meth:`MoveKind.play`
 checks one move of the kind and says what it does, or raises the
 :class:`~domain.errors.RuleViolation` that names the rule it breaks, and
 :meth:`MoveKind.moves` generates the kind's moves for one card. The
-generator only ever yields a move that :meth:`play` accepts, and prunes
-only by the kind's own rules, so what is listed and what is accepted come
-from the same place. :mod:`.rules` chooses the kinds a game's options call
-for; :mod:`.listing` walks them in the order a player is offered moves.
+generator only ever yields a move that :meth:`play` accepts, and a move is
+accepted only when a generation targeted at it yields it
+(:meth:`.rules.Rules.resolve`), so what is listed and what is accepted are
+the same. :mod:`.rules` chooses the kinds a game's options call for and walks
+them in the order a player is offered moves, or narrowed to one move, over
+the :class:`~.listing.Lister` they share.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Sequence
 from enum import IntEnum
-from typing import TYPE_CHECKING
 
 from ...cards import Card
 from ...errors import RuleViolation
 from ..moves import Action, Move
 from ..state import GameState
 from ..table import TableItem
+from .listing import Lister
 from .turn import Play
-
-if TYPE_CHECKING:
-    from .listing import Lister
 
 
 class Phase(IntEnum):
@@ -65,7 +64,7 @@ class MoveKind:
         """The cards this kind's moves are listed for: the hand's."""
         return lister.hand
 
-    def moves(self, lister: Lister, card: Card, phase: Phase) -> Iterator[Move]:
+    def moves(self, lister: Lister, card: Card, phase: Phase) -> Iterable[Move]:
         """The legal moves of this kind with ``card`` listed in ``phase``."""
         return iter(())
 

@@ -1,33 +1,73 @@
-"""Listing a seat's legal moves: the kinds of :mod:`.rules`, pass by pass.
+"""Generating a seat's legal moves: what the kinds of move share while they
+generate.
 
 A crowded table can allow exponentially many captures, so generation never
 tries subsets of cards. It works on *templates*: a card, an action, a value,
 how many loose cards of each value, and which builds. Whether a move is
 legal depends only on its template (two 5s are interchangeable for the
-rules), so each template is checked once, by the same check ``decide`` uses,
-and then spelled out into concrete moves. A :class:`Lister` holds what the
-kinds share while they generate: the loose cards by value, the budget of
-work, the moves already given, and memos of one position.
+rules), so each template is put to the kind's check once and then spelled
+out into concrete moves. A :class:`Lister` holds what the kinds share while
+they generate: the loose cards by value, the budget of work, the moves
+already given, and memos of one position. :mod:`.rules` walks the kinds
+over it, pass by pass.
+
+The same generators answer whether one move is legal (:class:`Target`): a
+*targeted* generation walks the same passes for the move's card and action
+only, and at each choice the generators make (a value, a union of groups,
+a set of loose cards) it follows only the branch that can still produce
+the move; a template that makes the move is checked on the move itself. No
+budget binds it.
+
+This module knows neither the kinds nor the rules that hold them: the
+kinds (:mod:`.kind`) are given a :class:`Lister`, and a lister asks the
+rules only what :class:`Judge` names, so the modules of a turn import in
+one direction (values and plays, then this, then the kinds, then the rules).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from itertools import combinations, product
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Any, Generic, Protocol, TypeVar, overload
 
 from ...cards import Card
-from ...groups import Counts, _sub_multisets, fitting, one, value_counts
+from ...groups import ONES, Counts, _sub_multisets, fitting, one, splits_into, value_counts
 from ..moves import Action, Move
-from ..state import IN_PROGRESS, GameState
+from ..state import GameState
 from ..table import Build, TableItem
-from .kind import MoveKind, Phase
-
-if TYPE_CHECKING:
-    from .rules import Rules
+from .duty import OwnerDuty
+from .turn import Play
 
 T = TypeVar("T")
 Template = tuple[Card, Action, "int | None"]  # a move's card, action and value
+#: What a move's targets name: its loose cards, its builds, and the targets naming nothing on the table.
+Named = tuple[tuple[Card, ...], tuple[Build, ...], tuple[str, ...]] | None
+
+
+_NONE: frozenset[str] = frozenset()
+
+
+class lazy(Generic[T]):  # noqa: N801 - used as a decorator, like functools.cached_property
+    """A property computed on first use and then kept in the instance, as
+    :func:`functools.cached_property` does, but without the lock it takes on
+    every first use before Python 3.12: a move's check reads a few of these
+    each time."""
+
+    def __init__(self, make: Callable[[Any], T]):
+        self.make, self.name = make, make.__name__
+        self.__doc__ = make.__doc__
+
+    @overload
+    def __get__(self, owner: None, kind: type) -> lazy[T]: ...
+
+    @overload
+    def __get__(self, owner: object, kind: type) -> T: ...
+
+    def __get__(self, owner: object, kind: type) -> T | lazy[T]:
+        if owner is None:
+            return self
+        found = owner.__dict__[self.name] = self.make(owner)
+        return found
 
 
 class OutOfWork(Exception):
@@ -47,41 +87,95 @@ class Budget:
                 raise OutOfWork
 
 
-class Lister:
-    """One pass of generation, with each loose card given one of its values."""
+class Target:
+    """What a targeted generation looks for: one move, as the generators
+    make it (no groups, a capture without its value), and its play where
+    the check has accepted it already."""
 
-    def __init__(self, rules: Rules, state: GameState, seat: int, budget: Budget, seen: set[Move],
-                 values: dict[Card, int]):
+    def __init__(self, move: Move, state: GameState, play: Play | None = None,
+                 items: tuple[TableItem, ...] | None = None):
+        self.move, self.state, self.play, self.items = move, state, play, items
+
+    @lazy
+    def named(self) -> Named:
+        """What the move's targets name: the loose cards and the builds
+        (``items``, where the check has found them), and the targets naming
+        nothing on the table; None if it names one item twice."""
+        targets = self.move.targets
+        if len(set(targets)) != len(targets):
+            return None
+        items = self.items
+        if items is None:
+            on_table = {it.id: it for it in self.state.table}
+            items = tuple(it for t in targets if (it := on_table.get(t)) is not None)
+        cards = tuple(it for it in items if type(it) is Card)
+        builds = tuple(it for it in items if type(it) is Build)
+        found = len(items) == len(targets) or {it.id for it in items}
+        return cards, builds, () if found is True else tuple(t for t in targets if t not in found)
+
+
+class Judge(Protocol):
+    """What a generation asks of the rules it runs for: what each card may
+    count in sums, the owner's duty, and the check each move it makes is put to."""
+
+    @property
+    def worth(self) -> dict[Card, tuple[int, ...]]: ...
+
+    @property
+    def duty(self) -> OwnerDuty: ...
+
+    def accepts(self, state: GameState, seat: int, move: Move) -> bool: ...
+
+
+class Lister:
+    """One run of generation, with each loose card given one of its values
+    (its first, unless ``chosen`` says another); with a :class:`Target`, a
+    targeted one. What a run reads of the position is read when first
+    needed, so a targeted generation reads only what its move's kind asks."""
+
+    def __init__(self, rules: Judge, state: GameState, seat: int, budget: Budget, seen: set[Move],
+                 chosen: dict[Card, int], target: Target | None = None):
         self.rules, self.state, self.seat, self.budget, self.seen = rules, state, seat, budget, seen
-        self.by_value: dict[int, list[Card]] = {}
-        for c, x in values.items():
-            self.by_value.setdefault(x, []).append(c)
-        self.builds = state.builds()
-        self.hand: tuple[Card, ...] = tuple(dict.fromkeys(state.hands[seat]))
+        self.chosen, self.target = chosen, target
         self._memo: dict[object, Any] = {}
         self._must: dict[Card, frozenset[str]] = {}
 
-    def moves(self) -> Iterator[Move]:
-        state = self.state
-        if state.status != IN_PROGRESS:
-            return
-        if state.turn != self.seat:
-            if self.seat == state.last_player:  # just after one's own play
-                yield from self._pass(Phase.PLUCK, self.rules.listing.get(Phase.PLUCK, ()))
-            return
-        for phase, kinds in self.rules.listing.items():
-            yield from self._pass(phase, kinds)
+    @lazy
+    def values(self) -> dict[Card, int]:
+        """The loose cards with numbers, with their values in this run."""
+        return self._table[0]
 
-    def _pass(self, phase: Phase, kinds: Sequence[MoveKind]) -> Iterator[Move]:
-        """Each card of the pass, by the first of ``kinds`` that takes it."""
-        if not kinds:
-            return
-        for card in kinds[0].cards(self):
-            kind = next((k for k in kinds if k.takes(card)), None)
-            if kind is not None:
-                yield from kind.moves(self, card, phase)
+    @lazy
+    def builds(self) -> tuple[Build, ...]:
+        return self._table[1]
+
+    @lazy
+    def _table(self) -> tuple[dict[Card, int], tuple[Build, ...]]:
+        """The table read once: :attr:`values` and :attr:`builds`."""
+        worth, table = self.rules.worth, self.state.table
+        values = {it: w[0] for it in table if type(it) is Card and (w := worth[it])}
+        if self.chosen:
+            values.update(self.chosen)
+        return values, tuple(it for it in table if type(it) is Build)
+
+    @lazy
+    def loose(self) -> Counts:
+        """The loose cards with numbers, by value."""
+        return sum(map(ONES.__getitem__, self.values.values()))
+
+    @lazy
+    def hand(self) -> tuple[Card, ...]:
+        return tuple(dict.fromkeys(self.state.hands[self.seat]))
 
     # -- what the kinds share ---------------------------------------------
+
+    @lazy
+    def by_value(self) -> dict[int, list[Card]]:
+        """The loose cards with numbers, by their values in this run."""
+        out: dict[int, list[Card]] = {}
+        for c, x in self.values.items():
+            out.setdefault(x, []).append(c)
+        return out
 
     def memo(self, key: object, make: Callable[[], T]) -> T:
         """``make()``, once per position and key."""
@@ -92,6 +186,8 @@ class Lister:
 
     def must_touch(self, card: Card) -> frozenset[str]:
         """The ids of the builds a move with ``card`` must take or add to (the owner's duty)."""
+        if not self.builds:
+            return _NONE
         found = self._must.get(card)
         if found is None:
             found = self._must[card] = frozenset(b.id for b in self.rules.duty.to_touch(self.state, self.seat, card))
@@ -99,13 +195,41 @@ class Lister:
 
     def legal(self, move: Move) -> bool:
         self.budget.spend()
-        return self.rules.is_legal(self.state, self.seat, move)
+        return self.rules.accepts(self.state, self.seat, move)
 
-    def checked(self, move: Move) -> Iterator[Move]:
-        """``move``, if legal and not given before."""
+    def checked(self, move: Move) -> Iterable[Move]:
+        """``move``, if legal and not given before; in a targeted generation,
+        if it is the move looked for and the check accepts it."""
+        if self.target is not None:
+            return (move,) if move == self.target.move and self._reached() else ()
         if move not in self.seen and self.legal(move):
             self.seen.add(move)
-            yield move
+            return (move,)
+        return ()
+
+    def _reached(self) -> bool:
+        """The targeted move, reached: made if the check accepts it (as it
+        has, where the check was asked first)."""
+        target = self.target
+        assert target is not None
+        return target.play is not None or self.rules.accepts(self.state, self.seat, target.move)
+
+    def aims(self, ids: Sequence[str]) -> bool:
+        """Whether a move naming ``ids`` can be the targeted move (any can, when listing)."""
+        return self.target is None or sorted(ids) == sorted(self.target.move.targets)
+
+    def within(self, vec: Counts, ids: Sequence[str]) -> bool:
+        """Whether a branch whose moves take the loose cards ``vec`` and name
+        ``ids``, and perhaps more, can make the targeted move (any can, when
+        listing): it names those ids and at least those loose cards."""
+        if self.target is None:
+            return True
+        named = self._named_cards
+        return named is not None and bool(fitting((vec,), named)) and set(ids).issubset(self.target.move.targets)
+
+    def wants(self, value: int | None) -> bool:
+        """Whether a branch making moves of ``value`` can make the targeted move (any can, when listing)."""
+        return self.target is None or self.target.move.value == value
 
     def pool(self, x: int, summable: dict[int, list[Build]] | None = None) -> Sequence[TableItem]:
         """The items that count as ``x`` in a sum: loose cards, and the builds
@@ -123,10 +247,20 @@ class Lister:
             yield tuple(it.id for group in picked for it in group)
 
     def emit(self, template: Template, vectors: list[Counts], ids: tuple[str, ...],
-             summable: dict[int, list[Build]] | None = None) -> Iterator[Move]:
+             summable: dict[int, list[Build]] | None = None) -> Iterable[Move]:
         """Check one template (its card, action and value, the counts of
-        loose cards it takes and the ids it names besides); if legal, yield
-        each concrete move it stands for."""
+        loose cards it takes and the ids it names besides); if legal, each
+        concrete move it stands for. In a targeted generation, the targeted
+        move, if it is one of them and legal: a template's spellings are
+        interchangeable for the check (two 5s are), as listing has it when it
+        checks only the first."""
+        if self.target is None:
+            return self._spelled(template, vectors, ids, summable)
+        return (self.target.move,) if self._spells(template, sum(vectors), ids, summable) and self._reached() else ()
+
+    def _spelled(self, template: Template, vectors: list[Counts], ids: tuple[str, ...],
+                 summable: dict[int, list[Build]] | None) -> Iterator[Move]:
+        """The moves of a template, if its first spelling is legal, each once."""
         card, action, value = template
         first = True
         for codes in self.spell(vectors, summable):
@@ -139,21 +273,74 @@ class Lister:
                 self.seen.add(move)
                 yield move
 
+    def _spells(self, template: Template, counts: Counts, ids: tuple[str, ...],
+                summable: dict[int, list[Build]] | None) -> bool:
+        """Whether the targeted move is among the moves :meth:`spell` makes of
+        ``template`` with the ``counts`` and the ``ids``: it names each of
+        ``ids`` once, and its other targets are distinct items of the pools
+        that make up ``counts``."""
+        assert self.target is not None
+        move = self.target.move
+        return (template == (move.card, move.action, move.value) and self.wanted(ids, summable) == counts
+                and all(move.targets.count(ident) == 1 for ident in ids))
+
+    def wanted(self, besides: Collection[str], summable: dict[int, list[Build]] | None = None) -> Counts | None:
+        """The counts a spelling of the targeted move's targets other than
+        ``besides`` would be made from (its loose cards by their values in
+        this run, and the builds ``summable`` lets it take as numbers); None
+        when no spelling can name them (something else, or one item twice),
+        or when the generation is not targeted."""
+        named = self.target.named if self.target is not None else None
+        if named is None or (named[2] and any(t not in besides for t in named[2])):
+            return None
+        counts = self._named_cards
+        for b in named[1]:
+            if counts is None or b.id in besides:
+                continue
+            counts = counts + one(b.value) if summable and any(s is b for s in summable.get(b.value, ())) else None
+        return counts
+
+    @lazy
+    def _named_cards(self) -> Counts | None:
+        """The loose cards the targeted move names, by their values in this
+        run; None if one has no number (or it names an item twice)."""
+        named = self.target.named if self.target is not None else None
+        if named is None:
+            return None
+        try:
+            return sum(map(ONES.__getitem__, map(self.values.__getitem__, named[0])))
+        except KeyError:  # a card without a number
+            return None
+
     def counts(self, v: int) -> Counts:
         """The loose cards of values up to ``v``."""
-        return sum(len(cs) * one(x) for x, cs in self.by_value.items() if x <= v)
+        return self.loose & one(v + 1) - 1
 
     def value_of(self, ident: str) -> int:
         return next(b.value for b in self.builds if b.id == ident)
 
-    def unions(self, counts: Counts, v: int) -> Iterator[tuple[Counts, bool]]:
+    def unions(self, counts: Counts, v: int, only: Counts | None = None) -> Iterable[tuple[Counts, bool]]:
         """Every distinct sub-multiset of ``counts`` that splits into groups of
         ``v`` (the empty one included), with whether nothing more could be
         added. Depth-first, one group at a time; a union is known by what it
         leaves behind, so each is visited once whatever order its groups were
         found in. The groups that fit in what is left are among those that
         fitted before, so each step sifts its parent's few groups rather
-        than searching afresh."""
+        than searching afresh.
+
+        In a targeted generation, only the union ``only`` (what the targeted
+        move would take: see :meth:`wanted`), if it is one: a sub-multiset
+        of ``counts`` that splits into groups of ``v``, the walk's nodes
+        exactly, with nothing more to add when no group of ``v`` fits in what
+        it leaves."""
+        if self.target is None:
+            return self._walk(counts, v)
+        if only is not None and fitting((only,), counts) and splits_into(only, v):
+            return ((only, not _sub_multisets(counts - only, v, v)),)
+        return ()
+
+    def _walk(self, counts: Counts, v: int) -> Iterator[tuple[Counts, bool]]:
+        """The unions of :meth:`unions`, walked."""
         visited: set[Counts] = set()
 
         def walk(rest: Counts, groups: tuple[Counts, ...]) -> Iterator[tuple[Counts, bool]]:

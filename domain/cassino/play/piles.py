@@ -23,6 +23,7 @@ from .turn import Play
 from .values import assignments, values_of
 
 Piles = list[tuple[int, tuple[Card, ...]]]  # the opponents' piles a build may use, by seat
+LooseSums = list[tuple[tuple[Card, ...], set[int]]]  # sets of loose cards, with the totals each can make
 
 
 def _names_piles(move: Move) -> bool:
@@ -75,10 +76,12 @@ class PileAugment(MoveKind):
         state = lister.state
         side = state.team_of(lister.seat)
         piles = [(v, p) for v, p in enumerate(state.captured) if p and state.team_of(v) != side]
-        subsets = lister.memo("loose_sums", lambda: self._loose_sums(state))
+        subsets = self._subsets(lister)
         for target in sorted({b.value for b in lister.builds if state.team_of(b.owner) == side}):
+            if not lister.wants(target):
+                continue
             own = [b.id for b in lister.builds if b.value == target and state.team_of(b.owner) == side]
-            for refs, taken in self._taken(piles, target):
+            for refs, taken in self._taken(piles, target, _wanted_refs(lister)):
                 base = self._sums([card, *taken])
                 for cards, extra in subsets:
                     yield from self._onto(lister, card, target, (*(x.code for x in cards), *refs), own,
@@ -93,21 +96,31 @@ class PileAugment(MoveKind):
         if not any((a + b) % target == 0 for a in base for b in extra):
             return
         for ids in choices(own, 1):
-            yield from lister.checked(Move(card, Action.BUILD, (*named, *ids), target))
+            if lister.aims((*named, *ids)):
+                yield from lister.checked(Move(card, Action.BUILD, (*named, *ids), target))
 
-    def _loose_sums(self, state: GameState) -> list[tuple[tuple[Card, ...], set[int]]]:
-        """Every set of loose cards, with the totals it can make (the same for every card of the hand)."""
-        loose = [it for it in state.table if isinstance(it, Card)]
-        return [(cards, self._sums(cards)) for n in range(len(loose) + 1) for cards in combinations(loose, n)]
+    def _subsets(self, lister: Lister) -> LooseSums:
+        """Every set of loose cards, with the totals it can make (the same
+        for every card of the hand); in a targeted generation, the set the
+        targeted move names, which is one of them."""
+        loose = [it for it in lister.state.table if isinstance(it, Card)]
+        if lister.target is not None:
+            named = set(lister.target.move.targets)
+            chosen = tuple(c for c in loose if c.code in named)
+            return [(chosen, self._sums(chosen))]
+        return lister.memo("loose_sums", lambda: [(cards, self._sums(cards)) for n in range(len(loose) + 1)
+                                                  for cards in combinations(loose, n)])
 
-    def _taken(self, piles: Piles, target: int) -> Iterator[tuple[tuple[str, ...], list[Card]]]:
+    def _taken(self, piles: Piles, target: int, only: tuple[str, ...] | None
+               ) -> Iterator[tuple[tuple[str, ...], list[Card]]]:
         """Each choice of top cards from the piles (at least one), as the
-        targets naming them and the cards, top first."""
+        targets naming them and the cards, top first; with ``only``, the one
+        naming those targets."""
         reach = [self._reachable(p, target) for _, p in piles]
         for depths in product(*[range(r + 1) for r in reach]):
-            taken = [card for (_, p), k in zip(piles, depths) for card in reversed(p[len(p) - k:])]
-            if taken:
-                yield tuple(pile_target(v) for (v, _), k in zip(piles, depths) for _ in range(k)), taken
+            refs = tuple(pile_target(v) for (v, _), k in zip(piles, depths) for _ in range(k))
+            if refs and (only is None or refs == only):
+                yield refs, [card for (_, p), k in zip(piles, depths) for card in reversed(p[len(p) - k:])]
 
     def _sums(self, cards: Sequence[Card]) -> set[int]:
         """Every total the cards can make, each taking one of its values."""
@@ -122,6 +135,13 @@ class PileAugment(MoveKind):
                 break
             depth += 1
         return depth
+
+
+def _wanted_refs(lister: Lister) -> tuple[str, ...] | None:
+    """In a targeted generation, the piles the targeted move names, a seat's as often as it takes from it."""
+    if lister.target is None:
+        return None
+    return tuple(t for t in lister.target.move.targets if pile_seat(t) is not None)
 
 
 def _pile_cards(state: GameState, seat: int, move: Move) -> tuple[Card, ...]:

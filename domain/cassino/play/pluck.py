@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Sequence
 
 from ...cards import Card
 from ...errors import RuleViolation
@@ -34,7 +34,7 @@ class Pluck(MoveKind):
     def cards(self, lister: Lister) -> Sequence[Card]:
         return [it for it in lister.state.table if isinstance(it, Card)]
 
-    def moves(self, lister: Lister, card: Card, phase: Phase) -> Iterator[Move]:
+    def moves(self, lister: Lister, card: Card, phase: Phase) -> Iterable[Move]:
         return lister.checked(Move(card, Action.PLUCK))
 
     def play(self, state: GameState, seat: int, move: Move, items: tuple[TableItem, ...]) -> Play:

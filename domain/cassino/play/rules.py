@@ -5,14 +5,21 @@ once per game: a tuple of :class:`~.kind.MoveKind` per action (the first
 that answers a move checks it), the passes listing walks, and the owner's
 duty. This is the one place where an option that brings a kind of move is
 plugged in; the kinds themselves read no option flags while they work.
+
+The generators are the rules: :meth:`Rules.resolve` accepts a move when a
+generation targeted at it yields it, so what is listed and what is
+accepted cannot differ. The kinds' checks say why a move is refused
+(:meth:`Rules.check`), and the generators put each move they make to them.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator, Sequence
 from dataclasses import dataclass, field
+from itertools import islice, product
+from typing import cast
 
-from ...cards import Card
+from ...cards import Card, full_deck
 from ...errors import RuleViolation
 from ..moves import Action, Move, pile_seat
 from ..options import Options
@@ -23,18 +30,25 @@ from .capture import SumCapture
 from .court import CourtBuild, CourtCapture, TableCapture
 from .duty import DUTIES, OwnerDuty
 from .kind import Absent, MoveKind, Phase
-from .listing import Budget, Lister
+from .listing import Budget, Lister, Target
 from .piles import NoPiles, PileAugment
 from .pluck import Pluck
 from .steal import Steal
 from .trail import FIVE_OF_SPADES, Trail
 from .turn import Play
-from .values import assignments, values_of
+from .values import worth
 
+Route = tuple[Phase, MoveKind, MoveKind]  # a pass, the kind whose cards it walks, the kind for one card
+
+_EVERY_PASS = frozenset(Phase)
+_PLUCKS = frozenset((Phase.PLUCK,))
 _NO_PLUCK = Absent(Action.PLUCK, "pluck_not_allowed", "This game has no plucking.", on_turn=False, on_table=False)
 _NO_STEAL = Absent(Action.STEAL, "illegal_steal", "This game has no stealing of bundles.", on_table=False)
 _RANK_ONLY = Absent(Action.BUILD, "illegal_build", "There are no builds in this game: cards pair by rank only.")
 _NO_BUILDS = Absent(Action.BUILD, "illegal_build", "There are no builds in this game: trail or capture.")
+#: The rule that refuses a move no generator makes though no check refuses it: the generators are the rules.
+_UNMADE = {Action.TRAIL: "illegal_trail", Action.CAPTURE: "illegal_capture", Action.BUILD: "illegal_build",
+           Action.PLUCK: "illegal_pluck", Action.STEAL: "illegal_steal"}
 
 
 def _builds(o: Options) -> tuple[MoveKind, ...]:
@@ -65,13 +79,17 @@ class Rules:
 
     kinds: tuple[MoveKind, ...]
     duty: OwnerDuty
+    worth: dict[Card, tuple[int, ...]]  # what each card may count in sums (``values_of``), looked up once
     by_action: dict[Action, tuple[MoveKind, ...]] = field(init=False)
     listing: dict[Phase, tuple[MoveKind, ...]] = field(init=False)  # the passes of listing, in order
+    routes: dict[Action, dict[Card, tuple[Route, ...]]] = field(init=False)  # the passes a card's moves come from
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "by_action", {a: tuple(k for k in self.kinds if k.action == a) for a in Action})
         passes = {p: tuple(k for k in self.kinds if p in k.phases) for p in Phase}
-        object.__setattr__(self, "listing", {p: kinds for p, kinds in passes.items() if kinds})
+        listing = {p: kinds for p, kinds in passes.items() if kinds}
+        object.__setattr__(self, "listing", listing)
+        object.__setattr__(self, "routes", {a: _routes(listing, a) for a in Action})
 
     def kind_for(self, move: Move) -> MoveKind:
         kinds = self.by_action[move.action]
@@ -80,14 +98,43 @@ class Rules:
         return next(k for k in kinds if k.answers(move))
 
     def resolve(self, state: GameState, seat: int, move: Move) -> Play:
-        """Check ``move`` by ``seat`` now; return what it does or raise RuleViolation."""
+        """``move`` by ``seat`` now, if a generation targeted at it makes it:
+        return what it does, or raise the RuleViolation that says why not.
+
+        A generator yields a move once the check accepts it, so the check
+        comes first: its refusal is the answer, naming the rule broken, and
+        the move it accepts is then looked for. The generators make moves
+        without the words that only say how a move is made (a capture's
+        value, groups), so they are asked about the move without them."""
+        play, items = self._checked(state, seat, move)
+        asked = _as_made(move)
+        if not self._makes(state, seat, Target(asked, state, play if asked is move else None, items)):
+            raise RuleViolation(_UNMADE[move.action], f"{move.text} is not among your legal moves.")
+        return play
+
+    def check(self, state: GameState, seat: int, move: Move) -> Play:
+        """The check of ``move``'s kind, what every move needs first and the
+        owner's duty after: what it does, or the RuleViolation naming the rule
+        it breaks. The generators put each move they make to it."""
+        return self._checked(state, seat, move)[0]
+
+    def _checked(self, state: GameState, seat: int, move: Move) -> tuple[Play, tuple[TableItem, ...]]:
+        """:meth:`check`, with the table items the move names."""
         _check_in_play(state, seat)
         kind = self.kind_for(move)
         if kind.on_turn:
             _check_turn(state, seat, move.card)
         items = _targets(state, move, kind.names_piles) if kind.on_table else ()
         play = kind.play(state, seat, move, items)
-        return self.duty.check(state, seat, play) if kind.bound_by_duty else play
+        return self.duty.check(state, seat, play) if kind.bound_by_duty else play, items
+
+    def accepts(self, state: GameState, seat: int, move: Move) -> bool:
+        """Whether :meth:`check` accepts ``move``."""
+        try:
+            self.check(state, seat, move)
+        except RuleViolation:
+            return False
+        return True
 
     def is_legal(self, state: GameState, seat: int, move: Move) -> bool:
         try:
@@ -97,12 +144,71 @@ class Rules:
         return True
 
     def moves(self, state: GameState, seat: int, budget: Budget) -> Iterator[Move]:
-        """Every legal move once. Cards with a choice of values (a Royal ace,
-        say) are given each of their values in turn, one pass per choice."""
-        loose = [it for it in state.table if isinstance(it, Card) and values_of(it, state.options)]
+        """Every legal move once, pass by pass. Cards with a choice of values
+        (a Royal ace, say) are given each of their values in turn, one run
+        per choice."""
+        now = _now(state, seat)
+        passes = [(phase, kinds) for phase, kinds in self.listing.items() if phase in now]
+        if not passes:
+            return
         seen: set[Move] = set()
-        for values in assignments(loose, state.options):
-            yield from Lister(self, state, seat, budget, seen, dict(zip(loose, values))).moves()
+        for chosen in self._choices(state):
+            lister = Lister(self, state, seat, budget, seen, chosen)
+            for phase, kinds in passes:
+                yield from _pass(lister, phase, kinds)
+
+    def _makes(self, state: GameState, seat: int, target: Target) -> bool:
+        """Whether the kinds make ``target``'s move: a generation targeted at
+        it, run by run as :meth:`moves` runs, and bound by no budget. It
+        walks only the passes of the move's card and action
+        (:attr:`routes`), and in each only the kind that answers for the card."""
+        card, now = target.move.card, _now(state, seat)
+        routes = [r for r in self.routes[target.move.action].get(card, ()) if r[0] in now]
+        for chosen in self._choices(state) if routes else ():
+            lister = Lister(self, state, seat, Budget(None), set(), chosen, target)
+            for phase, source, kind in routes:
+                if card in source.cards(lister) and next(iter(kind.moves(lister, card, phase)), None) is not None:
+                    return True
+        return False
+
+    def _choices(self, state: GameState) -> Iterator[dict[Card, int]]:
+        """Each way to give the loose cards with a choice of values one of
+        them: first every card its first value, then the others in turn."""
+        yield {}
+        worth = self.worth
+        several = [it for it in state.table if isinstance(it, Card) and len(worth[it]) > 1]
+        for values in islice(product(*[worth[c] for c in several]), 1, None):
+            yield dict(zip(several, values))
+
+
+def _now(state: GameState, seat: int) -> Collection[Phase]:
+    """The passes that make moves for ``seat`` now: every one on its turn,
+    the plucks just after its play, none while no hand is played."""
+    if state.status != IN_PROGRESS:
+        return ()
+    if state.turn == seat:
+        return _EVERY_PASS
+    return _PLUCKS if seat == state.last_player else ()
+
+
+def _pass(lister: Lister, phase: Phase, kinds: Sequence[MoveKind]) -> Iterator[Move]:
+    """The moves of one pass: each card the first of ``kinds`` walks, by the
+    first of them that takes it."""
+    for card in kinds[0].cards(lister):
+        kind = next((k for k in kinds if k.takes(card)), None)
+        if kind is not None:
+            yield from kind.moves(lister, card, phase)
+
+
+def _routes(listing: dict[Phase, tuple[MoveKind, ...]], action: Action) -> dict[Card, tuple[Route, ...]]:
+    """For each card, the passes of listing whose kind for the card (the
+    first that takes it) makes moves of ``action``: what a generation
+    targeted at one move of the card walks, in listing's order."""
+    out: dict[Card, tuple[Route, ...]] = {}
+    for card in full_deck():
+        chosen = ((p, kinds[0], next((k for k in kinds if k.takes(card)), None)) for p, kinds in listing.items())
+        out[card] = tuple((p, first, k) for p, first, k in chosen if k is not None and k.action == action)
+    return out
 
 
 _MADE: dict[int, tuple[Options, Rules]] = {}  # by the id of the options, which the entry keeps alive
@@ -115,9 +221,16 @@ def rules_for(options: Options) -> Rules:
         return found[1]
     if len(_MADE) >= 256:
         _MADE.clear()
-    rules = Rules(_kinds(options), DUTIES[options.owner_duty](options))
+    rules = Rules(_kinds(options), DUTIES[options.owner_duty](options), worth(options))
     _MADE[id(options)] = (options, rules)
     return rules
+
+
+def _as_made(move: Move) -> Move:
+    """``move`` as a generator makes it: without groups, and a capture without its value."""
+    if move.groups is None and (move.value is None or move.action is not Action.CAPTURE):
+        return move
+    return Move(move.card, move.action, move.targets, None if move.action is Action.CAPTURE else move.value)
 
 
 def _check_in_play(state: GameState, seat: int) -> None:
@@ -138,18 +251,21 @@ def _check_turn(state: GameState, seat: int, card: Card) -> None:
 
 def _targets(state: GameState, move: Move, skip_piles: bool) -> tuple[TableItem, ...]:
     """The table items a move names (a seat's pile, where the kind takes
-    one, is its kind's to read)."""
+    one, is its kind's to read): each once, each on the table."""
     on_table = {it.id: it for it in state.table}  # one pass, not one per target
-    items = []
+    targets = tuple(t for t in move.targets if pile_seat(t) is None) if skip_piles else move.targets
+    found = tuple(map(on_table.get, targets))
+    if None in found or len(set(targets)) != len(targets):
+        _refuse_targets(targets, on_table)
+    return cast(tuple[TableItem, ...], found)
+
+
+def _refuse_targets(targets: tuple[str, ...], on_table: dict[str, TableItem]) -> None:
+    """Name the first target that is named twice or is not on the table."""
     seen = set()
-    for ident in move.targets:
-        if skip_piles and pile_seat(ident) is not None:
-            continue
+    for ident in targets:
         if ident in seen:
             raise RuleViolation("duplicate_target", f"You named {ident} twice.")
         seen.add(ident)
-        it = on_table.get(ident)
-        if it is None:
+        if ident not in on_table:
             raise RuleViolation("target_not_on_table", f"{ident} is not on the table.")
-        items.append(it)
-    return tuple(items)

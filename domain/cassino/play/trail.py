@@ -4,9 +4,9 @@ table."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable
 
-from ...cards import Card
+from ...cards import Card, full_deck
 from ...errors import RuleViolation
 from ..moves import Action, Move
 from ..state import GameState
@@ -16,6 +16,7 @@ from .listing import Lister
 from .turn import Play, counts_as_sweep
 
 FIVE_OF_SPADES = Card.parse("5S")
+_TRAILS = {c: Move.trail(c) for c in full_deck()}  # the trail of each card, made once
 
 
 class Trail(MoveKind):
@@ -27,8 +28,8 @@ class Trail(MoveKind):
     def __init__(self, sweeper: Card | None = None):
         self.sweeper = sweeper
 
-    def moves(self, lister: Lister, card: Card, phase: Phase) -> Iterator[Move]:
-        return lister.checked(Move.trail(card))
+    def moves(self, lister: Lister, card: Card, phase: Phase) -> Iterable[Move]:
+        return lister.checked(_TRAILS[card])
 
     def play(self, state: GameState, seat: int, move: Move, items: tuple[TableItem, ...]) -> Play:
         if items or move.value is not None or move.groups is not None:

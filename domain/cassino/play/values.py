@@ -5,8 +5,23 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from itertools import product
 
-from ...cards import Card
+from ...cards import Card, full_deck
 from ..options import Options
+
+
+_WORTH: dict[int, tuple[Options, dict[Card, tuple[int, ...]]]] = {}  # by the id of the options, which it keeps
+_LAST: tuple[Options | None, dict[Card, tuple[int, ...]]] = (None, {})  # the options last asked about, and their table
+
+
+def worth(options: Options) -> dict[Card, tuple[int, ...]]:
+    """:func:`values_of` every card, made once per options object (the
+    checks and the generators look values up many times a move)."""
+    found = _WORTH.get(id(options))
+    if found is None or found[0] is not options:
+        if len(_WORTH) >= 256:
+            _WORTH.clear()
+        found = _WORTH[id(options)] = (options, {c: _values(c, options) for c in full_deck()})
+    return found[1]
 
 
 def values_of(card: Card, options: Options) -> tuple[int, ...]:
@@ -15,6 +30,14 @@ def values_of(card: Card, options: Options) -> tuple[int, ...]:
     a Royal ace (1 or 11 with Tablanette's values), 10 or 11 for Buckeye's
     ten of diamonds. With ``capture_by: rank`` no card has a number value:
     each pairs with its own rank only, as courts do."""
+    global _LAST
+    last = _LAST  # one read: the pair is replaced whole, never changed
+    if last[0] is not options:
+        last = _LAST = (options, worth(options))
+    return last[1][card]
+
+
+def _values(card: Card, options: Options) -> tuple[int, ...]:
     if options.capture_by == "rank":
         return ()
     rank = card.rank
