@@ -8,21 +8,11 @@ session costs no rejoin."""
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 
 from tests.conftest import directory_for_postgres
 from tests.replicas.pair import Pair
-
-_HERE = Path(__file__).parent
-
-
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Under xdist (make test), every test of the pair runs on one worker, so the session starts one pair."""
-    for item in items:
-        if item.path.is_relative_to(_HERE):
-            item.add_marker(pytest.mark.xdist_group("replica-pair"))
 
 
 @pytest.fixture(scope="session")
