@@ -14,6 +14,7 @@ import json
 import re
 import threading
 import time
+from datetime import UTC, datetime
 from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
@@ -21,6 +22,7 @@ import pytest
 from werkzeug.serving import WSGIRequestHandler, make_server
 
 from service.web.app import close_app, create_app
+from service.web.current import services
 from tests.api.conftest import Api, Game
 from tests.conftest import OPERATOR_TOKEN, TEST_SETTINGS
 
@@ -109,6 +111,26 @@ def base_url(web_app, browser):
     thread.start()
     yield f"http://127.0.0.1:{server.server_port}"
     server.shutdown()
+
+
+@pytest.fixture
+def time_keeper(web_app):
+    """The service's time keeper at work while the test runs, as every ``casino
+    serve`` worker runs it: it looks for due deadlines every 0.2 s and appends
+    their time-outs. (The web app starts none of its own, which would claim
+    the deadlines of other tests' games on the same database.)"""
+    keeper = services(web_app).keeper
+    stop = threading.Event()
+
+    def keep() -> None:
+        while not stop.wait(0.2):
+            keeper.tick()
+
+    thread = threading.Thread(target=keep, name="test-time-keeper", daemon=True)
+    thread.start()
+    yield keeper
+    stop.set()
+    thread.join()
 
 
 @pytest.fixture
@@ -243,6 +265,24 @@ def play_alone(page) -> tuple[Game, str]:
 def wait_version(page, version: int, timeout: float = 10_000) -> None:
     """Until the page shows the game at ``version`` (its body's data-version)."""
     page.wait_for_function("v => Number(document.body.dataset.version) >= v", arg=version, timeout=timeout)
+
+
+def countdown_seconds(text: str) -> int:
+    """A countdown's time as the pages show it ("4:05"), in seconds."""
+    minutes, seconds = text.split(":")
+    return int(minutes) * 60 + int(seconds)
+
+
+def seconds_left(deadline: str) -> float:
+    """Seconds from now to ``deadline`` (RFC 3339), by this machine's clock, which is the service's."""
+    return (datetime.fromisoformat(deadline) - datetime.now(UTC)).total_seconds()
+
+
+def assert_counts_down_to(text: str, deadline: str) -> None:
+    """A countdown shows the time left to ``deadline``: whole seconds, rounded up, as
+    the page estimates the service's time from its answers' Date (to the second)."""
+    shown, left = countdown_seconds(text), seconds_left(deadline)
+    assert left - 1 <= shown <= left + 1.5, (shown, left)
 
 
 def hold_streams(page, timeout: float = 15.0) -> list:

@@ -7,9 +7,12 @@ from __future__ import annotations
 import time
 
 from tests.conftest import OPERATOR_TOKEN
-from tests.web.conftest import DESKTOP, PHONE, click_move, open_page, play_alone, shoot, wait_version
+from tests.web.conftest import (DESKTOP, PHONE, click_move, open_page, play_alone, shoot, wait_streamed,
+                                wait_version)
 
 PLAYS = {"CardTrailed", "CardsCaptured", "BuildMade", "BundleStolen", "CardPlucked"}
+SHOWN_IS = """want => JSON.stringify([...document.querySelectorAll('#just-played li')]
+    .map(n => Number(n.dataset.version))) === JSON.stringify(want)"""
 
 
 def computers_plays_since_mine(events: list[dict]) -> list[int]:
@@ -56,6 +59,10 @@ def test_the_lobby_makes_a_game_against_the_computer_and_the_person_finishes_it(
         if state["status"] == "in_progress":
             events = web_api.events(game)
             expected = computers_plays_since_mine(events)
+            # The view may come before the stream has brought the events it follows (the page reads
+            # it again after its own command): what was just played shows once they are there.
+            wait_streamed(page, state["version"])
+            page.wait_for_function(SHOWN_IS, arg=expected)
             shown = [int(v) for v in page.locator("#just-played li").evaluate_all("l => l.map(n => n.dataset.version)")]
             assert shown == expected, (shown, expected)
             if expected:

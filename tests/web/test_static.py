@@ -67,6 +67,20 @@ def test_the_client_knows_each_games_moves_by_event_types_the_game_has():
             assert set(re.findall(r'"(\w+)"', types)) <= set(game.EVENT_TYPES), name
 
 
+def test_the_client_tells_early_endings_by_event_types_the_game_has():
+    """Who resigned, ran out of time or called the game off, the table reads
+    from the log by these types (GAME_ENDINGS in events.js), one for each
+    such ``result``."""
+    text = (ROOT / "events.js").read_text()
+    listed = re.search(r"GAME_ENDINGS = \{(.*?)\n\};", text, re.S).group(1)
+    games = dict(re.findall(r'^  "?([\w-]+)"?: \{(.*?)\},$', listed, re.M))
+    assert set(games) == set(GAME_TYPES)
+    for name, game in GAME_TYPES.items():
+        endings = dict(re.findall(r'(\w+): "(\w+)"', games[name]))
+        assert set(endings) == {"resigned", "timed_out", "aborted"}, name
+        assert set(endings.values()) <= set(game.EVENT_TYPES), name
+
+
 def test_the_client_names_every_scoring_category_in_words():
     """A hand's score shows each category by name (tableview.js), whatever the variant's points table."""
     text = (ROOT / "tableview.js").read_text()

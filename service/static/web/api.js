@@ -1,5 +1,8 @@
 // The public API, as the pages use it: fetch with the caller's token, and
 // problem+json answers turned into errors that carry the service's sentence.
+// Every answer's Date tells the pages the service's time (servertime.js).
+
+import { observeAnswer } from "./servertime.js";
 
 export class ApiError extends Error {
   constructor(status, problem) {
@@ -22,7 +25,9 @@ export class Api {
       headers["Content-Type"] = "application/json";
       init.body = JSON.stringify(body);
     }
+    const sentAt = Date.now();
     const response = await fetch(path, init);
+    observeAnswer(response.headers.get("Date"), sentAt, Date.now());
     const text = await response.text();
     const data = text ? JSON.parse(text) : null;
     if (!response.ok) throw new ApiError(response.status, data);
@@ -77,6 +82,33 @@ export function seatToken(gameId) {
 /** Drop this tab's token for the game (one the service refused). */
 export function forgetSeatToken(gameId) {
   sessionStorage.removeItem(`casino.token.${gameId}`);
+}
+
+const PLAYER_KEY = "casino.player";
+
+/**
+ * The player this browser plays as (``{id, name, token}``, as registered),
+ * or null. Kept in localStorage, so every tab of this browser has it and it
+ * outlasts closing them all; it is sent only in the Authorization header.
+ */
+export function savedPlayer() {
+  try {
+    const player = JSON.parse(localStorage.getItem(PLAYER_KEY));
+    return player && typeof player.token === "string" ? player : null;
+  } catch (error) {
+    return null; // not a player this page kept
+  }
+}
+
+/** Keep ``player`` as this browser's (or, null, forget it). */
+export function keepPlayer(player) {
+  if (player) localStorage.setItem(PLAYER_KEY, JSON.stringify({ id: player.id, name: player.name, token: player.token }));
+  else localStorage.removeItem(PLAYER_KEY);
+}
+
+/** A fresh Idempotency-Key, so that a retried command or registration is done once. */
+export function idempotencyKey() {
+  return crypto.randomUUID ? { "Idempotency-Key": crypto.randomUUID() } : {};
 }
 
 export function operatorToken() {

@@ -35,6 +35,34 @@ export const GAME_MOVES = {
 };
 
 /**
+ * Each game's events that end it before its rules do, by the view's
+ * ``result`` they lead to: each names the seat that resigned, ran out of
+ * time or called the game off.
+ */
+export const GAME_ENDINGS = {
+  cassino: { resigned: "SeatResigned", timed_out: "TimedOut", aborted: "GameAborted" },
+  "mass-cool-casino": { resigned: "PlayerResigned", timed_out: "TurnTimedOut", aborted: "TableAborted" },
+};
+
+/**
+ * Who ended a finished game before its rules did, and how, in words for
+ * ``who`` (words.js, ``readerWords``): "Bob resigned", "your time ran out",
+ * "Ann called the game off"; null for a game that ended by its rules (or
+ * whose ending event ``events`` does not hold).
+ */
+export function earlyEnding(view, events, who) {
+  const type = (GAME_ENDINGS[view.game_type || "cassino"] || {})[view.result];
+  const ending = type ? events.filter((e) => e.type === type).at(-1) : undefined;
+  if (!ending) return null;
+  const { seat } = ending.data;
+  switch (view.result) {
+    case "resigned": return who.subject(seat, "resigned", "resigned");
+    case "timed_out": return `${capital(who.whose(seat))} time ran out`;
+    default: return who.subject(seat, "called", "called") + " the game off";
+  }
+}
+
+/**
  * The event types to listen for in a game of ``gameType``: its own, and
  * (for a game this page does not know) every type it knows of.
  */

@@ -1,7 +1,11 @@
 // The lobby: pick a variant, the seats and options, create the game, and
-// hand out one link per seat (the token rides in the link's fragment).
+// hand out one link per seat (the token rides in the link's fragment). A
+// seat may be left open, for a player to join from the lobby (or by the
+// game's invitation link, for a game not listed there), or taken by this
+// browser's player (players.js), whose games are then listed here.
 
 import { Api, el, replayLink, showError, tableLink } from "./api.js";
+import { currentPlayer, invitationLink, readSoon, startPlayers, takeSeat } from "./players.js";
 
 const api = new Api();
 const form = document.getElementById("new-game");
@@ -13,24 +17,45 @@ function variant() {
   return variants.find((v) => v.name === form.variant.value);
 }
 
-function seatRow(name, computer = false) {
+/** Who may sit in a seat: a person given its link, the computer, a player who joins, or this browser's player. */
+function seatKinds() {
+  const player = currentPlayer();
+  return [["person", "a person, by a link"], ["computer", "the computer"], ["open", "open: a player joins"],
+    ...(player ? [["me", `me (${player.name})`]] : [])];
+}
+
+function kindOptions(kind) {
+  return seatKinds().map(([value, words]) => el("option", { value, selected: value === kind }, words));
+}
+
+/** Whether a seat of ``kind`` is created open (this browser's player's is joined at once), and so takes no name here. */
+function createdOpen(kind) {
+  return kind === "open" || kind === "me";
+}
+
+function seatRow(name, kind = "person") {
   const n = seatList.children.length;
-  return el("li", { class: "seat-row" },
-    el("label", { for: `seat-${n}` }, `Seat ${n}`),
-    el("input", { id: `seat-${n}`, class: "seat-name-input", value: name, maxlength: 40, required: true }),
-    el("label", { class: "check" },
-      el("input", { type: "checkbox", class: "seat-computer", checked: computer }), "computer"));
+  const select = el("select", { class: "seat-kind", id: `seat-kind-${n}`, "aria-label": `Who sits in seat ${n}` },
+    kindOptions(kind));
+  const input = el("input", { id: `seat-${n}`, class: "seat-name-input", value: name, maxlength: 40, required: true,
+    disabled: createdOpen(kind) });
+  select.addEventListener("change", () => {
+    input.disabled = createdOpen(select.value);
+    seatsChanged();
+  });
+  return el("li", { class: "seat-row" }, el("label", { for: `seat-${n}` }, `Seat ${n}`), input, select);
 }
 
 function setSeats(rows) {
   seatList.replaceChildren();
-  for (const [name, computer] of rows) seatList.append(seatRow(name, computer));
+  for (const [name, kind] of rows) seatList.append(seatRow(name, kind));
   seatsChanged();
 }
 
 function seatsChanged() {
   const counts = variant() ? variant().players : [2];
   const n = seatList.children.length;
+  document.getElementById("listed-field").hidden = ![...seatList.children].some((row) => createdOpen(rowValue(row)[1]));
   document.getElementById("add-seat").disabled = !counts.some((c) => c > n);
   document.getElementById("remove-seat").disabled = !counts.some((c) => c < n);
   const dealer = form.first_dealer;
@@ -55,13 +80,13 @@ function variantChanged() {
   if (!counts.includes(n)) {
     const want = counts[0];
     const rows = [...seatList.children].slice(0, want).map(rowValue);
-    while (rows.length < want) rows.push([`Player ${rows.length + 1}`, false]);
+    while (rows.length < want) rows.push([`Player ${rows.length + 1}`, "person"]);
     setSeats(rows);
   } else seatsChanged();
 }
 
 function rowValue(row) {
-  return [row.querySelector(".seat-name-input").value, row.querySelector(".seat-computer").checked];
+  return [row.querySelector(".seat-name-input").value, row.querySelector(".seat-kind").value];
 }
 
 function request() {
@@ -72,9 +97,19 @@ function request() {
     throw new Error("The other options are not valid JSON.");
   }
   if (hasTarget(variant())) options.target = form.target.value === "" ? null : Number(form.target.value);
-  const seats = [...seatList.children].map(rowValue).map(([name, computer]) => (computer ? { name, computer } : { name }));
+  const kinds = [...seatList.children].map(rowValue);
+  if (kinds.filter(([, kind]) => kind === "me").length > 1) throw new Error("A player holds one seat of a game: choose “me” for one seat only.");
+  const seats = kinds.map(([name, kind]) => (createdOpen(kind) ? { open: true } : kind === "computer" ? { name, computer: true } : { name }));
   const dealer = form.first_dealer.value;
-  return { variant: form.variant.value, seats, options, first_dealer: dealer === "" ? null : Number(dealer) };
+  const made = { variant: form.variant.value, seats, options, first_dealer: dealer === "" ? null : Number(dealer) };
+  if (form.clock.value !== "") made.clock = { per_move_seconds: Number(form.clock.value) };
+  if (seats.some((seat) => seat.open)) made.listed = form.listed.checked;
+  return made;
+}
+
+/** The seat this browser's player takes in the game the form creates (an open one, joined at once), or -1. */
+function mySeat() {
+  return [...seatList.children].findIndex((row) => row.querySelector(".seat-kind").value === "me");
 }
 
 function linkRow(label, href, note) {
@@ -85,13 +120,24 @@ function linkRow(label, href, note) {
     note ? el("span", { class: "note" }, note) : null);
 }
 
-function showLinks(created) {
+/** What a seat's row says beside its link: who plays it, when it has no link of its own. */
+function seatNote(seat, mine, listed) {
+  if (seat.seat === mine) return "yours: it is among your games";
+  if (seat.token) return null;
+  if (seat.name === null) return listed ? "open: a player joins it from the lobby" : "open: a player joins it by the invitation link";
+  return "played by the computer";
+}
+
+function showLinks(created, mine, listed) {
+  const open = created.seats.some((s) => s.name === null && s.seat !== mine);
   document.getElementById("links").replaceChildren(
     el("h2", {}, "The game is ready"),
     el("p", { class: "note" }, "Give each player their own link: it holds their seat's secret token, and is shown only now."),
     el("ul", { class: "links", id: "seat-links" },
-      created.seats.map((s) => linkRow(`${s.name} (seat ${s.seat})`, s.token ? tableLink(created.id, s.token) : null,
-        s.token ? null : "played by the computer")),
+      created.seats.map((s) => linkRow(`${s.name ?? (s.seat === mine ? currentPlayer().name : "Open")} (seat ${s.seat})`,
+        s.token ? tableLink(created.id, s.token) : s.seat === mine ? tableLink(created.id, null) : null,
+        seatNote(s, mine, listed))),
+      open ? linkRow("Invitation to the open seats", invitationLink(created.id)) : null,
       linkRow("Spectators", tableLink(created.id, null)),
       linkRow("Replay (once the game is over)", replayLink(created.id))));
 }
@@ -115,15 +161,26 @@ async function start() {
   form.variant.replaceChildren(...games.map((game) => el("optgroup", { label: GAME_NAMES[game] || game },
     variants.filter((v) => (v.game_type || "cassino") === game).map((v) => el("option", { value: v.name }, v.name)))));
   form.variant.value = variants.some((v) => v.name === "cassino") ? "cassino" : variants[0].name;
-  setSeats([["Player 1", false], ["Player 2", false]]);
+  setSeats([["Player 1", "person"], ["Player 2", "person"]]);
   variantChanged();
 }
 
 form.variant.addEventListener("change", variantChanged);
 form.addEventListener("submit", async (event) => {
   event.preventDefault();
+  const mine = mySeat();
   const created = await create();
-  if (created) showLinks(created);
+  if (!created) return;
+  if (mine >= 0) {
+    // The seat was created open: taken now, at once, as this browser's player.
+    try {
+      await takeSeat(created.id, mine);
+      readSoon();
+    } catch (error) {
+      showError(error);
+    }
+  }
+  showLinks(created, mine, form.listed.checked);
 });
 document.getElementById("add-seat").addEventListener("click", () => {
   seatList.append(seatRow(`Player ${seatList.children.length + 1}`));
@@ -138,8 +195,13 @@ document.getElementById("remove-seat").addEventListener("click", () => {
 document.getElementById("alone").addEventListener("click", async () => {
   const others = seatList.children.length - 1;
   const [name] = rowValue(seatList.firstElementChild);
-  setSeats([[name, false], ...Array.from({ length: others }, (_, i) => [others > 1 ? `Computer ${i + 1}` : "Computer", true])]);
+  setSeats([[name, "person"], ...Array.from({ length: others }, (_, i) => [others > 1 ? `Computer ${i + 1}` : "Computer", "computer"])]);
   const created = await create();
   if (created) location.assign(tableLink(created.id, created.seats[0].token));
 });
+startPlayers(() => seatList.querySelectorAll(".seat-kind").forEach((select) => {
+  // Once registered, the player may take a seat of the games made here.
+  const kind = select.value;
+  select.replaceChildren(...kindOptions(kind));
+}));
 start().catch(showError);

@@ -154,7 +154,7 @@ function actions() {
 
 function results() {
   const showdown = seat.events.filter((e) => e.type === "PotWon" || e.type === "PotTied").at(-1);
-  return [finalCount(seat.view, seat.view.you), showdownResult(seat.view, showdown, seat.view.you)];
+  return [finalCount(seat.view, seat.events, seat.view.you), showdownResult(seat.view, showdown, seat.view.you)];
 }
 
 function render() {

@@ -5,6 +5,7 @@
 
 import { el } from "./api.js";
 import { cardFace } from "./cards.js";
+import { earlyEnding } from "./events.js";
 import { capital, listed, readerWords, seatName } from "./words.js";
 
 /** This game's statuses, in the order a game goes through them, with what the pages call them. */
@@ -121,14 +122,16 @@ export function showdownResult(view, event, you) {
 }
 
 /** The end: each seat's money counted, and who won (the view's ``winners``), in words for ``you``. */
-export function finalCount(view, you) {
+export function finalCount(view, events, you) {
   if (view.status !== "finished" || !view.totals) return null;
   const winners = view.winners || [];
-  const { name } = readerWords(view, you);
-  const who = `${capital(listed(winners.map(name)))} ${winners.length === 1 ? "won" : "share the win"}`;
+  const words = readerWords(view, you);
+  const won = winners.length ? `${listed(winners.map(words.name))} ${winners.length === 1 ? "won" : "share the win"}`
+    : "nobody won";
+  const early = earlyEnding(view, events, words);
   return el("section", { class: "score", "aria-label": "The count" },
-    el("p", { class: "result", id: "result", role: "status" },
-      `${who} (${REASONS[view.result] || String(view.result).replace(/_/g, " ")}).`),
+    el("p", { class: "result", id: "result", role: "status" }, early ? `${capital(early)}: ${won}.`
+      : `${capital(won)} (${REASONS[view.result] || String(view.result).replace(/_/g, " ")}).`),
     el("table", {},
       el("thead", {}, el("tr", {}, el("th", {}, "Player"), el("th", {}, "Money counted"), el("th", {}, "Outcome"))),
       el("tbody", {}, view.seats.map((s) => el("tr", { "data-total": s.seat },

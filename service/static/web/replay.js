@@ -22,7 +22,7 @@ const slider = document.getElementById("version");
  */
 const TABLES = {
   cassino: { header, seats: seatsPanel, table: tableArea, result: gameResult },
-  "mass-cool-casino": { header: mccHeader, seats: mccSeats, table: mccTable, result: (view) => finalCount(view) },
+  "mass-cool-casino": { header: mccHeader, seats: mccSeats, table: mccTable, result: finalCount },
 };
 
 let latest = null;

@@ -2,10 +2,12 @@
 // the caller's view and legal moves, reads them again after each event and
 // each command (an older answer never replaces a newer one), sends commands
 // with an Idempotency-Key, keeps the event log from the live stream, and
-// offers the undo (asking, answering) that every game has. The game's own
+// offers what every game has: the undo (asking, answering), resigning and
+// calling the game off, and the clock. The game's own
 // table (cassinotable.js, mcctable.js) draws the page and makes its moves.
 
-import { el, keepingFocus, showError } from "./api.js";
+import { el, idempotencyKey, keepingFocus, showError } from "./api.js";
+import { clockPanel } from "./clock.js";
 import { GAME_MOVES, describe, eventTypes } from "./events.js";
 import { LiveEvents } from "./stream.js";
 import { readerWords, seatName } from "./words.js";
@@ -31,6 +33,7 @@ export class Seat {
     this.truncated = false;
     this.events = [];
     this.pending = null;
+    this.confirming = null; // "resign" or "abort" while the seat is asked to confirm it
   }
 
   async refresh() {
@@ -52,9 +55,9 @@ export class Seat {
 
   /** Send a command; the service's sentence shows if it is refused. */
   async command(path, body = {}) {
+    this.confirming = null;
     try {
-      const key = crypto.randomUUID ? { "Idempotency-Key": crypto.randomUUID() } : {};
-      await this.api.post(`${this.base}/${path}`, body, key);
+      await this.api.post(`${this.base}/${path}`, body, idempotencyKey());
       showError(null);
       this.hooks.sent();
     } catch (error) {
@@ -84,11 +87,12 @@ export class Seat {
       const drawn = areas(you);
       document.getElementById("role").textContent = you === undefined ? "Watching" : `Seat ${you}: ${view.seats[you].name}`;
       document.getElementById("status-area").replaceChildren(drawn.status);
+      document.getElementById("clock-area").replaceChildren(...clockPanel(view));
       document.getElementById("seats-area").replaceChildren(drawn.seats);
       document.getElementById("table-area").replaceChildren(drawn.table);
       document.getElementById("recent").replaceChildren(...justPlayedArea(this));
       document.getElementById("hand-area").replaceChildren(drawn.hand);
-      document.getElementById("actions").replaceChildren(...(you === undefined ? [] : drawn.actions()));
+      document.getElementById("actions").replaceChildren(...(you === undefined ? [] : [...drawn.actions(), ...endControls(this)]));
       document.getElementById("results").replaceChildren(...drawn.results.filter(Boolean));
       document.body.dataset.version = String(view.version);
     });
@@ -106,6 +110,22 @@ export class Seat {
   mayTakeBack() {
     const moves = GAME_MOVES[this.gameType];
     return Boolean(moves) && latestMoveIsMine(this.events, this.view.you, moves);
+  }
+
+  /**
+   * Whether this seat may call the game off now: before the first play, as
+   * the whole log shows it (so only once the page has the log up to the view).
+   */
+  mayAbort() {
+    const moves = GAME_MOVES[this.gameType];
+    const last = this.events.at(-1);
+    return Boolean(moves) && Boolean(last) && last.version >= this.view.version && !playStands(this.events, moves);
+  }
+
+  /** Ask the seat to confirm ``what`` ("resign", "abort"), or (null) no longer. */
+  confirm(what) {
+    this.confirming = what;
+    this.hooks.render();
   }
 
   /** Whether the game awaits ``command`` from this seat now (the view's ``awaiting``). */
@@ -128,7 +148,8 @@ export function watchingNote(why) {
     el("p", {}, reason),
     el("p", {}, "A seat's token stays in the tab that opened the seat's link. To play from here, open your"
       + " seat's own link again: the one the lobby gave, ending in #token=…. The tab that has your seat"
-      + " shows that link under “This seat's link”."));
+      + " shows that link under “This seat's link”. A seat you joined as a player opens from “Your games”"
+      + " in the lobby, in this browser."));
 }
 
 /**
@@ -174,6 +195,43 @@ function justPlayedArea(seat) {
   return [el("h2", {}, seat.view.you === undefined ? "Just played" : "Since your last move"),
     el("ul", { class: "just-played", id: "just-played" },
       shown.map((event) => el("li", { "data-seat": event.data.seat, "data-version": event.version }, describe(event, who))))];
+}
+
+/**
+ * Whether a play stands in the log ``events`` (from its start): each
+ * take-back removes the latest play, so a game whose every play was taken
+ * back may still be called off (docs/rules.md, "Aborting").
+ */
+export function playStands(events, moves) {
+  let standing = 0;
+  for (const { type } of events) {
+    if (moves.plays.includes(type)) standing += 1;
+    else if (moves.undone.includes(type)) standing -= 1;
+  }
+  return standing > 0;
+}
+
+/**
+ * Resigning (while every seat is held, and for a seat still in the game)
+ * and calling the game off (before the first play), each asked twice: once
+ * to offer it, once to confirm it.
+ */
+function endControls(seat) {
+  const view = seat.view;
+  if (view.status === "finished") return [];
+  const mayResign = view.seats.every((s) => !s.open) && !view.seats[view.you].out;
+  const mayAbort = seat.mayAbort();
+  const notYet = (key) => button("Not yet", key, () => seat.confirm(null));
+  if (seat.confirming === "resign" && mayResign) {
+    return [el("p", { class: "note" }, "Resigning ends the game now, and your side loses it."),
+      button("Resign now", "resign-sure", () => seat.command("resign"), { class: "danger" }), notYet("resign-no")];
+  }
+  if (seat.confirming === "abort" && mayAbort) {
+    return [el("p", { class: "note" }, "Calling the game off ends it now, with no winner."),
+      button("Call it off now", "abort-sure", () => seat.command("abort"), { class: "danger" }), notYet("abort-no")];
+  }
+  return [mayAbort ? button("Call the game off…", "abort", () => seat.confirm("abort")) : null,
+    mayResign ? button("Resign…", "resign", () => seat.confirm("resign")) : null].filter(Boolean);
 }
 
 export function button(label, key, onclick, extra = {}) {

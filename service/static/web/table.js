@@ -4,9 +4,10 @@
 // or Mass Cool Casino's (mcctable.js). A link that names no game, or a
 // game that is not there, gets a page that says so; a tab without the
 // seat's token (a seat's link opened again without its fragment, in a new
-// tab) says why it shows the spectators' view and how to get the seat back.
+// tab), and whose browser's player holds no seat there, says why it shows
+// the spectators' view and how to get the seat back.
 
-import { Api, el, forgetSeatToken, gameIdFromPage, seatToken, showError, tableLink } from "./api.js";
+import { Api, el, forgetSeatToken, gameIdFromPage, savedPlayer, seatToken, showError, tableLink } from "./api.js";
 
 const TABLES = {
   cassino: () => import("./cassinotable.js"),
@@ -14,24 +15,38 @@ const TABLES = {
 };
 
 /**
- * The caller and the game's view: with this tab's seat token, or without
- * one, ``watching`` then saying why ("no-token", or "refused" for a token
- * the service does not take for this game, which is forgotten).
+ * The caller and the game's view: with this tab's seat token; else with
+ * the player token this browser keeps, if its player holds a seat here;
+ * else without one, ``watching`` then saying why
+ * ("no-token", or "refused" for a seat token the service does not take for
+ * this game, which is forgotten).
  */
 async function firstLook(gameId) {
-  const token = seatToken(gameId);
   const path = `/v1/games/${encodeURIComponent(gameId)}`;
+  const token = seatToken(gameId);
   if (token) {
-    try {
-      const api = new Api(token);
-      return { api, token, view: await api.get(path), watching: null };
-    } catch (error) {
-      if (error.status !== 401 && error.status !== 403) throw error;
-      forgetSeatToken(gameId);
-    }
+    const seen = await lookWith(token, path);
+    if (seen) return { ...seen, token };
+    forgetSeatToken(gameId);
+  }
+  const player = savedPlayer();
+  if (player) {
+    const seen = await lookWith(player.token, path);
+    if (seen && seen.view.you !== undefined) return { ...seen, token: null };
   }
   const api = new Api(null);
   return { api, token: null, view: await api.get(path), watching: token ? "refused" : "no-token" };
+}
+
+/** The view with ``token``, or null when the service does not take the token. */
+async function lookWith(token, path) {
+  const api = new Api(token);
+  try {
+    return { api, view: await api.get(path), watching: null };
+  } catch (error) {
+    if (error.status !== 401 && error.status !== 403) throw error;
+    return null;
+  }
 }
 
 function showMissing(gameId) {
@@ -71,6 +86,7 @@ async function open() {
   const rules = document.getElementById("rules-link");
   rules.href = `/rules/${type}${view.variant ? `?variant=${encodeURIComponent(view.variant)}` : ""}`;
   rules.hidden = false;
+  // A seat held by this browser's player needs no link of its own: it opens from the lobby's "Your games".
   if (token && view.you !== undefined) showSeatLink(gameId, token);
   (await TABLES[type]()).start(api, gameId, { watching });
 }

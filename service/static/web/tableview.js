@@ -3,6 +3,7 @@
 // play, watch and replay pages.
 
 import { el } from "./api.js";
+import { earlyEnding } from "./events.js";
 import { cardBacks, cardFace, cardName } from "./cards.js";
 import { capital, listed, readerWords, seatName } from "./words.js";
 
@@ -164,18 +165,21 @@ export function gameResult(view, events, you) {
   if (view.status !== "finished") return null;
   const who = readerWords(view, you);
   const winners = view.winners || [];
-  const won = winners.length ? `${capital(listed(winners.map(who.name)))} won` : "A draw";
+  const won = winners.length ? `${listed(winners.map(who.name))} won` : null;
   const claim = events.find((e) => e.type === "CountedOut");
-  let how = ` (${String(view.result).replace(/_/g, " ")}).`;
+  const early = earlyEnding(view, events, who);
+  let said = `${won ? capital(won) : "A draw"} (${String(view.result).replace(/_/g, " ")}).`;
   let scores = "Scores";
-  if (claim) {
+  if (early) said = `${capital(early)}: ${won || "nobody won"}.`;
+  else if (claim) {
     const { seat, team, total, success } = claim.data;
     const before = view.scores[team];
-    how = `: ${who.subject(seat, "counted", "counted")} out with ${total}, ${before} before this hand and`
-      + ` ${total - before} made sure of in it, ${success ? "reaching" : "short of"} the target of ${view.options.target}.`;
+    said = `${won ? capital(won) : "A draw"}: ${who.subject(seat, "counted", "counted")} out with ${total}, ${before}`
+      + ` before this hand and ${total - before} made sure of in it, ${success ? "reaching" : "short of"} the`
+      + ` target of ${view.options.target}.`;
     scores = "Scores before this hand";
   }
   const teams = sides(view);
-  return el("p", { class: "result", id: "result", role: "status" }, `${won}${how} `,
+  return el("p", { class: "result", id: "result", role: "status" }, `${said} `,
     el("span", { class: "scores" }, `${scores}: ${view.scores.map((p, t) => `${teams[t]} ${p}`).join(", ")}.`));
 }

@@ -5,9 +5,10 @@ export function listed(items) {
   return items.length < 2 ? items.join("") : `${items.slice(0, -1).join(", ")} and ${items.at(-1)}`;
 }
 
-/** A seat's name in a view; "nobody" for no seat. */
+/** A seat's name in a view; "nobody" for no seat, and "seat N (open)" for a seat nobody holds yet. */
 export function seatName(view, seat) {
-  return seat === null || seat === undefined ? "nobody" : view.seats[seat].name;
+  if (seat === null || seat === undefined) return "nobody";
+  return view.seats[seat].name ?? `seat ${seat} (open)`;
 }
 
 export function capital(text) {

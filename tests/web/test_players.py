@@ -1,0 +1,146 @@
+"""Players in the browser: two browser contexts are two people. One
+registers a name, creates a game with an open seat and takes the other seat
+as that player; the other registers, finds the game among the open games,
+joins it, and both play; each is told live when the game waits for them,
+and a page closed and opened again still knows the player and their games
+(whose turn, the deadline). A game not listed is found by its invitation
+link alone. No player token is ever in an address the browser asked for."""
+
+from __future__ import annotations
+
+from tests.api.conftest import Game
+from tests.web.conftest import PHONE, Seen, assert_counts_down_to, click_move, shoot, wait_version
+
+LOBBY = "/play/"
+
+
+def open_lobby(browser, base_url, context=None):
+    """A page of the lobby, in a new context (a new person's browser) unless given one."""
+    context = context or browser.new_context(viewport=PHONE)
+    page = context.new_page()
+    seen = Seen(page)
+    urls: list[str] = []
+    page.on("request", lambda request: urls.append(request.url))
+    page.goto(f"{base_url}{LOBBY}")
+    page.wait_for_selector("#variant option[value=cassino]", state="attached")
+    return page, seen, urls
+
+
+def register(page, name: str) -> dict:
+    """Play as ``name`` on this browser; the player the page keeps (its id, name and token)."""
+    page.fill("#player-name", name)
+    page.get_by_role("button", name="Play as this name").click()
+    page.wait_for_selector("#you")
+    assert page.inner_text("#you strong") == name
+    return page.evaluate("JSON.parse(localStorage.getItem('casino.player'))")
+
+
+def create_with_open_seat(page, *, listed: bool = True, clock: str = "") -> str:
+    """Seat 0 is this browser's player's, seat 1 open; seat 0 deals first. The new game's id."""
+    page.select_option("#seat-kind-0", "me")
+    page.select_option("#seat-kind-1", "open")
+    if not listed:
+        page.uncheck("#listed")
+    page.fill("#clock", clock)
+    page.select_option("#first-dealer", "0")
+    page.click("#create")
+    page.wait_for_selector("#seat-links")
+    return page.locator("#my-games li").first.get_attribute("data-game")
+
+
+def my_game(page, game_id: str):
+    return page.locator(f'#my-games li[data-game="{game_id}"]')
+
+
+def assert_token_never_in_an_address(urls: list[str], *tokens: str) -> None:
+    assert urls and not [u for u in urls for t in tokens if t in u]
+
+
+def test_two_players_meet_in_the_lobby_play_and_find_their_games_again(browser, base_url, web_api):
+    ann, ann_seen, ann_urls = open_lobby(browser, base_url)
+    ann_player = register(ann, "Ann")
+    game_id = create_with_open_seat(ann, clock="600")
+    game = Game(game_id, [ann_player["token"]], {})
+    view = web_api.view(game)
+    assert [(s["name"], s["open"]) for s in view["seats"]] == [("Ann", False), (None, True)]
+    assert view["clock"]["per_move_seconds"] == 600
+    assert my_game(ann, game_id).get_attribute("data-your-turn") == "false"  # nobody deals while a seat is open
+    assert "open: a player joins it from the lobby" in ann.inner_text("#seat-links")
+    shoot(ann, "lobby-created", PHONE)
+
+    bob, bob_seen, bob_urls = open_lobby(browser, base_url)
+    bob.wait_for_selector(f'#open-games li[data-game="{game_id}"]')
+    offered = bob.locator(f'#open-games li[data-game="{game_id}"]')
+    assert offered.inner_text().startswith("cassino: Ann, an open seat.")
+    assert "Clock: 10 minutes a move" in offered.inner_text()
+    assert offered.get_by_role("button", name="Join").is_disabled()  # a name first
+    bob_player = register(bob, "Bob")
+    shoot(bob, "lobby-open-games", PHONE)
+    bob.locator(f'#open-games li[data-game="{game_id}"]').get_by_role("button", name="Join").click()
+    bob.wait_for_url(f"**/play/table.html?game={game_id}")
+    bob.wait_for_selector("body[data-version]")
+    assert bob.inner_text("#role") == "Seat 1: Bob"
+    assert bob.locator("#seat-link-box").is_hidden()  # a player's seat opens from the lobby, not by a link
+
+    # Ann's lobby is told at once that the game now waits for her to deal, with her time running.
+    ann.wait_for_selector(f'#my-games li[data-game="{game_id}"][data-your-turn="true"]')
+    assert "Your turn" in my_game(ann, game_id).inner_text()
+    deadline = web_api.view(game)["clock"]["deadline"]
+    assert_counts_down_to(my_game(ann, game_id).locator(".countdown").inner_text(), deadline)
+    shoot(ann, "lobby-your-turn", PHONE)
+    my_game(ann, game_id).get_by_role("link").click()
+    ann.wait_for_url(f"**/play/table.html?game={game_id}")
+    ann.wait_for_selector("body[data-version]")
+    assert ann.inner_text("#role") == "Seat 0: Ann"
+    before = web_api.view(game)["version"]
+    ann.get_by_role("button", name="Deal", exact=True).click()
+    wait_version(ann, before + 1)
+
+    tokens = {0: ann_player["token"], 1: bob_player["token"]}
+    pages = {0: ann, 1: bob}
+    for _ in range(2):  # Bob plays first, then Ann: each by clicking
+        view = web_api.view(game)
+        seat = view["turn"]
+        wait_version(pages[seat], view["version"])
+        move = web_api.get(f"{game.url}/moves", token=tokens[seat]).get_json()["moves"][0]
+        click_move(pages[seat], move, ["Ann", "Bob"])
+        wait_version(pages[seat], view["version"] + 1)
+    view = web_api.view(game)
+    assert [e["data"]["seat"] for e in web_api.events(game)[-2:]] == [1, 0]
+
+    # Bob closes his page; his browser opened again knows him, and his game, which waits for him.
+    context = bob.context
+    bob.close()
+    bob, bob_seen, more_urls = open_lobby(browser, base_url, context)
+    bob.wait_for_selector(f'#my-games li[data-game="{game_id}"][data-your-turn="true"]')
+    assert bob.inner_text("#you strong") == "Bob"
+    assert bob.locator(f'#open-games li[data-game="{game_id}"]').count() == 0  # no open seat: no longer offered
+    assert my_game(bob, game_id).locator(".countdown").count() == 1
+    my_game(bob, game_id).get_by_role("link").click()
+    wait_version(bob, view["version"])
+    assert bob.inner_text("#role") == "Seat 1: Bob" and bob.locator("#hand").count() == 1
+    assert_token_never_in_an_address(ann_urls, ann_player["token"], bob_player["token"])
+    assert_token_never_in_an_address(bob_urls + more_urls, ann_player["token"], bob_player["token"])
+    assert not ann_seen.errors and not bob_seen.errors
+
+
+def test_a_game_not_listed_is_joined_by_its_invitation_link(browser, base_url, web_api):
+    ann, ann_seen, _ = open_lobby(browser, base_url)
+    register(ann, "Ann")
+    game_id = create_with_open_seat(ann, listed=False)
+    invitation = ann.input_value('[aria-label="Link for Invitation to the open seats"]')
+    assert invitation.endswith(f"/play/?join={game_id}")
+    assert "open: a player joins it by the invitation link" in ann.inner_text("#seat-links")
+    lobby = web_api.get("/v1/lobby?limit=200").get_json()["games"]
+    assert game_id not in [g["id"] for g in lobby]
+
+    cy, cy_seen, _ = open_lobby(browser, base_url)
+    assert cy.locator(f'#open-games li[data-game="{game_id}"]').count() == 0
+    cy.goto(invitation)
+    register(cy, "Cy")
+    cy.locator(f'#open-games li[data-game="{game_id}"]').get_by_role("button", name="Join").click()
+    cy.wait_for_url(f"**/play/table.html?game={game_id}")
+    cy.wait_for_selector("body[data-version]")
+    assert cy.inner_text("#role") == "Seat 1: Cy"
+    assert [s["name"] for s in web_api.view(Game(game_id, [], {}))["seats"]] == ["Ann", "Cy"]
+    assert not ann_seen.errors and not cy_seen.errors
