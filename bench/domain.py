@@ -4,6 +4,15 @@ Run from the repository root::
 
     python bench/domain.py            # about twenty seconds
     python bench/domain.py --seed 7   # other random games and tables
+    python bench/domain.py --cpu      # CPU time of this process, not wall time
+    python bench/domain.py --cpu --against /tmp/old   # old and new, in one run
+
+``--cpu`` times with :func:`time.process_time`, so that on a shared, busy
+machine a figure counts this process's work and not the others' (games
+per second, then, per CPU second). ``--against DIR`` runs the bench on the
+checkout in ``DIR`` (``git worktree add /tmp/old COMMIT``) and on this one
+in turn, ``--runs`` times each, alternating, and prints the best figure of
+each side and new/old; its last line holds both sides and the ratios.
 
 It prints figures for people, and as its last line one JSON object for
 machines (CI keeps it; compare runs on the same machine only):
@@ -22,7 +31,11 @@ machines (CI keeps it; compare runs on the same machine only):
 - ``legal_moves_worst_ms``: the slowest ``first()`` over every table above
   and over crowded tables where seat 0 owns one or two builds, with and
   without a second card of each build's value in hand (the owner's duty
-  refuses most moves there). Each is timed with the engine's memo caches emptied first
+  refuses most moves there);
+- ``validate_all_ms``: ``is_legal`` over every candidate move of every
+  table above, each call's fastest repeat, added up (what checking costs
+  on the whole, where the worst case says only what one move may cost).
+  Each is timed with the engine's memo caches emptied first
   (a cold start is what a new position costs), taking the fastest of a few
   repeats of the same call to drop scheduler noise, then the slowest call.
 """
@@ -36,11 +49,20 @@ import os
 import platform
 import random
 import statistics
+import subprocess
 import sys
 import time
 from itertools import product
 
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+def _root(argv: list[str]) -> str:
+    """The checkout whose ``domain`` is benched: ``--root DIR``, or this one."""
+    if "--root" in argv[:-1]:
+        return os.path.abspath(argv[argv.index("--root") + 1])
+    return os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+sys.path.insert(0, _root(sys.argv))
 
 from domain import Card, full_deck  # noqa: E402
 from domain.cassino import (Build, CreateGame, Deal, Move, Play, decide, evolve, fold,  # noqa: E402
@@ -56,6 +78,7 @@ TARGETS = {  # what the engine should manage on a modest machine
     "legal_moves_worst_ms": ("<", 20.0),
 }
 REPEATS = 3  # timings of the same call; the fastest counts
+clock = time.perf_counter  # time.process_time with --cpu
 
 
 def clear_caches() -> None:
@@ -75,9 +98,9 @@ def timed(fn, cold: bool = True) -> float:
     for _ in range(REPEATS):
         if cold:
             clear_caches()
-        start = time.perf_counter()
+        start = clock()
         fn()
-        best = min(best, time.perf_counter() - start)
+        best = min(best, clock() - start)
     return best
 
 
@@ -105,10 +128,10 @@ def play_game(rnd: random.Random) -> list:
 def bench_games(rnd: random.Random, rounds: int, per_round: int) -> tuple[float, list[list]]:
     rates, logs = [], []
     for _ in range(rounds):
-        start = time.perf_counter()
+        start = clock()
         for _ in range(per_round):
             logs.append(play_game(rnd))
-        rates.append(per_round / (time.perf_counter() - start))
+        rates.append(per_round / (clock() - start))
     print(f"games: {rounds} rounds of {per_round} two-player games; games/s per round: "
           + ", ".join(f"{r:.1f}" for r in rates))
     lengths = [len(log) for log in logs]
@@ -121,10 +144,10 @@ def bench_fold(logs: list[list], rounds: int) -> float:
     rates = []
     for _ in range(rounds):
         gc.collect()
-        start = time.perf_counter()
+        start = clock()
         for log in logs:
             fold(log)
-        rates.append(total / (time.perf_counter() - start))
+        rates.append(total / (clock() - start))
     print(f"fold: {len(logs)} games, {total} events, {rounds} rounds; events/s per round: "
           + ", ".join(f"{r:,.0f}" for r in rates))
     return max(rates)
@@ -243,7 +266,8 @@ def candidates(rnd: random.Random, state: GameState, listed: tuple[Move, ...], p
 
 def bench_tables(rnd: random.Random, tables: int, plain: int) -> dict:
     results: dict = {}
-    worst_listing = 0.0
+    worst_listing = validate_total = 0.0
+    checked_total = legal_total = 0
     print(f"crowded tables: {tables} per size, seat 0 to play with four cards; "
           f"times are the fastest of {REPEATS} cold-cache calls")
     for size in SIZES:
@@ -265,6 +289,8 @@ def bench_tables(rnd: random.Random, tables: int, plain: int) -> dict:
                 if t > validate_worst[0]:
                     validate_worst = (t, move.text)
         worst_listing = max(worst_listing, legal_worst[0])
+        validate_total += sum(validate_all)
+        checked_total, legal_total = checked_total + checked, legal_total + legal_count
         results[f"validate_ms_{size}"] = round(validate_worst[0] * 1000, 3)
         results[f"legal_moves_ms_{size}"] = round(legal_worst[0] * 1000, 3)
         print(f"  {size} items: validate {checked} moves ({legal_count} legal): "
@@ -272,6 +298,8 @@ def bench_tables(rnd: random.Random, tables: int, plain: int) -> dict:
               f"worst {validate_worst[0] * 1000:.3f} ms ({validate_worst[1]})")
         print(f"  {size} items: legal_moves().first(): median {statistics.median(legal_all) * 1000:.2f} ms, "
               f"worst {legal_worst[0] * 1000:.2f} ms; {truncated} of {tables} lists cut")
+    print(f"  every size: validate {checked_total} moves ({legal_total} legal): {validate_total * 1000:.1f} ms")
+    results["validate_all_ms"] = round(validate_total * 1000, 1)
     worst_listing = max(worst_listing, bench_owned_tables(rnd, tables))
     results["legal_moves_worst_ms"] = round(worst_listing * 1000, 3)
     return results
@@ -300,17 +328,58 @@ def bench_owned_tables(rnd: random.Random, tables: int) -> float:
     return worst
 
 
+def best(runs: list[dict]) -> dict:
+    """Each figure's best over ``runs``: the most per second, the fewest milliseconds."""
+    pick = {key: (max if key.endswith("_per_s") else min) for key, got in runs[0].items()
+            if key.endswith(("_per_s", "_ms")) or "_ms_" in key}
+    return {key: choose(run[key] for run in runs) for key, choose in pick.items()}
+
+
+def against(old: str, argv: list[str], runs: int) -> int:
+    """The bench on the checkout ``old`` and on this one, ``runs`` times
+    each, alternating (the first of a pair flips every run); prints the
+    best figures of each side and new/old."""
+    here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    sides: dict[str, list[dict]] = {"old": [], "new": []}
+    for k in range(runs):
+        for side in (("old", "new") if k % 2 == 0 else ("new", "old")):
+            root = os.path.abspath(old) if side == "old" else here
+            out = subprocess.run([sys.executable, os.path.abspath(__file__), "--root", root, *argv],
+                                 check=True, capture_output=True, text=True).stdout
+            sides[side].append(json.loads(out.strip().splitlines()[-1]))
+            print(f"run {k + 1} {side}: {sides[side][-1]}", flush=True)
+    found = {side: best(got) for side, got in sides.items()}
+    ratios = {key: round(found["new"][key] / found["old"][key], 3) for key in found["new"] if found["old"].get(key)}
+    print(f"best of {runs} runs each, old ({old}) / new (this checkout) / new over old:")
+    for key, ratio in ratios.items():
+        print(f"  {key}: {found['old'][key]:,} / {found['new'][key]:,} / {ratio}")
+    print(json.dumps({"old": found["old"], "new": found["new"], "new_over_old": ratios}))
+    return 0
+
+
 def main(argv=None) -> int:
+    global clock
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--rounds", type=int, default=5, help="rounds of games and of folds")
     parser.add_argument("--games", type=int, default=20, help="games per round")
     parser.add_argument("--tables", type=int, default=20, help="crowded tables per size")
     parser.add_argument("--plain", type=int, default=150, help="plain random moves per table")
+    parser.add_argument("--cpu", action="store_true", help="time in this process's CPU time, not wall time")
+    parser.add_argument("--root", help="bench the domain of the checkout in this directory")
+    parser.add_argument("--against", metavar="DIR", help="bench the checkout in DIR and this one, alternating")
+    parser.add_argument("--runs", type=int, default=3, help="runs of each side, with --against")
     args = parser.parse_args(argv)
+    if args.against:
+        given = list(sys.argv[1:] if argv is None else argv)
+        for flag in ("--against", "--runs"):
+            while flag in given:
+                del given[given.index(flag):given.index(flag) + 2]
+        return against(args.against, given, args.runs)
+    clock = time.process_time if args.cpu else time.perf_counter
     rnd = random.Random(args.seed)
     print(f"casino domain bench: Python {platform.python_version()} on {platform.machine()}, "
-          f"seed {args.seed}")
+          f"seed {args.seed}, {'CPU' if args.cpu else 'wall'} time, domain of {_root(sys.argv)}")
     started = time.perf_counter()
     games_per_s, logs = bench_games(rnd, args.rounds, args.games)
     fold_per_s = bench_fold(logs, args.rounds)

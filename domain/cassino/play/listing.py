@@ -185,8 +185,11 @@ class Lister:
         return found
 
     def must_touch(self, card: Card) -> frozenset[str]:
-        """The ids of the builds a move with ``card`` must take or add to (the owner's duty)."""
-        if not self.builds:
+        """The ids of the builds a move with ``card`` must take or add to (the
+        owner's duty). None to prune by in a targeted generation whose move
+        the check has accepted: the check applies the whole duty, so the move
+        touches them already, and the branches pruned for them cannot make it."""
+        if not self.builds or (self.target is not None and self.target.play is not None):
             return _NONE
         found = self._must.get(card)
         if found is None:
