@@ -11,6 +11,9 @@ RUNTIME := $(VENV)/.runtime
 TESTING := $(VENV)/.testing
 # make run PORT=8080 serves on another port (as does CASINO_PORT=8080).
 PORT   ?=
+# Test workers (pytest-xdist); one per core of the 2-core machine the suite is timed on.
+JOBS   ?= 2
+XDIST  := -n $(JOBS) --dist loadgroup
 
 
 .PHONY: run test test-fast lint browser kotlin-tools kotlin-client bench bench-service lock clean
@@ -33,13 +36,13 @@ run: $(RUNTIME)
 	$(VENV)/bin/casino serve $(if $(PORT),--port $(PORT))
 
 test: $(TESTING) browser kotlin-tools
-	$(PY) -m pytest -q $(PYTEST_ARGS)
+	$(PY) -m pytest -q $(XDIST) $(PYTEST_ARGS)
 
 # Tests that exercise PostgreSQL itself are marked `postgres` (tests/conftest.py), those that run pip or
 # a client generator `toolchain`; nothing here starts a server. The rest run on the memory wiring, as
 # they do in make test; the property and differential tests run shorter here (tests/scale.py).
 test-fast: $(TESTING)
-	CASINO_QUICK_TESTS=1 $(PY) -m pytest -q -m "not postgres and not toolchain" $(PYTEST_ARGS)
+	CASINO_QUICK_TESTS=1 $(PY) -m pytest -q $(XDIST) -m "not postgres and not toolchain" $(PYTEST_ARGS)
 
 lint: $(TESTING)
 	$(VENV)/bin/ruff check .

@@ -109,12 +109,24 @@ POSTGRES_FIXTURES = frozenset({"database_url", "own_database_url", "scratch_url"
                                "last_position", "wait_for_lock_wait", "postgres_dir"})
 
 
+#: Tests that share one costly session fixture, each group run by one xdist
+#: worker (make test's ``--dist loadgroup``): one replica pair a session, one
+#: install of the client generators' tools into their cache.
+XDIST_GROUPS = {"tests/replicas": "replica-pair", "tests/service/test_generated_clients.py": "client-generators"}
+_ROOT = Path(__file__).parent.parent
+
+
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(items):
-    """Mark ``postgres`` every test that uses PostgreSQL beside its app (before ``-m`` selects)."""
+    """Mark ``postgres`` every test that uses PostgreSQL beside its app (before
+    ``-m`` selects), and put the tests of ``XDIST_GROUPS`` in their groups."""
     for item in items:
         if POSTGRES_FIXTURES.intersection(getattr(item, "fixturenames", ())):
             item.add_marker(pytest.mark.postgres)
+        where = item.path.relative_to(_ROOT).as_posix()
+        for prefix, group in XDIST_GROUPS.items():
+            if where == prefix or where.startswith(prefix + "/"):
+                item.add_marker(pytest.mark.xdist_group(group))
 
 
 def pytest_generate_tests(metafunc):

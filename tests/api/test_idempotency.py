@@ -135,7 +135,7 @@ def test_a_creation_key_that_could_be_guessed_is_refused(api, key, status):
 
 
 @pytest.mark.parametrize("key", [str(uuid.uuid4()), uuid.uuid4().hex, secrets.token_urlsafe(16),
-                                 secrets.token_urlsafe(32)])
+                                 secrets.token_urlsafe(32)], ids=["uuid", "hex", "urlsafe-16", "urlsafe-32"])
 def test_a_random_creation_key_of_each_form_is_taken(api, key):
     assert api.post("/v1/games", json={"seats": 2}, headers={"Idempotency-Key": key}).status_code == 201
 

@@ -111,7 +111,8 @@ def test_the_lobby_is_filtered_by_variant_and_game_type(api):
 
 
 @pytest.mark.parametrize("query", ["?game_type=poker", "?limit=0", "?limit=201", "?cursor=nope",
-                                   "?variant=", f"?cursor=1.{uuid.uuid4().hex}&cursor=2.{uuid.uuid4().hex}"])
+                                   "?variant=", f"?cursor=1.{uuid.uuid4().hex}&cursor=2.{uuid.uuid4().hex}"],
+                         ids=["game_type", "limit-0", "limit-201", "cursor", "variant", "two-cursors"])
 def test_a_lobby_query_that_cannot_be_read_is_malformed(api, query):
     answer = api.get(f"/v1/lobby{query}")
     assert answer.status_code == 400 and answer.get_json()["code"] == "malformed"

@@ -123,8 +123,16 @@ def counted(monkeypatch, app) -> CountedReads:
 
 @pytest.fixture
 def other_worker(own_database_url):
-    """A second app on the same database, as another gunicorn worker is."""
+    """A second app on the same database, as another gunicorn worker is,
+    already listening: each time a hub starts listening it reads every game
+    it follows once, which a busy machine could do in the middle of a test."""
     app = worker_app(own_database_url)
+    other = Api(app, app.test_client())
+    other.get(f"{other.create().url}/events/stream?timeout=0.01").get_data()  # a first stream starts the listener
+    deadline = time.monotonic() + 10
+    while not services(app).hub.listening and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert services(app).hub.listening
     yield app
     close_app(app)
 

@@ -7,10 +7,12 @@ as long as a test needs."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 
 import pytest
 
+from service.ops import cli
 from service.web.app import close_app, create_app
 from tests.api.conftest import ORDERED_DECK, Api
 from tests.api.test_stream_fanout import metric
@@ -166,3 +168,21 @@ def test_the_lobby_and_a_players_games_come_from_the_standby_never_older_than_a_
     assert [g["id"] for g in mine.get_json()["games"]] == [game["id"]] and (on_replica, on_primary) == (0, 1)
     after = api.get("/v1/lobby", headers={"Consistency-Token": token}).get_json()["games"]
     assert game["id"] not in [g["id"] for g in after]  # full now, as the join left it
+
+
+def test_an_operator_verifies_and_exports_a_game_from_the_standby(api, pair, monkeypatch, capsys, tmp_path):
+    """``casino verify`` and ``casino export`` only read: pointed at the
+    standby, they audit the primary's games without a query on the primary."""
+    game = dealt(api)
+    api.play(game, steps=4)
+    pair.caught_up()
+    exported = {}
+    for where, url in (("primary", pair.url()), ("standby", pair.replica_url())):
+        with monkeypatch.context() as patched:
+            patched.setenv("DATABASE_URL", url)
+            patched.setenv("CASINO_OPERATOR_TOKEN", OPERATOR_TOKEN)
+            assert cli.main(["verify", game.id]) == 0, capsys.readouterr()
+            assert cli.main(["export", game.id, "-o", str(tmp_path / where)]) == 0, capsys.readouterr()
+        exported[where] = (tmp_path / where).read_text()
+    assert len(json.loads(exported["standby"])["events"]) == api.view(game)["version"]
+    assert exported["standby"] == exported["primary"]
