@@ -13,7 +13,7 @@ the PostgreSQL store in one statement, the memory store in its tables.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -21,7 +21,7 @@ from typing import Any
 from service import checkpoints
 from service.chain import ZERO_HASH, event_hash_2
 from service.checkpoints import Checkpoint
-from service.events import Append, StoredEvent
+from service.events import Append, ConcurrencyError, StoredEvent
 
 
 @dataclass(frozen=True)
@@ -82,6 +82,25 @@ class AppendingStore(ABC):
         ``ConcurrencyError``, nothing; at the append's own moment, if it has one."""
         return self._write(chained(append, append.at or self._clock(), self._checkpoint_key))
 
+    def append_each(self, appends: Sequence[Append]) -> list[list[StoredEvent] | ConcurrencyError]:
+        """As ``service.events.EventStore.append_each``: each append, or the
+        ``ConcurrencyError`` that kept it from being written."""
+        if len({a.game_id for a in appends}) < len(appends):
+            raise ValueError("append_each takes one append per game")
+        return self._write_each([chained(a, a.at or self._clock(), self._checkpoint_key) for a in appends])
+
     @abstractmethod
     def _write(self, append: Chained) -> list[StoredEvent]:
         """Write the whole append, or raise ``ConcurrencyError`` having written nothing."""
+
+    def _write_each(self, appends: Sequence[Chained]) -> list[list[StoredEvent] | ConcurrencyError]:
+        """Write each append by itself; a store that can write them together does."""
+        return [_written(self._write, append) for append in appends]
+
+
+def _written(write: Callable[[Chained], list[StoredEvent]],
+             append: Chained) -> list[StoredEvent] | ConcurrencyError:
+    try:
+        return write(append)
+    except ConcurrencyError as conflict:
+        return conflict

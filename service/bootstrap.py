@@ -19,8 +19,9 @@ model over a standby; reads that may come from one go through
 from __future__ import annotations
 
 import secrets
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from uuid import UUID
 
 from domain.standing import is_finished
 
@@ -136,6 +137,14 @@ def bootstrap(adapters: Adapters, settings: Settings) -> Services:
             computers.take_turns(command.game_id, command.request_id)
         return applied
 
+    def time_outs(commands: Sequence[GameCommand]) -> Mapping[UUID, Applied]:
+        """Time-outs appended together, then the computer seats' turns in each game that goes on."""
+        done = games.execute_together(commands)
+        for game_id, applied in done.items():
+            if not is_finished(applied.state):
+                computers.take_turns(game_id)
+        return done
+
     return Services(
         games=games,
         players=PlayerService(adapters.players, player_key_from(token) if token else secrets.token_bytes(32)),
@@ -148,5 +157,5 @@ def bootstrap(adapters: Adapters, settings: Settings) -> Services:
                                     settled=games.settled),
         checkpoint_key=settings.checkpoint_key,
         adapters=adapters,
-        keeper=TimeKeeper(time_out, games.load, adapters.deadlines, adapters.store.now),
+        keeper=TimeKeeper(time_out, time_outs, games.load, adapters.deadlines, adapters.store.now),
     )

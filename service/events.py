@@ -165,6 +165,18 @@ class Append:
             raise ValueError(f"not columns of games: {sorted(unknown)}")
 
 
+class Head(NamedTuple):
+    """What a game is read from (``EventStore.load_heads``): its snapshot,
+    if there is one of the code version asked for, its events from the
+    snapshot's version on (the snapshot holds no hash: its last event's is
+    where the chain goes on from), or all of them, and its signed
+    checkpoint as of the same moment."""
+
+    snapshot: Snapshot | None
+    events: list[StoredEvent]
+    checkpoint: Checkpoint | None
+
+
 class Horizon(NamedTuple):
     """Where the global order stands, as seen from one database server at one
     moment: every event at a position below ``settled`` is committed or
@@ -193,6 +205,12 @@ class EventStore(Protocol):
         Raises ``ConcurrencyError``, with nothing written, when the game is
         not at ``expected_version`` or a key filed here was filed before."""
 
+    def append_each(self, appends: Sequence[Append]) -> list[list[StoredEvent] | ConcurrencyError]:
+        """Write each of ``appends`` (of different games) as ``append`` would,
+        each with its own version check, in as few transactions as the store
+        can: for each, its events as stored, or the ``ConcurrencyError`` that
+        kept it (and only it) from being written."""
+
     def load(self, game_id: UUID | str, after_version: int = 0,
              until_version: int | None = None) -> list[StoredEvent]:
         """The game's events after ``after_version`` (up to ``until_version``), in version order."""
@@ -200,6 +218,10 @@ class EventStore(Protocol):
     def load_head(self, game_id: UUID | str, after_version: int = 0) -> tuple[list[StoredEvent], Checkpoint | None]:
         """``load(game_id, after_version)``, and the game's signed checkpoint as
         of the same moment (None without one, or without events to read)."""
+
+    def load_heads(self, game_ids: Sequence[UUID], code_version: str | None) -> dict[UUID, Head]:
+        """Of each of ``game_ids`` that has events, its ``Head`` (with no
+        snapshot when ``code_version`` is None), read in one go: by game."""
 
     def read_all(self, after_position: int = 0, limit: int = 100) -> list[StoredEvent]:
         """Up to ``limit`` events of every game after ``after_position``, in a

@@ -17,7 +17,7 @@ from __future__ import annotations
 import itertools
 import secrets
 import uuid
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
@@ -251,6 +251,35 @@ class GameReads:
         events, checkpoint = self._store.load_head(game_id, after)
         if not events and loaded is None:
             raise GameNotFound(game_id)
+        return self._folded(game_id, loaded, state, events, checkpoint)
+
+    def _load_each(self, game_ids: Sequence[uuid.UUID]) -> dict[uuid.UUID, Loaded]:
+        """The games as cached; those the cache does not have, read in one go
+        (``EventStore.load_heads``). A game that cannot be read so (none such,
+        damaged, a snapshot that does not open) is left out."""
+        found = {game_id: loaded for game_id in game_ids if (loaded := self.cache.get(game_id)) is not None}
+        wanted = [game_id for game_id in game_ids if game_id not in found]
+        if not wanted:
+            return found
+        signed = self._snapshot_key is not None
+        for game_id, head in self._store.load_heads(wanted, code_version() if signed else None).items():
+            state = None
+            if head.snapshot is not None:
+                assert self._snapshot_key is not None
+                state = unseal(self._snapshot_key, game_id, head.snapshot)
+                if state is None:
+                    continue
+            try:
+                found[game_id] = self._folded(game_id, None, state, head.events, head.checkpoint)
+            except CorruptGame:
+                continue
+        return found
+
+    def _folded(self, game_id: uuid.UUID, loaded: Loaded | None, state: State | None,
+                events: list[StoredEvent], checkpoint: Checkpoint | None) -> Loaded:
+        """The game as cached (``loaded``; ``state``, from it or from a
+        snapshot), with the ``events`` read after it (and checked against
+        the game's signed ``checkpoint``) folded in; cached."""
         if events:
             if self._checkpoint_key is not None:
                 self._check_head(game_id, events, checkpoint)
@@ -260,6 +289,7 @@ class GameReads:
             except Unfoldable as error:
                 raise corrupt_game(game_id, self._store.load(game_id), error) from error
             loaded = Loaded(state, events[-1].hash)
+        assert loaded is not None
         self.cache.put(game_id, loaded)
         return loaded
 
@@ -414,10 +444,44 @@ class GameService(GameReads):
         COMMANDS_APPENDED.inc()
         return applied
 
+    def execute_together(self, commands: Sequence[GameCommand]) -> dict[uuid.UUID, Applied]:
+        """Decide each of ``commands`` (one per game, none with an
+        idempotency key or ``If-Match``) on its game as cached, or read, and
+        append them all at once (``EventStore.append_each``, each with its
+        own version check): what was appended, by game. A command its game's
+        rules refuse as the game stood, or whose append lost to another, is
+        left out, for the caller to ``execute`` by itself (which reads the
+        game afresh and decides again); so is one whose game cannot be read."""
+        assert all(c.idempotency_key is None and c.expected_version is None for c in commands)
+        games = self._load_each([command.game_id for command in commands])
+        decided: dict[uuid.UUID, _Decided] = {}
+        for command in commands:
+            if command.game_id not in games:
+                continue
+            try:
+                decided[command.game_id] = self._decide(command, games[command.game_id],
+                                                        metadata(command.actor, command), "")
+            except RuleViolation:
+                continue
+        written = self._store.append_each([d.append for d in decided.values()])
+        done = {}
+        for (game_id, decision), stored in zip(decided.items(), written, strict=True):
+            if not isinstance(stored, ConcurrencyError):
+                applied, head = self._recorded(decision, stored)
+                self.cache.put(game_id, Loaded(applied.state, head))
+                COMMANDS_APPENDED.inc()
+                done[game_id] = applied
+        return done
+
     def _decide_and_append(self, command: GameCommand, loaded: Loaded, meta: Mapping[str, Any],
                            fingerprint: str) -> tuple[Applied, str]:
         """Decide the command and its follow-ups on ``loaded`` and append
         them; what was applied, and the hash of the new last event."""
+        decision = self._decide(command, loaded, meta, fingerprint)
+        return self._recorded(decision, self._store.append(decision.append))
+
+    def _decide(self, command: GameCommand, loaded: Loaded, meta: Mapping[str, Any], fingerprint: str) -> _Decided:
+        """The command and its follow-ups decided on ``loaded``, and the append that stores them."""
         game_id, state = command.game_id, loaded.state
         game = game_of(state.variant)
         # The moment the command is decided at is its events' recorded_at:
@@ -447,16 +511,23 @@ class GameService(GameReads):
         changed = seat_changes(state, after)  # nothing, but while the game waits for its players
         seated = self._seated_tokens(game_id, changed, command.idempotency_key)
         told = notices(game_id, state, after)  # nothing, but for a game players hold seats in
-        stored = self._store.append(Append(
+        append = Append(
             game_id, state.version, new, meta, previous_hash=loaded.hash, idempotency=record,
             game_row=row_changes(after, state), snapshot=snapshot, at=at, deadline=_deadline(game, state, after),
             seat_token_hashes=({seat: None for seat in changed} | {s: hash_token(t) for s, t in seated.items() if t})
-            or None, player_seats=player_seat_changes(state, changed) or None, player_notices=told or None))
+            or None, player_seats=player_seat_changes(state, changed) or None, player_notices=told or None)
+        return _Decided(append, tuple(events), after, seated, told)
+
+    def _recorded(self, decision: _Decided, stored: list[StoredEvent]) -> tuple[Applied, str]:
+        """Tell this process's streams of the decision's stored events; what
+        was applied, and the hash of the new last event."""
+        game_id = decision.append.game_id
         if self._appended is not None:
-            self._appended(game_id, stored, after)
-        if told and self._told is not None:
-            self._told(told)
-        return Applied(game_id, state.version, tuple(events), after, stored[-1].position, seated), stored[-1].hash
+            self._appended(game_id, stored, decision.after)
+        if decision.told and self._told is not None:
+            self._told(decision.told)
+        return (Applied(game_id, decision.append.expected_version, decision.events, decision.after,
+                        stored[-1].position, decision.seated), stored[-1].hash)
 
     def _seated_tokens(self, game_id: uuid.UUID, changed: Mapping[int, Holder | None],
                        key: str | None) -> dict[int, str | None]:
@@ -499,6 +570,18 @@ class GameService(GameReads):
         if first_hash != fingerprint:
             raise KeyReused()
         return response
+
+
+class _Decided(NamedTuple):
+    """A command decided: the append that stores it, its events (the
+    domain's), the state after them, the seats it seated (with their new
+    tokens) and what it tells the players."""
+
+    append: Append
+    events: tuple[Any, ...]
+    after: State
+    seated: dict[int, str | None]
+    told: Told
 
 
 def _deadline(game: GameType, before: State | None, after: State) -> Deadline | None:

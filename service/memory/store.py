@@ -16,7 +16,7 @@ until all of it is visible.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any
 from uuid import UUID
@@ -25,7 +25,7 @@ from service.appends import AppendingStore, Chained
 from service.auth import hash_token
 from service.chain import CURRENT
 from service.checkpoints import Checkpoint
-from service.events import GAME_COLUMNS, NOW, ConcurrencyError, Horizon, Snapshot, StoredEvent
+from service.events import GAME_COLUMNS, NOW, ConcurrencyError, Head, Horizon, Snapshot, StoredEvent
 from service.memory.tables import IDEMPOTENCY_LIFETIME, DeadlineRow, Filed, HeldSeat, Tables
 
 
@@ -120,6 +120,17 @@ class MemoryEventStore(AppendingStore):
         with self.tables.lock:
             events = self.load(game_id, after_version)
             return events, self.tables.checkpoints.get(UUID(str(game_id))) if events else None
+
+    def load_heads(self, game_ids: Sequence[UUID], code_version: str | None) -> dict[UUID, Head]:
+        """Of each game with events, its snapshot, the events from it on, and its checkpoint, as of one moment."""
+        heads = {}
+        with self.tables.lock:
+            for game in game_ids:
+                snapshot = self.load_snapshot(game, code_version) if code_version is not None else None
+                events = self.load(game, snapshot.version - 1 if snapshot is not None else 0)
+                if events:
+                    heads[game] = Head(snapshot, events, self.tables.checkpoints.get(game))
+        return heads
 
     def read_all(self, after_position: int = 0, limit: int = 100) -> list[StoredEvent]:
         """Up to ``limit`` events of every game after ``after_position``, in global order."""

@@ -15,14 +15,17 @@ from uuid import UUID
 
 from psycopg_pool import ConnectionPool
 
+# The rows to lease are found by their keys (``= ANY(ARRAY(...))``): a join
+# with the subquery, once psycopg prepares the statement and PostgreSQL
+# plans it for any parameters, became a scan of the whole table per claim.
 _CLAIM = """
-    UPDATE deadlines AS d SET claimed_until = %(now)s + %(lease)s
-    FROM (SELECT game_id FROM deadlines
-          WHERE due_at < %(now)s AND (claimed_until IS NULL OR claimed_until <= %(now)s)
-          ORDER BY due_at LIMIT %(limit)s
-          FOR UPDATE SKIP LOCKED) AS due
-    WHERE d.game_id = due.game_id
-    RETURNING d.game_id, d.due_at
+    UPDATE deadlines SET claimed_until = %(now)s + %(lease)s
+    WHERE game_id = ANY(ARRAY(
+        SELECT game_id FROM deadlines
+        WHERE due_at < %(now)s AND (claimed_until IS NULL OR claimed_until <= %(now)s)
+        ORDER BY due_at LIMIT %(limit)s
+        FOR UPDATE SKIP LOCKED))
+    RETURNING game_id, due_at
 """
 
 

@@ -38,7 +38,10 @@ of a 12-byte random nonce and the AES-GCM ciphertext, its associated data
 the tag, of ``<game id, hex>:<version>:<unix time>``, followed, when they
 fit, by ``:`` and a JSON object: the events' ``chain`` and their rows, each
 with its ``type``, ``schema_version``, ``data``, ``metadata``, ``at`` (the
-time recorded) and ``hash``. PostgreSQL refuses payloads of 8000 bytes or
+time recorded) and ``hash``, and, when the transaction appended other
+games' events before them (``EventStore.append_each``), ``first``: which
+of the transaction's events the first is (from 1; see
+``service.postgres.positions``). PostgreSQL refuses payloads of 8000 bytes or
 more; the events of an append too large for one stay out of the box, and
 the streams read them.
 
@@ -136,12 +139,12 @@ class Announcement(NamedTuple):
         if self.carried is None:
             return None
         found = jsonio.loads(self.carried)
-        rows = found["events"]
-        first = self.version - len(rows) + 1
-        return [StoredEvent(position(self.xid, n), self.game_id, first + n - 1, row["type"],
+        rows, first = found["events"], found.get("first", 1)
+        before = self.version - len(rows)
+        return [StoredEvent(position(self.xid, first + i), self.game_id, before + 1 + i, row["type"],
                             row["schema_version"], row["data"], row["metadata"],
                             datetime.fromisoformat(row["at"]), row["hash"], found["chain"])
-                for n, row in enumerate(rows, start=1)]
+                for i, row in enumerate(rows)]
 
 
 def tag(game_id: UUID) -> str:
@@ -166,16 +169,18 @@ class Seal:
         self._aead = AESGCM(key)
 
     def notification(self, game_id: UUID | str, version: int, now: float, chain: int,
-                     events: bytes) -> tuple[str, str]:
+                     events: bytes, first: int = 1) -> tuple[str, str]:
         """The payload announcing that ``game_id`` reached ``version`` at
-        ``now`` with ``events``, the JSON of the rows the store writes, in
-        two parts: what comes before the appending transaction's id and
-        what comes after it. The id is known only in the transaction, so
-        the SQL puts it between."""
+        ``now`` with ``events``, the JSON of the rows the store writes, the
+        first of them the transaction's ``first`` event, in two parts: what
+        comes before the appending transaction's id and what comes after
+        it. The id is known only in the transaction, so the SQL puts it
+        between."""
         game = UUID(str(game_id))
         named = tag(game)
         header = f"{game.hex}:{version}:{now:.6f}".encode()
-        carried = b":" + jsonio.dumps({"chain": chain, "events": jsonio.raw(events)})
+        carried = b":" + jsonio.dumps({"chain": chain, "events": jsonio.raw(events)}
+                                      | ({"first": first} if first != 1 else {}))
         room = PAYLOAD_LIMIT - len(named) - _XID_DIGITS - 2  # two colons
         if _base64_length(len(header) + len(carried) + _SEAL_OVERHEAD) >= room:
             carried = b""

@@ -69,7 +69,7 @@ import time
 import weakref
 from collections.abc import Mapping, Sequence
 from datetime import datetime
-from typing import Any
+from typing import Any, NamedTuple
 from uuid import UUID
 
 import psycopg
@@ -83,7 +83,7 @@ from service.appends import AppendingStore, Chained
 from service.auth import hash_token
 from service.chain import CURRENT
 from service.checkpoints import Checkpoint
-from service.events import NOW, ConcurrencyError, Horizon, Snapshot, StoredEvent
+from service.events import NOW, ConcurrencyError, Head, Horizon, Snapshot, StoredEvent
 from service.postgres.database import unconfirmed
 from service.postgres.notifications import CHANNEL, Seal
 from service.postgres.positions import PER_TRANSACTION
@@ -214,16 +214,76 @@ class PostgresEventStore(AppendingStore):
         self._seal = seal or Seal(os.urandom(32))
 
     def _write(self, append: Chained) -> list[StoredEvent]:
-        """The whole append in one transaction, in one statement: its events,
-        and (as data-modifying CTEs before them) the signed checkpoint, the
-        idempotency record, the ``games`` row (inserted for a new game, else
-        the columns given updated), the seat tokens (new ones, and those
-        withdrawn), the seats players took or left, and the snapshot.
+        """The whole append in one transaction, in one statement (``_statement``).
 
         Raises ``ConcurrencyError``, with nothing written, when the game is
         not at the expected version or another append wins a unique key (the
         same version, idempotency key or seat).
         """
+        written = self._statement(append)
+        asked = append.append
+        with self._pool.connection() as conn:
+            positions = _write(conn, [written], asked.game_id, asked.expected_version)
+            if positions is None:  # committed; only the notification failed
+                positions = [_positions(conn, append)]
+        return _stored(append, positions[0])
+
+    def _write_each(self, appends: Sequence[Chained]) -> list[list[StoredEvent] | ConcurrencyError]:
+        """Every append in one transaction (each with its own version check,
+        in the order of their games' ids, so that two such transactions never
+        wait for each other's locks in a circle), one statement each sent in
+        one message, and their notifications after its commit. If one
+        conflicts, nothing of the transaction is written: the games no
+        longer at their expected version are then left out (each gets its
+        ``ConcurrencyError``) and the rest written together again; if that
+        conflicts too, each is written by itself."""
+        stored: list[list[StoredEvent] | ConcurrencyError] = [[] for _ in appends]
+        todo = sorted(range(len(appends)), key=lambda i: str(appends[i].append.game_id))
+        for _ in range(2):
+            if len(todo) < 2:
+                break
+            try:
+                for i, written in zip(todo, self._write_together([appends[i] for i in todo]), strict=True):
+                    stored[i] = written
+                return stored
+            except ConcurrencyError:
+                moved = self._moved([appends[i] for i in todo])
+                for i in todo:
+                    if appends[i].append.game_id in moved:
+                        stored[i] = ConcurrencyError(appends[i].append.game_id, appends[i].append.expected_version)
+                todo = [i for i in todo if appends[i].append.game_id not in moved]
+        for i, outcome in zip(todo, super()._write_each([appends[i] for i in todo]), strict=True):
+            stored[i] = outcome
+        return stored
+
+    def _write_together(self, appends: Sequence[Chained]) -> list[list[StoredEvent]]:
+        """The appends (in their games' order) in one transaction, as ``_write_each`` says."""
+        firsts = itertools.accumulate((len(a.rows) for a in appends[:-1]), initial=1)
+        statements = [self._statement(a, first) for a, first in zip(appends, firsts, strict=True)]
+        with self._pool.connection() as conn:
+            positions = _write(conn, statements, f"(one of {len(statements)})", 0)
+            if positions is None:  # committed; only the notifications failed
+                positions = [_positions(conn, a) for a in appends]
+        return [_stored(a, written) for a, written in zip(appends, positions, strict=True)]
+
+    def _moved(self, appends: Sequence[Chained]) -> set[UUID]:
+        """The games of ``appends`` that are no longer at the version their append expects."""
+        expected = {UUID(str(a.append.game_id)): a.append.expected_version for a in appends}
+        with self._pool.connection() as conn:
+            rows = conn.execute("SELECT g.id, coalesce(max(e.version), 0) FROM unnest(%s::uuid[]) AS g(id)"
+                                " LEFT JOIN LATERAL (SELECT version FROM events WHERE game_id = g.id"
+                                "                    ORDER BY version DESC LIMIT 1) e ON true GROUP BY g.id",
+                                (list(expected),)).fetchall()
+        return {game for game, version in rows if version != expected[game]}
+
+    def _statement(self, append: Chained, first: int = 1) -> _Statement:
+        """The append as one prepared statement and its arguments: its events,
+        and (as data-modifying CTEs before them) the signed checkpoint, the
+        idempotency record, the ``games`` row (inserted for a new game, else
+        the columns given updated), the seat tokens (new ones, and those
+        withdrawn), the seats players took or left, and the snapshot; with
+        the notifications that tell of it. Its first event is its
+        transaction's ``first``."""
         asked, rows = append.append, append.rows
         game_id, expected_version = asked.game_id, asked.expected_version
         events_json = jsonio.dumps(rows)  # once, for the document and the notification
@@ -269,21 +329,10 @@ class PostgresEventStore(AppendingStore):
             writes.append(_UPSERT_SNAPSHOT)
             document["snapshot"] = {"version": asked.snapshot.version, "code_version": asked.snapshot.code_version}
             args.append(asked.snapshot.state)
-        notice = self._seal.notification(game_id, append.last_version, time.time(), CURRENT, events_json)
+        notice = self._seal.notification(game_id, append.last_version, time.time(), CURRENT, events_json, first)
         told = [self._seal.player_notification(player, jsonio.dumps(said))
                 for player, said in (asked.player_notices or {}).items()]
-        with self._pool.connection() as conn:
-            written = _write(conn, _with_writes(tuple(writes)), args, (notice, told), game_id, expected_version)
-            if written is None:  # committed; only the notification failed
-                written = conn.execute(
-                    "SELECT position, recorded_at FROM events WHERE game_id = %s AND version > %s"
-                    " ORDER BY version", (game_id, expected_version)).fetchall()
-        # The rest of each event is what was sent: no need to read it back.
-        game = UUID(str(game_id))
-        versions = itertools.count(expected_version + 1)
-        return [StoredEvent(position, game, version, row["type"], row["schema_version"], row["data"],
-                            row["metadata"], recorded_at, row["hash"], CURRENT)
-                for version, row, (position, recorded_at) in zip(versions, rows, written)]
+        return _Statement(_with_writes(tuple(writes)), args, notice, told)
 
     def load(self, game_id: UUID | str, after_version: int = 0,
              until_version: int | None = None) -> list[StoredEvent]:
@@ -310,6 +359,35 @@ class PostgresEventStore(AppendingStore):
             return [], None
         head = rows[0][-3:]
         return [StoredEvent(*row[:-3]) for row in rows], Checkpoint(*head) if head[0] is not None else None
+
+    def load_heads(self, game_ids: Sequence[UUID], code_version: str | None) -> dict[UUID, Head]:
+        """Each game's snapshot (its state on the row of its version only),
+        the events from it on, and its checkpoint: one statement, one
+        snapshot of the database."""
+        with self._pool.connection() as conn:
+            rows = conn.execute(
+                # Each game by its keys: lateral joins, kept so by LIMIT 1 (a
+                # plain join of whole tables would hash all of checkpoints).
+                f"SELECT {_EVENT_COLUMNS_OF_E}, c.version, c.head, c.signature, s.version, s.code_version,"
+                " CASE WHEN e.version = s.version THEN s.state END"
+                " FROM unnest(%s::uuid[]) AS g(id)"
+                " LEFT JOIN LATERAL (SELECT version, code_version, state FROM snapshots"
+                "                    WHERE game_id = g.id AND code_version = %s LIMIT 1) s ON true"
+                " CROSS JOIN LATERAL (SELECT * FROM events"
+                "                     WHERE game_id = g.id AND version >= coalesce(s.version, 1)) e"
+                " LEFT JOIN LATERAL (SELECT version, head, signature FROM checkpoints"
+                "                    WHERE game_id = g.id LIMIT 1) c ON true"
+                " ORDER BY e.game_id, e.version",
+                (list(game_ids), code_version),
+            ).fetchall()
+        heads: dict[UUID, Head] = {}
+        for row in rows:
+            event, head, (version, written_by, state) = StoredEvent(*row[:10]), row[10:13], row[13:]
+            if event.game_id not in heads:
+                heads[event.game_id] = Head(Snapshot(version, written_by, bytes(state)) if version is not None
+                                            else None, [], Checkpoint(*head) if head[0] is not None else None)
+            heads[event.game_id].events.append(event)
+        return heads
 
     def read_all(self, after_position: int = 0, limit: int = 100) -> list[StoredEvent]:
         """Up to ``limit`` events of every game after ``after_position``, in
@@ -387,6 +465,37 @@ def _with_writes(queries: tuple[str, ...]) -> str:
     return "WITH " + ", ".join(f"w{i} AS ({q})" for i, q in enumerate(queries)) + _INSERT_EVENTS
 
 
+class _Statement(NamedTuple):
+    """One append's prepared statement (``statement``, prepared as needed),
+    its arguments, and its notifications: the game's (the payload's two
+    parts, see ``notifications.Seal.notification``) and the players' (whole
+    payloads)."""
+
+    statement: str
+    args: list[Any]
+    notice: tuple[str, str]
+    told: list[str]
+
+
+def _stored(append: Chained, written: Sequence[tuple[int, datetime]]) -> list[StoredEvent]:
+    """The append's events as stored at the positions and times ``written``:
+    the rest of each is what was sent, with no need to read it back."""
+    asked = append.append
+    game = UUID(str(asked.game_id))
+    versions = itertools.count(asked.expected_version + 1)
+    return [StoredEvent(position, game, version, row["type"], row["schema_version"], row["data"],
+                        row["metadata"], recorded_at, row["hash"], CURRENT)
+            for version, row, (position, recorded_at) in zip(versions, append.rows, written)]
+
+
+def _positions(conn: psycopg.Connection, append: Chained) -> list[tuple[int, datetime]]:
+    """The positions and times of a committed append's events, read back."""
+    asked = append.append
+    return conn.execute("SELECT position, recorded_at FROM events WHERE game_id = %s AND version > %s"
+                        " ORDER BY version LIMIT %s",
+                        (asked.game_id, asked.expected_version, len(append.rows))).fetchall()
+
+
 # Prepared statement names per connection: an append's statement is prepared
 # once on each connection (a rollback may deallocate them: see _write).
 _PREPARED: weakref.WeakKeyDictionary[psycopg.Connection, set[str]] = weakref.WeakKeyDictionary()
@@ -416,64 +525,69 @@ def _preparation(statement: str) -> tuple[str, sql.Composed]:
 
 
 @functools.cache
-def _append_script(name: str, count: int, told: int = 0) -> str:
-    """The whole append as one simple query: the prepared statement's
-    ``count`` arguments and the notification's three (its channel, and its
-    payload's text before and after the transaction's id) are bound by the
-    client. The notification follows the COMMIT, in a transaction of its
-    own: in the append's, it would make PostgreSQL serialise every append's
-    commit. So the transaction keeps its id in a setting of the session
-    (``_APPENDED_IN``), for the notification to carry. Then the notifications
-    of the ``told`` players (``service.notices``), two arguments each: the
-    channel and the payload."""
-    arguments = ", ".join(["%s"] * count)
-    return (f"BEGIN; EXECUTE {name}({arguments});"
-            f" SELECT set_config('{_APPENDED_IN}', pg_current_xact_id()::text, false); COMMIT;"
-            f" SELECT pg_notify(%s, %s || current_setting('{_APPENDED_IN}') || %s)"
-            + "; SELECT pg_notify(%s, %s)" * told)
+def _append_script(shapes: tuple[tuple[str, int, int], ...]) -> str:
+    """Appends as one simple query, in one transaction: for each, its
+    prepared statement (by name) with its ``count`` arguments; then, after
+    the commit, its game's notification (three arguments: the channel, and
+    its payload's text before and after the transaction's id) and those of
+    the ``told`` players (``service.notices``; two each, the channel and the
+    payload); every argument is bound by the client. The notifications follow the COMMIT, in a
+    transaction of their own: in the appends', they would make PostgreSQL
+    serialise every append's commit. So the transaction keeps its id in a
+    setting of the session (``_APPENDED_IN``), for the notifications to
+    carry."""
+    executes = "".join(f" EXECUTE {name}({', '.join(['%s'] * count)});" for name, count, _ in shapes)
+    notifies = "".join(f"; SELECT pg_notify(%s, %s || current_setting('{_APPENDED_IN}') || %s)"
+                       + "; SELECT pg_notify(%s, %s)" * told for _, _, told in shapes)
+    return (f"BEGIN;{executes}"
+            f" SELECT set_config('{_APPENDED_IN}', pg_current_xact_id()::text, false); COMMIT" + notifies)
 
 
 #: The session setting holding the id of the connection's last append's transaction.
 _APPENDED_IN = "casino.appended_in"
 
 
-def _write(conn: psycopg.Connection, statement: str, args: Sequence[Any],
-           notices: tuple[tuple[str, str], Sequence[str]], game_id, expected_version: int, *,
-           again: bool = True) -> list[tuple[int, datetime]] | None:
-    """Run an append's ``statement`` (prepared on ``conn`` as needed) in its
-    transaction, then notify ``CHANNEL`` with the game's notice (the
-    payload's two parts, see ``notifications.Seal.notification``) and the
-    players' (whole payloads): the rows the insert returned, or None when
-    only the notifications failed.
+def _write(conn: psycopg.Connection, statements: Sequence[_Statement], game_id, expected_version: int, *,
+           again: bool = True) -> list[list[tuple[int, datetime]]] | None:
+    """Run the appends' ``statements`` (each prepared on ``conn`` as needed)
+    in one transaction, then notify ``CHANNEL`` of each: the rows each
+    insert returned, or None when only the notifications failed.
 
-    Raises ConcurrencyError when the statement broke a version or key.
+    Raises ConcurrencyError (naming ``game_id`` and ``expected_version``)
+    when a statement broke a version or key.
     """
-    name = _prepare(conn, statement)
+    names = [_prepare(conn, s.statement) for s in statements]
     cursor = psycopg.ClientCursor(conn)
+    arguments: list[Any] = []
+    for s in statements:
+        arguments += s.args
+    for s in statements:
+        arguments += [CHANNEL, *s.notice, *(part for payload in s.told for part in (CHANNEL, payload))]
     try:
-        notice, told = notices
-        cursor.execute(_append_script(name, len(args), len(told)),
-                       [*args, CHANNEL, *notice, *(part for payload in told for part in (CHANNEL, payload))])
-        cursor.nextset()  # past BEGIN's result, to the insert's rows
-        rows = cursor.fetchall()
+        cursor.execute(_append_script(tuple((name, len(s.args), len(s.told)) for name, s in zip(names, statements))),
+                       arguments)
+        rows = []
+        for _ in statements:
+            cursor.nextset()  # past BEGIN's result (or the insert before), to the next insert's rows
+            rows.append(cursor.fetchall())
     except psycopg.Error as error:
         if conn.info.transaction_status != TransactionStatus.IDLE:
-            # The statement failed and the rest of the script was skipped:
+            # A statement failed and the rest of the script was skipped:
             # end the aborted transaction before the connection goes back to
             # the pool. A rollback may deallocate every prepared statement.
             conn.rollback()
             _PREPARED.pop(conn, None)
             if isinstance(error, psycopg.errors.InvalidSqlStatementName) and again:
-                return _write(conn, statement, args, notices, game_id, expected_version, again=False)
+                return _write(conn, statements, game_id, expected_version, again=False)
             if _is_conflict(error):
                 raise ConcurrencyError(game_id, expected_version) from error
             if isinstance(error, psycopg.errors.ReadOnlySqlTransaction):
                 conn.close()  # a server that no longer takes writes: the pool connects anew
             raise
-        # Only the notification runs outside the transaction: the events
-        # are committed. Streams poll too; go on without it.
+        # Only the notifications run outside the transaction: the events
+        # are committed. Streams poll too; go on without them.
         _log.warning("game %s: live streams not notified: %s", game_id, error)
-        rows = None
+        return None
     if unconfirmed(conn):
         raise CommitNotConfirmed(f"game {game_id}: the synchronous standby did not confirm the commit")
     return rows

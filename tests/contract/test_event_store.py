@@ -11,6 +11,7 @@ import uuid
 
 import pytest
 
+from service import checkpoints
 from service.chain import chain, first_break
 from service.events import Append, ConcurrencyError, EventStore, IdempotencyRecord, NewEvent, Snapshot
 from service.memory.store import MemoryEventStore
@@ -330,3 +331,71 @@ def test_a_store_with_a_checkpoint_key_signs_each_new_head_and_reads_it_with_the
 
     assert store.load_head(game) == (store.load(game), checkpoints.sign(b"k" * 32, game, 3, newest.hash))
     assert store.load_head(game, 2) == (store.load(game, 2), checkpoints.sign(b"k" * 32, game, 3, newest.hash))
+
+
+def test_appends_of_several_games_are_written_together_each_as_append_writes_it(contract):
+    store = contract.signing(b"k" * 32)
+    games = [new_game() for _ in range(3)]
+    firsts = [store.append(Append(g, 0, events("A"), META, game_row=_row())) for g in games]
+
+    written = store.append_each([Append(g, 1, events("B", "C"), META, previous_hash=first[-1].hash,
+                                        game_row={"version": 3, "status": "finished"})
+                                 for g, first in zip(games, firsts)])
+
+    for game, stored in zip(games, written):  # in the order given
+        assert isinstance(stored, list)
+        assert stored == store.load(game, 1)
+        assert [(e.game_id, e.version, e.type) for e in stored] == [(game, 2, "B"), (game, 3, "C")]
+        assert first_break(game, store.load(game)) is None
+        assert store.load_head(game)[1] == checkpoints.sign(b"k" * 32, game, 3, stored[-1].hash)
+        row = contract.games_row(game)
+        assert (row["version"], row["status"]) == (3, "finished")
+    assert len({e.position for stored in written for e in stored}) == 6
+
+
+def test_an_append_of_several_that_loses_its_version_check_is_left_out_and_the_others_written(contract):
+    store = contract.store
+    games = [new_game() for _ in range(4)]
+    firsts = [store.append(Append(g, 0, events("A"), META, game_row=_row())) for g in games]
+    moved = games[2]
+    store.append(Append(moved, 1, events("Moved"), META, previous_hash=firsts[2][-1].hash))
+
+    written = store.append_each([Append(g, 1, events("TimedOut"), META, previous_hash=first[-1].hash,
+                                        game_row={"version": 2, "status": "finished"})
+                                 for g, first in zip(games, firsts)])
+
+    assert isinstance(written[2], ConcurrencyError) and written[2].game_id == moved
+    assert [e.type for e in store.load(moved)] == ["A", "Moved"]
+    assert (contract.games_row(moved)["status"]) == "waiting"
+    for i in (0, 1, 3):
+        assert [e.type for e in store.load(games[i])] == ["A", "TimedOut"] == ["A", written[i][0].type]
+        assert contract.games_row(games[i])["status"] == "finished"
+
+
+def test_appends_written_together_are_one_per_game(contract):
+    game = new_game()
+    [first] = contract.store.append(Append(game, 0, events("A"), META))
+    with pytest.raises(ValueError, match="one append per game"):
+        contract.store.append_each([Append(game, 1, events("B"), META, previous_hash=first.hash),
+                                    Append(game, 2, events("C"), META, previous_hash=SOME_HASH)])
+    assert contract.store.append_each([]) == []
+    assert version(contract.store, game) == 1
+
+
+def test_several_games_heads_are_read_in_one_go_each_from_its_snapshot_on(contract):
+    store = contract.signing(b"k" * 32)
+    plain, snapped, unknown = new_game(), new_game(), new_game()
+    store.append(Append(plain, 0, events("A", "B"), META))
+    first = store.append(Append(snapped, 0, events("A", "B"), META))
+    later = store.append(Append(snapped, 2, events("C", "D"), META, previous_hash=first[-1].hash,
+                                snapshot=Snapshot(3, "code-1", b"state at 3")))
+
+    heads = store.load_heads([plain, snapped, unknown], "code-1")
+
+    assert set(heads) == {plain, snapped}
+    assert heads[plain] == (None, store.load(plain), store.load_head(plain)[1])
+    assert heads[snapped] == (Snapshot(3, "code-1", b"state at 3"), store.load(snapped, 2),
+                              checkpoints.sign(b"k" * 32, snapped, 4, later[-1].hash))
+    assert store.load_heads([snapped], "code-2")[snapped] == (None, store.load(snapped), heads[snapped].checkpoint)
+    assert store.load_heads([snapped], None)[snapped].snapshot is None
+    assert store.load_heads([], "code-1") == {}

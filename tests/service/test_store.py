@@ -10,6 +10,7 @@ import pytest
 from service.auth import hash_token
 from service.chain import chain
 from service.events import Append, ConcurrencyError, IdempotencyRecord, NewEvent
+from service.postgres.positions import PER_TRANSACTION
 from service.postgres.notifications import CHANNEL, PAYLOAD_LIMIT, Seal, parse_notification, tag
 from tests.contract.test_event_store import META, SOME_HASH, events, new_game
 
@@ -165,3 +166,47 @@ def test_appends_go_on_when_their_prepared_statement_is_gone(one_connection_stor
         conn.execute("DEALLOCATE ALL")  # as a connection reset by a proxy might
     stored += store.append(Append(game, 2, events("CardTrailed"), META, previous_hash=stored[-1].hash))
     assert store.load(game) == stored
+
+
+def test_appends_of_several_games_are_one_transaction_and_each_game_is_notified(sealed_store, database_url):
+    store, games = sealed_store, [new_game() for _ in range(3)]
+    firsts = [store.append(Append(g, 0, events("A"), META)) for g in games]
+    written: list = []
+    payloads = notices_of(database_url, lambda: written.extend(store.append_each(
+        [Append(g, 1, events("B", "C"), META, previous_hash=first[-1].hash) for g, first in zip(games, firsts)])))
+    payloads += notices_of(database_url, lambda: None)  # the rest, if they came after the first
+    assert len({e.position // PER_TRANSACTION for stored in written for e in stored}) == 1
+    opened = {}
+    for payload in payloads:
+        notice = parse_notification(payload, Seal(KEY))
+        opened |= {g: n for g in games if (n := notice.open(g)) is not None}
+    assert set(opened) == set(games)
+    for game, stored in zip(games, written):
+        assert opened[game].version == 3 and opened[game].events() == stored == store.load(game, 1)
+
+
+def test_of_appends_of_several_games_one_behind_its_game_is_left_out_and_the_others_written_together(
+        one_connection_store):
+    store, pool = one_connection_store
+    games = [new_game() for _ in range(3)]
+    firsts = [store.append(Append(g, 0, events("A"), META)) for g in games]
+    with pool.connection() as conn:
+        conn.execute("DEALLOCATE ALL")  # and the statements prepared again, after the conflict's rollback too
+    written = store.append_each([Append(g, 0 if g == games[1] else 1, events("B"), META,
+                                        previous_hash=None if g == games[1] else first[-1].hash)
+                                 for g, first in zip(games, firsts)])
+    assert isinstance(written[1], ConcurrencyError)
+    assert [store.load(g) for g in games] == [firsts[0] + written[0], firsts[1], firsts[2] + written[2]]
+    assert written[0][0].position // PER_TRANSACTION == written[2][0].position // PER_TRANSACTION
+
+
+def test_of_appends_of_several_games_one_that_files_a_key_filed_before_is_left_out_by_itself(store):
+    games = [new_game() for _ in range(3)]
+    firsts = [store.append(Append(g, 0, events("A"), META)) for g in games]
+    filed = IdempotencyRecord("key-1", "hash", {"versions": [2, 2]}, "seat:0")
+    store.append(Append(games[1], 1, events("B"), META, previous_hash=firsts[1][-1].hash, idempotency=filed))
+    written = store.append_each([Append(g, 2 if g == games[1] else 1, events("C"), META,
+                                        previous_hash=store.load(g)[-1].hash, idempotency=filed)
+                                 for g in games])
+    assert isinstance(written[1], ConcurrencyError)
+    assert [[e.type for e in store.load(g)] for g in games] == [["A", "C"], ["A", "B"], ["A", "C"]]

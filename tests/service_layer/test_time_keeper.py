@@ -108,3 +108,20 @@ def test_on_timeout_computer_moves_on_and_sets_the_next_deadline(tables, clock):
     assert tables.deadlines[game_id].due_at == clock.now + timedelta(seconds=10)
     meta = tables.events[game_id][-1].metadata
     assert meta["actor"] == "service" and meta["command"] == "TimeOut"
+
+
+def test_a_claim_of_several_games_times_each_out_once_deciding_again_one_that_moved_meanwhile(tables, clock):
+    first, second = services_on(tables), services_on(tables)
+    games = [create(first, ClockRule(per_move_seconds=2)).game_id for _ in range(5)]
+    clock.now = T0 + timedelta(seconds=1, milliseconds=500)
+    second.execute(Deal(game_id=games[2], caller=seat(1)))  # the first worker's cache is now behind
+    clock.now = T0 + timedelta(seconds=3, milliseconds=600)  # past the dealt game's new deadline too
+
+    assert first.keeper.tick() == 5
+    assert first.keeper.tick() == second.keeper.tick() == 0
+
+    for game_id in games:
+        assert types(tables, game_id).count("TimedOut") == 1 and types(tables, game_id)[-1] == "GameFinished"
+        assert first.games.load(game_id).status == "finished"
+    assert "HandDealt" in types(tables, games[2])[:-2]
+    assert tables.deadlines == {}
