@@ -61,6 +61,29 @@ class TimeOut:
     next_seed: bytes | None = None
 
 
+# The commands as every game type builds them (GameType.join_command ...):
+# one set, which each game's module takes as its own.
+
+def join_command(seat: int | None, name: str, player: str | None) -> Join:
+    return Join(name, seat, player)
+
+
+def leave_command(seat: int) -> Leave:
+    return Leave(seat)
+
+
+def resign_command(seat: int) -> Resign:
+    return Resign(seat)
+
+
+def abort_command(seat: int) -> Abort:
+    return Abort(seat)
+
+
+def time_out_command(next_seed: bytes | None) -> TimeOut:
+    return TimeOut(next_seed)
+
+
 @dataclass(frozen=True, slots=True)
 class Holder:
     """Who holds a seat: a name, and the id of the player when it has one."""

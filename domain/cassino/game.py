@@ -12,7 +12,11 @@ from datetime import datetime
 from .. import clocks
 from ..cards import Card
 from ..clocks import ClockRule
-from ..seating import Abort, Holders, Join, Leave, Resign, TimeOut, holders
+from ..seating import Holders, holders
+# The seat commands are the kernel's, the same in every game type (re-exported for GameType).
+from ..seating import abort_command as abort_command, join_command as join_command
+from ..seating import leave_command as leave_command, resign_command as resign_command
+from ..seating import time_out_command as time_out_command
 from ..standing import Outcome
 from ..summary import Summary
 from .commands import AnswerUndo, CountOut, CreateGame, Deal, Play, SetClientSeed, Undo, VoidHand
@@ -68,26 +72,6 @@ def void_command(reason: str, next_seed: bytes | None) -> VoidHand:
 
 def client_seed_command(seat: int, seed: str) -> SetClientSeed:
     return SetClientSeed(seat, seed)
-
-
-def join_command(seat: int | None, name: str, player: str | None) -> Join:
-    return Join(name, seat, player)
-
-
-def leave_command(seat: int) -> Leave:
-    return Leave(seat)
-
-
-def resign_command(seat: int) -> Resign:
-    return Resign(seat)
-
-
-def abort_command(seat: int) -> Abort:
-    return Abort(seat)
-
-
-def time_out_command(next_seed: bytes | None) -> TimeOut:
-    return TimeOut(next_seed)
 
 
 def follow_up(state: GameState, next_seed: bytes | None) -> None:

@@ -15,7 +15,11 @@ from .. import clocks
 from ..cards import Card
 from ..clocks import ClockRule
 from ..errors import RuleViolation
-from ..seating import Abort, Holders, Join, Leave, Resign, TimeOut, holders
+from ..seating import Holders, holders
+# The seat commands are the kernel's, the same in every game type (re-exported for GameType).
+from ..seating import abort_command as abort_command, join_command as join_command
+from ..seating import leave_command as leave_command, resign_command as resign_command
+from ..seating import time_out_command as time_out_command
 from ..standing import Outcome
 from ..summary import Summary
 from .commands import AnswerUndo, CreateGame, Deal, Undo
@@ -64,26 +68,6 @@ def undo_command(seat: int | None) -> Undo:
 
 def answer_undo_command(seat: int, accept: bool) -> AnswerUndo:
     return AnswerUndo(seat, accept)
-
-
-def join_command(seat: int | None, name: str, player: str | None) -> Join:
-    return Join(name, seat, player)
-
-
-def leave_command(seat: int) -> Leave:
-    return Leave(seat)
-
-
-def resign_command(seat: int) -> Resign:
-    return Resign(seat)
-
-
-def abort_command(seat: int) -> Abort:
-    return Abort(seat)
-
-
-def time_out_command(next_seed: bytes | None) -> TimeOut:
-    return TimeOut(next_seed)
 
 
 def count_out_command(seat: int) -> NoReturn:
