@@ -12,8 +12,10 @@ It covers the API (``/v1/...``) and the specification (``/openapi.yaml``,
 ``/openapi.json``), not the web client's own pages. A preflight
 (``OPTIONS`` with ``Access-Control-Request-Method``) to a path the API
 serves is answered 204 here, before any other check: it carries no token.
-Answers expose the headers clients read (``ETag``, ``Location``,
-``Retry-After``, ``X-Request-Id``, ``WWW-Authenticate``). Other headers
+Answers expose every header the API's answers carry (``ETag``,
+``Consistency-Token``, ``Location``, ``Retry-After`` ...), and a page may
+send every header the API reads (``If-None-Match``, ``Consistency-Token``
+...): tests/web/test_cors.py holds both lists to openapi.yaml. Other headers
 (nosniff, the pages' CSP) are set elsewhere and left as they are.
 """
 
@@ -25,10 +27,11 @@ from flask import Flask, Response, current_app, request
 PREFIXES = ("/v1/", "/openapi.")
 
 #: Request headers a page may send beyond the ones every browser allows.
-ALLOWED_HEADERS = "Authorization, Content-Type, Idempotency-Key, If-Match, Last-Event-ID, X-Request-Id"
+ALLOWED_HEADERS = ("Authorization, Consistency-Token, Content-Type, Idempotency-Key, If-Match, If-None-Match,"
+                   " Last-Event-ID, X-Request-Id")
 
 #: Answer headers a page may read beyond the ones every browser shows.
-EXPOSED_HEADERS = "ETag, Location, Retry-After, X-Request-Id, WWW-Authenticate"
+EXPOSED_HEADERS = "Consistency-Token, Content-Range, ETag, Location, Retry-After, X-Request-Id, WWW-Authenticate"
 
 #: Seconds a browser may keep a preflight's answer (Chromium keeps two hours at most).
 MAX_AGE = "7200"

@@ -11,7 +11,8 @@ import uuid
 import pytest
 from werkzeug.serving import make_server
 
-from service.web.cors import EXPOSED_HEADERS, allowed_origin
+from service.web.cors import ALLOWED_HEADERS, EXPOSED_HEADERS, PREFIXES, allowed_origin
+from tests.service.spec_check import spec
 from tests.web.conftest import _Quiet
 
 #: An origin the service does not serve, for the tests without a browser.
@@ -126,3 +127,32 @@ def test_a_list_of_origins_answers_those_alone_and_says_the_answer_varies(app_fo
                                                      "Access-Control-Request-Method": "POST"})
     assert "Access-Control-Allow-Origin" not in preflight.headers
     assert "Access-Control-Allow-Methods" not in preflight.headers
+
+
+#: Answer headers every browser lets a page read (the Fetch standard's CORS-safelisted ones).
+SAFELISTED = {"cache-control", "content-language", "content-length", "content-type", "expires", "last-modified",
+              "pragma"}
+
+
+def _named(listing: str) -> set[str]:
+    return {name.strip().lower() for name in listing.split(",")}
+
+
+def test_a_page_elsewhere_may_send_and_read_every_header_the_api_declares():
+    """Every request header openapi.yaml names for the API is allowed in a
+    preflight, and every answer header it names is exposed (a browser hides
+    the rest from a page, but the few the Fetch standard lets it read)."""
+    document = spec()
+    operations = [op for path, item in document["paths"].items() if path.startswith(PREFIXES)
+                  for op in item.values() if isinstance(op, dict)]
+    parameters = [p for op in operations for p in op.get("parameters", [])]
+    parameters = [document["components"]["parameters"][p["$ref"].rsplit("/", 1)[1]] if "$ref" in p else p
+                  for p in parameters]
+    sent = {p["name"].lower() for p in parameters if p.get("in") == "header"}
+    responses = [r for op in operations for r in op.get("responses", {}).values()]
+    responses = [document["components"]["responses"][r["$ref"].rsplit("/", 1)[1]] if "$ref" in r else r
+                 for r in responses]
+    answered = {name.lower() for r in responses for name in r.get("headers", {})} - SAFELISTED
+    assert {"if-none-match", "consistency-token"} <= sent and {"etag", "consistency-token"} <= answered
+    assert sent - _named(ALLOWED_HEADERS) == set()
+    assert answered - _named(EXPOSED_HEADERS) == set()
