@@ -119,6 +119,17 @@ def test_two_players_meet_in_the_lobby_play_and_find_their_games_again(browser, 
     my_game(bob, game_id).get_by_role("link").click()
     wait_version(bob, view["version"])
     assert bob.inner_text("#role") == "Seat 1: Bob" and bob.locator("#hand").count() == 1
+
+    # Bob back in the lobby, Ann resigns (from another client of hers): his list is told at once how
+    # the game ended for him, and hers says it for her.
+    bob.goto(f"{base_url}{LOBBY}")
+    bob.wait_for_selector(f'#my-games li[data-game="{game_id}"]')
+    assert web_api.post(f"{game.url}/resign", token=ann_player["token"]).status_code == 200
+    bob.wait_for_selector(f'#my-games li[data-game="{game_id}"] .outcome')  # his player stream told his page
+    assert my_game(bob, game_id).locator(".outcome").inner_text() == "You won (by resignation)"
+    ann.goto(f"{base_url}{LOBBY}")
+    ann.wait_for_selector(f'#my-games li[data-game="{game_id}"] .outcome')
+    assert my_game(ann, game_id).locator(".outcome").inner_text() == "You lost (by resignation)"
     assert_token_never_in_an_address(ann_urls, ann_player["token"], bob_player["token"])
     assert_token_never_in_an_address(bob_urls + more_urls, ann_player["token"], bob_player["token"])
     assert not ann_seen.errors and not bob_seen.errors

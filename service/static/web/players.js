@@ -12,6 +12,8 @@ const STATUS_WORDS = {
   waiting: "not dealt yet", in_progress: "being played", hand_over: "between hands",
   betting: "betting", reshuffle: "between rounds", finished: "over",
 };
+// How a finished game ended, in words after "You won" or "You lost" (others: the result's own words).
+const RESULT_WORDS = { resigned: "by resignation", timed_out: "on time", aborted: "called off", count_out: "by count out" };
 const SHOWN = 50; // games a list shows: the newest
 
 let player = savedPlayer();
@@ -108,7 +110,16 @@ function myGame(game) {
   el("a", { href: tableLink(game.id, null), class: "game-link" }, `${game.variant}, seat ${game.seat}`),
   el("span", { class: "note" }, ` ${STATUS_WORDS[game.status] || game.status}`),
   waiting ? el("span", { class: "turn" }, waiting) : null,
-  game.deadline ? el("span", { class: "deadline" }, "time left: ", countdown(game.deadline)) : null);
+  game.deadline ? el("span", { class: "deadline" }, "time left: ", countdown(game.deadline)) : null,
+  game.outcome ? el("span", { class: "outcome" }, outcomeWords(game.outcome, game.seat)) : null);
+}
+
+/** A finished game's outcome for the player's seat: the same fields in every game type. */
+function outcomeWords(outcome, seat) {
+  const how = RESULT_WORDS[outcome.result] || outcome.result.replace(/_/g, " ");
+  if (outcome.result === "aborted") return "Called off";
+  if (outcome.winners.includes(seat)) return `You won (${how})`;
+  return outcome.winners.length ? `You lost (${how})` : `Nobody won (${how})`;
 }
 
 async function showOpenGames() {
