@@ -219,7 +219,7 @@ def main(argv: list[str] | None = None) -> int:
     embedded = None
     try:
         embedded = EmbeddedPostgres(workdir / "postgres", temporary=True)
-        pg_pid = int((workdir / "postgres" / "pgdata" / "postmaster.pid").read_text().split()[0])
+        pg_pid = bench.postmaster_pid(workdir / "postgres" / "pgdata")
         url = embedded.database_url("casino_clocks")
         port = bench.free_port()
         servers.append(bench.Server([sys.executable, "-c", SERVE, "serve", "--port", str(port)],

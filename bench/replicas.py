@@ -222,7 +222,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"A primary and its standby ready in {time.perf_counter() - began:.1f} s", flush=True)
     servers: list[bench.Server] = []
     try:
-        primary_pid, standby_pid = (_postmaster(node.pgdata) for node in pair.nodes)
+        primary_pid, standby_pid = (bench.postmaster_pid(node.pgdata) for node in pair.nodes)
         cli = [sys.executable, "-c", "import sys; from service.ops.cli import main; sys.exit(main())", "serve"]
         env = bench.server_env(pair.url(), workdir)
         alone = bench.Server([*cli, "--port", str(bench.free_port())], env, workdir / "alone.log", "/readyz")
@@ -317,10 +317,6 @@ def failover(pair: Pair, port: int, seconds: float) -> dict:
           f" a 503: {len(load.bad)}", flush=True)
     return {"acked_lost_on_failover": len(found.lost), "doubled_on_failover": len(found.doubled),
             "failover_seconds": round(accepted - killed_at, 3) if accepted is not None else None}
-
-
-def _postmaster(pgdata: Path) -> int:
-    return int((pgdata / "postmaster.pid").read_text().split()[0])
 
 
 if __name__ == "__main__":

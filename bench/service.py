@@ -568,6 +568,11 @@ def stop(servers: list[Server], embedded) -> None:
         embedded.stop()
 
 
+def postmaster_pid(pgdata: Path) -> int:
+    """The PostgreSQL server's process id, from its data directory."""
+    return int((pgdata / "postmaster.pid").read_text().split()[0])
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -783,7 +788,7 @@ def main(argv: list[str] | None = None) -> int:
             settings = dict(conn.execute(
                 "SELECT name, setting FROM pg_settings WHERE name IN "
                 "('fsync', 'synchronous_commit', 'wal_sync_method', 'shared_buffers')").fetchall())
-        pg_pid = int((workdir / "postgres" / "pgdata" / "postmaster.pid").read_text().split()[0])
+        pg_pid = postmaster_pid(workdir / "postgres" / "pgdata")
         print(f"PostgreSQL ready in {time.perf_counter() - began:.1f} s: "
               + ", ".join(f"{k}={v}" for k, v in sorted(settings.items())), flush=True)
 

@@ -84,7 +84,7 @@ def main(argv: list[str] | None = None) -> int:
     embedded = None
     try:
         embedded = EmbeddedPostgres(workdir / "postgres", temporary=True)
-        pg_pid = int((workdir / "postgres" / "pgdata" / "postmaster.pid").read_text().split()[0])
+        pg_pid = bench.postmaster_pid(workdir / "postgres" / "pgdata")
         sides = [args.before, args.after]
         for i, (label, checkout, settings) in enumerate(sides):
             # A database each, which `casino serve` migrates to its checkout's schema.

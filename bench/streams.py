@@ -414,7 +414,7 @@ def main(argv: list[str] | None = None) -> int:
         rng = random.Random(args.seed)
         scripts = [bench.record(rng) for _ in range(2 * args.clients)]
         peak = PeakConnections(url)
-        pg_pid = int((workdir / "postgres" / "pgdata" / "postmaster.pid").read_text().split()[0])
+        pg_pid = bench.postmaster_pid(workdir / "postgres" / "pgdata")
         cpu_without, cpu_with = bench.CpuMeter(pg_pid, server.pid), bench.CpuMeter(pg_pid, server.pid)
         bench.run_clients(args.clients, 2.0, lambda i, t, s: None)  # threads warm
         play(port, args.clients, 2.0, new_players(port, scripts, args.clients, 0), {})  # warm up
