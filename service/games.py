@@ -26,7 +26,7 @@ from domain.game_types import GAME_TYPES, GameType, State, game_of
 from domain.seating import Holder
 from domain.standing import WAITING
 
-from service.auth import PUBLIC, hash_token, new_token, seat_token
+from service.auth import PUBLIC, hash_token, new_token, player, seat_token
 from service.cache import StateCache, code_version, seal, unseal
 from service.chain import first_break
 from service.checkpoints import Checkpoint, mismatch
@@ -335,8 +335,14 @@ class GameService(GameReads):
                                                        fresh_seed(), command.clock), at)
         game_id = uuid.uuid4()
         tokens = self._tokens(game_id, names, key)
-        state = game.fold(events, times=itertools.repeat(at))
-        meta = metadata(PUBLIC.actor, command)
+        state = created = game.fold(events, times=itertools.repeat(at))
+        me, actor = command.me, PUBLIC.actor
+        if me is not None:  # the creator sits down in the same append: the seat is never open to anyone else
+            joined = game.decide(state, game.join_command(me.seat, me.name, str(me.player)), at)
+            state = game.fold(joined, state, itertools.repeat(at))
+            events, actor = [*events, *joined], player(me.player).actor
+        told = notices(game_id, created, state)
+        meta = metadata(actor, command)
         if command.computers:
             meta[COMPUTER_SEATS] = list(command.computers)
         if command.listed:
@@ -349,14 +355,17 @@ class GameService(GameReads):
         try:
             stored = self._store.append(Append(
                 game_id, 0, [_new(game, e) for e in events], meta, idempotency=record,
-                game_row=row_changes(state, listed=command.listed),
-                seat_token_hashes=_hashes(tokens), at=at, deadline=_deadline(game, None, state)))
+                game_row=row_changes(state, listed=command.listed), seat_token_hashes=_hashes(tokens),
+                player_seats={me.player: me.seat} if me is not None else None, player_notices=told or None,
+                at=at, deadline=_deadline(game, None, state)))
         except ConcurrencyError:  # a new game's only conflict: the key was filed before
             retried = self._retried_creation(key, fingerprint) if key and fingerprint else None
             if retried is None:
                 raise
             return retried
         self.cache.put(game_id, Loaded(state, stored[-1].hash))
+        if told and self._told is not None:
+            self._told(told)
         COMMANDS_APPENDED.inc()
         return Created(game_id, state, tuple(tokens), stored[-1].position)
 
@@ -368,7 +377,9 @@ class GameService(GameReads):
         game_id = uuid.UUID(found["game"])
         stored = self._store.load(game_id, until_version=found["version"])
         state = refold(stored)
-        tokens = self._tokens(game_id, tuple(s["name"] for s in game_of(state.variant).seats(state)), key)
+        guests = tuple(holder.name if holder is not None and holder.player is None else None
+                       for holder in game_of(state.variant).seat_holders(state))  # a player's seat has no token
+        tokens = self._tokens(game_id, guests, key)
         if self._store.seat_token_hashes(game_id) != _hashes(tokens):
             raise TokensLost()  # never answer with tokens that do not work
         return Created(game_id, state, tuple(tokens), stored[-1].position)
