@@ -20,7 +20,9 @@ and it starts for the next seat at that event's time. Its deadline is then
 that start plus the seat's time. A command decided after the deadline is
 refused (``time_out``), except the service's claim of the time-out
 (:class:`~domain.seating.TimeOut`), which is refused before it
-(``not_due``).
+(``not_due``). A move taken back takes its clock back with it: the clock
+runs on for the mover from where it stood before the move
+(:mod:`domain.folding`), so an undo never gives time back.
 
 The first action of each seat (its first deal or play) has a time of its
 own when the rule gives one (``first_action_seconds``; every clock the
@@ -113,7 +115,7 @@ class Clock(NamedTuple):
     remaining: tuple[timedelta, ...]
     seat: int | None = None
     since: datetime | None = None
-    acted: frozenset[int] = frozenset()
+    acted: tuple[int, ...] = ()
 
 
 def start(clock_rule: ClockRule, seats: int) -> Clock:
@@ -132,7 +134,7 @@ def tick(clock: Clock, seat: int | None, at: datetime) -> Clock:
     remaining, acted = clock.remaining, clock.acted
     ran, since = clock.seat, clock.since
     if ran is not None and first_action(clock):
-        acted = acted | {ran}
+        acted = tuple(sorted({*acted, ran}))
     elif ran is not None and since is not None and clock.rule.per_move_seconds is None:
         left = max(remaining[ran] - (at - since), timedelta(0)) + timedelta(seconds=clock.rule.increment_seconds)
         remaining = remaining[:ran] + (left,) + remaining[ran + 1:]
@@ -143,6 +145,12 @@ def first_action(clock: Clock | None) -> bool:
     """Whether the clock runs for a seat's first action, which has its own time."""
     return (clock is not None and clock.seat is not None and clock.rule.first_action_seconds is not None
             and clock.seat not in clock.acted)
+
+
+def kept_on_take_back(data: dict[str, Any]) -> dict[str, Any]:
+    """Upcast a take-back stored before its version 2 (either game's): it
+    left the clock as it stood (``restores_clock`` false), and so it replays."""
+    return {**data, "restores_clock": False}
 
 
 def deadline(clock: Clock | None) -> datetime | None:
