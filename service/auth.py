@@ -36,13 +36,14 @@ import secrets
 import tempfile
 import threading
 import time
-from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
 from typing import Any, Protocol
 from uuid import UUID
+
+from cachetools import TTLCache
 
 # -- callers ----------------------------------------------------------------
 
@@ -338,6 +339,7 @@ class TicketUses(Protocol):
 TOKEN_TRUST_SECONDS = 60.0
 #: Tokens remembered at most, per process (least recently used first out).
 TOKENS_REMEMBERED = 65536
+_UNKNOWN = object()
 
 # The scheme's name is case-insensitive (RFC 9110, section 11.1); the token is not.
 _BEARER = re.compile(r"(?i:Bearer) +([A-Za-z0-9._~+/=-]{1,256})")
@@ -368,7 +370,7 @@ class Authenticator:
         # Without an operator token (never so under `casino serve`), a random
         # key: tickets then hold within this process only.
         self._ticket_key = ticket_key_from(operator_token) if operator_token else secrets.token_bytes(32)
-        self._known: OrderedDict[tuple[str, UUID | str, str], tuple[object, float]] = OrderedDict()
+        self._known: TTLCache = TTLCache(maxsize=TOKENS_REMEMBERED, ttl=TOKEN_TRUST_SECONDS, timer=clock)
         self._lock = threading.Lock()
 
     def caller(self, header: str | None, game_id: UUID | None) -> Caller:
@@ -419,19 +421,17 @@ class Authenticator:
     def _recalled(self, key: tuple[str, UUID | str, str], look_up: Callable[[], Any], keep: bool, *,
                   keep_none: bool) -> Any:
         """What ``look_up()`` answers, remembered under ``key`` when ``keep``
-        (and the answer is not None, unless ``keep_none``)."""
+        (and the answer is not None, unless ``keep_none``) for
+        ``TOKEN_TRUST_SECONDS``, in a ``cachetools.TTLCache`` of the
+        ``TOKENS_REMEMBERED`` least recently used."""
         with self._lock:
-            known = self._known.get(key)
-            if known is not None and known[1] > self._clock():
-                self._known.move_to_end(key)
-                return known[0]
+            known = self._known.get(key, _UNKNOWN)
+        if known is not _UNKNOWN:
+            return known
         found = look_up()
         if keep and (found is not None or keep_none):
             with self._lock:
-                self._known[key] = (found, self._clock() + TOKEN_TRUST_SECONDS)
-                self._known.move_to_end(key)
-                while len(self._known) > TOKENS_REMEMBERED:
-                    self._known.popitem(last=False)
+                self._known[key] = found
         return found
 
     def ticket(self, game_id: UUID, caller: Caller, now: float) -> tuple[str, int]:
