@@ -37,7 +37,7 @@ import domain
 from domain.game_types import State
 
 from service.auth import derived_key
-from service.events import Snapshot
+from service.writes import Snapshot
 
 
 @cache
