@@ -27,7 +27,7 @@ from domain.seating import Holder
 from domain.standing import WAITING
 
 from service.auth import PUBLIC, hash_token, new_token, seat_token
-from service.cache import StateCache, code_version, seal, unseal
+from service.cache import StateCache
 from service.chain import first_break
 from service.checkpoints import Checkpoint, mismatch
 from service.commands import CreateGame, GameCommand, Request, fresh_seed, request_hash
@@ -37,6 +37,7 @@ from service.events import (Append, ConcurrencyError, EventStore, Horizon, NewEv
 from service.metrics import COMMANDS_APPENDED
 from service.notices import Told, notices
 from service.projection import LISTED, player_seat_changes, row_changes, seat_changes
+from service.snapshots import code_version, seal, unseal
 from service.writes import (CREATION_SCOPE, GameRow, IdempotencyRecord, Write, player_notices, player_seats,
                             seat_tokens)
 
@@ -173,7 +174,7 @@ class GameReads:
     def __init__(self, store: EventStore, cache: StateCache, *, snapshot_key: bytes | None = None,
                  checkpoint_key: bytes | None = None):
         """``snapshot_key`` signs the snapshots written and is needed to read
-        them (``service.cache``); without it there are none. With
+        them (``service.snapshots``); without it there are none. With
         ``checkpoint_key`` (the store's, which signs each game's head), a game
         read from the store must end where its signed checkpoint says, or it
         is a ``CorruptGame``: no append ever signs a head over a history
