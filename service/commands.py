@@ -88,6 +88,8 @@ class CreateGame(Request):
     clock: ClockRule | None = None
     #: Listed in the lobby while it waits with a seat open (``service.projection.LISTED``).
     listed: bool = False
+    #: Whether a guest (a name without a player token) may take an open seat, or only players.
+    guests: bool = True
     me: SeatedPlayer | None = None
 
     def body(self) -> dict[str, Any]:
@@ -96,7 +98,7 @@ class CreateGame(Request):
                  "seats": [{"me": True} if i == me else {"open": True} if name is None
                            else {"name": name, "computer": i in self.computers} for i, name in enumerate(self.seats)]}
         return (asked | ({"clock": self.clock.to_dict()} if self.clock is not None else {})
-                | ({"listed": True} if self.listed else {})
+                | ({"listed": True} if self.listed else {}) | ({} if self.guests else {"guests": False})
                 | ({"player": str(self.me.player)} if self.me is not None else {}))
 
 
