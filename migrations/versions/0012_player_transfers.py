@@ -5,15 +5,15 @@ outstanding transfer code and when it expires (ten minutes after it was
 made). Claiming a code deletes it and replaces the player's token, in one
 statement; a new code, or a new token, deletes the code before.
 
-Revision ID: 0011
-Revises: 0010
+Revision ID: 0012
+Revises: 0011
 Create Date: 2026-11-28
 """
 
 from alembic import op
 
-revision = "0011"
-down_revision = "0010"
+revision = "0012"
+down_revision = "0011"
 branch_labels = None
 depends_on = None
 
