@@ -20,7 +20,9 @@ import psycopg
 import pytest
 
 from service.auth import TicketUses
+from service.deadlines import DeadlineClaims
 from service.events import EventStore
+from service.memory.deadlines import MemoryDeadlines
 from service.memory.players import MemoryPlayers
 from service.memory.readmodel import MemoryReadModel
 from service.memory.store import MemoryEventStore
@@ -39,6 +41,7 @@ class Harness:
     games_row: Callable[[UUID], dict[str, Any] | None]
     signing: Callable[[bytes], EventStore]  # a store over the same database that signs checkpoints
     players: Players
+    deadlines: DeadlineClaims
 
 
 def _memory() -> Harness:
@@ -53,10 +56,12 @@ def _memory() -> Harness:
         return {"id": game, **row} if row is not None else None
 
     return Harness(MemoryEventStore(tables), MemoryReadModel(tables), MemoryTicketUses(tables), expire_keys,
-                   games_row, lambda key: MemoryEventStore(tables, key), MemoryPlayers(tables))
+                   games_row, lambda key: MemoryEventStore(tables, key), MemoryPlayers(tables),
+                   MemoryDeadlines(tables))
 
 
 def _postgres(pool, database_url: str) -> Harness:
+    from service.postgres.deadlines import PostgresDeadlines
     from service.postgres.players import PostgresPlayers
     from service.postgres.readmodel import PostgresReadModel
     from service.postgres.store import PostgresEventStore
@@ -74,7 +79,8 @@ def _postgres(pool, database_url: str) -> Harness:
             return dict(zip([c.name for c in cursor.description], row)) if row else None
 
     return Harness(PostgresEventStore(pool), PostgresReadModel(pool), PostgresTicketUses(pool), expire_keys,
-                   games_row, lambda key: PostgresEventStore(pool, key), PostgresPlayers(pool))
+                   games_row, lambda key: PostgresEventStore(pool, key), PostgresPlayers(pool),
+                   PostgresDeadlines(pool))
 
 
 @pytest.fixture(scope="module")
