@@ -78,13 +78,15 @@ class CreateGame(Request):
     clock: ClockRule | None = None
     #: Listed in the lobby while it waits with a seat open (``service.projection.LISTED``).
     listed: bool = False
+    #: Its result moves its players' ratings; every seat is a registered player's (``domain.rating``).
+    rated: bool = False
 
     def body(self) -> dict[str, Any]:
         asked = {"variant": self.variant, "options": self.options, "first_dealer": self.first_dealer,
                  "seats": [{"open": True} if name is None else {"name": name, "computer": i in self.computers}
                            for i, name in enumerate(self.seats)]}
         return (asked | ({"clock": self.clock.to_dict()} if self.clock is not None else {})
-                | ({"listed": True} if self.listed else {}))
+                | ({"listed": True} if self.listed else {}) | ({"rated": True} if self.rated else {}))
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -19,6 +19,7 @@ from typing import Any, NamedTuple, Protocol, runtime_checkable
 from uuid import UUID
 
 from domain.game_types import State, game_of_event
+from domain.rating import RatingChange
 
 from service.checkpoints import Checkpoint
 from service.deadlines import Deadline
@@ -52,6 +53,20 @@ class ConcurrencyError(Exception):
         super().__init__(f"game {game_id} is no longer at version {expected_version}")
         self.game_id = game_id
         self.expected_version = expected_version
+
+
+class RatingsMoved(ConcurrencyError):
+    """A rating the append was decided on was moved first by another game's
+    append (``service.ratings``): decide the game again on the ratings as they are now."""
+
+
+@dataclass(frozen=True)
+class RatedGame:
+    """What an append that rates a finished game writes besides its events:
+    its variant and each seat's rating change (``service.ratings``)."""
+
+    variant: str
+    changes: tuple[RatingChange, ...]
 
 
 @dataclass(frozen=True)
@@ -139,6 +154,9 @@ class Append:
     store's clock. ``deadline`` is the game's deadline after the append, when
     the append sets, moves or clears it (``service.deadlines``); None: the
     append leaves it as it is (a game without a clock never has one).
+    ``ratings`` are the players' new ratings when the append rates a
+    finished game (``service.ratings``: ``RatingsMoved`` if one of them
+    moved since it was read).
     """
 
     game_id: UUID
@@ -154,6 +172,7 @@ class Append:
     snapshot: Snapshot | None = None
     at: datetime | None = None
     deadline: Deadline | None = None
+    ratings: RatedGame | None = None
 
     def __post_init__(self) -> None:
         if not self.events:

@@ -13,6 +13,7 @@ from typing import Any, NamedTuple
 from .. import standing
 from ..cards import Card
 from ..clocks import Clock
+from ..rating import RatingChange
 from .options import Options
 from .table import Build, TableItem, item_id
 
@@ -111,6 +112,8 @@ class GameState(NamedTuple):
     player_ids: tuple[str | None, ...] = ()  # the player holding each seat, when it joined as one
     played: bool = False  # a play stands (the game can no longer be aborted)
     clock: Clock | None = None  # the kernel's (domain.folding): None for a game without one
+    rated: bool = False  # its result moves its players' ratings (domain.rating)
+    rating_changes: tuple[RatingChange, ...] = ()  # what it did to them, once finished and rated
 
     # -- seats and teams ----------------------------------------------------
 

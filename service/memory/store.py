@@ -25,7 +25,8 @@ from service.appends import AppendingStore, Chained
 from service.auth import hash_token
 from service.chain import CURRENT
 from service.checkpoints import Checkpoint
-from service.events import GAME_COLUMNS, NOW, ConcurrencyError, Head, Horizon, Snapshot, StoredEvent
+from service.events import (GAME_COLUMNS, NOW, ConcurrencyError, Head, Horizon, RatedGame, RatingsMoved, Snapshot,
+                            StoredEvent)
 from service.memory.tables import IDEMPOTENCY_LIFETIME, DeadlineRow, Filed, HeldSeat, Tables
 
 
@@ -69,6 +70,8 @@ class MemoryEventStore(AppendingStore):
                 t.snapshots[game] = asked.snapshot
             if append.checkpoint is not None:
                 t.checkpoints[game] = append.checkpoint
+            if asked.ratings is not None:
+                self._write_ratings(game, asked.ratings)
             if asked.deadline is not None:
                 if asked.deadline.at is None:
                     t.deadlines.pop(game, None)
@@ -95,6 +98,17 @@ class MemoryEventStore(AppendingStore):
         if any(seat is not None and (player in held or seat in held.values())
                for player, seat in (asked.player_seats or {}).items()):
             raise ConcurrencyError(game, expected)
+        rated = asked.ratings
+        if rated is not None and any((UUID(c.player), rated.variant, c.after.games) in t.rating_changes
+                                     for c in rated.changes):
+            raise RatingsMoved(game, expected)
+
+    def _write_ratings(self, game: UUID, rated: RatedGame) -> None:
+        """Each player's new rating, and the line of its change (``service.ratings``)."""
+        for change in rated.changes:
+            player = UUID(change.player)
+            self.tables.ratings[(player, rated.variant)] = change.after
+            self.tables.rating_changes[(player, rated.variant, change.after.games)] = game
 
     def _write_row(self, game: UUID, changes: Mapping[str, Any], at: datetime, *, new: bool) -> None:
         """Insert a new game's row (columns not given are null, ``listed``

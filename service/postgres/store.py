@@ -83,7 +83,7 @@ from service.appends import AppendingStore, Chained
 from service.auth import hash_token
 from service.chain import CURRENT
 from service.checkpoints import Checkpoint
-from service.events import NOW, ConcurrencyError, Head, Horizon, Snapshot, StoredEvent
+from service.events import NOW, ConcurrencyError, Head, Horizon, RatingsMoved, Snapshot, StoredEvent
 from service.postgres.database import unconfirmed
 from service.postgres.notifications import CHANNEL, Seal
 from service.postgres.positions import PER_TRANSACTION
@@ -185,6 +185,28 @@ _DELETE_PLAYER_SEATS = """
     DELETE FROM player_seats WHERE game_id = ($1 ->> 'game')::uuid
         AND player_id IN (SELECT p::uuid FROM jsonb_array_elements_text($1 -> 'unseated') AS p)
 """
+
+# A rated game's rating changes (service.ratings): a line per player, whose
+# key another append decided on the same rating breaks (RATINGS_MOVED), and
+# each player's new rating.
+_INSERT_RATING_CHANGES = """
+    INSERT INTO rating_changes (player_id, variant, games, game_id, seat, rating, deviation, recorded_at)
+    SELECT (r ->> 'player')::uuid, $1 ->> 'variant', (r ->> 'games')::integer, ($1 ->> 'game')::uuid,
+           (r ->> 'seat')::integer, (r ->> 'rating')::float8, (r ->> 'deviation')::float8, ($1 ->> 'at')::timestamptz
+    FROM jsonb_array_elements($1 -> 'ratings') AS r
+"""
+
+_UPSERT_RATINGS = """
+    INSERT INTO ratings (player_id, variant, rating, deviation, games, updated_at)
+    SELECT (r ->> 'player')::uuid, $1 ->> 'variant', (r ->> 'rating')::float8, (r ->> 'deviation')::float8,
+           (r ->> 'games')::integer, ($1 ->> 'at')::timestamptz
+    FROM jsonb_array_elements($1 -> 'ratings') AS r
+    ON CONFLICT (player_id, variant) DO UPDATE SET rating = EXCLUDED.rating, deviation = EXCLUDED.deviation,
+        games = EXCLUDED.games, updated_at = EXCLUDED.updated_at
+"""
+
+#: The key that a rating moved by another append breaks (migration 0011).
+RATINGS_MOVED = "rating_changes_pkey"
 
 # The snapshot's state is the second argument, $2.
 _UPSERT_SNAPSHOT = """
@@ -324,6 +346,12 @@ class PostgresEventStore(AppendingStore):
         if any(seat is None for seat in seated.values()):
             writes.append(_DELETE_PLAYER_SEATS)
             document["unseated"] = [player for player, seat in seated.items() if seat is None]
+        if asked.ratings is not None:
+            writes += [_INSERT_RATING_CHANGES, _UPSERT_RATINGS]
+            document["variant"] = asked.ratings.variant
+            document["ratings"] = [{"player": c.player, "seat": c.seat, "rating": c.after.rating,
+                                    "deviation": c.after.deviation, "games": c.after.games}
+                                   for c in asked.ratings.changes]
         args: list[Any] = [_json(document)]
         if asked.snapshot is not None:
             writes.append(_UPSERT_SNAPSHOT)
@@ -580,7 +608,9 @@ def _write(conn: psycopg.Connection, statements: Sequence[_Statement], game_id, 
             if isinstance(error, psycopg.errors.InvalidSqlStatementName) and again:
                 return _write(conn, statements, game_id, expected_version, again=False)
             if _is_conflict(error):
-                raise ConcurrencyError(game_id, expected_version) from error
+                moved = (isinstance(error, psycopg.errors.UniqueViolation)
+                         and error.diag.constraint_name == RATINGS_MOVED)
+                raise (RatingsMoved if moved else ConcurrencyError)(game_id, expected_version) from error
             if isinstance(error, psycopg.errors.ReadOnlySqlTransaction):
                 conn.close()  # a server that no longer takes writes: the pool connects anew
             raise

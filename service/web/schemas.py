@@ -112,6 +112,8 @@ class CreateGameSchema(Strict):
     on_timeout = fields.String(load_default=None, allow_none=True, validate=validate.OneOf(clocks.ON_TIMEOUT))
     # Listed in the lobby; by default, when a seat is open.
     listed = StrictBoolean(load_default=None)
+    # Rated: every seat a registered player's, and the result moves their ratings.
+    rated = StrictBoolean(load_default=False)
 
     @post_load
     def clock_rule(self, data, **kwargs):
