@@ -28,7 +28,7 @@ from domain.seating import Holder
 from domain.standing import WAITING
 
 from service.auth import PUBLIC, hash_token, new_token, seat_token
-from service.cache import StateCache, code_version, seal, unseal
+from service.cache import StateCache
 from service.chain import first_break
 from service.checkpoints import Checkpoint, mismatch
 from service.commands import CreateGame, GameCommand, Request, fresh_seed, request_hash
@@ -39,6 +39,7 @@ from service.events import (CREATION_SCOPE, Append, ConcurrencyError, EventStore
 from service.metrics import COMMANDS_APPENDED
 from service.notices import Told, notices
 from service.projection import LISTED, player_seat_changes, row_changes, seat_changes
+from service.snapshots import code_version, seal, unseal
 
 SNAPSHOT_EVERY = 100
 #: How many times a command that finishes a rated game is decided again when
@@ -176,7 +177,7 @@ class GameReads:
     def __init__(self, store: EventStore, cache: StateCache, *, snapshot_key: bytes | None = None,
                  checkpoint_key: bytes | None = None):
         """``snapshot_key`` signs the snapshots written and is needed to read
-        them (``service.cache``); without it there are none. With
+        them (``service.snapshots``); without it there are none. With
         ``checkpoint_key`` (the store's, which signs each game's head), a game
         read from the store must end where its signed checkpoint says, or it
         is a ``CorruptGame``: no append ever signs a head over a history
