@@ -33,13 +33,15 @@ from service.chain import first_break
 from service.checkpoints import Checkpoint, mismatch
 from service.commands import CreateGame, GameCommand, Request, fresh_seed, request_hash
 from service.deadlines import Deadline
-from service.events import (CREATION_SCOPE, Append, ConcurrencyError, EventStore, Horizon, IdempotencyRecord,
-                            NewEvent, RatedGame, RatingsMoved, StoredEvent, Unfoldable, decode, refold,
-                            refold_checked)
+from service.events import (Append, ConcurrencyError, EventStore, Horizon, NewEvent, RatingsMoved, StoredEvent,
+                            Unfoldable, decode, refold, refold_checked)
 from service.metrics import COMMANDS_APPENDED
 from service.notices import Told, notices
 from service.projection import LISTED, player_seat_changes, row_changes, seat_changes
+from service.ratings import rating_writes
 from service.snapshots import code_version, seal, unseal
+from service.writes import (CREATION_SCOPE, GameRow, IdempotencyRecord, Write, player_notices, player_seats,
+                            seat_tokens)
 
 SNAPSHOT_EVERY = 100
 #: How many times a command that finishes a rated game is decided again when
@@ -362,10 +364,10 @@ class GameService(GameReads):
                                                           "tokens": _hash_list(tokens)},
                                        actor=PUBLIC.actor, scope=CREATION_SCOPE)
         try:
-            stored = self._store.append(Append(
-                game_id, 0, [_new(game, e) for e in events], meta, idempotency=record,
-                game_row=row_changes(state, listed=command.listed),
-                seat_token_hashes=_hashes(tokens), at=at, deadline=_deadline(game, None, state)))
+            writes = [GameRow(row_changes(state, listed=command.listed)), *seat_tokens(_hashes(tokens)),
+                      *_optional(record, _deadline(game, None, state))]
+            stored = self._store.append(Append(game_id, 0, [_new(game, e) for e in events], meta, writes=writes,
+                                               at=at))
         except ConcurrencyError:  # a new game's only conflict: the key was filed before
             retried = self._retried_creation(key, fingerprint) if key and fingerprint else None
             if retried is None:
@@ -531,7 +533,7 @@ class GameService(GameReads):
             events += more
             follow_meta = {**meta, "actor": "service", "command": type(follow).__name__}
             new += [_new(game, e, follow_meta) for e in more]
-        rated = None
+        rated: list[Write] = []
         if players := game.players_to_rate(after):
             # A rated game that just finished is rated in the same append,
             # on its players' ratings as they stand now (service.ratings).
@@ -539,7 +541,7 @@ class GameService(GameReads):
             after = game.fold(more, after, times)
             events += more
             new += [_new(game, e, {**meta, "actor": "service", "command": "Rate"}) for e in more]
-            rated = RatedGame(after.variant, tuple(after.rating_changes))
+            rated = rating_writes(after.variant, after.rating_changes)
         record = None
         if command.idempotency_key is not None:
             # The result itself is not filed: the versions it covers are
@@ -552,12 +554,11 @@ class GameService(GameReads):
         changed = seat_changes(state, after)  # nothing, but while the game waits for its players
         seated = self._seated_tokens(game_id, changed, command.idempotency_key)
         told = notices(game_id, state, after)  # nothing, but for a game players hold seats in
-        append = Append(
-            game_id, state.version, new, meta, previous_hash=loaded.hash, idempotency=record,
-            game_row=row_changes(after, state), snapshot=snapshot, at=at, deadline=_deadline(game, state, after),
-            seat_token_hashes=({seat: None for seat in changed} | {s: hash_token(t) for s, t in seated.items() if t})
-            or None, player_seats=player_seat_changes(state, changed) or None, player_notices=told or None,
-            ratings=rated)
+        tokens = {seat: None for seat in changed} | {s: hash_token(t) for s, t in seated.items() if t}
+        writes = [GameRow(row_changes(after, state)), *_optional(record, snapshot, _deadline(game, state, after)),
+                  *seat_tokens(tokens), *player_seats(player_seat_changes(state, changed)), *player_notices(told),
+                  *rated]
+        append = Append(game_id, state.version, new, meta, previous_hash=loaded.hash, writes=writes, at=at)
         return _Decided(append, tuple(events), after, seated, told)
 
     def _recorded(self, decision: _Decided, stored: list[StoredEvent]) -> tuple[Applied, str]:
@@ -636,6 +637,11 @@ def _deadline(game: GameType, before: State | None, after: State) -> Deadline | 
     if before is not None and game.deadline(before) == due:
         return None
     return Deadline(due)
+
+
+def _optional(*writes: Write | None) -> list[Write]:
+    """The writes given, but None (a write this append has none of)."""
+    return [w for w in writes if w is not None]
 
 
 def _hash_list(tokens: list[str | None]) -> list[str | None]:

@@ -4,7 +4,7 @@ A game's rating is decided in the domain (``domain.rating``: the game's
 ``RatingsChanged`` event, or its game type's name for it) from its
 players' ratings as they stand when it finishes, which are read here
 (``Ratings.of``). The append that finishes the game carries its changes
-(``service.events.Append.ratings``, a ``RatedGame``) and writes them in the same
+(``service.writes.RatingChanged``, one a player) and writes them in the same
 transaction: each player's new rating in ``ratings``, and a line per
 player and game in ``rating_changes`` under the key (player, variant, the
 number of the player's rated games after it). Two games of one player
@@ -25,7 +25,9 @@ from collections.abc import Sequence
 from typing import Any, Protocol
 from uuid import UUID
 
-from domain.rating import Rating
+from domain.rating import Rating, RatingChange
+
+from service.writes import RatingChanged, Write
 
 
 class Ratings(Protocol):
@@ -48,3 +50,9 @@ class Ratings(Protocol):
 def rating_row(variant: str, rating: Rating) -> dict[str, Any]:
     """A rating as the API shows it, in ``variant``."""
     return {"variant": variant, **rating.to_dict()}
+
+
+def rating_writes(variant: str, changes: Sequence[RatingChange]) -> list[Write]:
+    """What the append that rates a game writes of its players' new ratings in ``variant``."""
+    return [RatingChanged(UUID(c.player), variant, c.seat, c.after.rating, c.after.deviation, c.after.games)
+            for c in changes]

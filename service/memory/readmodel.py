@@ -7,7 +7,8 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 from uuid import UUID
 
-from service.events import GAME_COLUMNS, StoredEvent
+from service.events import StoredEvent
+from service.writes import GAME_COLUMNS
 from service.memory.tables import HeldSeat, Tables
 from service.projection import PLAYER_SEATS, split_row
 from service.readmodel import Cursor, GameFilter, Kept, Row, newest_first

@@ -20,7 +20,8 @@ from domain.rating import Rating
 
 from service.appends import utc_now
 from service.checkpoints import Checkpoint
-from service.events import Snapshot, StoredEvent
+from service.events import StoredEvent
+from service.writes import Snapshot
 
 #: How long an idempotency key is kept (the PostgreSQL store's, migration 0005).
 IDEMPOTENCY_LIFETIME = timedelta(days=1)

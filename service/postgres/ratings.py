@@ -1,5 +1,5 @@
 """Ratings in PostgreSQL (``service.ratings.Ratings``): the ``ratings``
-table the event store's appends keep (migration 0011)."""
+table the event store's appends keep (migration 0012)."""
 
 from __future__ import annotations
 

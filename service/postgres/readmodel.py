@@ -19,8 +19,8 @@ from psycopg.types.json import Jsonb
 from psycopg_pool import ConnectionPool
 
 from service.checkpoints import Checkpoint
-from service.events import GAME_COLUMNS as ROW_COLUMNS
 from service.events import StoredEvent
+from service.writes import GAME_COLUMNS as ROW_COLUMNS
 from service.postgres.store import EVENT_COLUMNS
 from service.projection import PLAYER_SEATS, split_row
 from service.readmodel import Cursor, GameFilter, Kept, Row, page_of

@@ -20,7 +20,8 @@ from service import jsonio, snapshots, state_codec
 from service.auth import seat
 from service.cache import StateCache
 from service.commands import CreateGame, SetClientSeed
-from service.events import Snapshot, refold
+from service.events import refold
+from service.writes import Snapshot
 from service.games import GameService
 from service.memory.store import MemoryEventStore
 from tests.domain.test_stored_payloads import GAMES
