@@ -27,6 +27,7 @@ from domain.rating import Rating
 from domain.seating import Holder
 from domain.standing import WAITING
 
+from service import chronicle
 from service.auth import PUBLIC, hash_token, new_token, seat_token
 from service.cache import StateCache
 from service.chain import first_break
@@ -50,6 +51,8 @@ MOVED_RATINGS = 5
 
 #: The key of a game's first event's metadata that lists its computer seats (``service.computer``).
 COMPUTER_SEATS = "computer_seats"
+#: The metadata of a game's first event that says only players may take its open seats, no guest.
+PLAYERS_ONLY = "players_only"
 
 
 def game_type(variant: str) -> GameType:
@@ -207,6 +210,11 @@ class GameReads:
         cached = self.cache.get(game_id)
         return cached is not None and cached.state.status != WAITING
 
+    def guests_welcome(self, game_id: uuid.UUID) -> bool:
+        """Whether a guest may take an open seat of the game: unless it was created with ``guests`` false."""
+        first = self._store.load(game_id, 0, 1)
+        return not (first and first[0].metadata.get(PLAYERS_ONLY))
+
     def events(self, game_id: uuid.UUID, after: int = 0, until: int | None = None) -> list[StoredEvent]:
         """The game's stored events after version ``after`` (up to ``until``), as
         stored: a damaged game's too, for the operator looking into it."""
@@ -357,6 +365,8 @@ class GameService(GameReads):
             meta[COMPUTER_SEATS] = list(command.computers)
         if command.listed:
             meta[LISTED] = True
+        if not command.guests:
+            meta[PLAYERS_ONLY] = True
         record = fingerprint = None
         if key is not None:
             fingerprint = request_hash(PUBLIC.actor, command.name, command.body())
@@ -559,12 +569,14 @@ class GameService(GameReads):
                   *seat_tokens(tokens), *player_seats(player_seat_changes(state, changed)), *player_notices(told),
                   *rated]
         append = Append(game_id, state.version, new, meta, previous_hash=loaded.hash, writes=writes, at=at)
-        return _Decided(append, tuple(events), after, seated, told)
+        return _Decided(append, tuple(events), state, after, seated, told)
 
     def _recorded(self, decision: _Decided, stored: list[StoredEvent]) -> tuple[Applied, str]:
         """Tell this process's streams of the decision's stored events; what
         was applied, and the hash of the new last event."""
         game_id = decision.append.game_id
+        chronicle.appended(game_id, decision.append.metadata["command"], decision.before, decision.after,
+                           decision.events, decision.append.at)
         if self._appended is not None:
             self._appended(game_id, stored, decision.after)
         if decision.told and self._told is not None:
@@ -617,11 +629,12 @@ class GameService(GameReads):
 
 class _Decided(NamedTuple):
     """A command decided: the append that stores it, its events (the
-    domain's), the state after them, the seats it seated (with their new
+    domain's), the states before and after them, the seats it seated (with their new
     tokens) and what it tells the players."""
 
     append: Append
     events: tuple[Any, ...]
+    before: State
     after: State
     seated: dict[int, str | None]
     told: Told

@@ -127,6 +127,8 @@ class CreateGameSchema(Strict):
     listed = StrictBoolean(load_default=None)
     # Rated: every seat a registered player's, and the result moves their ratings.
     rated = StrictBoolean(load_default=False)
+    # Whether guests may take its open seats, or only players (by a player token).
+    guests = StrictBoolean(load_default=True)
 
     @post_load
     def clock_rule(self, data, **kwargs):
