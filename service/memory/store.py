@@ -8,14 +8,19 @@ can be tested, and run, without a database. Both keep the contract of
 written (``service.appends``); tests/contract checks that they keep it the
 same way.
 
-What differs, and why it does not matter to a caller: positions here are
-1, 2, 3, ... with no gaps (PostgreSQL's skip numbers), and ``read_all``
-needs no wait for running transactions since an append holds the lock
-until all of it is visible.
+Positions are made as PostgreSQL's are (``service.postgres.positions``),
+with the number of the append standing for the transaction's id: an
+append's events are consecutive, and the next append's start far past
+them, so whatever passes on the memory wiring does not count on positions
+without gaps. What differs, and why it does not matter to a caller:
+``read_all`` needs no wait for running transactions, since an append holds
+the lock until all of it is visible (both stores keep the contract of the
+settled horizon, tests/contract).
 """
 
 from __future__ import annotations
 
+import bisect
 from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import Any
@@ -30,6 +35,7 @@ from service.checkpoints import Checkpoint
 from service.deadlines import Deadline
 from service.events import ConcurrencyError, Head, Horizon, RatingsMoved, StoredEvent
 from service.memory.tables import IDEMPOTENCY_LIFETIME, DeadlineRow, Filed, HeldSeat, Tables
+from service.postgres.positions import position
 from service.writes import (GAME_COLUMNS, NOW, GameRow, IdempotencyRecord, PlayerNotice, RatingChanged,
                             SeatLeft, SeatTaken, SeatToken, SeatTokenWithdrawn, Snapshot)
 
@@ -53,8 +59,10 @@ class MemoryEventStore(AppendingStore):
             for kind, group in writes:
                 if any(_REFUSES[kind](t, game, write, append) for write in group if kind in _REFUSES):
                     raise _REFUSED_AS.get(kind, ConcurrencyError)(game, asked.expected_version)
-            stored = [StoredEvent(len(t.log) + n, game, asked.expected_version + n, row["type"], row["schema_version"],
-                                  row["data"], row["metadata"], datetime.fromisoformat(row["at"]), row["hash"], CURRENT)
+            t.appends += 1
+            stored = [StoredEvent(position(t.appends, n), game, asked.expected_version + n, row["type"],
+                                  row["schema_version"], row["data"], row["metadata"],
+                                  datetime.fromisoformat(row["at"]), row["hash"], CURRENT)
                       for n, row in enumerate(append.rows, start=1)]
             t.log.extend(stored)
             t.events.setdefault(game, []).extend(stored)
@@ -92,13 +100,13 @@ class MemoryEventStore(AppendingStore):
         if limit < 1:
             raise ValueError("limit must be at least 1")
         with self.tables.lock:
-            start = max(after_position, 0)
+            start = bisect.bisect_right(self.tables.log, after_position, key=_position)
             return self.tables.log[start:start + limit]
 
     def horizon(self) -> Horizon:
         """Every event here is settled and seen: both are past the last position."""
         with self.tables.lock:
-            past = len(self.tables.log) + 1
+            past = (self.tables.log[-1].position if self.tables.log else 0) + 1
         return Horizon(past, past)
 
     def game_ids(self) -> list[UUID]:
@@ -201,3 +209,7 @@ _REFUSES: dict[type, Callable[[Tables, UUID, Any, Chained], bool]] = {
 }
 #: What a refusal of a kind other than a conflict of versions or keys is told as.
 _REFUSED_AS: dict[type, type[ConcurrencyError]] = {RatingChanged: RatingsMoved}
+
+
+def _position(event: StoredEvent) -> int:
+    return event.position

@@ -68,7 +68,8 @@ class HeldSeat:
 class Tables:
     now: Callable[[], datetime] = utc_now
     lock: threading.RLock = field(default_factory=threading.RLock)
-    log: list[StoredEvent] = field(default_factory=list)  # every event, position = index + 1
+    log: list[StoredEvent] = field(default_factory=list)  # every event, in position order
+    appends: int = 0  # how many appends were written: each one's number makes its positions
     events: dict[UUID, list[StoredEvent]] = field(default_factory=dict)
     filed: dict[tuple[UUID, str, str], Filed] = field(default_factory=dict)  # (scope, actor, key hash)
     tokens: dict[UUID, dict[int, str]] = field(default_factory=dict)
