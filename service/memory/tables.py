@@ -16,6 +16,8 @@ from datetime import datetime, timedelta
 from typing import Any
 from uuid import UUID
 
+from domain.rating import Rating
+
 from service.appends import utc_now
 from service.checkpoints import Checkpoint
 from service.events import StoredEvent
@@ -80,3 +82,5 @@ class Tables:
     player_tokens: dict[str, UUID] = field(default_factory=dict)  # token hash: player (a unique key)
     player_seats: dict[tuple[UUID, UUID], HeldSeat] = field(default_factory=dict)  # (player, game)
     transfers: dict[str, tuple[UUID, datetime]] = field(default_factory=dict)  # code hash: player, expiry
+    ratings: dict[tuple[UUID, str], Rating] = field(default_factory=dict)  # (player, variant)
+    rating_changes: dict[tuple[UUID, str, int], UUID] = field(default_factory=dict)  # (player, variant, games): game

@@ -32,7 +32,7 @@ def create():
         name is None and not s["me"] for name, s in zip(seats, data["seats"]))
     created = services().create(CreateGame(
         variant=data["variant"], seats=seats, options=data["options"], first_dealer=data["first_dealer"],
-        computers=computers, clock=data["clock"], listed=listed, guests=data["guests"], me=me,
+        computers=computers, clock=data["clock"], listed=listed, guests=data["guests"], rated=data["rated"], me=me,
         idempotency_key=creation_key(),
         request_id=g.get("request_id")))
     answer = creation_answer(created, PUBLIC, computers)
