@@ -1,6 +1,6 @@
 """Players in PostgreSQL (``service.players.Players``): the ``players``
 table, and ``player_seats``, which the event store's appends keep
-(migration 0009), and ``player_transfers``, the transfer codes (migration 0012)."""
+(migration 0009), and ``player_transfers``, the transfer codes (migration 0013)."""
 
 from __future__ import annotations
 

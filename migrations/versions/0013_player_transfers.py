@@ -5,15 +5,15 @@ outstanding transfer code and when it expires (ten minutes after it was
 made). Claiming a code deletes it and replaces the player's token, in one
 statement; a new code, or a new token, deletes the code before.
 
-Revision ID: 0012
-Revises: 0011
+Revision ID: 0013
+Revises: 0012
 Create Date: 2026-11-28
 """
 
 from alembic import op
 
-revision = "0012"
-down_revision = "0011"
+revision = "0013"
+down_revision = "0012"
 branch_labels = None
 depends_on = None
 
