@@ -26,16 +26,18 @@ from datetime import datetime
 from typing import Any
 from uuid import UUID
 
+from domain.rating import Rating
+
 from service.appends import AppendingStore, Chained
 from service.auth import hash_token
 from service.chain import CURRENT
 from service.checkpoints import Checkpoint
 from service.deadlines import Deadline
-from service.events import ConcurrencyError, Head, Horizon, StoredEvent
+from service.events import ConcurrencyError, Head, Horizon, RatingsMoved, StoredEvent
 from service.memory.tables import IDEMPOTENCY_LIFETIME, DeadlineRow, Filed, HeldSeat, Tables
 from service.postgres.positions import position
-from service.writes import (GAME_COLUMNS, NOW, GameRow, IdempotencyRecord, PlayerNotice, SeatLeft, SeatTaken,
-                            SeatToken, SeatTokenWithdrawn, Snapshot)
+from service.writes import (GAME_COLUMNS, NOW, GameRow, IdempotencyRecord, PlayerNotice, RatingChanged,
+                            SeatLeft, SeatTaken, SeatToken, SeatTokenWithdrawn, Snapshot)
 
 
 class MemoryEventStore(AppendingStore):
@@ -56,7 +58,7 @@ class MemoryEventStore(AppendingStore):
             writes = append.writes
             for kind, group in writes:
                 if any(_REFUSES[kind](t, game, write, append) for write in group if kind in _REFUSES):
-                    raise ConcurrencyError(game, asked.expected_version)
+                    raise _REFUSED_AS.get(kind, ConcurrencyError)(game, asked.expected_version)
             t.appends += 1
             stored = [StoredEvent(position(t.appends, n), game, asked.expected_version + n, row["type"],
                                   row["schema_version"], row["data"], row["metadata"],
@@ -167,6 +169,11 @@ def _seat_taken(t: Tables, game: UUID, taken: SeatTaken, append: Chained) -> Non
     t.player_seats[(taken.player, game)] = HeldSeat(taken.seat, created)
 
 
+def _rating_changed(t: Tables, game: UUID, changed: RatingChanged, append: Chained) -> None:
+    t.ratings[(changed.player, changed.variant)] = Rating(changed.rating, changed.deviation, changed.games)
+    t.rating_changes[(changed.player, changed.variant, changed.games)] = game
+
+
 _WRITES: dict[type, Callable[[Tables, UUID, Any, Chained], object]] = {
     Checkpoint: lambda t, game, signed, _: t.checkpoints.__setitem__(game, signed),
     IdempotencyRecord: _file,
@@ -177,6 +184,7 @@ _WRITES: dict[type, Callable[[Tables, UUID, Any, Chained], object]] = {
     SeatTaken: _seat_taken,
     SeatLeft: lambda t, game, left, _: t.player_seats.pop((left.player, game), None),
     Snapshot: lambda t, game, snapshot, _: t.snapshots.__setitem__(game, snapshot),
+    RatingChanged: _rating_changed,
     PlayerNotice: lambda t, game, notice, _: None,  # no other process hears of this store's appends
 }
 
@@ -197,7 +205,10 @@ _REFUSES: dict[type, Callable[[Tables, UUID, Any, Chained], bool]] = {
     IdempotencyRecord: _key_taken,
     SeatToken: lambda t, game, token, _: token.seat in t.tokens.get(game, {}),
     SeatTaken: _seat_held,
+    RatingChanged: lambda t, game, changed, _: (changed.player, changed.variant, changed.games) in t.rating_changes,
 }
+#: What a refusal of a kind other than a conflict of versions or keys is told as.
+_REFUSED_AS: dict[type, type[ConcurrencyError]] = {RatingChanged: RatingsMoved}
 
 
 def _position(event: StoredEvent) -> int:

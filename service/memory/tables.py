@@ -16,6 +16,8 @@ from datetime import datetime, timedelta
 from typing import Any
 from uuid import UUID
 
+from domain.rating import Rating
+
 from service.appends import utc_now
 from service.checkpoints import Checkpoint
 from service.events import StoredEvent
@@ -79,3 +81,5 @@ class Tables:
     players: dict[UUID, KeptPlayer] = field(default_factory=dict)
     player_tokens: dict[str, UUID] = field(default_factory=dict)  # token hash: player (a unique key)
     player_seats: dict[tuple[UUID, UUID], HeldSeat] = field(default_factory=dict)  # (player, game)
+    ratings: dict[tuple[UUID, str], Rating] = field(default_factory=dict)  # (player, variant)
+    rating_changes: dict[tuple[UUID, str, int], UUID] = field(default_factory=dict)  # (player, variant, games): game
