@@ -84,7 +84,7 @@ async function open() {
   if (!TABLES[type]) throw new Error(`This page cannot show a game of ${type}.`);
   document.body.dataset.game = type;
   const rules = document.getElementById("rules-link");
-  rules.href = `/rules/${type}${view.variant ? `?variant=${encodeURIComponent(view.variant)}` : ""}`;
+  rules.href = `/rules/${type}/play${view.variant ? `#${encodeURIComponent(view.variant)}` : ""}`;
   rules.hidden = false;
   // A seat held by this browser's player needs no link of its own: it opens from the lobby's "Your games".
   if (token && view.you !== undefined) showSeatLink(gameId, token);
