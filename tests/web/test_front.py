@@ -81,7 +81,7 @@ def test_a_person_finds_the_lobby_the_rules_and_a_game_to_watch_from_the_front_d
     page.wait_for_selector("h1")
     assert page.url.endswith("/rules/cassino")
     page.goto(f"{base_url}/")
-    page.get_by_role("link", name="Play", exact=True).click()
+    page.get_by_role("region", name="Play", exact=True).get_by_role("link").click()
     page.wait_for_selector("#variant option[value=cassino]", state="attached")
     assert not seen.errors
 
