@@ -78,13 +78,15 @@ class CreateGame(Request):
     clock: ClockRule | None = None
     #: Listed in the lobby while it waits with a seat open (``service.projection.LISTED``).
     listed: bool = False
+    #: Whether a guest (a name without a player token) may take an open seat, or only players.
+    guests: bool = True
 
     def body(self) -> dict[str, Any]:
         asked = {"variant": self.variant, "options": self.options, "first_dealer": self.first_dealer,
                  "seats": [{"open": True} if name is None else {"name": name, "computer": i in self.computers}
                            for i, name in enumerate(self.seats)]}
         return (asked | ({"clock": self.clock.to_dict()} if self.clock is not None else {})
-                | ({"listed": True} if self.listed else {}))
+                | ({"listed": True} if self.listed else {}) | ({} if self.guests else {"guests": False}))
 
 
 @dataclass(frozen=True, kw_only=True)

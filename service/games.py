@@ -45,6 +45,8 @@ SNAPSHOT_EVERY = 100
 
 #: The key of a game's first event's metadata that lists its computer seats (``service.computer``).
 COMPUTER_SEATS = "computer_seats"
+#: The metadata of a game's first event that says only players may take its open seats, no guest.
+PLAYERS_ONLY = "players_only"
 
 
 def game_type(variant: str) -> GameType:
@@ -202,6 +204,11 @@ class GameReads:
         cached = self.cache.get(game_id)
         return cached is not None and cached.state.status != WAITING
 
+    def guests_welcome(self, game_id: uuid.UUID) -> bool:
+        """Whether a guest may take an open seat of the game: unless it was created with ``guests`` false."""
+        first = self._store.load(game_id, 0, 1)
+        return not (first and first[0].metadata.get(PLAYERS_ONLY))
+
     def events(self, game_id: uuid.UUID, after: int = 0, until: int | None = None) -> list[StoredEvent]:
         """The game's stored events after version ``after`` (up to ``until``), as
         stored: a damaged game's too, for the operator looking into it."""
@@ -348,6 +355,8 @@ class GameService(GameReads):
             meta[COMPUTER_SEATS] = list(command.computers)
         if command.listed:
             meta[LISTED] = True
+        if not command.guests:
+            meta[PLAYERS_ONLY] = True
         record = fingerprint = None
         if key is not None:
             fingerprint = request_hash(PUBLIC.actor, command.name, command.body())

@@ -21,7 +21,7 @@ from service.auth import Caller, Forbidden, Unauthenticated
 from service.commands import RegisterPlayer
 from service.readmodel import STATUSES
 from service.stream_limits import holder_of
-from service.web import clients, sse
+from service.web import allowances, clients, sse
 from service.web.current import services
 from service.web.guards import current_caller, player_required
 from service.web.paging import routed_page
@@ -33,9 +33,12 @@ bp = Blueprint("players", __name__, url_prefix="/v1/players")
 
 @bp.post("")
 def register():
-    """Anyone may register; the player's token is in this answer only."""
+    """Anyone may register, so many times from one address only
+    (``service.web.allowances``); the player's token is in this answer only."""
+    name, key = body(PlayerSchema)["name"], creation_key()
+    allowances.spend("registration")
     registered = services().players.register(RegisterPlayer(
-        player_name=body(PlayerSchema)["name"], idempotency_key=creation_key(), request_id=g.get("request_id")))
+        player_name=name, idempotency_key=key, request_id=g.get("request_id")))
     player = registered.player
     return {"id": str(player.id), "name": player.name, "token": registered.token}, 201
 
