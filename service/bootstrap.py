@@ -25,6 +25,7 @@ from uuid import UUID
 
 from domain.standing import is_finished
 
+from service.announcements import Listen
 from service.auth import Authenticator, TicketUses, player_key_from, seat_key_from
 from service.cache import StateCache
 from service.commands import CreateGame, GameCommand
@@ -36,7 +37,7 @@ from service.players import Players, PlayerService
 from service.readmodel import ReadModel
 from service.replicas import Reads, Replica, Source
 from service.snapshots import snapshot_key_from
-from service.streams import Hub, Listen
+from service.streams import Hub
 from service.timeouts import TimeKeeper
 
 
@@ -124,7 +125,7 @@ def bootstrap(adapters: Adapters, settings: Settings) -> Services:
     hub = Hub(adapters.store.load, capacity=settings.stream_buffer_events, listen=adapters.listen)
     games = GameService(adapters.store, StateCache(), snapshot_key=snapshot_key,
                         seat_key=seat_key_from(token) if token else None,
-                        checkpoint_key=settings.checkpoint_key, appended=hub.publish, told=hub.tell)
+                        checkpoint_key=settings.checkpoint_key, appended=hub.games.publish, told=hub.players.tell)
     adapters.on_new_server(games.cache.clear)
     replicas = [Source(GameReads(replica.store, StateCache(), snapshot_key=snapshot_key,
                                  checkpoint_key=settings.checkpoint_key), replica.read_model, True)

@@ -26,6 +26,7 @@ from domain.game_types import GAME_TYPES, GameType, State, game_of
 from domain.seating import Holder
 from domain.standing import WAITING
 
+from service import chronicle
 from service.auth import PUBLIC, hash_token, new_token, seat_token
 from service.cache import StateCache
 from service.chain import first_break
@@ -544,12 +545,14 @@ class GameService(GameReads):
         writes = [GameRow(row_changes(after, state)), *_optional(record, snapshot, _deadline(game, state, after)),
                   *seat_tokens(tokens), *player_seats(player_seat_changes(state, changed)), *player_notices(told)]
         append = Append(game_id, state.version, new, meta, previous_hash=loaded.hash, writes=writes, at=at)
-        return _Decided(append, tuple(events), after, seated, told)
+        return _Decided(append, tuple(events), state, after, seated, told)
 
     def _recorded(self, decision: _Decided, stored: list[StoredEvent]) -> tuple[Applied, str]:
         """Tell this process's streams of the decision's stored events; what
         was applied, and the hash of the new last event."""
         game_id = decision.append.game_id
+        chronicle.appended(game_id, decision.append.metadata["command"], decision.before, decision.after,
+                           decision.events, decision.append.at)
         if self._appended is not None:
             self._appended(game_id, stored, decision.after)
         if decision.told and self._told is not None:
@@ -602,11 +605,12 @@ class GameService(GameReads):
 
 class _Decided(NamedTuple):
     """A command decided: the append that stores it, its events (the
-    domain's), the state after them, the seats it seated (with their new
+    domain's), the states before and after them, the seats it seated (with their new
     tokens) and what it tells the players."""
 
     append: Append
     events: tuple[Any, ...]
+    before: State
     after: State
     seated: dict[int, str | None]
     told: Told

@@ -1,4 +1,5 @@
-"""How many live streams one caller may hold open in a worker.
+"""How many live streams one caller may hold open in a worker, and the
+worker in all (``Admission``).
 
 Every open stream costs its worker a connection and a buffer, and a worker
 serves at most ``STREAM_MAX_OPEN``: without a share each, one client could
@@ -24,6 +25,7 @@ from collections.abc import Mapping
 from typing import Any, NamedTuple
 from uuid import UUID
 
+from service import metrics
 from service.auth import Caller
 
 #: The setting that bounds each kind of holder's streams in a worker.
@@ -76,3 +78,27 @@ class Quota:
                 self._held[holder] = held
             else:
                 del self._held[holder]
+
+
+class Admission:
+    """How many live streams the worker holds open in all, each counted from
+    the moment it is admitted until it ends (``STREAM_MAX_OPEN`` bounds them)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self.open = 0
+
+    def admit(self, limit: int) -> bool:
+        """Count one more open stream, unless ``limit`` are open already."""
+        with self._lock:
+            if self.open >= limit:
+                return False
+            self.open += 1
+        metrics.STREAMS_OPEN.inc()
+        return True
+
+    def release(self) -> None:
+        """A stream admitted has ended."""
+        with self._lock:
+            self.open -= 1
+        metrics.STREAMS_OPEN.dec()

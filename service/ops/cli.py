@@ -18,7 +18,7 @@ import socket
 import sys
 import tempfile
 import uuid
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from datetime import datetime
 from pathlib import Path
@@ -270,7 +270,20 @@ def serve(args: argparse.Namespace) -> int:
         env = {"PROMETHEUS_MULTIPROC_DIR": metrics_dir, **os.environ}
         print(f"Serving the casino API on http://{options['bind']}/ ({server.describe(options)})",
               flush=True)
-        return server.run(options, app_config, env)
+        return server.run(options, app_config, env, _said_at_start(options, url))
+
+
+def _said_at_start(options: Mapping[str, Any], url: str) -> dict[str, Any]:
+    """The settings ``casino serve`` logs when it starts and stops: how it serves, on what (no secret)."""
+    said = {"address": options["bind"], "workers": options["workers"], "worker_class": options["worker_class"],
+            "threads": options["threads"], "database": database.shown(url), "keeps_deadlines": True}
+    if os.environ.get("CASINO_REPLICA_URL"):
+        said["replicas"] = database.shown(os.environ["CASINO_REPLICA_URL"])
+    if not os.environ.get("DATABASE_URL"):
+        archive = database.Exposure.from_environment().wal_archive
+        said["wal_archive"] = str(archive) if archive else None
+        said["archive_timeout_seconds"] = database.ARCHIVE_TIMEOUT if archive else None
+    return said
 
 
 def _port(text: str) -> int:
@@ -309,7 +322,9 @@ def _database_url(out=None) -> str:
     if os.environ.get("DATABASE_URL"):
         print("Database: DATABASE_URL", file=out, flush=True)
     else:
-        print(f"Database: embedded PostgreSQL in {database.data_dir() / 'pgdata'}", file=out, flush=True)
+        exposure = database.Exposure.from_environment().described()
+        print(f"Database: embedded PostgreSQL in {database.data_dir() / 'pgdata'}"
+              + (f", {exposure}" if exposure else ""), file=out, flush=True)
     return database.resolve_database_url()
 
 
