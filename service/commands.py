@@ -78,6 +78,8 @@ class CreateGame(Request):
     clock: ClockRule | None = None
     #: Listed in the lobby while it waits with a seat open (``service.projection.LISTED``).
     listed: bool = False
+    #: Its result moves its players' ratings; every seat is a registered player's (``domain.rating``).
+    rated: bool = False
     #: Whether a guest (a name without a player token) may take an open seat, or only players.
     guests: bool = True
 
@@ -86,7 +88,8 @@ class CreateGame(Request):
                  "seats": [{"open": True} if name is None else {"name": name, "computer": i in self.computers}
                            for i, name in enumerate(self.seats)]}
         return (asked | ({"clock": self.clock.to_dict()} if self.clock is not None else {})
-                | ({"listed": True} if self.listed else {}) | ({} if self.guests else {"guests": False}))
+                | ({"listed": True} if self.listed else {}) | ({} if self.guests else {"guests": False})
+                | ({"rated": True} if self.rated else {}))
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -33,6 +33,11 @@ class ConcurrencyError(Exception):
         self.expected_version = expected_version
 
 
+class RatingsMoved(ConcurrencyError):
+    """A rating the append was decided on was moved first by another game's
+    append (``service.ratings``): decide the game again on the ratings as they are now."""
+
+
 @dataclass(frozen=True)
 class NewEvent:
     """An event to append; the store gives it its version, position and hash.

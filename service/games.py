@@ -23,6 +23,7 @@ from typing import Any, NamedTuple
 
 from domain.errors import OptionError, RuleViolation
 from domain.game_types import GAME_TYPES, GameType, State, game_of
+from domain.rating import Rating
 from domain.seating import Holder
 from domain.standing import WAITING
 
@@ -33,16 +34,20 @@ from service.chain import first_break
 from service.checkpoints import Checkpoint, mismatch
 from service.commands import CreateGame, GameCommand, Request, fresh_seed, request_hash
 from service.deadlines import Deadline
-from service.events import (Append, ConcurrencyError, EventStore, Horizon, NewEvent, StoredEvent, Unfoldable, decode,
-                            refold, refold_checked)
+from service.events import (Append, ConcurrencyError, EventStore, Horizon, NewEvent, RatingsMoved, StoredEvent,
+                            Unfoldable, decode, refold, refold_checked)
 from service.metrics import COMMANDS_APPENDED
 from service.notices import Told, notices
 from service.projection import LISTED, player_seat_changes, row_changes, seat_changes
+from service.ratings import rating_writes
 from service.snapshots import code_version, seal, unseal
 from service.writes import (CREATION_SCOPE, GameRow, IdempotencyRecord, Write, player_notices, player_seats,
                             seat_tokens)
 
 SNAPSHOT_EVERY = 100
+#: How many times a command that finishes a rated game is decided again when
+#: another game moved one of its players' ratings first (``service.ratings``).
+MOVED_RATINGS = 5
 
 #: The key of a game's first event's metadata that lists its computer seats (``service.computer``).
 COMPUTER_SEATS = "computer_seats"
@@ -310,7 +315,8 @@ class GameService(GameReads):
 
     def __init__(self, store: EventStore, cache: StateCache, *, snapshot_key: bytes | None = None,
                  seat_key: bytes | None = None, checkpoint_key: bytes | None = None,
-                 appended: Appended | None = None, told: Callable[[Told], None] | None = None):
+                 appended: Appended | None = None, told: Callable[[Told], None] | None = None,
+                 ratings: Callable[[Sequence[str], str], Mapping[str, Rating]] = lambda players, variant: {}):
         """``seat_key`` derives the tokens of games created with an
         idempotency key (``service.auth.seat_token``); every process serving
         the database needs the same one, and without it each makes its own.
@@ -318,11 +324,14 @@ class GameService(GameReads):
         events once they are stored (the live streams of this process take
         them from there), and ``told`` of what each tells the players of the
         game (``service.notices``: the players' streams of this process take
-        them from there). The rest is ``GameReads``'."""
+        them from there). ``ratings(players, variant)`` reads the players'
+        ratings as they stand, for a rated game that finishes
+        (``service.ratings``). The rest is ``GameReads``'."""
         super().__init__(store, cache, snapshot_key=snapshot_key, checkpoint_key=checkpoint_key)
         self._appended = appended
         self._told = told
         self._seat_key = seat_key or secrets.token_bytes(32)
+        self._ratings = ratings
 
     # -- commands -----------------------------------------------------------
 
@@ -347,7 +356,7 @@ class GameService(GameReads):
         first = command.first_dealer if command.first_dealer is not None else secrets.randbelow(len(names))
         at = self._store.now()
         events = game.decide(None, game.create_command(command.variant, names, first, command.options,
-                                                       fresh_seed(), command.clock), at)
+                                                       fresh_seed(), command.clock, command.rated), at)
         game_id = uuid.uuid4()
         tokens = self._tokens(game_id, names, key)
         state = game.fold(events, times=itertools.repeat(at))
@@ -437,13 +446,18 @@ class GameService(GameReads):
         read = loaded is None or (if_match is not None and if_match != loaded.version)
         if read:
             loaded = self._load(game_id)
-        lost = 0  # appends lost after a read
+        lost = moved = 0  # appends lost after a read; to a rating another game moved
         while True:
             try:
                 if if_match is not None and if_match != loaded.version:
                     raise PreconditionFailed(loaded.version)
                 applied, head = self._decide_and_append(command, loaded, meta, fingerprint)
                 break
+            except RatingsMoved:
+                moved += 1
+                if moved > MOVED_RATINGS:
+                    raise VersionConflict() from None
+                continue  # the game is where it was: decide it again on the ratings as they are now
             except (RuleViolation, PreconditionFailed, ConcurrencyError) as refusal:
                 if not read:
                     read, cached = True, loaded
@@ -529,6 +543,15 @@ class GameService(GameReads):
             events += more
             follow_meta = {**meta, "actor": "service", "command": type(follow).__name__}
             new += [_new(game, e, follow_meta) for e in more]
+        rated: list[Write] = []
+        if players := game.players_to_rate(after):
+            # A rated game that just finished is rated in the same append,
+            # on its players' ratings as they stand now (service.ratings).
+            more = game.decide(after, game.rate_command(self._ratings(players, after.variant)), at)
+            after = game.fold(more, after, times)
+            events += more
+            new += [_new(game, e, {**meta, "actor": "service", "command": "Rate"}) for e in more]
+            rated = rating_writes(after.variant, after.rating_changes)
         record = None
         if command.idempotency_key is not None:
             # The result itself is not filed: the versions it covers are
@@ -543,7 +566,8 @@ class GameService(GameReads):
         told = notices(game_id, state, after)  # nothing, but for a game players hold seats in
         tokens = {seat: None for seat in changed} | {s: hash_token(t) for s, t in seated.items() if t}
         writes = [GameRow(row_changes(after, state)), *_optional(record, snapshot, _deadline(game, state, after)),
-                  *seat_tokens(tokens), *player_seats(player_seat_changes(state, changed)), *player_notices(told)]
+                  *seat_tokens(tokens), *player_seats(player_seat_changes(state, changed)), *player_notices(told),
+                  *rated]
         append = Append(game_id, state.version, new, meta, previous_hash=loaded.hash, writes=writes, at=at)
         return _Decided(append, tuple(events), state, after, seated, told)
 

@@ -20,7 +20,10 @@ The kinds (one of each of ``SINGLE`` at most per append):
 - ``Snapshot``: the game's folded state, sealed, replacing the one before;
 - ``Deadline`` (``service.deadlines``): the game's deadline set, moved or cleared;
 - ``Checkpoint`` (``service.checkpoints``): the game's new head, signed; the
-  store adds it itself (``service.appends``) when it has a key.
+  store adds it itself (``service.appends``) when it has a key;
+- ``RatingChanged`` (``service.ratings``): a player's new rating after a
+  rated game, under the key (player, variant, games), which an append
+  decided on the same rating breaks (``service.events.RatingsMoved``).
 """
 
 from __future__ import annotations
@@ -138,12 +141,26 @@ class PlayerNotice:
     notices: Sequence[Mapping[str, Any]]
 
 
+@dataclass(frozen=True)
+class RatingChanged:
+    """The player's rating in ``variant`` after the game at ``seat`` (its
+    ``games``-th rated game there): kept as the player's rating, and as the
+    line of that game, whose key (player, variant, games) is taken once."""
+
+    player: UUID
+    variant: str
+    seat: int
+    rating: float
+    deviation: float
+    games: int
+
+
 Write = (IdempotencyRecord | GameRow | SeatToken | SeatTokenWithdrawn | SeatTaken | SeatLeft | PlayerNotice
-         | Snapshot | Deadline | Checkpoint)
+         | Snapshot | Deadline | Checkpoint | RatingChanged)
 
 #: Every kind of write, in the order a store writes them.
 KINDS: tuple[type, ...] = (Checkpoint, IdempotencyRecord, GameRow, Deadline, SeatToken, SeatTokenWithdrawn,
-                           SeatTaken, SeatLeft, Snapshot, PlayerNotice)
+                           SeatTaken, SeatLeft, Snapshot, RatingChanged, PlayerNotice)
 #: The kinds an append has one of at most.
 SINGLE: frozenset[type] = frozenset({Checkpoint, IdempotencyRecord, GameRow, Deadline, Snapshot})
 

@@ -8,28 +8,36 @@ can be tested, and run, without a database. Both keep the contract of
 written (``service.appends``); tests/contract checks that they keep it the
 same way.
 
-What differs, and why it does not matter to a caller: positions here are
-1, 2, 3, ... with no gaps (PostgreSQL's skip numbers), and ``read_all``
-needs no wait for running transactions since an append holds the lock
-until all of it is visible.
+Positions are made as PostgreSQL's are (``service.postgres.positions``),
+with the number of the append standing for the transaction's id: an
+append's events are consecutive, and the next append's start far past
+them, so whatever passes on the memory wiring does not count on positions
+without gaps. What differs, and why it does not matter to a caller:
+``read_all`` needs no wait for running transactions, since an append holds
+the lock until all of it is visible (both stores keep the contract of the
+settled horizon, tests/contract).
 """
 
 from __future__ import annotations
 
+import bisect
 from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import Any
 from uuid import UUID
+
+from domain.rating import Rating
 
 from service.appends import AppendingStore, Chained
 from service.auth import hash_token
 from service.chain import CURRENT
 from service.checkpoints import Checkpoint
 from service.deadlines import Deadline
-from service.events import ConcurrencyError, Head, Horizon, StoredEvent
+from service.events import ConcurrencyError, Head, Horizon, RatingsMoved, StoredEvent
 from service.memory.tables import IDEMPOTENCY_LIFETIME, DeadlineRow, Filed, HeldSeat, Tables
-from service.writes import (GAME_COLUMNS, NOW, GameRow, IdempotencyRecord, PlayerNotice, SeatLeft, SeatTaken,
-                            SeatToken, SeatTokenWithdrawn, Snapshot)
+from service.postgres.positions import position
+from service.writes import (GAME_COLUMNS, NOW, GameRow, IdempotencyRecord, PlayerNotice, RatingChanged,
+                            SeatLeft, SeatTaken, SeatToken, SeatTokenWithdrawn, Snapshot)
 
 
 class MemoryEventStore(AppendingStore):
@@ -50,9 +58,11 @@ class MemoryEventStore(AppendingStore):
             writes = append.writes
             for kind, group in writes:
                 if any(_REFUSES[kind](t, game, write, append) for write in group if kind in _REFUSES):
-                    raise ConcurrencyError(game, asked.expected_version)
-            stored = [StoredEvent(len(t.log) + n, game, asked.expected_version + n, row["type"], row["schema_version"],
-                                  row["data"], row["metadata"], datetime.fromisoformat(row["at"]), row["hash"], CURRENT)
+                    raise _REFUSED_AS.get(kind, ConcurrencyError)(game, asked.expected_version)
+            t.appends += 1
+            stored = [StoredEvent(position(t.appends, n), game, asked.expected_version + n, row["type"],
+                                  row["schema_version"], row["data"], row["metadata"],
+                                  datetime.fromisoformat(row["at"]), row["hash"], CURRENT)
                       for n, row in enumerate(append.rows, start=1)]
             t.log.extend(stored)
             t.events.setdefault(game, []).extend(stored)
@@ -90,13 +100,13 @@ class MemoryEventStore(AppendingStore):
         if limit < 1:
             raise ValueError("limit must be at least 1")
         with self.tables.lock:
-            start = max(after_position, 0)
+            start = bisect.bisect_right(self.tables.log, after_position, key=_position)
             return self.tables.log[start:start + limit]
 
     def horizon(self) -> Horizon:
         """Every event here is settled and seen: both are past the last position."""
         with self.tables.lock:
-            past = len(self.tables.log) + 1
+            past = (self.tables.log[-1].position if self.tables.log else 0) + 1
         return Horizon(past, past)
 
     def game_ids(self) -> list[UUID]:
@@ -159,6 +169,11 @@ def _seat_taken(t: Tables, game: UUID, taken: SeatTaken, append: Chained) -> Non
     t.player_seats[(taken.player, game)] = HeldSeat(taken.seat, created)
 
 
+def _rating_changed(t: Tables, game: UUID, changed: RatingChanged, append: Chained) -> None:
+    t.ratings[(changed.player, changed.variant)] = Rating(changed.rating, changed.deviation, changed.games)
+    t.rating_changes[(changed.player, changed.variant, changed.games)] = game
+
+
 _WRITES: dict[type, Callable[[Tables, UUID, Any, Chained], object]] = {
     Checkpoint: lambda t, game, signed, _: t.checkpoints.__setitem__(game, signed),
     IdempotencyRecord: _file,
@@ -169,6 +184,7 @@ _WRITES: dict[type, Callable[[Tables, UUID, Any, Chained], object]] = {
     SeatTaken: _seat_taken,
     SeatLeft: lambda t, game, left, _: t.player_seats.pop((left.player, game), None),
     Snapshot: lambda t, game, snapshot, _: t.snapshots.__setitem__(game, snapshot),
+    RatingChanged: _rating_changed,
     PlayerNotice: lambda t, game, notice, _: None,  # no other process hears of this store's appends
 }
 
@@ -189,4 +205,11 @@ _REFUSES: dict[type, Callable[[Tables, UUID, Any, Chained], bool]] = {
     IdempotencyRecord: _key_taken,
     SeatToken: lambda t, game, token, _: token.seat in t.tokens.get(game, {}),
     SeatTaken: _seat_held,
+    RatingChanged: lambda t, game, changed, _: (changed.player, changed.variant, changed.games) in t.rating_changes,
 }
+#: What a refusal of a kind other than a conflict of versions or keys is told as.
+_REFUSED_AS: dict[type, type[ConcurrencyError]] = {RatingChanged: RatingsMoved}
+
+
+def _position(event: StoredEvent) -> int:
+    return event.position

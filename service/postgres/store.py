@@ -86,12 +86,12 @@ from service.auth import hash_token
 from service.chain import CURRENT
 from service.checkpoints import Checkpoint
 from service.deadlines import Deadline
-from service.events import ConcurrencyError, Head, Horizon, StoredEvent
+from service.events import ConcurrencyError, Head, Horizon, RatingsMoved, StoredEvent
 from service.postgres.database import unconfirmed
 from service.postgres.notifications import CHANNEL, Seal
 from service.postgres.positions import PER_TRANSACTION
-from service.writes import (NOW, GameRow, IdempotencyRecord, PlayerNotice, SeatLeft, SeatTaken, SeatToken,
-                            SeatTokenWithdrawn, Snapshot)
+from service.writes import (NOW, GameRow, IdempotencyRecord, PlayerNotice, RatingChanged, SeatLeft, SeatTaken,
+                            SeatToken, SeatTokenWithdrawn, Snapshot)
 
 _log = logging.getLogger("casino.store")
 
@@ -207,6 +207,28 @@ _DELETE_PLAYER_SEATS = """
     DELETE FROM player_seats WHERE game_id = ($1 ->> 'game')::uuid
         AND player_id IN (SELECT p::uuid FROM jsonb_array_elements_text($1 -> 'unseated') AS p)
 """
+
+# A rated game's rating changes (service.ratings): a line per player, whose
+# key another append decided on the same rating breaks (RATINGS_MOVED), and
+# each player's new rating.
+_INSERT_RATING_CHANGES = """
+    INSERT INTO rating_changes (player_id, variant, games, game_id, seat, rating, deviation, recorded_at)
+    SELECT (r ->> 'player')::uuid, r ->> 'variant', (r ->> 'games')::integer, ($1 ->> 'game')::uuid,
+           (r ->> 'seat')::integer, (r ->> 'rating')::float8, (r ->> 'deviation')::float8, ($1 ->> 'at')::timestamptz
+    FROM jsonb_array_elements($1 -> 'ratings') AS r
+"""
+
+_UPSERT_RATINGS = """
+    INSERT INTO ratings (player_id, variant, rating, deviation, games, updated_at)
+    SELECT (r ->> 'player')::uuid, r ->> 'variant', (r ->> 'rating')::float8, (r ->> 'deviation')::float8,
+           (r ->> 'games')::integer, ($1 ->> 'at')::timestamptz
+    FROM jsonb_array_elements($1 -> 'ratings') AS r
+    ON CONFLICT (player_id, variant) DO UPDATE SET rating = EXCLUDED.rating, deviation = EXCLUDED.deviation,
+        games = EXCLUDED.games, updated_at = EXCLUDED.updated_at
+"""
+
+#: The key that a rating moved by another append breaks (migration 0012).
+RATINGS_MOVED = "rating_changes_pkey"
 
 # The snapshot's state is the second argument, $2.
 _UPSERT_SNAPSHOT = """
@@ -503,6 +525,13 @@ def _snapshot(parts: _Parts, writes: list[Snapshot]) -> None:
     parts.args.append(snapshot.state)
 
 
+def _ratings(parts: _Parts, writes: list[RatingChanged]) -> None:
+    parts.write("rating_changes", _INSERT_RATING_CHANGES, "ratings",
+                [{"player": w.player, "variant": w.variant, "seat": w.seat, "rating": w.rating,
+                  "deviation": w.deviation, "games": w.games} for w in writes])
+    parts.write("ratings", _UPSERT_RATINGS)
+
+
 def _told(parts: _Parts, writes: list[PlayerNotice]) -> None:
     parts.told += [parts.seal.player_notification(w.player, jsonio.dumps(w.notices)) for w in writes]
 
@@ -522,6 +551,7 @@ _MAPPED: dict[type, Callable[[_Parts, list[Any]], None]] = {
     SeatLeft: lambda parts, writes: parts.write(
         "unseated", _DELETE_PLAYER_SEATS, "unseated", [w.player for w in writes]),
     Snapshot: _snapshot,
+    RatingChanged: _ratings,
     PlayerNotice: _told,
 }
 
@@ -641,7 +671,9 @@ def _write(conn: psycopg.Connection, statements: Sequence[_Statement], game_id, 
             if isinstance(error, psycopg.errors.InvalidSqlStatementName) and again:
                 return _write(conn, statements, game_id, expected_version, again=False)
             if _is_conflict(error):
-                raise ConcurrencyError(game_id, expected_version) from error
+                moved = (isinstance(error, psycopg.errors.UniqueViolation)
+                         and error.diag.constraint_name == RATINGS_MOVED)
+                raise (RatingsMoved if moved else ConcurrencyError)(game_id, expected_version) from error
             if isinstance(error, psycopg.errors.ReadOnlySqlTransaction):
                 conn.close()  # a server that no longer takes writes: the pool connects anew
             raise

@@ -21,7 +21,7 @@ from service import checkpoints
 from service.bootstrap import Adapters, Settings, bootstrap
 from service.postgres import wiring as postgres_wiring
 from service.web import (allowances, audit, client, commands, cors, current, events, front, games, headers, health,
-                         listing, lobby, observability, players, problems, requests, rules, seats, spec, sse,
+                         listing, lobby, observability, players, problems, ratings, requests, rules, seats, spec, sse,
                          stream, variants)
 
 DEFAULTS: dict[str, Any] = {
@@ -115,7 +115,7 @@ Wiring = Callable[[Mapping[str, Any], bytes | None], Adapters]
 
 #: Every resource the app serves, one blueprint each.
 BLUEPRINTS = (health.bp, observability.bp, spec.bp, front.bp, rules.bp, client.bp, variants.bp, games.bp, listing.bp,
-              commands.bp, events.bp, stream.bp, audit.bp, players.bp, seats.bp, lobby.bp)
+              commands.bp, events.bp, stream.bp, audit.bp, players.bp, seats.bp, lobby.bp, ratings.bp)
 
 
 def create_app(overrides: Mapping[str, Any] | None = None, *, wiring: Wiring = postgres_wiring.adapters) -> Flask:

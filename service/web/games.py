@@ -26,7 +26,8 @@ def create():
     listed = data["listed"] if data["listed"] is not None else None in seats
     created = services().create(CreateGame(
         variant=data["variant"], seats=seats, options=data["options"], first_dealer=data["first_dealer"],
-        computers=computers, clock=data["clock"], listed=listed, guests=data["guests"], idempotency_key=creation_key(),
+        computers=computers, clock=data["clock"], listed=listed, guests=data["guests"], rated=data["rated"],
+        idempotency_key=creation_key(),
         request_id=g.get("request_id")))
     answer = creation_answer(created, PUBLIC, computers)
     location = url_for("games.show", game_id=created.game_id)

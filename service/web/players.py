@@ -19,7 +19,7 @@ from domain.clocks import rfc3339
 from service import notices, player_streams
 from service.auth import Caller, Forbidden, Unauthenticated
 from service.commands import RegisterPlayer
-from service.readmodel import STATUSES
+from service.readmodel import STATUSES, outcome_of
 from service.stream_limits import holder_of
 from service.web import allowances, clients, sse
 from service.web.current import services
@@ -64,14 +64,8 @@ def _mine(row: dict[str, Any]) -> dict[str, Any]:
         "version": row["version"],
         "your_turn": row["seat"] in (row["awaiting"] or ()),
         "deadline": rfc3339(row["deadline"]) if row["deadline"] is not None else None,
-        "outcome": _outcome(row["winner"]),
+        "outcome": outcome_of(row["winner"]),
     }
-
-
-def _outcome(winner: dict[str, Any] | None) -> dict[str, Any] | None:
-    """Who won and how, as every game type's view says it (the read model's
-    ``winner`` holds these beside the listing's former fields)."""
-    return None if winner is None else {"winners": winner["winners"], "result": winner["result"]}
 
 
 @bp.post("/me/stream-tickets")

@@ -125,6 +125,8 @@ class CreateGameSchema(Strict):
     on_timeout = fields.String(load_default=None, allow_none=True, validate=validate.OneOf(clocks.ON_TIMEOUT))
     # Listed in the lobby; by default, when a seat is open.
     listed = StrictBoolean(load_default=None)
+    # Rated: every seat a registered player's, and the result moves their ratings.
+    rated = StrictBoolean(load_default=False)
     # Whether guests may take its open seats, or only players (by a player token).
     guests = StrictBoolean(load_default=True)
 

@@ -24,11 +24,13 @@ from service.deadlines import DeadlineClaims
 from service.events import EventStore
 from service.memory.deadlines import MemoryDeadlines
 from service.memory.players import MemoryPlayers
+from service.memory.ratings import MemoryRatings
 from service.memory.readmodel import MemoryReadModel
 from service.memory.store import MemoryEventStore
 from service.memory.tables import IDEMPOTENCY_LIFETIME, Tables
 from service.memory.tickets import MemoryTicketUses
 from service.players import Players
+from service.ratings import Ratings
 from service.readmodel import ReadModel
 
 
@@ -42,6 +44,7 @@ class Harness:
     signing: Callable[[bytes], EventStore]  # a store over the same database that signs checkpoints
     players: Players
     deadlines: DeadlineClaims
+    ratings: Ratings
 
 
 def _memory() -> Harness:
@@ -57,12 +60,13 @@ def _memory() -> Harness:
 
     return Harness(MemoryEventStore(tables), MemoryReadModel(tables), MemoryTicketUses(tables), expire_keys,
                    games_row, lambda key: MemoryEventStore(tables, key), MemoryPlayers(tables),
-                   MemoryDeadlines(tables))
+                   MemoryDeadlines(tables), MemoryRatings(tables))
 
 
 def _postgres(pool, database_url: str) -> Harness:
     from service.postgres.deadlines import PostgresDeadlines
     from service.postgres.players import PostgresPlayers
+    from service.postgres.ratings import PostgresRatings
     from service.postgres.readmodel import PostgresReadModel
     from service.postgres.store import PostgresEventStore
     from service.postgres.tickets import TicketUses as PostgresTicketUses
@@ -80,7 +84,7 @@ def _postgres(pool, database_url: str) -> Harness:
 
     return Harness(PostgresEventStore(pool), PostgresReadModel(pool), PostgresTicketUses(pool), expire_keys,
                    games_row, lambda key: PostgresEventStore(pool, key), PostgresPlayers(pool),
-                   PostgresDeadlines(pool))
+                   PostgresDeadlines(pool), PostgresRatings(pool))
 
 
 @pytest.fixture(scope="module")

@@ -302,13 +302,18 @@ def test_append_needs_events(contract):
         contract.store.append(Append(new_game(), 0, [], META))
 
 
-def test_the_memory_stores_positions_leave_no_gaps():
-    store = MemoryEventStore()
-    first, second = new_game(), new_game()
-    store.append(Append(first, 0, events("A1", "A2"), META))
-    store.append(Append(second, 0, events("B1"), META))
+def test_positions_are_consecutive_within_an_append_and_leave_a_gap_before_the_next(contract):
+    """As PostgreSQL makes them (from the transaction's id), so the memory
+    wiring makes them too: nothing that passes there counts on no gaps."""
+    store, first, second = contract.store, new_game(), new_game()
+    one = store.append(Append(first, 0, events("A1", "A2", "A3"), META))
+    two = store.append(Append(second, 0, events("B1", "B2"), META))
 
-    assert [e.position for e in store.read_all()] == [1, 2, 3]
+    assert [e.position - one[0].position for e in one] == [0, 1, 2]
+    assert [e.position - two[0].position for e in two] == [0, 1]
+    assert two[0].position > one[-1].position + 1
+    assert store.read_all(one[-1].position, limit=2) == two  # past the gap, nothing between
+    assert store.read_all(one[-1].position + 1, limit=2) == two
 
 
 def test_load_head_is_load_with_the_checkpoint_of_the_same_moment(contract):

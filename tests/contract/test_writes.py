@@ -17,15 +17,16 @@ from typing import Any
 
 import pytest
 
+from domain.rating import Rating
 from service import checkpoints
 from service.auth import hash_token
 from service.checkpoints import Checkpoint
 from service.deadlines import Deadline
-from service.events import Append, ConcurrencyError, NewEvent
+from service.events import Append, ConcurrencyError, NewEvent, RatingsMoved
 from service.memory import store as memory_store
 from service.postgres import store as postgres_store
-from service.writes import (KINDS, GameRow, IdempotencyRecord, PlayerNotice, SeatLeft, SeatTaken, SeatToken,
-                            SeatTokenWithdrawn, Snapshot, Write)
+from service.writes import (KINDS, GameRow, IdempotencyRecord, PlayerNotice, RatingChanged, SeatLeft, SeatTaken,
+                            SeatToken, SeatTokenWithdrawn, Snapshot, Write)
 from tests.contract.conftest import Harness
 
 META = {"actor": "seat:0"}
@@ -75,6 +76,9 @@ EXAMPLES: dict[type, Example] = {
     Snapshot: Example([Snapshot(3, "code-1", b"\x00state")],
                       lambda contract, game: contract.store.load_snapshot(game, "code-1"),
                       lambda game, stored: Snapshot(3, "code-1", b"\x00state")),
+    RatingChanged: Example([RatingChanged(ANN, "royal", 0, 1612.5, 480.25, 1)],
+                           lambda contract, game: contract.ratings.of([str(ANN)], "royal"),
+                           lambda game, stored: {str(ANN): Rating(1612.5, 480.25, 1)}),
     # What a player is told leaves nothing in the tables: heard by other
     # processes' streams on PostgreSQL (tests/service/test_store.py,
     # tests/api/test_player_stream.py), by none in memory.
@@ -108,6 +112,20 @@ def test_each_kind_of_write_is_written_with_its_append_and_not_with_one_refused(
     assert example.held(contract, game) == example.after(game, stored)
     if kind is not PlayerNotice:
         assert example.after(game, stored) != before  # the example shows a change
+
+
+def test_an_append_decided_on_a_rating_another_moved_first_is_refused_as_ratings_moved(contract):
+    """Two games rating one player from the same rating (the player's 3rd
+    game in the variant, say) both write the line (player, variant, 3):
+    the second append writes nothing, and says why (service.ratings)."""
+    first, second, player = uuid.uuid4(), uuid.uuid4(), uuid.uuid4()
+    change = RatingChanged(player, "cassino", 0, 1600.0, 400.0, 3)
+    contract.store.append(Append(first, 0, [NewEvent("GameCreated", 1, {})], META, writes=[change]))
+    with pytest.raises(RatingsMoved):
+        contract.store.append(Append(second, 0, [NewEvent("GameCreated", 1, {})], META,
+                                     writes=[RatingChanged(player, "cassino", 1, 1400.0, 400.0, 3)]))
+    assert contract.store.load(second) == []
+    assert contract.ratings.of([str(player)], "cassino") == {str(player): Rating(1600.0, 400.0, 3)}
 
 
 def test_an_append_writes_one_of_each_kind_it_has_one_of():

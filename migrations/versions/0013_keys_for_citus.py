@@ -16,7 +16,10 @@ of every table lie on one node and a command's statement is routed there
   ``snapshots``, ``checkpoints``, ``deadlines`` and ``player_seats`` by
   ``game_id``;
 - ``players``, few writes and a lookup by token on every request of a
-  player's, a reference table: a copy on every node;
+  player's, a reference table: a copy on every node; so are ``ratings``
+  and ``rating_changes`` (keyed by player, written when a rated game ends:
+  that command's transaction then writes on every node, the one
+  exception to "one game, one node");
 - ``stream_ticket_uses`` by its ticket: each use one row, on one node.
 
 ``events_append_only`` is a statement trigger that reads nothing: Citus
@@ -25,16 +28,16 @@ distribution), where it refuses every UPDATE, DELETE and TRUNCATE that
 reaches a shard. Without the extension this part does nothing, so the same
 migrations serve the embedded server, plain PostgreSQL and Citus.
 
-Revision ID: 0012
-Revises: 0011
+Revision ID: 0013
+Revises: 0012
 Create Date: 2026-11-28
 """
 
 from alembic import op
 from sqlalchemy import text
 
-revision = "0012"
-down_revision = "0011"
+revision = "0013"
+down_revision = "0012"
 branch_labels = None
 depends_on = None
 
@@ -42,6 +45,9 @@ depends_on = None
 BY_GAME = (("games", "id"), ("events", "game_id"), ("idempotency", "game_id"), ("seat_tokens", "game_id"),
            ("snapshots", "game_id"), ("checkpoints", "game_id"), ("deadlines", "game_id"),
            ("player_seats", "game_id"))
+
+#: The tables every node holds a copy of.
+REFERENCE = ("players", "ratings", "rating_changes")
 
 
 def _citus() -> bool:
@@ -58,13 +64,14 @@ def upgrade() -> None:
     for table, column in BY_GAME:
         colocated = "none" if table == "games" else "games"
         op.execute(f"SELECT create_distributed_table('{table}', '{column}', colocate_with => '{colocated}')")
-    op.execute("SELECT create_reference_table('players')")
+    for table in REFERENCE:
+        op.execute(f"SELECT create_reference_table('{table}')")
     op.execute("SELECT create_distributed_table('stream_ticket_uses', 'ticket')")
 
 
 def downgrade() -> None:
     if _citus():
-        for table in ("stream_ticket_uses", "players", *(t for t, _ in reversed(BY_GAME))):
+        for table in ("stream_ticket_uses", *REFERENCE, *(t for t, _ in reversed(BY_GAME))):
             op.execute(f"SELECT undistribute_table('{table}', cascade_via_foreign_keys => true)")
     op.execute("ALTER TABLE events DROP CONSTRAINT events_pkey, DROP CONSTRAINT events_position_key")
     op.execute("ALTER TABLE events ADD CONSTRAINT events_pkey PRIMARY KEY (position),"
