@@ -671,8 +671,7 @@ def _write(conn: psycopg.Connection, statements: Sequence[_Statement], game_id, 
             if isinstance(error, psycopg.errors.InvalidSqlStatementName) and again:
                 return _write(conn, statements, game_id, expected_version, again=False)
             if _is_conflict(error):
-                moved = (isinstance(error, psycopg.errors.UniqueViolation)
-                         and error.diag.constraint_name == RATINGS_MOVED)
+                moved = _broke_key(error, RATINGS_MOVED)
                 raise (RatingsMoved if moved else ConcurrencyError)(game_id, expected_version) from error
             if isinstance(error, psycopg.errors.ReadOnlySqlTransaction):
                 conn.close()  # a server that no longer takes writes: the pool connects anew
@@ -706,6 +705,14 @@ def _json(value: Any) -> Jsonb:
 # What PostgreSQL says of a NULL version (Citus forwards the message of a
 # shard's error, as events_102017's, without its table and column fields).
 _REFUSED_VERSION = re.compile(r'column "version" of relation "events(_[0-9]+)?"')
+
+
+def _broke_key(error: psycopg.Error, name: str) -> bool:
+    """Whether ``error`` is the unique key ``name`` broken (on Citus, a
+    shard's copy of it, ``name_102074``, which only the message names)."""
+    if error.diag.constraint_name is not None:
+        return re.fullmatch(f"{name}(_[0-9]+)?", error.diag.constraint_name) is not None
+    return re.search(f'unique constraint "{name}(_[0-9]+)?"', error.diag.message_primary or "") is not None
 
 
 def _is_conflict(error: BaseException) -> bool:
