@@ -3,7 +3,7 @@
 One coordinator and two workers (``tests.citus.cluster``) from Citus built
 once per machine (``tests.citus.build``), started once per session by the
 first test that asks, migrated there (``casino migrate`` on a coordinator
-distributes the tables: migration 0013), and removed at the end. Where
+distributes the tables: migration 0014), and removed at the end. Where
 Citus cannot be built (no source, no compiler), these tests skip, saying why.
 """
 

@@ -1,6 +1,6 @@
 """The adapters' contract (tests/contract) on a Citus cluster: the event
 store, each kind of write, the seats and the lobby, the players, through
-the coordinator, every table distributed by its game (migration 0013).
+the coordinator, every table distributed by its game (migration 0014).
 
 Left out: the global log's order, positions and horizon (``read_all``, ``horizon``),
 which positions made from one node's transaction ids do not keep across

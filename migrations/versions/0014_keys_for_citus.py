@@ -16,7 +16,8 @@ of every table lie on one node and a command's statement is routed there
   ``snapshots``, ``checkpoints``, ``deadlines`` and ``player_seats`` by
   ``game_id``;
 - ``players``, few writes and a lookup by token on every request of a
-  player's, a reference table: a copy on every node; so are ``ratings``
+  player's, a reference table: a copy on every node; so are
+  ``player_transfers`` (a player's transfer codes), ``ratings``
   and ``rating_changes`` (keyed by player, written when a rated game ends:
   that command's transaction then writes on every node, the one
   exception to "one game, one node");
@@ -28,16 +29,16 @@ distribution), where it refuses every UPDATE, DELETE and TRUNCATE that
 reaches a shard. Without the extension this part does nothing, so the same
 migrations serve the embedded server, plain PostgreSQL and Citus.
 
-Revision ID: 0013
-Revises: 0012
+Revision ID: 0014
+Revises: 0013
 Create Date: 2026-11-28
 """
 
 from alembic import op
 from sqlalchemy import text
 
-revision = "0013"
-down_revision = "0012"
+revision = "0014"
+down_revision = "0013"
 branch_labels = None
 depends_on = None
 
@@ -47,7 +48,7 @@ BY_GAME = (("games", "id"), ("events", "game_id"), ("idempotency", "game_id"), (
            ("player_seats", "game_id"))
 
 #: The tables every node holds a copy of.
-REFERENCE = ("players", "ratings", "rating_changes")
+REFERENCE = ("players", "player_transfers", "ratings", "rating_changes")
 
 
 def _citus() -> bool:
@@ -71,7 +72,7 @@ def upgrade() -> None:
 
 def downgrade() -> None:
     if _citus():
-        for table in ("stream_ticket_uses", *REFERENCE, *(t for t, _ in reversed(BY_GAME))):
+        for table in ("stream_ticket_uses", *reversed(REFERENCE), *(t for t, _ in reversed(BY_GAME))):
             op.execute(f"SELECT undistribute_table('{table}', cascade_via_foreign_keys => true)")
     op.execute("ALTER TABLE events DROP CONSTRAINT events_pkey, DROP CONSTRAINT events_position_key")
     op.execute("ALTER TABLE events ADD CONSTRAINT events_pkey PRIMARY KEY (position),"
