@@ -28,7 +28,7 @@ from domain.seating import Holder
 from domain.standing import WAITING
 
 from service import chronicle
-from service.auth import PUBLIC, hash_token, new_token, seat_token
+from service.auth import PUBLIC, hash_token, new_token, player, seat_token
 from service.cache import StateCache
 from service.chain import first_break
 from service.checkpoints import Checkpoint, mismatch
@@ -359,8 +359,14 @@ class GameService(GameReads):
                                                        fresh_seed(), command.clock, command.rated), at)
         game_id = uuid.uuid4()
         tokens = self._tokens(game_id, names, key)
-        state = game.fold(events, times=itertools.repeat(at))
-        meta = metadata(PUBLIC.actor, command)
+        state = created = game.fold(events, times=itertools.repeat(at))
+        me, actor = command.me, PUBLIC.actor
+        if me is not None:  # the creator sits down in the same append: the seat is never open to anyone else
+            joined = game.decide(state, game.join_command(me.seat, me.name, str(me.player)), at)
+            state = game.fold(joined, state, itertools.repeat(at))
+            events, actor = [*events, *joined], player(me.player).actor
+        told = notices(game_id, created, state)
+        meta = metadata(actor, command)
         if command.computers:
             meta[COMPUTER_SEATS] = list(command.computers)
         if command.listed:
@@ -375,7 +381,8 @@ class GameService(GameReads):
                                        actor=PUBLIC.actor, scope=CREATION_SCOPE)
         try:
             writes = [GameRow(row_changes(state, listed=command.listed)), *seat_tokens(_hashes(tokens)),
-                      *_optional(record, _deadline(game, None, state))]
+                      *_optional(record, _deadline(game, None, state)),
+                      *player_seats({me.player: me.seat} if me is not None else {}), *player_notices(told)]
             stored = self._store.append(Append(game_id, 0, [_new(game, e) for e in events], meta, writes=writes,
                                                at=at))
         except ConcurrencyError:  # a new game's only conflict: the key was filed before
@@ -384,6 +391,8 @@ class GameService(GameReads):
                 raise
             return retried
         self.cache.put(game_id, Loaded(state, stored[-1].hash))
+        if told and self._told is not None:
+            self._told(told)
         COMMANDS_APPENDED.inc()
         return Created(game_id, state, tuple(tokens), stored[-1].position)
 
@@ -397,7 +406,9 @@ class GameService(GameReads):
         game_id = uuid.UUID(found["game"])
         stored = self._store.load(game_id, until_version=found["version"])
         state = refold(stored)
-        tokens = self._tokens(game_id, tuple(s["name"] for s in game_of(state.variant).seats(state)), key)
+        guests = tuple(holder.name if holder is not None and holder.player is None else None
+                       for holder in game_of(state.variant).seat_holders(state))  # a player's seat has no token
+        tokens = self._tokens(game_id, guests, key)
         if "tokens" in found:
             if found["tokens"] != _hash_list(tokens):
                 raise TokensLost()  # the secret was replaced: never answer with other tokens than the first
