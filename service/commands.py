@@ -29,6 +29,7 @@ from domain.game_types import GameType
 
 from service import jsonio
 from service.auth import SERVICE, Caller
+from service.writes import Paired
 
 SEED_BYTES = 32
 #: The most seats a game has.
@@ -63,6 +64,15 @@ class Request:
         return {}
 
 
+@dataclass(frozen=True)
+class SeatedPlayer:
+    """A player who holds a seat of a game from its creation on: the seat, the player and the player's name."""
+
+    seat: int
+    player: UUID
+    name: str
+
+
 @dataclass(frozen=True, kw_only=True)
 class CreateGame(Request):
     """Start a game of ``variant``. ``seats`` are the seats' names (None for
@@ -82,6 +92,10 @@ class CreateGame(Request):
     rated: bool = False
     #: Whether a guest (a name without a player token) may take an open seat, or only players.
     guests: bool = True
+    #: Players seated from the creation on (their seats None in ``seats``), in the same append.
+    seated: tuple[SeatedPlayer, ...] = ()
+    #: The pairings the game is made for (``service.pairing``), which its append ends.
+    paired: tuple[Paired, ...] = ()
 
     def body(self) -> dict[str, Any]:
         asked = {"variant": self.variant, "options": self.options, "first_dealer": self.first_dealer,
