@@ -362,9 +362,10 @@ _BEARER = re.compile(r"(?i:Bearer) +([A-Za-z0-9._~+/=-]{1,256})")
 class Authenticator:
     """Tells who a bearer token or a stream ticket is, for one app.
 
-    What the database says of a token is trusted for ``TOKEN_TRUST_SECONDS``
-    (one withdrawn there stops working everywhere within that time), with
-    one exception: who holds a seat changes while a game waits for its
+    What the database says of a seat's token is trusted for ``TOKEN_TRUST_SECONDS``
+    (one withdrawn there stops working everywhere within that time; a
+    player's token is looked up every time, since a player may replace it),
+    with one exception: who holds a seat changes while a game waits for its
     players (a seat is left, and joined by someone else), so which seat a
     token names in a game is remembered only once ``settled(game)`` says
     its seats can no longer change. That is asked before the database is,
@@ -387,10 +388,12 @@ class Authenticator:
         self._known: TTLCache = TTLCache(maxsize=TOKENS_REMEMBERED, ttl=TOKEN_TRUST_SECONDS, timer=clock)
         self._lock = threading.Lock()
 
-    def caller(self, header: str | None, game_id: UUID | None) -> Caller:
+    def caller(self, header: str | None, game_id: UUID | None, wanted: str = "the operator's token") -> Caller:
         """The caller named by an ``Authorization`` header: the operator, a
         seat of this game (by its seat token, or by the token of the player
-        who holds it), a player, or (without the header) the public."""
+        who holds it), a player, or (without the header) the public. A token
+        that is none of these is refused with a sentence that says what kind
+        it is not, and what was ``wanted`` (asked of no game)."""
         if header is None:
             return PUBLIC
         match = _BEARER.fullmatch(header.strip())
@@ -402,14 +405,17 @@ class Authenticator:
         if token.startswith(PLAYER_TOKEN_PREFIX):
             found_player = self.player_for_token(hash_token(token))
             if found_player is None:
-                raise Unauthenticated("This player token is not valid.", invalid_token=True)
+                raise Unauthenticated("This player token is not valid: no player has it (a token stops working"
+                                      " when it is replaced, or moved to another device).", invalid_token=True)
             return player(found_player, self.player_seat(game_id, found_player) if game_id else None)
         if game_id is not None:
             found = self.seat_for_token(game_id, hash_token(token))
             if found is not None:
                 return seat(found)
-        raise Unauthenticated("This token is not valid for this game." if game_id else
-                              "This is not the operator's token.", invalid_token=True)
+            raise Unauthenticated("This token is no seat's of this game (a seat's token works only in its own game),"
+                                  " nor a player token or the operator's.", invalid_token=True)
+        raise Unauthenticated(f"This is not the operator's token, nor a player token (a seat's token works only in"
+                              f" its own game): send {wanted}.", invalid_token=True)
 
     def seat_for_token(self, game_id: UUID, token_hash: str) -> int | None:
         """The seat the token is for, or None."""
@@ -419,11 +425,10 @@ class Authenticator:
         return self._recalled(("seat", game_id, token_hash), look_up, self._settled(game_id), keep_none=False)
 
     def player_for_token(self, token_hash: str) -> UUID | None:
-        """The player whose token this is, or None."""
-        players = self._players
-        return self._recalled(("player", "", token_hash),
-                              lambda: players.player_for_token(token_hash) if players else None,
-                              True, keep_none=False)
+        """The player whose token this is, or None: asked every time (never
+        remembered), so that a token replaced (``POST /v1/players/me/token``,
+        a claimed transfer) stops working at once, in every process."""
+        return self._players.player_for_token(token_hash) if self._players else None
 
     def player_seat(self, game_id: UUID, player_id: UUID) -> int | None:
         """The seat the player holds in the game, or None."""

@@ -28,7 +28,7 @@ from domain.seating import Holder
 from domain.standing import WAITING
 
 from service import chronicle
-from service.auth import PUBLIC, hash_token, new_token, seat_token
+from service.auth import PUBLIC, hash_token, new_token, player, seat_token
 from service.cache import StateCache
 from service.chain import first_break
 from service.checkpoints import Checkpoint, mismatch
@@ -360,12 +360,16 @@ class GameService(GameReads):
         game_id = uuid.uuid4()
         tokens = self._tokens(game_id, names, key)
         state = created = game.fold(events, times=itertools.repeat(at))
-        for sitting in command.seated:  # players seated from the creation on, in the same append
+        me, actor = command.me, PUBLIC.actor
+        sitting_down = (*([me] if me is not None else []), *command.seated)
+        for sitting in sitting_down:  # the creator, or a pairing's players, seated in the same append
             joined = game.decide(state, game.join_command(sitting.seat, sitting.name, str(sitting.player)), at)
             state = game.fold(joined, state, itertools.repeat(at))
             events = [*events, *joined]
+        if me is not None:
+            actor = player(me.player).actor
         told = _started(game_id, state, command.paired, notices(game_id, created, state))
-        meta = metadata(PUBLIC.actor, command)
+        meta = metadata(actor, command)
         if command.computers:
             meta[COMPUTER_SEATS] = list(command.computers)
         if command.listed:
@@ -381,7 +385,7 @@ class GameService(GameReads):
         try:
             writes = [GameRow(row_changes(state, listed=command.listed)), *seat_tokens(_hashes(tokens)),
                       *_optional(record, _deadline(game, None, state)),
-                      *player_seats({s.player: s.seat for s in command.seated}), *player_notices(told),
+                      *player_seats({s.player: s.seat for s in sitting_down}), *player_notices(told),
                       *command.paired]
             stored = self._store.append(Append(game_id, 0, [_new(game, e) for e in events], meta, writes=writes,
                                                at=at))
@@ -406,7 +410,9 @@ class GameService(GameReads):
         game_id = uuid.UUID(found["game"])
         stored = self._store.load(game_id, until_version=found["version"])
         state = refold(stored)
-        tokens = self._tokens(game_id, tuple(s["name"] for s in game_of(state.variant).seats(state)), key)
+        guests = tuple(holder.name if holder is not None and holder.player is None else None
+                       for holder in game_of(state.variant).seat_holders(state))  # a player's seat has no token
+        tokens = self._tokens(game_id, guests, key)
         if "tokens" in found:
             if found["tokens"] != _hash_list(tokens):
                 raise TokensLost()  # the secret was replaced: never answer with other tokens than the first

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Collection, Sequence
 
-from .. import rating, seating, undoing
+from .. import clocks, rating, seating, undoing
 from ..cards import Card
 from ..deciding import Decider
 from ..errors import OptionError, RuleViolation
@@ -300,10 +300,13 @@ def _abort(state: GameState, c: seating.Abort) -> list[Event]:
 
 
 def _time_out(state: GameState, c: seating.TimeOut) -> list[Event]:
-    """The clock has run out (the kernel checked it is due): the seat it ran
-    for forfeits, or the computer makes its deal or play."""
+    """The clock has run out (the kernel checked it is due): the game is
+    called off if it was the seat's first action, else the seat it ran for
+    forfeits, or the computer makes its deal or play."""
     assert state.clock is not None and state.clock.seat is not None, "a due clock runs for a seat"
     seat = state.clock.seat
+    if clocks.first_action(state.clock):  # the seat never started to play: nobody loses
+        return [TimedOut(seat), *_reveal(state), GameFinished(None, EndReason.ABORTED, state.scores)]
     if state.clock.rule.on_timeout != "computer":
         return [TimedOut(seat), *_forfeit(state, seat, EndReason.TIMED_OUT)]
     timed = TimedOut(seat, computer=True)

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Collection, Sequence
 
-from .. import rating, seating, undoing
+from .. import clocks, rating, seating, undoing
 from ..cards import Card, full_deck
 from ..deciding import Decider
 from ..errors import OptionError, RuleViolation
@@ -218,10 +218,13 @@ def _abort(s: MassCoolState, c: seating.Abort) -> list[Event]:
 
 
 def _time_out(s: MassCoolState, c: seating.TimeOut) -> list[Event]:
-    """The clock has run out (the kernel checked it is due): the seat it ran
-    for forfeits, or the computer makes its deal or move."""
+    """The clock has run out (the kernel checked it is due): the game is
+    called off if it was the seat's first action, else the seat it ran for
+    forfeits, or the computer makes its deal or move."""
     assert s.clock is not None and s.clock.seat is not None, "a due clock runs for a seat"
     seat = s.clock.seat
+    if clocks.first_action(s.clock):  # the seat never started to play: nobody loses
+        return [TurnTimedOut(seat), *_finish(s, "aborted", s.in_game)]
     if s.clock.rule.on_timeout != "computer":
         return [TurnTimedOut(seat), *_finish(s, "timed_out", (seat,))]
     timed = TurnTimedOut(seat, computer=True)

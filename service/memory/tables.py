@@ -106,6 +106,7 @@ class Tables:
     players: dict[UUID, KeptPlayer] = field(default_factory=dict)
     player_tokens: dict[str, UUID] = field(default_factory=dict)  # token hash: player (a unique key)
     player_seats: dict[tuple[UUID, UUID], HeldSeat] = field(default_factory=dict)  # (player, game)
+    transfers: dict[str, tuple[UUID, datetime]] = field(default_factory=dict)  # code hash: player, expiry
     ratings: dict[tuple[UUID, str], Rating] = field(default_factory=dict)  # (player, variant)
     pairings: dict[UUID, WaitingRow] = field(default_factory=dict)
     pairing_results: dict[UUID, PairingResult] = field(default_factory=dict)

@@ -34,7 +34,9 @@ from __future__ import annotations
 import re
 import shlex
 import shutil
+import subprocess
 import tarfile
+import threading
 from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
@@ -42,6 +44,7 @@ from typing import IO
 
 import psycopg
 
+from service.ops import standby as standbys
 from service.postgres import database, servers, wal
 
 #: The form of a base backup's directory name: the moment it began, UTC.
@@ -95,14 +98,14 @@ def restore(directory: Path, data: Path, to: datetime | None, out: IO[str]) -> i
         print(f"casino: no base backup in {directory / 'base'}" + (f" taken before {to.isoformat()}" if to else "")
               + ".", file=out)
         return 1
-    archive = directory / "wal"
-    last = wal.last_commit(archive)
+    archive, stream = directory / "wal", directory / "stream"
+    last = wal.last_commit(archive, stream)
     if to is not None and (last is None or to >= last):
         print(_beyond_the_archive(to, last, archive), file=out)
         return 1
     print(f"Restoring {base} into {pgdata} ...", file=out, flush=True)
     try:
-        reached = _recover(base, pgdata, _recovery(archive, to))
+        reached = _recover(base, pgdata, _recovery(archive, stream, to))
     except (servers.Failed, psycopg.Error, TimeoutError) as error:
         print(f"casino: the restore failed, and what it made is removed: {error}"
               f"{_last_words(pgdata / 'log')}", file=out)
@@ -118,11 +121,35 @@ def restore(directory: Path, data: Path, to: datetime | None, out: IO[str]) -> i
     return 0
 
 
+def receive(source: str, directory: Path, out: IO[str], stopped: threading.Event | None = None) -> int:
+    """Stream the WAL of the primary at ``source`` into ``directory/stream``
+    as it is written (``pg_receivewal``, flushing each write), until a
+    signal (or ``stopped``) ends this command."""
+    stream = directory / "stream"
+    servers.make_private_directory(stream)
+    receiving = subprocess.Popen([str(servers.programs() / "pg_receivewal"), "-D", str(stream), "-d", source,
+                                  "--synchronous", "--no-password"], user=servers.system_user(), cwd="/",
+                                 stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    print(f"Receiving the WAL of {standbys.without_password(source)} into {stream} as it is written;"
+          " casino restore reads it. Stop it with Ctrl-C.", file=out, flush=True)
+    stopped = stopped or standbys.until_signalled()
+    while not stopped.wait(0.5) and receiving.poll() is None:
+        pass
+    if receiving.poll() is not None:
+        print(f"casino: pg_receivewal stopped: {(receiving.stdout.read() if receiving.stdout else '').strip()}",
+              file=out)
+        return 1
+    receiving.terminate()
+    receiving.wait(30)
+    return 0
+
+
 def _beyond_the_archive(to: datetime, last: datetime | None, archive: Path) -> str:
     """Why a restore to ``to`` cannot be made, and what would make it."""
     reach = (f"its last change was committed at {last.isoformat()}: a restore reaches any moment before it"
              if last else "it holds no change")
-    return (f"casino: cannot restore to {to.isoformat()}: that is past what the WAL archive {archive} holds;"
+    return (f"casino: cannot restore to {to.isoformat()}: that is past the WAL that {archive} holds (with what"
+            " casino receive-wal streamed beside it);"
             f" {reach}, and without --to, that change. Nothing was touched. The rest is archived"
             f" {database.ARCHIVE_TIMEOUT} s at most after it was committed while the embedded primary runs"
             " with CASINO_WAL_ARCHIVE; on a primary that still runs, `SELECT pg_switch_wal()` archives it at"
@@ -176,11 +203,15 @@ def _base_before(bases: Path, to: datetime | None) -> Path | None:
     return before[-1] if before else None
 
 
-def _recovery(archive: Path, to: datetime | None) -> dict[str, str]:
-    """The settings of a recovery from ``archive`` that ends at ``to`` (or
-    at the archive's end) and then takes writes. Given on the command line
-    of that one start, they are gone from the data directory afterwards."""
-    settings = {"restore_command": f"cp {shlex.quote(str(archive))}/%f %p", "recovery_target_action": "promote"}
+def _recovery(archive: Path, stream: Path, to: datetime | None) -> dict[str, str]:
+    """The settings of a recovery from ``archive`` and ``stream`` that ends
+    at ``to`` (or at the end of their WAL) and then takes writes: each
+    segment from the archive, else as ``pg_receivewal`` streamed it, else
+    the one it was writing. Given on the command line of that one start,
+    they are gone from the data directory afterwards."""
+    archived, streamed = shlex.quote(str(archive)), shlex.quote(str(stream))
+    fetch = f"cp {archived}/%f %p || cp {streamed}/%f %p || cp {streamed}/%f{wal.PARTIAL} %p"
+    settings = {"restore_command": fetch, "recovery_target_action": "promote"}
     if to is not None:
         settings["recovery_target_time"] = to.isoformat()
     return settings

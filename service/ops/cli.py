@@ -34,7 +34,7 @@ from service.ops import backup as backups
 from service.ops import commands as ops
 from service.ops import serve as server
 from service.ops import standby as standbys
-from service.postgres import database, notifications, servers
+from service.postgres import archiving, database, notifications, servers
 from service.postgres.readmodel import PostgresReadModel
 from service.postgres.store import PostgresEventStore
 
@@ -99,6 +99,14 @@ def main(argv: list[str] | None = None) -> int:
                                 help="the moment to restore, with its offset (2026-01-31T18:00:00+00:00);"
                                      " default: the last change archived")
     restore_parser.set_defaults(run=restore)
+
+    receive_parser = commands.add_parser(
+        "receive-wal", help="stream a primary's WAL into the backup directory as it is written (pg_receivewal)")
+    receive_parser.add_argument("primary", metavar="URL",
+                                help="the primary, as a role that may replicate: postgresql://postgres:PASSWORD@HOST")
+    receive_parser.add_argument("--into", type=Path, default=_backup_dir(), metavar="DIR",
+                                help="the backup directory (default: CASINO_BACKUP_DIR)")
+    receive_parser.set_defaults(run=receive_wal)
 
     standby_parser = commands.add_parser(
         "standby", help="run a hot standby of a primary in CASINO_DATA_DIR (copied from it the first time)")
@@ -204,6 +212,13 @@ def restore(args: argparse.Namespace) -> int:
     return backups.restore(args.source.resolve(), database.data_dir(), args.to, sys.stdout)
 
 
+def receive_wal(args: argparse.Namespace) -> int:
+    if args.into is None:
+        print("casino: say where backups go: --into DIR, or CASINO_BACKUP_DIR.", file=sys.stderr)
+        return 1
+    return backups.receive(args.primary, args.into.resolve(), sys.stdout)
+
+
 def run_standby(args: argparse.Namespace) -> int:
     return standbys.standby(args.primary, database.data_dir(), database.Exposure.from_environment(), args.name,
                             sys.stdout)
@@ -271,7 +286,21 @@ def serve(args: argparse.Namespace) -> int:
         env = {"PROMETHEUS_MULTIPROC_DIR": metrics_dir, **os.environ}
         print(f"Serving the casino API on http://{options['bind']}/ ({server.describe(options)})",
               flush=True)
-        return server.run(options, app_config, env, _said_at_start(options, url))
+        keeper = _archive_keeper(url)
+        try:
+            return server.run(options, app_config, env, _said_at_start(options, url))
+        finally:
+            if keeper is not None:
+                keeper.stop()
+
+
+def _archive_keeper(url: str) -> archiving.ArchiveKeeper | None:
+    """What keeps the embedded primary's archive a minute behind at most, when it archives (started)."""
+    if os.environ.get("DATABASE_URL") or database.Exposure.from_environment().wal_archive is None:
+        return None
+    keeper = archiving.ArchiveKeeper(url)
+    keeper.start()
+    return keeper
 
 
 def _said_at_start(options: Mapping[str, Any], url: str) -> dict[str, Any]:

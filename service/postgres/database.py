@@ -188,9 +188,9 @@ class Exposure:
     ``wal_archive`` (``CASINO_WAL_ARCHIVE``): a directory every finished
     WAL segment is copied into, for ``casino restore`` to any moment since
     the oldest base backup (``casino backup``). A segment is finished when
-    full (16 MB) or ``ARCHIVE_TIMEOUT`` seconds after its first change,
-    whichever comes first: on a quiet site, what is committed reaches the
-    archive within that time.
+    full (16 MB) or, on a quiet site, within ``ARCHIVE_TIMEOUT`` seconds of
+    a change (``archive_timeout``, and ``casino serve``'s
+    ``service.postgres.archiving.ArchiveKeeper``, which makes sure of it).
     """
 
     listen: str = ""

@@ -143,7 +143,8 @@ class PostgresReadModel:
         """One query: the player's seats, joined to their games' rows, by the listing's index."""
         with self._pool.connection() as conn:
             rows = conn.cursor(row_factory=dict_row).execute(
-                "SELECT g.id, g.variant, g.status, s.seat, g.version, g.awaiting, g.deadline, g.winner, s.created_at"
+                "SELECT g.id, g.variant, g.status, s.seat, g.version, g.awaiting, g.deadline, g.winner, g.player_names,"
+                " s.created_at"
                 " FROM player_seats s JOIN games g ON g.id = s.game_id"
                 " WHERE s.player_id = %(player)s"
                 " AND (%(statuses)s::text[] IS NULL OR g.status = ANY(%(statuses)s::text[]))"

@@ -52,14 +52,15 @@ def within_share(holder: Holder, answer: Callable[[Callable[[], None]], Response
     """``answer(give_back)`` if the holder's share of streams allows one more
     (else 429), ``give_back`` to be called once the stream it opens has ended."""
     quota: Quota = current_app.extensions[_QUOTA]
-    if not quota.take(holder):
+    ticket = quota.take(holder, clients.connection())
+    if ticket is None:
         STREAMS_OVER_CALLER_LIMIT.labels(holder.kind).inc()
         raise ApiProblem(429, "too_many_streams", _over_limit(holder, quota.limit(holder)),
                          headers={"Retry-After": str(RETRY_AFTER_SECONDS)})
     try:
-        return answer(lambda: quota.give_back(holder))
+        return answer(lambda: quota.give_back(holder, ticket))
     except BaseException:
-        quota.give_back(holder)
+        quota.give_back(holder, ticket)
         raise
 
 

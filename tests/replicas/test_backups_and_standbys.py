@@ -26,8 +26,10 @@ import pytest
 
 import migrations
 from service.ops import cli
+from service.postgres.archiving import ArchiveKeeper
 from service.postgres.database import EmbeddedPostgres, Exposure
 from service.postgres.servers import Server, wait_for
+from service.postgres.wal import last_commit
 from service.web.app import close_app, create_app
 from tests.api.conftest import ORDERED_DECK, Api
 from tests.conftest import OPERATOR_TOKEN, TEST_SETTINGS, directory_for_postgres
@@ -166,6 +168,58 @@ def test_a_restore_past_the_archive_is_refused_before_touching_anything(primary,
                                 (uuid.UUID(archived_game.id),)).fetchone()[0] > 0
     finally:
         server.stop()
+
+
+def test_with_the_wal_streamed_a_restore_reaches_a_moment_a_second_old(primary, monkeypatch, capsys):
+    """casino receive-wal streams the primary's WAL as it is written: a
+    restore then reaches a moment that no archived segment holds yet."""
+    api = primary.api
+    status, said = casino(monkeypatch, capsys, "backup", "--into", str(primary.backups),
+                          data=primary.directory / "primary")
+    assert status == 0, said
+    source = f"postgresql://postgres:{PASSWORD}@127.0.0.1:{primary.port}/casino"
+    receiving = subprocess.Popen([CASINO, "receive-wal", source, "--into", str(primary.backups)],
+                                 env=serve_environment(), stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    restored = primary.directory / "streamed"
+    try:
+        _line_with(receiving, "as it is written", 60)
+        kept = api.create(first_dealer=1)
+        time.sleep(0.05)
+        moment = datetime.now(UTC)
+        time.sleep(0.05)
+        later = api.create(first_dealer=1)
+        time.sleep(1.0)
+        status, said = casino(monkeypatch, capsys, "restore", "--from", str(primary.backups),
+                              "--to", moment.isoformat(), data=restored)
+        assert status == 0, said
+    finally:
+        receiving.send_signal(signal.SIGTERM)
+        assert receiving.wait(30) == 0
+    server = EmbeddedPostgres(restored)
+    try:
+        with psycopg.connect(server.database_url()) as conn:
+            found = {game for (game,) in conn.execute("SELECT DISTINCT game_id::text FROM events WHERE game_id"
+                                                      " = ANY(%s::uuid[])", ([kept.id, later.id],)).fetchall()}
+    finally:
+        server.stop()
+    assert found == {kept.id}
+
+
+def test_the_archive_keeper_archives_what_was_written_and_finishes_no_empty_segment(primary):
+    """casino serve's ArchiveKeeper (here every half second, not every minute)."""
+    keeper = ArchiveKeeper(primary.url, every=0.5)
+    keeper.start()
+    try:
+        before = datetime.now(UTC)
+        primary.api.create(first_dealer=1)
+        wait_for(lambda: (last_commit(primary.backups / "wal") or before) > before, 10, "the game archived")
+    finally:
+        keeper.stop()
+    with psycopg.connect(primary.url, autocommit=True) as conn:
+        (segment,) = conn.execute("SELECT pg_walfile_name(pg_current_wal_lsn())").fetchone()
+        seen = keeper.tick(None)
+        assert keeper.tick(seen) == seen  # nothing written in between: no switch
+        assert conn.execute("SELECT pg_walfile_name(pg_current_wal_lsn())").fetchone() == (segment,)
 
 
 def test_one_command_makes_a_standby_of_the_embedded_primary_on_another_machine(primary, monkeypatch, capsys):

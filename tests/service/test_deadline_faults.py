@@ -56,7 +56,13 @@ def clocked_game(server: Serving, seconds: int = 2) -> tuple[str, datetime]:
     status, created = call(server, "POST", "/v1/games", {"seats": [{"name": "Ann"}, {"name": "Bob"}],
                                                          "first_dealer": 0, "clock": {"per_move_seconds": seconds}})
     assert status == 201, created
-    return created["id"], datetime.fromisoformat(created["game"]["clock"]["deadline"])
+    url, tokens = f"/v1/games/{created['id']}", [s["token"] for s in created["seats"]]
+    # Each seat's first action has a time of its own: Ann deals and Bob plays, then Ann has her clock's.
+    assert call(server, "POST", f"{url}/deal", {}, tokens[0])[0] == 200
+    move = call(server, "GET", f"{url}/moves", token=tokens[1])[1]["moves"][0]
+    status, played = call(server, "POST", f"{url}/play", move, tokens[1])
+    assert status == 200, played
+    return created["id"], datetime.fromisoformat(played["game"]["clock"]["deadline"])
 
 
 def time_outs(server: Serving, game: str) -> list[dict]:

@@ -35,7 +35,10 @@ def test_the_log_tells_of_a_time_out_and_of_games_that_ended_and_shows_no_card(t
                                 CASINO_OPERATOR_TOKEN=OPERATOR_TOKEN, CASINO_WORKERS="1", CASINO_THREADS="2")
     server = Serving(tmp_path, environ, "logs")
     try:
-        slow, slow_tokens = dealt_game(server, clock={"per_move_seconds": 1})  # Ann never plays
+        # Each seat's first action has half a minute: Bob dealt, Ann plays, then Bob never does.
+        slow, slow_tokens = dealt_game(server, clock={"per_move_seconds": 1})
+        move = call(server, "GET", f"/v1/games/{slow}/moves", token=slow_tokens[0])[1]["moves"][0]
+        assert call(server, "POST", f"/v1/games/{slow}/play", move, slow_tokens[0])[0] == 200
         resigned, resigned_tokens = dealt_game(server)
         status, hand = call(server, "GET", f"/v1/games/{resigned}", token=resigned_tokens[0])
         assert status == 200 and len(hand["hand"]) == 4
@@ -50,9 +53,9 @@ def test_the_log_tells_of_a_time_out_and_of_games_that_ended_and_shows_no_card(t
     said = {(line.get("event"), line.get("game")): line for line in lines if "event" in line}
 
     timed_out = said["timed_out", slow]
-    assert (timed_out["seat"], timed_out["followed"], timed_out["level"]) == (0, "game_over", "info")
-    assert 0 <= timed_out["late_seconds"] < 1 and "seat 0 ran out of time" in timed_out["message"]
-    assert (said["game_finished", slow]["result"], said["game_finished", slow]["winners"]) == ("timed_out", [1])
+    assert (timed_out["seat"], timed_out["followed"], timed_out["level"]) == (1, "game_over", "info")
+    assert 0 <= timed_out["late_seconds"] < 1 and "seat 1 ran out of time" in timed_out["message"]
+    assert (said["game_finished", slow]["result"], said["game_finished", slow]["winners"]) == ("timed_out", [0])
     assert (said["game_finished", resigned]["result"], said["game_finished", resigned]["winners"]) == ("resigned", [1])
 
     started, stopped = said["started", None], said["stopped", None]

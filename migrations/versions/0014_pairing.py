@@ -14,15 +14,15 @@
   when its pairings say so) or, with no game, cancelled. Its key is the
   pairing's id: a pairing ends once, whichever comes first.
 
-Revision ID: 0013
-Revises: 0012
+Revision ID: 0014
+Revises: 0013
 Create Date: 2026-11-28
 """
 
 from alembic import op
 
-revision = "0013"
-down_revision = "0012"
+revision = "0014"
+down_revision = "0013"
 branch_labels = None
 depends_on = None
 
