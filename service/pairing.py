@@ -3,7 +3,7 @@ or not) and the service seats those who asked alike at one table, nearest
 in rating first.
 
 A player's ask is kept in PostgreSQL (``Pairings``; a row of ``pairings``,
-migration 0014) until a game is made for it or the player cancels it.
+migration 0015) until a game is made for it or the player cancels it.
 Every ``casino serve`` worker runs a ``Pairer`` (a thread, a greenlet under
 gevent), which claims the waiting asks of one pool at a time (the same
 variant, seat count, clock and rated flag) with ``FOR UPDATE SKIP LOCKED``

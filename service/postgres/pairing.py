@@ -1,5 +1,5 @@
 """Pairing in PostgreSQL (``service.pairing.Pairings``): the ``pairings``
-and ``pairing_results`` tables (migration 0014). An ask is kept by one
+and ``pairing_results`` tables (migration 0015). An ask is kept by one
 insert, ended with a game by the append that creates the game
 (``service.postgres.store``), or cancelled here, in one transaction that
 removes it and writes its result; claims lock with ``FOR UPDATE SKIP

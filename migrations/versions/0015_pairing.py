@@ -14,15 +14,20 @@
   when its pairings say so) or, with no game, cancelled. Its key is the
   pairing's id: a pairing ends once, whichever comes first.
 
-Revision ID: 0014
-Revises: 0013
+On a Citus coordinator both are reference tables, as ``ratings`` are
+(migration 0014): keyed by the player and the pairing, not by a game, and
+written by the append that creates a paired game.
+
+Revision ID: 0015
+Revises: 0014
 Create Date: 2026-11-28
 """
 
 from alembic import op
+from sqlalchemy import text
 
-revision = "0014"
-down_revision = "0013"
+revision = "0015"
+down_revision = "0014"
 branch_labels = None
 depends_on = None
 
@@ -56,6 +61,9 @@ def upgrade() -> None:
         )
         """
     )
+    if op.get_bind().execute(text("SELECT 1 FROM pg_extension WHERE extname = 'citus'")).first() is not None:
+        for table in ("pairings", "pairing_results"):
+            op.execute(f"SELECT create_reference_table('{table}')")
 
 
 def downgrade() -> None:
