@@ -3,7 +3,8 @@ game uses, from the game's own handler for each command type.
 
 What is the same in every game is decided here: a game is created once,
 by its creation command, every other command needs a game that is not
-over (but the rating of a finished one, :mod:`domain.rating`), and a
+over (but the rating of a finished one, :mod:`domain.rating`, and the
+answers to its rematch, :mod:`domain.rematch`), and a
 command decided at a time (``at``) past the running clock's deadline is
 refused, while the service's claim of the time-out is refused before it
 (:mod:`domain.clocks`). The rest is the game's: a handler checks the
@@ -21,6 +22,7 @@ from .clocks import Clock, check_time
 from .codec import Event
 from .errors import RuleViolation
 from .rating import Rate
+from .rematch import AnswerRematch
 from .seating import TimeOut
 from .standing import FINISHED
 
@@ -62,7 +64,7 @@ class Decider(Generic[S, C, E]):
             return self.create(command)
         if state is None:
             raise RuleViolation("no_game", "There is no such game yet.")
-        if state.status == FINISHED and not isinstance(command, Rate):  # a finished game is rated once
+        if state.status == FINISHED and not isinstance(command, (Rate, AnswerRematch)):  # rated, rematched
             raise RuleViolation("game_over", "The game is over.")
         if at is not None or isinstance(command, TimeOut):
             check_time(state.clock, at, isinstance(command, TimeOut))

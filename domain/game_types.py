@@ -27,6 +27,7 @@ from .clocks import Clock, ClockRule
 from .codec import Event
 from .errors import NotationError, RuleViolation
 from .rating import Rating
+from .rematch import Terms
 from .seating import Holders
 from .standing import FINISHED, Awaiting, Outcome, is_finished
 from .summary import Summary
@@ -216,6 +217,10 @@ class GameType(Protocol[S, C, E, M]):
         its variant before it (:mod:`domain.rating`); refused ``not_rated``
         when it has nothing to rate (see ``players_to_rate``)."""
 
+    def rematch_command(self, seat: int, game_id: str) -> C:
+        """``seat`` offers, or accepts, a rematch of the finished game; ``game_id``
+        names the new game should this answer complete it (:mod:`domain.rematch`)."""
+
     # Commands some games have and others refuse with a RuleViolation
     # (``not_in_this_game``): the service offers them to every game.
 
@@ -263,6 +268,9 @@ class GameType(Protocol[S, C, E, M]):
     def players_to_rate(self, state: S) -> tuple[str, ...]:
         """The players whose ratings the game moves now: each seat's, once a
         rated game is over (not aborted) and not yet rated; else none."""
+
+    def rematch_terms(self, state: S) -> Terms:
+        """What the new game of the finished game's rematch is created with."""
 
     def seat_holders(self, state: S) -> Holders:
         """Who holds each seat (a name and a player id), None for an open seat."""

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Collection, Sequence
 
-from .. import clocks, rating, seating, undoing
+from .. import clocks, rating, rematch, seating, undoing
 from ..cards import Card
 from ..deciding import Decider
 from ..errors import OptionError, RuleViolation
@@ -27,7 +27,7 @@ from .dealing import deal_round, deck_for, play_order
 from .computer import stand_in
 from .events import (BuildMade, BundleStolen, CardDrawn, CardPlucked, CardsCaptured, CardTrailed, ClientSeedSet,
                      ClockSet, CountedOut, Event, GameAborted, GameCreated, GameFinished, HandDealt, HandEnded,
-                     HandVoided, InitialPairsTaken, PlayUndone, PointsScored, RatedSet, RatingsChanged, RoundDealt,
+                     HandVoided, InitialPairsTaken, PlayUndone, PointsScored, RatedSet, RatingsChanged, RematchAnswered, RoundDealt,
                      SeatJoined, SeatLeft, SeatResigned, SeedRevealed, ShuffleCommitted, TimedOut, UndoAnswered,
                      UndoRequested)
 from .evolve import evolve, fold
@@ -299,6 +299,10 @@ def _abort(state: GameState, c: seating.Abort) -> list[Event]:
     return [GameAborted(c.seat), *_reveal(state), GameFinished(None, EndReason.ABORTED, state.scores)]
 
 
+def _rematch(state: GameState, c: rematch.AnswerRematch) -> list[Event]:
+    return [RematchAnswered(*rematch.answer(state.status == FINISHED, state.player_ids, state.rematch, c))]
+
+
 def _time_out(state: GameState, c: seating.TimeOut) -> list[Event]:
     """The clock has run out (the kernel checked it is due): the game is
     called off if it was the seat's first action, else the seat it ran for
@@ -318,5 +322,5 @@ decide = Decider[GameState, cmd.Command, Event](cmd.CreateGame, _create, {
     cmd.Deal: _deal, cmd.Play: _play, cmd.CountOut: _count_out, cmd.SetClientSeed: _set_client_seed,
     cmd.Undo: _undo, cmd.AnswerUndo: _answer_undo, cmd.VoidHand: _void, seating.Join: _join,
     seating.Leave: _leave, seating.Resign: _resign, seating.Abort: _abort, seating.TimeOut: _time_out,
-    rating.Rate: _rate,
+    rating.Rate: _rate, rematch.AnswerRematch: _rematch,
 }).decide

@@ -64,6 +64,15 @@ class RatingsChanged(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class RematchAnswered(Event):
+    """After the game, ``seat`` offered a rematch, or accepted the one offered
+    (:mod:`domain.rematch`); ``game_id``: the new game, once every seat has."""
+
+    seat: int
+    game_id: str | None
+
+
+@dataclass(frozen=True, slots=True)
 class SeatJoined(Event):
     """``name`` took the open seat ``seat``; ``player`` is its player id, if any."""
 
@@ -346,7 +355,8 @@ CODEC: EventCodec[Event] = EventCodec(
     (GameCreated, ShuffleCommitted, ClientSeedSet, HandDealt, InitialPairsTaken, RoundDealt, CardTrailed,
      CardsCaptured, BundleStolen, BuildMade, CardDrawn, CardPlucked, PointsScored, HandEnded, SeedRevealed,
      CountedOut, GameFinished, UndoRequested, UndoAnswered, PlayUndone, HandVoided, ClockSet, SeatJoined,
-     SeatLeft, SeatResigned, GameAborted, TimedOut, RatedSet, RatingsChanged),
+     SeatLeft, SeatResigned, GameAborted, TimedOut, RatedSet, RatingsChanged,
+     RematchAnswered),
     _CODECS, UPCASTERS)
 #: Cassino's events by stored type name.
 EVENT_TYPES = CODEC.types

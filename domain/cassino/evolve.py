@@ -13,12 +13,13 @@ from typing import Any, TypeVar
 from .. import clocks
 from ..cards import Card
 from ..folding import Evolver
+from ..rematch import answered
 from ..seating import joined
 from .events import (BuildMade, BundleStolen, CardDrawn, CardPlucked, CardsCaptured, CardTrailed, ClientSeedSet,
                      ClockSet, CountedOut, Event, GameAborted, GameCreated, GameFinished, HandDealt, HandEnded,
                      HandVoided, InitialPairsTaken, PlayUndone, PointsScored, RoundDealt, SeatJoined, SeatLeft,
-                     RatedSet, RatingsChanged, SeatResigned, SeedRevealed, ShuffleCommitted, TimedOut, UndoAnswered,
-                     UndoRequested)
+                     RatedSet, RatingsChanged, RematchAnswered, SeatResigned, SeedRevealed, ShuffleCommitted, TimedOut,
+                     UndoAnswered, UndoRequested)
 from .moves import pile_counts
 from .scoring import strikes
 from .state import FINISHED, HAND_OVER, IN_PROGRESS, GameState, Outcome, Seat, next_seat, replace_state
@@ -33,7 +34,7 @@ def _created(e: GameCreated) -> GameState:
     n = len(e.seats)
     teams = max(s.team for s in e.seats) + 1
     return GameState(variant=e.variant, options=e.options, seats=e.seats, version=1,
-                     dealer=e.first_dealer, scores=(0,) * teams,
+                     dealer=e.first_dealer, first_dealer=e.first_dealer, scores=(0,) * teams,
                      hands=((),) * n, captured=((),) * n, sweeps=(0,) * n, client_seeds=("",) * n,
                      player_ids=(None,) * n)
 
@@ -260,6 +261,10 @@ def _ratings_changed(s: GameState, e: RatingsChanged) -> GameState:
     return replace_state(s, version=s.version + 1, rating_changes=e.changes)
 
 
+def _rematch_answered(s: GameState, e: RematchAnswered) -> GameState:
+    return replace_state(s, version=s.version + 1, rematch=answered(s.rematch, e.seat, e.game_id))
+
+
 def _seat_joined(s: GameState, e: SeatJoined) -> GameState:
     seat = Seat(e.name, s.seats[e.seat].team)
     return replace_state(s, version=s.version + 1, seats=s.seats[:e.seat] + (seat,) + s.seats[e.seat + 1:],
@@ -306,6 +311,7 @@ _EVOLVER: Evolver[GameState, Event] = Evolver(GameCreated, _created, {
     ClockSet: _clock_set,
     RatedSet: _rated_set,
     RatingsChanged: _ratings_changed,
+    RematchAnswered: _rematch_answered,
     SeatJoined: _seat_joined,
     SeatLeft: _seat_left,
     SeatResigned: _counted,

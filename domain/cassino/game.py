@@ -18,6 +18,8 @@ from ..seating import abort_command as abort_command, join_command as join_comma
 from ..seating import leave_command as leave_command, resign_command as resign_command
 from ..seating import time_out_command as time_out_command
 from ..rating import rate_command as rate_command, to_rate
+from ..rematch import Terms, terms
+from ..rematch import AnswerRematch
 from ..standing import Outcome
 from ..summary import Summary
 from .commands import AnswerUndo, CountOut, CreateGame, Deal, Play, SetClientSeed, Undo, VoidHand
@@ -94,6 +96,17 @@ def outcome(state: GameState) -> Outcome | None:
 def players_to_rate(state: GameState) -> tuple[str, ...]:
     """The players whose ratings the game moves now (:func:`domain.rating.to_rate`)."""
     return to_rate(state.rated, outcome(state), state.rating_changes, state.player_ids)
+
+
+def rematch_command(seat: int, game_id: str) -> AnswerRematch:
+    return AnswerRematch(seat, game_id)
+
+
+def rematch_terms(state: GameState) -> Terms:
+    """The new game of the finished game's rematch (:mod:`domain.rematch`)."""
+    rule = state.clock.rule.to_dict() if state.clock is not None else None
+    return terms(state.variant, state.options.to_dict(), rule, state.rated, state.player_ids, state.names,
+                 state.left_of(state.first_dealer))
 
 
 def seats(state: GameState) -> list[dict[str, Any]]:

@@ -14,6 +14,7 @@ from .. import standing
 from ..cards import Card
 from ..clocks import Clock
 from ..rating import RatingChange
+from ..rematch import Rematch
 from .options import Options
 from .table import Build, TableItem, item_id
 
@@ -115,6 +116,8 @@ class GameState(NamedTuple):
     clock: Clock | None = None  # the kernel's (domain.folding): None for a game without one
     rated: bool = False  # its result moves its players' ratings (domain.rating)
     rating_changes: tuple[RatingChange, ...] = ()  # what it did to them, once finished and rated
+    first_dealer: int = 0  # who dealt the first hand
+    rematch: Rematch | None = None  # offered, and answered, once finished (domain.rematch)
 
     # -- seats and teams ----------------------------------------------------
 

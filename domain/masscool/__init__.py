@@ -26,6 +26,7 @@ from .evolve import evolve, fold
 from .game import (PLAYERS, STATE, STATUSES, VARIANTS, Variant, abort_command, answer_undo_command, awaiting,
                    client_seed_command, computer_command, count_out_command, create_command, deadline, deal_command,
                    join_command, leave_command, log_revealed, outcome, parse_move, players_to_rate, rate_command,
+                   rematch_command, rematch_terms,
                    resign_command, seat_holders, seats, summary, time_out_command, undo_command, void_command)
 from .legal import LegalMoves, MoveList, legal_moves
 from .moves import Move
@@ -41,6 +42,6 @@ __all__ = [
     "computer_command", "count_out_command", "create_command", "deadline", "deal_command", "decide",
     "default_options", "describe_event", "event_view", "evolve", "fold", "follow_up", "from_json", "game_view",
     "is_legal", "join_command", "leave_command", "legal_moves", "log_revealed", "outcome", "parse_move",
-    "players_to_rate", "rate_command", "resign_command", "resolve", "seat_holders", "seats", "summary",
+    "players_to_rate", "rate_command", "rematch_command", "rematch_terms", "resign_command", "resolve", "seat_holders", "seats", "summary",
     "time_out_command", "to_json", "undo_command", "void_command",
 ]

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Collection, Sequence
 
-from .. import clocks, rating, seating, undoing
+from .. import clocks, rating, rematch, seating, undoing
 from ..cards import Card, full_deck
 from ..deciding import Decider
 from ..errors import OptionError, RuleViolation
@@ -25,12 +25,12 @@ from .dealing import deal_money, draw_hands, seeded_deck
 from .events import (BetPlaced, BetTakenBack, BetUndoAnswered, BetUndoAsked, DeckReshuffled, Event, HandsDrawn,
                      MoneyCounted, MoneyDealt, PlayerResigned, PlayerSeated, PlayerUnseated, PotTied, PotWon,
                      ShufflePromised, ShuffleRevealed, StopCalled, TableAborted, TableOpened, TableRated,
-                     TableRatingsChanged, TimerSet, TurnTimedOut)
+                     TableRatingsChanged, TableRematchAnswered, TimerSet, TurnTimedOut)
 from .evolve import evolve, fold
 from .game import outcome
 from .moves import Move
 from .rules import money_value, resolve, showdown_rank
-from .state import RESHUFFLE, WAITING, MassCoolState
+from .state import FINISHED, RESHUFFLE, WAITING, MassCoolState
 
 
 def follow_up(state: MassCoolState, next_seed: bytes | None) -> cmd.Reshuffle | None:
@@ -195,6 +195,10 @@ def _rate(s: MassCoolState, c: rating.Rate) -> list[Event]:
     return [TableRatingsChanged(rating.rate(s.rated, outcome(s), s.rating_changes, s.player_ids, seats, c))]
 
 
+def _rematch(s: MassCoolState, c: rematch.AnswerRematch) -> list[Event]:
+    return [TableRematchAnswered(*rematch.answer(s.status == FINISHED, s.player_ids, s.rematch, c))]
+
+
 def _leave(s: MassCoolState, c: seating.Leave) -> list[Event]:
     seating.check_leave(s.names, c.seat, dealt=s.status != WAITING)
     return [PlayerUnseated(c.seat)]
@@ -236,4 +240,5 @@ decide = Decider[MassCoolState, cmd.Command, Event](cmd.CreateGame, _create, {
     cmd.Deal: _deal, cmd.Reshuffle: _reshuffle, cmd.Bet: _bet, cmd.Stop: _stop, cmd.Undo: _undo,
     cmd.AnswerUndo: _answer_undo, seating.Join: _join, seating.Leave: _leave, seating.Resign: _resign,
     seating.Abort: _abort, seating.TimeOut: _time_out, rating.Rate: _rate,
+    rematch.AnswerRematch: _rematch,
 }).decide

@@ -64,6 +64,15 @@ class TableRatingsChanged(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class TableRematchAnswered(Event):
+    """After the game, ``seat`` offered a rematch, or accepted the one offered
+    (:mod:`domain.rematch`); ``game_id``: the new game, once every seat has."""
+
+    seat: int
+    game_id: str | None
+
+
+@dataclass(frozen=True, slots=True)
 class PlayerSeated(Event):
     """``name`` took the open seat ``seat``; ``player`` is its player id, if any."""
 
@@ -233,7 +242,8 @@ UPCASTERS.register("BetTakenBack", 1)(clocks.kept_on_take_back)
 CODEC: EventCodec[Event] = EventCodec(
     (TableOpened, ShufflePromised, MoneyDealt, HandsDrawn, BetPlaced, StopCalled, PotWon, PotTied, DeckReshuffled,
      ShuffleRevealed, MoneyCounted, BetUndoAsked, BetUndoAnswered, BetTakenBack, TimerSet, PlayerSeated,
-     PlayerUnseated, PlayerResigned, TableAborted, TurnTimedOut, TableRated, TableRatingsChanged),
+     PlayerUnseated, PlayerResigned, TableAborted, TurnTimedOut, TableRated, TableRatingsChanged,
+     TableRematchAnswered),
     {Options: (Options.to_dict, Options.from_dict), tuple[RatingChange, ...]: CHANGES_CODEC}, UPCASTERS)
 #: Mass Cool Casino's events by stored type name.
 EVENT_TYPES = CODEC.types

@@ -15,11 +15,12 @@ from typing import Any, TypeVar
 from .. import clocks
 from ..cards import Card
 from ..folding import Evolver
+from ..rematch import answered
 from ..seating import joined
 from .events import (BetPlaced, BetTakenBack, BetUndoAnswered, BetUndoAsked, DeckReshuffled, Event, HandsDrawn,
                      MoneyCounted, MoneyDealt, PlayerResigned, PlayerSeated, PlayerUnseated, PotTied, PotWon,
                      ShufflePromised, ShuffleRevealed, StopCalled, TableAborted, TableOpened, TableRated,
-                     TableRatingsChanged, TimerSet, TurnTimedOut)
+                     TableRatingsChanged, TableRematchAnswered, TimerSet, TurnTimedOut)
 from .state import BETTING, FINISHED, RESHUFFLE, MassCoolState, Outcome
 from .waiting import clock_seat
 
@@ -160,6 +161,10 @@ def _ratings_changed(s: MassCoolState, e: TableRatingsChanged) -> MassCoolState:
     return s._replace(rating_changes=e.changes)
 
 
+def _rematch_answered(s: MassCoolState, e: TableRematchAnswered) -> MassCoolState:
+    return s._replace(rematch=answered(s.rematch, e.seat, e.game_id))
+
+
 def _seated(s: MassCoolState, e: PlayerSeated) -> MassCoolState:
     return s._replace(names=joined(s.names, e.seat, e.name), player_ids=joined(s.player_ids, e.seat, e.player))
 
@@ -200,6 +205,7 @@ _APPLY: dict[type[Event], Callable[[MassCoolState, Any], MassCoolState]] = {
     TimerSet: _timer_set,
     TableRated: _rated,
     TableRatingsChanged: _ratings_changed,
+    TableRematchAnswered: _rematch_answered,
     PlayerSeated: _seated,
     PlayerUnseated: _unseated,
     PlayerResigned: _announced,

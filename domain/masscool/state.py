@@ -17,6 +17,7 @@ from .. import standing
 from ..cards import Card
 from ..clocks import Clock
 from ..rating import RatingChange
+from ..rematch import Rematch
 from .rules import GAME_TYPE, Options
 
 class Status(StrEnum):
@@ -79,6 +80,7 @@ class MassCoolState(NamedTuple):
     clock: Clock | None = None  # the kernel's (domain.folding): None for a game without one
     rated: bool = False  # its result moves its players' ratings (domain.rating)
     rating_changes: tuple[RatingChange, ...] = ()  # what it did to them, once finished and rated
+    rematch: Rematch | None = None  # offered, and answered, once finished (domain.rematch)
 
     @property
     def players(self) -> int:

@@ -19,6 +19,7 @@ from typing import Any
 from ..cards import Card, codes
 from ..clocks import clock_view
 from ..rating import rating_describers, rating_view
+from ..rematch import rematch_describer, rematch_view
 from ..standing import standing_view
 from ..views import Describer, cards_text, describe, names_text, private_parts, seating_describers
 from .game import awaiting, outcome
@@ -67,6 +68,7 @@ def game_view(s: MassCoolState, seat: int | None = None, operator: bool = False)
         **standing_view(awaiting(s), outcome(s)),
         "clock": clock_view(s.clock),
         **rating_view(s.rated, s.rating_changes),
+        **rematch_view(s.rematch),
     }
     return view | private_parts(s.hands, s.stock, _code, seat, operator)
 
@@ -121,6 +123,7 @@ _DESCRIBERS: dict[str, Describer] = {
     **seating_describers(joined="PlayerSeated", left="PlayerUnseated", resigned="PlayerResigned",
                          aborted="TableAborted", timed_out="TurnTimedOut", clock="TimerSet"),
     **rating_describers(rated="TableRated", changed="TableRatingsChanged"),
+    **rematch_describer("TableRematchAnswered"),
 }
 
 
