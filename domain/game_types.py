@@ -27,7 +27,7 @@ from .clocks import Clock, ClockRule
 from .codec import Event
 from .errors import NotationError, RuleViolation
 from .rating import Rating
-from .rematch import Terms
+from .rematch import Rematch, Terms
 from .seating import Holders
 from .standing import FINISHED, Awaiting, Outcome, is_finished
 from .summary import Summary
@@ -55,6 +55,10 @@ class State(Protocol):
     @property
     def variant(self) -> str:
         """The preset the game was created from; :func:`game_of` finds its game."""
+
+    @property
+    def rematch(self) -> Rematch | None:
+        """Its rematch, once a seat of the finished game offered one (:mod:`domain.rematch`)."""
 
     @property
     def status(self) -> str:

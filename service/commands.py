@@ -98,6 +98,9 @@ class CreateGame(Request):
     seated: tuple[SeatedPlayer, ...] = ()
     #: The pairings the game is made for (``service.pairing``), which its append ends.
     paired: tuple[Paired, ...] = ()
+    #: The id the game is created under (None: a new one), and the finished game it is the rematch of.
+    game_id: UUID | None = None
+    rematch_of: UUID | None = None
 
     def body(self) -> dict[str, Any]:
         me = self.me.seat if self.me is not None else None
@@ -294,6 +297,17 @@ class Resign(GameCommand):
 
     def rules(self, game: GameType) -> Any:
         return game.resign_command(self.caller.own_seat)
+
+
+@dataclass(frozen=True, kw_only=True)
+class AnswerRematch(GameCommand):
+    """A seat of a finished game offers a rematch, or accepts the one
+    offered; ``new_game`` is the rematch's id should this answer complete it."""
+
+    new_game: UUID
+
+    def rules(self, game: GameType) -> Any:
+        return game.rematch_command(self.caller.own_seat, str(self.new_game))
 
 
 @dataclass(frozen=True, kw_only=True)

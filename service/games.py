@@ -41,7 +41,7 @@ from service.notices import Told, notices
 from service.projection import LISTED, player_seat_changes, row_changes, seat_changes
 from service.ratings import rating_writes
 from service.snapshots import code_version, seal, unseal
-from service.writes import (CREATION_SCOPE, GameRow, IdempotencyRecord, Paired, Write, player_notices, player_seats,
+from service.writes import (CREATION_SCOPE, GameRow, IdempotencyRecord, Write, player_notices, player_seats,
                             seat_tokens)
 
 SNAPSHOT_EVERY = 100
@@ -357,7 +357,7 @@ class GameService(GameReads):
         at = self._store.now()
         events = game.decide(None, game.create_command(command.variant, names, first, command.options,
                                                        fresh_seed(), command.clock, command.rated), at)
-        game_id = uuid.uuid4()
+        game_id = command.game_id or uuid.uuid4()
         tokens = self._tokens(game_id, names, key)
         state = created = game.fold(events, times=itertools.repeat(at))
         me, actor = command.me, PUBLIC.actor
@@ -368,7 +368,7 @@ class GameService(GameReads):
             events = [*events, *joined]
         if me is not None:
             actor = player(me.player).actor
-        told = _started(game_id, state, command.paired, notices(game_id, created, state))
+        told = _started(game_id, state, command, notices(game_id, created, state))
         meta = metadata(actor, command)
         if command.computers:
             meta[COMPUTER_SEATS] = list(command.computers)
@@ -677,12 +677,15 @@ def _hash_list(tokens: list[str | None]) -> list[str | None]:
     return [None if token is None else hash_token(token) for token in tokens]
 
 
-def _started(game_id: uuid.UUID, state: State, paired: Sequence[Paired], told: Told) -> dict[uuid.UUID, list[Any]]:
+def _started(game_id: uuid.UUID, state: State, command: CreateGame, told: Told) -> dict[uuid.UUID, list[Any]]:
     """What a new game tells its players (``told``), and before it, to each
-    player of a pairing it is made for, that it has begun for them
-    (``game_started``, with the pairing it ends)."""
-    started = {p.player: [{"event": "game_started", "game": str(game_id), "version": state.version,
-                           "pairing": str(p.pairing)}] for p in paired}
+    player of a pairing it is made for, or of the game it is the rematch of,
+    that it has begun for them (``game_started``, with the pairing it ends,
+    or the game it is the rematch of)."""
+    begun = {"event": "game_started", "game": str(game_id), "version": state.version}
+    started = {p.player: [{**begun, "pairing": str(p.pairing)}] for p in command.paired}
+    if command.rematch_of is not None:
+        started |= {s.player: [{**begun, "rematch_of": str(command.rematch_of)}] for s in command.seated}
     return {player: [*started.get(player, []), *told.get(player, [])] for player in {*started, *told}}
 
 

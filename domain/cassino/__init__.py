@@ -18,7 +18,8 @@ from .evolve import evolve, fold
 from .game import (DESCRIPTION, GAME_TYPE, PLAYERS, STATE, STATUSES, abort_command, answer_undo_command, awaiting,
                    client_seed_command, command_for, computer_command, count_out_command, create_command, deadline,
                    deal_command, follow_up, join_command, leave_command, outcome, parse_move, players_to_rate,
-                   rate_command, rematch_command, rematch_terms, resign_command, seat_holders, seats, summary, time_out_command, undo_command,
+                   rate_command, rematch_command, rematch_terms, resign_command, seat_holders, seats, summary,
+                   time_out_command, undo_command,
                    void_command)
 from .legal import LegalMoves, MoveList, is_legal, legal_moves
 from .moves import Action, Move

@@ -11,6 +11,7 @@ from typing import Any
 from ..cards import Card
 from ..clocks import ClockRule
 from ..rating import Rate
+from ..rematch import AnswerRematch
 from ..seating import Abort, Join, Leave, Resign, TimeOut
 from .moves import Move
 
@@ -92,4 +93,4 @@ class VoidHand:
 
 #: Every command ``decide`` knows: Cassino's, and the kernel's seating and clock commands.
 Command = (CreateGame | Deal | Play | CountOut | SetClientSeed | Undo | AnswerUndo | VoidHand | Join | Leave | Resign
-           | Abort | TimeOut | Rate)
+           | Abort | TimeOut | Rate | AnswerRematch)

@@ -27,7 +27,8 @@ from .dealing import deal_round, deck_for, play_order
 from .computer import stand_in
 from .events import (BuildMade, BundleStolen, CardDrawn, CardPlucked, CardsCaptured, CardTrailed, ClientSeedSet,
                      ClockSet, CountedOut, Event, GameAborted, GameCreated, GameFinished, HandDealt, HandEnded,
-                     HandVoided, InitialPairsTaken, PlayUndone, PointsScored, RatedSet, RatingsChanged, RematchAnswered, RoundDealt,
+                     HandVoided, InitialPairsTaken, PlayUndone, PointsScored, RatedSet, RatingsChanged,
+                     RematchAnswered, RoundDealt,
                      SeatJoined, SeatLeft, SeatResigned, SeedRevealed, ShuffleCommitted, TimedOut, UndoAnswered,
                      UndoRequested)
 from .evolve import evolve, fold

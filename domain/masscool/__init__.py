@@ -42,6 +42,7 @@ __all__ = [
     "computer_command", "count_out_command", "create_command", "deadline", "deal_command", "decide",
     "default_options", "describe_event", "event_view", "evolve", "fold", "follow_up", "from_json", "game_view",
     "is_legal", "join_command", "leave_command", "legal_moves", "log_revealed", "outcome", "parse_move",
-    "players_to_rate", "rate_command", "rematch_command", "rematch_terms", "resign_command", "resolve", "seat_holders", "seats", "summary",
+    "players_to_rate", "rate_command", "rematch_command", "rematch_terms", "resign_command", "resolve",
+    "seat_holders", "seats", "summary",
     "time_out_command", "to_json", "undo_command", "void_command",
 ]

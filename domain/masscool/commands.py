@@ -13,6 +13,7 @@ from typing import Any
 from ..cards import Card
 from ..clocks import ClockRule
 from ..rating import Rate
+from ..rematch import AnswerRematch
 from ..seating import Abort, Join, Leave, Resign, TimeOut
 from .moves import BET, Move
 from .rules import GAME_TYPE
@@ -82,7 +83,7 @@ class AnswerUndo:
 
 #: Every command ``decide`` knows: the game's, and the kernel's seating and clock commands.
 Command = (CreateGame | Deal | Bet | Stop | Reshuffle | Undo | AnswerUndo | Join | Leave | Resign | Abort | TimeOut
-           | Rate)
+           | Rate | AnswerRematch)
 
 
 def command_for(seat: int, move: Move, next_seed: bytes | None = None) -> Bet | Stop:

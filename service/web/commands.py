@@ -1,5 +1,5 @@
 """Commands on a game: deal, play, count out, undo, void, client seeds,
-resign and abort.
+resign, abort and rematch.
 
 Each reads its request into the service's command (``service.commands``)
 and hands it to the service layer; the answer is 200 with the game's new
@@ -18,13 +18,13 @@ from flask import Blueprint, g
 from domain.cards import Card
 from domain.game_types import read_move
 
-from service import commands
+from service import commands, rematches
 from service.auth import Caller, Forbidden
-from service.views import command_answer
+from service.views import command_answer, game_view
 from service.web import allowances
 from service.web.current import services
 from service.web.guards import operator_required, seat_or_operator_required, seat_required
-from service.web.requests import body, idempotency_key, if_match, json_body, shown
+from service.web.requests import body, etag, idempotency_key, if_match, json_body, shown
 from service.web.schemas import AnswerUndoSchema, ClientSeedSchema, DealSchema, EmptySchema, VoidSchema
 
 bp = Blueprint("commands", __name__, url_prefix="/v1/games/<uuid:game_id>")
@@ -96,6 +96,22 @@ def resign(game_id: uuid.UUID, caller: Caller):
     """The seat gives the game up: its side loses (docs/rules.md, "Resigning")."""
     body(EmptySchema, optional=True)
     return _run(commands.Resign, game_id, caller)
+
+
+@bp.post("/rematch")
+@seat_required("answer a rematch")
+def rematch(game_id: uuid.UUID, caller: Caller):
+    """A seat of the finished game offers a rematch, or accepts the one
+    offered; once every seat has, the new game exists (``service.rematches``).
+    A seat that answered before gets the game as it stands, nothing appended."""
+    body(EmptySchema, optional=True)
+    answered = rematches.answer(services().games, commands.AnswerRematch(
+        game_id=game_id, caller=caller, new_game=uuid.uuid4(), decide_again=rematches.DECIDE_AGAIN,
+        request_id=g.get("request_id")))
+    if isinstance(answered, rematches.Answered):
+        state = answered.state
+        return {"version": state.version, "events": [], "game": game_view(state, caller)}, 200, etag(state.version)
+    return command_answer(answered, caller), 200, shown(answered.state.version, answered.position)
 
 
 @bp.post("/abort")
