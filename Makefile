@@ -16,7 +16,7 @@ JOBS   ?= 2
 XDIST  := -n $(JOBS) --dist loadgroup
 
 
-.PHONY: run test test-fast lint browser kotlin-tools kotlin-client bench bench-service lock clean
+.PHONY: run test test-fast lint browser kotlin-tools spec-linter kotlin-client bench bench-service lock clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -35,11 +35,11 @@ $(TESTING): requirements-test.lock $(RUNTIME)
 run: $(RUNTIME)
 	$(VENV)/bin/casino serve $(if $(PORT),--port $(PORT))
 
-test: $(TESTING) browser kotlin-tools
+test: $(TESTING) browser kotlin-tools spec-linter
 	$(PY) -m pytest -q $(XDIST) $(PYTEST_ARGS)
 
 # Tests that exercise PostgreSQL itself are marked `postgres` (tests/conftest.py), those that run pip or
-# a client generator `toolchain`; nothing here starts a server. The rest run on the memory wiring, as
+# a client generator or the OpenAPI linter `toolchain`; nothing here starts a server. The rest run on the memory wiring, as
 # they do in make test; the property and differential tests run shorter here (tests/scale.py).
 test-fast: $(TESTING)
 	CASINO_QUICK_TESTS=1 $(PY) -m pytest -q $(XDIST) -m "not postgres and not toolchain" $(PYTEST_ARGS)
@@ -69,6 +69,11 @@ browser:
 kotlin-tools:
 	$(if $(and $(wildcard /usr/share/java/jackson-databind.jar),$(shell command -v java)),,\
 	  $(call apt_install,default-jre-headless libjackson2-databind-java,the Kotlin client's test))
+
+# The OpenAPI linter the suite runs on openapi.yaml (redocly's CLI, pinned in tests/service/npm_tools.py),
+# from npm into the tools' cache outside the venv (~/.cache/casino-tests, or CASINO_TOOL_CACHE).
+spec-linter: $(TESTING)
+	$(PY) -m tests.service.npm_tools
 
 # A Kotlin client for the API (docs/clients.md): KOTLIN_CLIENT=DIR makes it elsewhere.
 KOTLIN_CLIENT ?= build/kotlin-client

@@ -20,7 +20,9 @@ and it starts for the next seat at that event's time. Its deadline is then
 that start plus the seat's time. A command decided after the deadline is
 refused (``time_out``), except the service's claim of the time-out
 (:class:`~domain.seating.TimeOut`), which is refused before it
-(``not_due``).
+(``not_due``). A move taken back takes its clock back with it: the clock
+runs on for the mover from where it stood before the move
+(:mod:`domain.folding`), so an undo never gives time back.
 """
 
 from __future__ import annotations
@@ -118,6 +120,12 @@ def tick(clock: Clock, seat: int | None, at: datetime) -> Clock:
         left = max(remaining[ran] - (at - since), timedelta(0)) + timedelta(seconds=clock.rule.increment_seconds)
         remaining = remaining[:ran] + (left,) + remaining[ran + 1:]
     return Clock(clock.rule, remaining, seat, at if seat is not None else None)
+
+
+def kept_on_take_back(data: dict[str, Any]) -> dict[str, Any]:
+    """Upcast a take-back stored before its version 2 (either game's): it
+    left the clock as it stood (``restores_clock`` false), and so it replays."""
+    return {**data, "restores_clock": False}
 
 
 def deadline(clock: Clock | None) -> datetime | None:

@@ -9,10 +9,13 @@ it never refuses one: an event of a type the game does not apply is a
 Events may come with their times (``at``, the moment each was recorded):
 a game with a clock then has it moved on by each event
 (:func:`domain.clocks.tick`, for the seat the game's ``clock_seat`` says
-the clock runs for). The clock is the kernel's, not the game's: a game that
-takes a move back (an undo restores the state before it) gets its clock
-kept as it is, since time spent is not taken back. Without times a clock
-stands still.
+the clock runs for). The clock is the kernel's, not the game's. A move
+taken back gives no time back: the clock goes back to where it stood before
+the move (the state the undo restores holds it), still running for the
+mover since it started, so the time the move and its undo took is the
+mover's and no increment is left behind. A take-back stored before that rule
+(its ``restores_clock`` false) left the clock as it stood, and replays so.
+Without times a clock stands still.
 """
 
 from __future__ import annotations
@@ -37,14 +40,17 @@ class Evolver(Generic[S, E]):
     game's first event (of type ``first``), and ``apply[type(event)](state,
     event)`` gives the state after each later one, its version counted.
     ``clock_seat(state)`` is the seat a clock runs for in ``state`` (None:
-    nobody); every state has a ``clock`` (None: the game has none)."""
+    nobody); every state has a ``clock`` (None: the game has none). An event
+    of type ``take_back`` takes a move back, with the move's clock when its
+    ``restores_clock`` says so."""
 
     def __init__(self, first: type[E], begin: Callable[[Any], S], apply: Mapping[type[E], Callable[[S, Any], S]],
-                 clock_seat: Callable[[S], int | None]):
+                 clock_seat: Callable[[S], int | None], take_back: type[E]):
         self.first = first
         self.begin = begin
         self.apply = dict(apply)
         self.clock_seat = clock_seat
+        self.take_back = take_back
 
     def evolve(self, state: S | None, event: E, at: datetime | None = None) -> S:
         """The state after one event (the first one: the game's first state), recorded at ``at``."""
@@ -56,11 +62,12 @@ class Evolver(Generic[S, E]):
         before: Clock | None = state.clock  # type: ignore[attr-defined]
         if before is None and after.clock is None:  # type: ignore[attr-defined]
             return after
-        return self._timed(before, after, at)
+        restored = isinstance(event, self.take_back) and event.restores_clock  # type: ignore[attr-defined]
+        return self._timed(None if restored else before, after, at)
 
     def _timed(self, before: Clock | None, after: S, at: datetime | None) -> S:
-        """``after`` with its clock: the one before the event (an undo does not
-        take time back), or the one the event set, moved on to ``at``."""
+        """``after`` with its clock: the one before the event, or (None) the
+        one the event set or restored, moved on to ``at``."""
         clock: Clock = after.clock if before is None else before  # type: ignore[attr-defined]
         if at is not None:
             clock = tick(clock, self.clock_seat(after), at)

@@ -159,6 +159,10 @@ class GameType(Protocol[S, C, E, M]):
     def EVENT_TYPES(self) -> Mapping[str, type[E]]:
         """The game's events by stored type name; names are unique across games."""
 
+    @property
+    def STATE(self) -> type[S]:
+        """The class of the game's state (a service writes snapshots of it by its fields' types)."""
+
     # -- commands -----------------------------------------------------------
 
     def resolve(self, variant: str, overrides: Json | None, players: int) -> Options:

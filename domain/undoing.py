@@ -25,6 +25,15 @@ def check_allowed(policy: str) -> None:
         raise RuleViolation("undo_not_allowed", "This game does not allow taking moves back.")
 
 
+def check_not_stood_in(seat: int | None, mover: int, stood_in: int | None, move: str) -> None:
+    """Refuse the mover's undo of a move the service made for it when its
+    time ran out (``stood_in``: the seat the service moved for, if it did);
+    the operator may still take it back."""
+    if seat is not None and seat == mover == stood_in:
+        raise RuleViolation("moved_on_time_out",
+                            f"This {move} was made for you when your time ran out; it cannot be taken back.")
+
+
 def takes_back_at_once(policy: str, seat: int | None, mover: int, pending: int | None, move: str) -> bool:
     """Whether an undo by ``seat`` (None: the operator) of the latest move,
     made by ``mover``, takes it back at once (True) or asks the other

@@ -143,8 +143,9 @@ class Forbidden(Exception):
 
 
 def refused(caller: Caller, action: str) -> Exception:
-    """What to raise for a caller who is not the operator and may not ``action``."""
-    if caller.is_seat:
+    """What to raise for a caller who is not the operator and may not
+    ``action``: 403 for a valid token (a seat's, a player's), 401 without one."""
+    if caller.is_seat or caller.is_player:
         return Forbidden(f"Only the operator may {action}.")
     return Unauthenticated(f"Send the operator's token to {action}.")
 

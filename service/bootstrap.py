@@ -26,7 +26,7 @@ from uuid import UUID
 from domain.standing import is_finished
 
 from service.auth import Authenticator, TicketUses, player_key_from, seat_key_from
-from service.cache import StateCache, snapshot_key_from
+from service.cache import StateCache
 from service.commands import CreateGame, GameCommand
 from service.computer import ComputerPlayers
 from service.deadlines import DeadlineClaims
@@ -35,6 +35,7 @@ from service.games import Applied, Created, GameReads, GameService
 from service.players import Players, PlayerService
 from service.readmodel import ReadModel
 from service.replicas import Reads, Replica, Source
+from service.snapshots import snapshot_key_from
 from service.streams import Hub, Listen
 from service.timeouts import TimeKeeper
 

@@ -109,7 +109,7 @@ class IdempotencyRecord:
 
 @dataclass(frozen=True)
 class Snapshot:
-    """A game's folded state at ``version``, sealed (``service.cache``), valid only for ``code_version``."""
+    """A game's folded state at ``version``, sealed (``service.snapshots``), valid only for ``code_version``."""
 
     version: int
     code_version: str

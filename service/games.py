@@ -27,7 +27,7 @@ from domain.seating import Holder
 from domain.standing import WAITING
 
 from service.auth import PUBLIC, hash_token, new_token, seat_token
-from service.cache import StateCache, code_version, seal, unseal
+from service.cache import StateCache
 from service.chain import first_break
 from service.checkpoints import Checkpoint, mismatch
 from service.commands import CreateGame, GameCommand, Request, fresh_seed, request_hash
@@ -37,6 +37,7 @@ from service.events import (CREATION_SCOPE, Append, ConcurrencyError, EventStore
 from service.metrics import COMMANDS_APPENDED
 from service.notices import Told, notices
 from service.projection import LISTED, player_seat_changes, row_changes, seat_changes
+from service.snapshots import code_version, seal, unseal
 
 SNAPSHOT_EVERY = 100
 
@@ -171,7 +172,7 @@ class GameReads:
     def __init__(self, store: EventStore, cache: StateCache, *, snapshot_key: bytes | None = None,
                  checkpoint_key: bytes | None = None):
         """``snapshot_key`` signs the snapshots written and is needed to read
-        them (``service.cache``); without it there are none. With
+        them (``service.snapshots``); without it there are none. With
         ``checkpoint_key`` (the store's, which signs each game's head), a game
         read from the store must end where its signed checkpoint says, or it
         is a ``CorruptGame``: no append ever signs a head over a history
@@ -325,7 +326,11 @@ class GameService(GameReads):
         key (``_tokens``), so they are made again rather than kept, none is
         replaced, and all of concurrent retries get tokens that work. Only
         the key's holder can retry, so a creation key must be a secret
-        random value (the edge refuses short ones).
+        random value (the edge refuses short ones). However the game has moved
+        since (a join, a leave, a deal), the retry gets the first answer: the
+        game as it was created and the same tokens. The key's record keeps
+        the tokens' hashes, so a secret replaced since is told apart from a
+        seat left since.
         """
         game = game_type(command.variant)
         names, key = command.seats, command.idempotency_key
@@ -344,7 +349,8 @@ class GameService(GameReads):
         record = fingerprint = None
         if key is not None:
             fingerprint = request_hash(PUBLIC.actor, command.name, command.body())
-            record = IdempotencyRecord(key, fingerprint, {"game": str(game_id), "version": state.version},
+            record = IdempotencyRecord(key, fingerprint, {"game": str(game_id), "version": state.version,
+                                                          "tokens": _hash_list(tokens)},
                                        actor=PUBLIC.actor, scope=CREATION_SCOPE)
         try:
             stored = self._store.append(Append(
@@ -361,7 +367,9 @@ class GameService(GameReads):
         return Created(game_id, state, tuple(tokens), stored[-1].position)
 
     def _retried_creation(self, key: str, fingerprint: str) -> Created | None:
-        """The game first created under ``key``, with its seats' tokens; None if there is none."""
+        """The game first created under ``key``, as it was then, with its
+        seats' tokens made again; None if there is none. A seat left since
+        has the token the first answer gave it (which no longer acts for it)."""
         found = self._filed(CREATION_SCOPE, PUBLIC.actor, key, fingerprint)
         if found is None:
             return None
@@ -369,9 +377,19 @@ class GameService(GameReads):
         stored = self._store.load(game_id, until_version=found["version"])
         state = refold(stored)
         tokens = self._tokens(game_id, tuple(s["name"] for s in game_of(state.variant).seats(state)), key)
-        if self._store.seat_token_hashes(game_id) != _hashes(tokens):
-            raise TokensLost()  # never answer with tokens that do not work
+        if "tokens" in found:
+            if found["tokens"] != _hash_list(tokens):
+                raise TokensLost()  # the secret was replaced: never answer with other tokens than the first
+        else:  # filed before the record kept the hashes: the seats' own must still match
+            self._check_seats_kept(game_id, tokens)
         return Created(game_id, state, tuple(tokens), stored[-1].position)
+
+    def _check_seats_kept(self, game_id: uuid.UUID, tokens: list[str | None]) -> None:
+        """Raise TokensLost unless each seat a creation gave a token still has it."""
+        kept = self._store.seat_token_hashes(game_id)
+        if any(kept.get(seat) != hashed for seat, hashed in _hashes(tokens).items()):
+            raise TokensLost("A game was created under this Idempotency-Key, but a seat's token no longer works:"
+                             " the seat has been left since, or the service's secret replaced.")
 
     def _tokens(self, game_id: uuid.UUID, names: tuple[str | None, ...], key: str | None) -> list[str | None]:
         """The tokens of a new game's seats named ``names``: random, or derived
@@ -594,6 +612,11 @@ def _deadline(game: GameType, before: State | None, after: State) -> Deadline | 
     if before is not None and game.deadline(before) == due:
         return None
     return Deadline(due)
+
+
+def _hash_list(tokens: list[str | None]) -> list[str | None]:
+    """The hashes of a creation's tokens, seat by seat (None: an open seat), as its key's record keeps them."""
+    return [None if token is None else hash_token(token) for token in tokens]
 
 
 def _hashes(tokens: list[str | None]) -> dict[int, str]:

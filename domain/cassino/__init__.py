@@ -15,7 +15,7 @@ from .commands import AnswerUndo, Command, CountOut, CreateGame, Deal, Play, Set
 from .decide import decide
 from .events import EVENT_TYPES, UPCASTERS, Event, from_json, to_json
 from .evolve import evolve, fold
-from .game import (DESCRIPTION, GAME_TYPE, PLAYERS, STATUSES, abort_command, answer_undo_command, awaiting,
+from .game import (DESCRIPTION, GAME_TYPE, PLAYERS, STATE, STATUSES, abort_command, answer_undo_command, awaiting,
                    client_seed_command, command_for, computer_command, count_out_command, create_command, deadline,
                    deal_command, follow_up, join_command, leave_command, outcome, parse_move, resign_command,
                    seat_holders, seats, summary, time_out_command, undo_command, void_command)
@@ -30,7 +30,8 @@ from .views import describe_event, event_view, game_view, log_revealed
 __all__ = [
     "Action", "AnswerUndo", "Build", "Command", "CountOut", "CreateGame", "DESCRIPTION", "Deal", "EVENT_TYPES",
     "EndReason", "Event", "GAME_TYPE", "GameState", "LegalMoves", "Move", "MoveList", "Options", "Outcome",
-    "PLAYERS", "Play", "STATUSES", "Seat", "SetClientSeed", "Status", "UPCASTERS", "Undo", "VARIANTS", "VoidHand",
+    "PLAYERS", "Play", "STATE", "STATUSES", "Seat", "SetClientSeed", "Status", "UPCASTERS", "Undo", "VARIANTS",
+    "VoidHand",
     "abort_command", "answer_undo_command", "audit", "audit_deals", "awaiting", "client_seed_command", "command_for",
     "computer_command", "count_out_command", "create_command", "deadline", "deal_command", "decide",
     "describe_event", "event_view", "evolve", "fold", "follow_up", "from_json", "game_view", "is_legal",

@@ -229,6 +229,7 @@ def _undo(state: GameState, c: cmd.Undo) -> list[Event]:
     if _drew_since(state.before_play, state):
         raise RuleViolation("nothing_to_undo",
                             "This play cannot be taken back: the card drawn after it has been seen.")
+    undoing.check_not_stood_in(c.seat, state.last_player, state.before_play.stood_in, "play")
     if undoing.takes_back_at_once(state.options.undo, c.seat, state.last_player, state.undo_request, "play"):
         return [PlayUndone(state.last_player, forced=c.seat is None)]
     assert c.seat is not None, "the operator's undo takes the play back at once"

@@ -21,6 +21,7 @@ from typing import Any, ClassVar
 
 from .. import codec
 from ..cards import Card
+from .. import clocks
 from ..clocks import ClockRule
 from ..codec import Codec, EventCodec, Upcasters
 from .options import Options
@@ -267,11 +268,18 @@ class UndoAnswered(Event):
 
 @dataclass(frozen=True, slots=True)
 class PlayUndone(Event):
-    """The last play is taken back: the game is as it was before it. The
-    play's own event stays in the log."""
+    """The last play is taken back: the game is as it was before it, its
+    clock too (``restores_clock``: the time since is the mover's). The
+    play's own event stays in the log.
+
+    Version 2 added ``restores_clock``: a version 1 take-back left the clock
+    as it stood."""
+
+    schema_version: ClassVar[int] = 2
 
     seat: int  # whose play it was
     forced: bool = False  # by the operator, without asking
+    restores_clock: bool = True
 
 
 @dataclass(frozen=True, slots=True)
@@ -313,6 +321,9 @@ def _hand_dealt_v1(data: dict[str, Any]) -> dict[str, Any]:
 def _round_dealt_v1(data: dict[str, Any]) -> dict[str, Any]:
     """Version 1 dealt every card of a round to the hands."""
     return {**data, "table": []}
+
+
+UPCASTERS.register("PlayUndone", 1)(clocks.kept_on_take_back)
 
 
 CODEC: EventCodec[Event] = EventCodec(

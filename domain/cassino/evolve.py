@@ -25,7 +25,7 @@ from .table import Build, TableItem
 from .waiting import clock_seat
 
 #: What a deal, a reveal or the end of a hand does to the undo point: an undo never crosses them.
-_NO_UNDO = {"before_play": None, "last_player": None, "undo_request": None, "undo_accepted": ()}
+_NO_UNDO = {"before_play": None, "last_player": None, "undo_request": None, "undo_accepted": (), "stood_in": None}
 
 
 def _created(e: GameCreated) -> GameState:
@@ -71,17 +71,19 @@ def _round_dealt(s: GameState, e: RoundDealt) -> GameState:
 #: ten, so they are made by position on a list of the fields, which is about
 #: twice as fast as ``replace_state``'s names.
 (_VERSION, _TURN, _HANDS, _TABLE, _CAPTURED, _SWEEPS, _LAST_CAPTURER, _LAST_CAPTURE, _NEXT_BUILD,
- _BEFORE_PLAY, _LAST_PLAYER, _UNDO_REQUEST, _UNDO_ACCEPTED, _JUST_PLAYED, _FRESH_BUILDS, _PLAYED) = map(
+ _BEFORE_PLAY, _LAST_PLAYER, _UNDO_REQUEST, _UNDO_ACCEPTED, _JUST_PLAYED, _FRESH_BUILDS, _PLAYED, _STOOD_IN) = map(
     GameState._fields.index, (
         "version", "turn", "hands", "table", "captured", "sweeps", "last_capturer", "last_capture", "next_build",
-        "before_play", "last_player", "undo_request", "undo_accepted", "just_played", "fresh_builds", "played"))
+        "before_play", "last_player", "undo_request", "undo_accepted", "just_played", "fresh_builds", "played",
+        "stood_in"))
 
 
 def _played(s: GameState, seat: int, card: Card) -> list[Any]:
     """The fields of the state after ``seat`` plays ``card``, for the play to
     complete: the card leaves the hand, the turn passes, and the undo point is
     the state before this play (it may hold an undo point of its own, but a
-    restored state is given none, so only the latest play can be taken back)."""
+    restored state is given none, so only the latest play can be taken back;
+    its ``stood_in`` says whether the service made this play on a time-out)."""
     values = list(s)
     values[_VERSION] = s.version + 1
     values[_TURN] = next_seat(seat, len(s.seats), s.options)
@@ -92,6 +94,7 @@ def _played(s: GameState, seat: int, card: Card) -> list[Any]:
     values[_UNDO_ACCEPTED] = ()
     values[_JUST_PLAYED] = card
     values[_PLAYED] = True
+    values[_STOOD_IN] = None
     if s.fresh_builds:  # the builds of the seat's previous play are no longer fresh
         values[_FRESH_BUILDS] = tuple([f for f in s.fresh_builds if f[0] != seat])
     return values
@@ -260,9 +263,14 @@ def _seat_left(s: GameState, e: SeatLeft) -> GameState:
                          player_ids=joined(s.player_ids, e.seat, None))
 
 
-def _counted(s: GameState, e: CountedOut | SeatResigned | GameAborted | TimedOut) -> GameState:
+def _counted(s: GameState, e: CountedOut | SeatResigned | GameAborted) -> GameState:
     """An event whose consequences are the events after it."""
     return replace_state(s, version=s.version + 1)
+
+
+def _timed_out(s: GameState, e: TimedOut) -> GameState:
+    """The events after it are its consequences: the forfeit, or the move the service makes for the seat."""
+    return replace_state(s, version=s.version + 1, stood_in=e.seat if e.computer else None)
 
 
 _EVOLVER: Evolver[GameState, Event] = Evolver(GameCreated, _created, {
@@ -291,7 +299,7 @@ _EVOLVER: Evolver[GameState, Event] = Evolver(GameCreated, _created, {
     SeatLeft: _seat_left,
     SeatResigned: _counted,
     GameAborted: _counted,
-    TimedOut: _counted,
-}, clock_seat)
+    TimedOut: _timed_out,
+}, clock_seat, PlayUndone)
 evolve = _EVOLVER.evolve
 fold = _EVOLVER.fold

@@ -32,6 +32,7 @@ DESCRIPTION = "Cassino and its fishing family: capture and build from the table 
 PLAYERS = tuple(sorted({n for v in VARIANTS.values() for n in v.players}))
 #: Every status a game can be in.
 STATUSES = tuple(Status)
+STATE = GameState
 
 
 def create_command(variant: str, players: tuple[str | None, ...], first_dealer: int,

@@ -110,6 +110,7 @@ class GameState(NamedTuple):
     strikes: tuple[int, ...] = ()  # instant scores against each team so far (strikes_to_lose); () for none
     player_ids: tuple[str | None, ...] = ()  # the player holding each seat, when it joined as one
     played: bool = False  # a play stands (the game can no longer be aborted)
+    stood_in: int | None = None  # the seat the service is about to move for, its time being out
     clock: Clock | None = None  # the kernel's (domain.folding): None for a game without one
 
     # -- seats and teams ----------------------------------------------------

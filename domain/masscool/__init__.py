@@ -23,7 +23,7 @@ from .commands import AnswerUndo, Bet, Command, CreateGame, Deal, Reshuffle, Sto
 from .decide import decide, follow_up
 from .events import EVENT_TYPES, UPCASTERS, Event, from_json, to_json
 from .evolve import evolve, fold
-from .game import (PLAYERS, STATUSES, VARIANTS, Variant, abort_command, answer_undo_command, awaiting,
+from .game import (PLAYERS, STATE, STATUSES, VARIANTS, Variant, abort_command, answer_undo_command, awaiting,
                    client_seed_command, computer_command, count_out_command, create_command, deadline, deal_command,
                    join_command, leave_command, log_revealed, outcome, parse_move, resign_command, seat_holders,
                    seats, summary, time_out_command, undo_command, void_command)
@@ -37,7 +37,7 @@ from .views import describe_event, event_view, game_view
 __all__ = [
     "AnswerUndo", "Bet", "Command", "CreateGame", "DESCRIPTION", "Deal", "EVENT_TYPES", "Event", "GAME_TYPE",
     "LegalMoves", "MAX_PLAYERS", "MIN_PLAYERS", "MassCoolState", "Move", "MoveList", "Options", "Outcome",
-    "PLAYERS", "Reshuffle", "STATUSES", "Stop", "UPCASTERS", "Undo", "VARIANTS", "Variant", "abort_command",
+    "PLAYERS", "Reshuffle", "STATE", "STATUSES", "Stop", "UPCASTERS", "Undo", "VARIANTS", "Variant", "abort_command",
     "answer_undo_command", "audit", "audit_shuffles", "awaiting", "client_seed_command", "command_for",
     "computer_command", "count_out_command", "create_command", "deadline", "deal_command", "decide",
     "default_options", "describe_event", "event_view", "evolve", "fold", "follow_up", "from_json", "game_view",

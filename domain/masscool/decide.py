@@ -164,6 +164,7 @@ def _undo(s: MassCoolState, c: cmd.Undo) -> list[Event]:
     if s.before_move is None or s.last_actor is None:
         raise RuleViolation("nothing_to_undo", "There is no bet or stop to take back since the cards were last "
                             "drawn or shown.")
+    undoing.check_not_stood_in(c.seat, s.last_actor, s.before_move.stood_in, "move")
     if undoing.takes_back_at_once(s.options.undo, c.seat, s.last_actor, s.undo_request, "move"):
         return [BetTakenBack(s.last_actor, forced=c.seat is None)]
     assert c.seat is not None, "the operator's undo takes the move back at once"

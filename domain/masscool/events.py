@@ -19,8 +19,9 @@ to an event bumps its version and registers an upcaster in ``UPCASTERS``
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import ClassVar
 
-from .. import codec
+from .. import clocks, codec
 from ..cards import Card
 from ..clocks import ClockRule
 from ..codec import EventCodec, Upcasters
@@ -195,15 +196,24 @@ class BetUndoAnswered(Event):
 
 @dataclass(frozen=True, slots=True)
 class BetTakenBack(Event):
-    """The latest bet or stop is taken back; its own event stays in the log."""
+    """The latest bet or stop is taken back, and the clock with it
+    (``restores_clock``: the time since is the mover's); its own event
+    stays in the log.
+
+    Version 2 added ``restores_clock``: a version 1 take-back left the clock
+    as it stood."""
+
+    schema_version: ClassVar[int] = 2
 
     seat: int
     forced: bool = False  # by the operator, without asking
+    restores_clock: bool = True
 
 
 #: Upcasters: each change to an event type registers one here, with a golden
 #: test on a stored payload of the old version.
 UPCASTERS = Upcasters()
+UPCASTERS.register("BetTakenBack", 1)(clocks.kept_on_take_back)
 
 CODEC: EventCodec[Event] = EventCodec(
     (TableOpened, ShufflePromised, MoneyDealt, HandsDrawn, BetPlaced, StopCalled, PotWon, PotTied, DeckReshuffled,

@@ -22,8 +22,10 @@ from .events import (BetPlaced, BetTakenBack, BetUndoAnswered, BetUndoAsked, Dec
 from .state import BETTING, FINISHED, RESHUFFLE, MassCoolState, Outcome
 from .waiting import clock_seat
 
+#: The undo point of a state: what a move keeps of the state before it.
+_UNDO_POINT: dict[str, Any] = {"before_move": None, "last_actor": None, "undo_request": None, "undo_accepted": ()}
 #: A deal, a draw or a showdown ends the chance to take a move back.
-_NO_UNDO: dict[str, Any] = {"before_move": None, "last_actor": None, "undo_request": None, "undo_accepted": ()}
+_NO_UNDO: dict[str, Any] = {**_UNDO_POINT, "stood_in": None}
 
 
 def next_to_act(s: MassCoolState, after: int) -> int | None:
@@ -88,8 +90,10 @@ def _bet(s: MassCoolState, e: BetPlaced) -> MassCoolState:
 
 def _undo_point(s: MassCoolState, seat: int) -> dict[str, Any]:
     """A bet or a stop can be taken back: keep the state before it (without
-    its own undo point, so only the latest move is ever restored)."""
-    return {"before_move": s._replace(**_NO_UNDO), "last_actor": seat, "undo_request": None, "undo_accepted": ()}
+    its own undo point, so only the latest move is ever restored; its
+    ``stood_in`` says whether the service made this move on a time-out)."""
+    return {"before_move": s._replace(**_UNDO_POINT), "last_actor": seat, "undo_request": None, "undo_accepted": (),
+            "stood_in": None}
 
 
 def _stopped(s: MassCoolState, e: StopCalled) -> MassCoolState:
@@ -155,9 +159,14 @@ def _unseated(s: MassCoolState, e: PlayerUnseated) -> MassCoolState:
     return s._replace(names=joined(s.names, e.seat, None), player_ids=joined(s.player_ids, e.seat, None))
 
 
-def _announced(s: MassCoolState, e: PlayerResigned | TableAborted | TurnTimedOut) -> MassCoolState:
+def _announced(s: MassCoolState, e: PlayerResigned | TableAborted) -> MassCoolState:
     """An event whose consequences are the events after it."""
     return s
+
+
+def _timed_out(s: MassCoolState, e: TurnTimedOut) -> MassCoolState:
+    """The events after it are its consequences: the forfeit, or the move the service makes for the seat."""
+    return s._replace(stood_in=e.seat if e.computer else None)
 
 
 def _counting(apply: Callable[[MassCoolState, Any], MassCoolState]) -> Callable[[MassCoolState, Any], MassCoolState]:
@@ -184,10 +193,10 @@ _APPLY: dict[type[Event], Callable[[MassCoolState, Any], MassCoolState]] = {
     PlayerUnseated: _unseated,
     PlayerResigned: _announced,
     TableAborted: _announced,
-    TurnTimedOut: _announced,
+    TurnTimedOut: _timed_out,
 }
 _EVOLVER: Evolver[MassCoolState, Event] = Evolver(TableOpened, _opened,
                                                   {kind: _counting(apply) for kind, apply in _APPLY.items()},
-                                                  clock_seat)
+                                                  clock_seat, BetTakenBack)
 evolve = _EVOLVER.evolve
 fold = _EVOLVER.fold

@@ -33,6 +33,7 @@ from .waiting import awaiting as awaiting  # part of the game-type interface
 PLAYERS = tuple(range(MIN_PLAYERS, MAX_PLAYERS + 1))
 #: Every status a game can be in.
 STATUSES = tuple(Status)
+STATE = MassCoolState
 
 
 @dataclass(frozen=True, slots=True)

@@ -74,6 +74,7 @@ class MassCoolState(NamedTuple):
     outcome: Outcome | None = None
     player_ids: tuple[str | None, ...] = ()  # the player holding each seat, when it joined as one
     played: bool = False  # a bet or a stop stands (the game can no longer be aborted)
+    stood_in: int | None = None  # the seat the service is about to move for, its time being out
     clock: Clock | None = None  # the kernel's (domain.folding): None for a game without one
 
     @property

@@ -26,6 +26,7 @@ from service.auth import Forbidden, Unauthenticated
 from service.games import (CorruptGame, GameNotFound, KeyReused, NoSuchVersion, PreconditionFailed, TokensLost,
                            VersionConflict)
 from service.metrics import VERSION_CONFLICTS
+from service.names import NameRefused
 
 MIMETYPE = "application/problem+json"
 # `type` is a URI reference naming the problem; relative, so that it is
@@ -48,6 +49,7 @@ TITLES = {
     "too_many_streams": "Too many live streams",
     "invalid_options": "Not a game the rules allow",
     "idempotency_key_not_random": "Idempotency key not random",
+    "invalid_name": "Not a name that can be used",
     # Sent by the HTTP server before the app sees the request (service.ops.refusals).
     "uri_too_long": "Request line too long",
     "headers_too_large": "Request headers too large",
@@ -234,6 +236,10 @@ def _key_reused(error: KeyReused) -> Response:
                    "This Idempotency-Key was already used for a different request.")
 
 
+def _name_refused(error: NameRefused) -> Response:
+    return problem(422, "invalid_name", error.detail)
+
+
 def _tokens_lost(error: TokensLost) -> Response:
     return problem(409, "idempotency_key_stale", error.detail)
 
@@ -251,4 +257,5 @@ _HANDLERS: dict[type[Exception], Any] = {
     VersionConflict: _conflict,
     KeyReused: _key_reused,
     TokensLost: _tokens_lost,
+    NameRefused: _name_refused,
 }

@@ -16,9 +16,22 @@ from marshmallow import RAISE, Schema, ValidationError, fields, post_load, valid
 from domain import clocks
 from domain.cards import Card
 from domain.errors import NotationError, OptionError
+from service import names
 from service.commands import MAX_SEATS
 
-NAME_LENGTH = validate.Length(min=1, max=40)
+
+
+class Name(fields.String):
+    """A player's, a seat's or a guest's name: 1 to 40 characters as given
+    (else the body is malformed), loaded as its normalised form
+    (``service.names``); a name that cannot be one raises ``NameRefused``,
+    which is answered 422 ``invalid_name`` rather than as a malformed body."""
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        text = super()._deserialize(value, attr, data, **kwargs)
+        if not 1 <= len(text) <= names.MAX_LENGTH:
+            raise ValidationError(f"Length must be between 1 and {names.MAX_LENGTH}.")
+        return names.normalised(text)
 
 
 class CardCode(fields.String):
@@ -47,7 +60,7 @@ class StrictBoolean(fields.Field):
 
 
 class SeatSchema(Strict):
-    name = fields.String(required=True, validate=NAME_LENGTH)
+    name = Name(required=True)
     # Played by the service itself (see service.computer).
     computer = StrictBoolean(load_default=False)
 
@@ -124,13 +137,13 @@ class CreateGameSchema(Strict):
 
 
 class PlayerSchema(Strict):
-    name = fields.String(required=True, validate=NAME_LENGTH)
+    name = Name(required=True)
 
 
 class JoinSchema(Strict):
     """A guest gives the seat's name; a player (by a player token) joins under their own unless they give one."""
 
-    name = fields.String(validate=NAME_LENGTH)
+    name = Name()
     seat = fields.Integer(strict=True, validate=validate.Range(min=0, max=MAX_SEATS - 1))
 
 

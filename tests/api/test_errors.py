@@ -106,6 +106,16 @@ def test_the_public_cannot_play_and_the_operator_cannot_play_for_a_seat(api, ope
     problem(api.post(f"{dealt.url}/play", json={"card": "AS", "action": "trail"}, token=operator), 403, "forbidden")
 
 
+def test_a_valid_token_on_the_operators_routes_is_403_and_no_token_401(api, dealt):
+    """A player's token is valid, so it is told it may not (403), not that its token is bad (401)."""
+    ann = api.post("/v1/players", json={"name": "Ann"}).get_json()["token"]
+    finished_only = f"{dealt.url}/replay?version=1"  # before the end, only the operator may replay
+    for path in ("/v1/games", "/v1/events", f"{dealt.url}/verify", finished_only):
+        assert "operator" in problem(api.get(path, token=ann), 403, "forbidden")["detail"]
+        problem(api.get(path), 401, "unauthenticated")
+    problem(api.post(f"{dealt.url}/void", json={"reason": "misdeal"}, token=ann), 403, "forbidden")
+
+
 def test_only_the_operator_fixes_the_deck_and_only_the_dealer_deals(api):
     game = api.create(first_dealer=1)
     problem(api.deal(game, ORDERED_DECK, token=game.tokens[1]), 403, "forbidden")

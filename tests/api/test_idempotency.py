@@ -108,6 +108,32 @@ def test_concurrent_retries_of_a_creation_all_get_the_same_working_tokens(app):
         assert mine.status_code == 200 and mine.get_json()["you"] == seat["seat"]
 
 
+def test_a_creation_retried_however_the_game_moved_since_gets_its_first_answer(api, operator):
+    """Issue 33's probe: once a guest had joined an open seat, the retry was told the secret was replaced."""
+    body = {"variant": "cassino", "first_dealer": 0, "seats": [{"name": "Ann"}, {"name": "Cy"}, {"open": True}]}
+    key = {"Idempotency-Key": str(uuid.uuid4())}
+    first = api.post("/v1/games", json=body, headers=key)
+    answer = first.get_json()
+    url = f"/v1/games/{answer['id']}"
+
+    def retried() -> dict:
+        again = api.post("/v1/games", json=body, headers=key)
+        assert again.status_code == 201 and again.headers["Location"] == first.headers["Location"]
+        return again.get_json()
+
+    assert api.post(f"{url}/join", json={"name": "Bob"}).status_code == 200  # a guest takes the open seat
+    assert retried() == answer
+    ann, cy = answer["seats"][0]["token"], answer["seats"][1]["token"]
+    assert api.post(f"{url}/leave", token=cy).status_code == 200  # a seat the creation gave is left
+    assert retried() == answer
+    assert api.post(f"{url}/join", json={"name": "Dan"}).status_code == 200
+    assert api.post(f"{url}/deal", json={}, token=ann).status_code == 200
+    assert retried() == answer  # the game as it was created, its tokens the same
+    mine = api.get(url, token=ann).get_json()
+    assert mine["you"] == 0 and mine["version"] > answer["version"]
+    assert api.get(url, token=cy).status_code == 401  # Cy's token no longer acts for a seat
+
+
 def test_a_creation_retried_after_the_operator_token_was_replaced_gets_no_tokens_that_do_not_work(
         api, database_url):
     body, key = {"seats": 2}, {"Idempotency-Key": str(uuid.uuid4())}

@@ -70,7 +70,8 @@ def test_free_takes_back_at_once_and_the_operator_always_may(api, operator):
     assert kinds(undo(t, t.game.tokens[0])) == ["BetTakenBack"]
     t.bet(0, "QS")
     forced = undo(t, operator)
-    assert kinds(forced) == ["BetTakenBack"] and forced.get_json()["events"][0]["data"] == {"seat": 0, "forced": True}
+    assert kinds(forced) == ["BetTakenBack"] and forced.get_json()["events"][0]["data"] == {
+        "seat": 0, "forced": True, "restores_clock": True}
     assert t.money(0)[:3] == ["KS", "QS", "JS"] and t.view(None)["seats"][0]["bet"] == []
 
 

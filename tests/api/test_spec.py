@@ -87,3 +87,58 @@ def test_problem_codes_are_the_ones_the_service_sends():
     from service.web.problems import TITLES
 
     assert set(spec()["components"]["schemas"]["Problem"]["properties"]["code"]["enum"]) == set(TITLES)
+
+
+#: Every key a schema object may hold (JSON Schema 2020-12 and OpenAPI's own); ``x-`` keys are extensions.
+SCHEMA_KEYWORDS = frozenset("""
+    $ref $id $schema $comment $defs $anchor $dynamicRef $dynamicAnchor $vocabulary
+    type enum const title description default examples example deprecated readOnly writeOnly
+    format pattern minLength maxLength minimum maximum exclusiveMinimum exclusiveMaximum multipleOf
+    items prefixItems minItems maxItems uniqueItems contains minContains maxContains unevaluatedItems
+    properties patternProperties additionalProperties propertyNames required minProperties maxProperties
+    unevaluatedProperties dependentRequired dependentSchemas allOf anyOf oneOf not if then else
+    discriminator xml externalDocs contentMediaType contentEncoding contentSchema""".split())
+
+#: Keywords whose value is a schema, a map of names to schemas, or a list of schemas.
+ONE_SCHEMA = ("items", "additionalProperties", "not", "if", "then", "else", "contains", "propertyNames",
+              "unevaluatedItems", "unevaluatedProperties", "contentSchema")
+NAMED_SCHEMAS = ("properties", "patternProperties", "$defs", "dependentSchemas")
+LISTED_SCHEMAS = ("allOf", "anyOf", "oneOf", "prefixItems")
+
+
+def _schemas_within(schema: dict, where: str):
+    """``schema`` and every schema nested in it, each with where it is."""
+    yield where, schema
+    for key in ONE_SCHEMA:
+        if isinstance(schema.get(key), dict):
+            yield from _schemas_within(schema[key], f"{where}/{key}")
+    for key in NAMED_SCHEMAS:
+        for name, sub in schema.get(key, {}).items():
+            yield from _schemas_within(sub, f"{where}/{key}/{name}")
+    for key in LISTED_SCHEMAS:
+        for i, sub in enumerate(schema.get(key, [])):
+            yield from _schemas_within(sub, f"{where}/{key}/{i}")
+
+
+def _schemas(node, where: str = "#"):
+    """Every schema object of the spec: the components' and each ``schema`` of a parameter, header or body."""
+    if isinstance(node, dict):
+        for key, value in node.items():
+            if (key == "schema" or where == "#/components/schemas") and isinstance(value, dict):
+                yield from _schemas_within(value, f"{where}/{key}")
+            else:
+                yield from _schemas(value, f"{where}/{key}")
+    elif isinstance(node, list):
+        for i, value in enumerate(node):
+            yield from _schemas(value, f"{where}/{i}")
+
+
+def test_every_schema_key_is_a_keyword():
+    """A description written unquoted in a one-line mapping is cut at its
+    first ", " into a key of its own (``{description: Who deals next,
+    between hands.}``): no schema holds a key that is not a keyword."""
+    found = list(_schemas(spec()))
+    assert len(found) > 1000
+    strays = [f"{where}: {key!r}" for where, schema in found for key in schema
+              if key not in SCHEMA_KEYWORDS and not key.startswith("x-")]
+    assert strays == []

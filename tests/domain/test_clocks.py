@@ -28,12 +28,12 @@ class Timed:
     """A game run through the interface with a time for every command, its
     events kept with their times as a store keeps them."""
 
-    def __init__(self, name: str, names, clock: ClockRule, first_dealer: int = 0):
+    def __init__(self, name: str, names, clock: ClockRule, first_dealer: int = 0, options=None):
         self.game = GAME_TYPES[name]
         self.log: list[tuple[object, datetime]] = []
         self.state = None
         variant = next(iter(self.game.VARIANTS))
-        self.run(self.game.create_command(variant, tuple(names), first_dealer, None, SEED, clock), 0)
+        self.run(self.game.create_command(variant, tuple(names), first_dealer, options, SEED, clock), 0)
 
     def run(self, command, seconds: float):
         when = at(seconds)
@@ -148,13 +148,84 @@ def test_a_pending_undo_request_does_not_stop_the_clock_of_the_seat_to_play():
     assert t.refused(cassino.answer_undo_command(1, True), 41) == "time_out"
 
 
-def test_a_move_taken_back_does_not_give_its_time_back():
+def test_a_play_taken_back_gives_no_time_back_and_leaves_no_increment_behind():
+    t = Timed("cassino", ("Ann", "Bob"), BANK, first_dealer=1)
+    t.run(cassino.deal_command(1, None, SEED), 0)  # seat 0 to play, 60 s from 0; the dealer has 65
+    t.move(20)  # seat 0 spent 20 s and gained 5: 45 left, seat 1 to play
+    t.run(cassino.undo_command(None), 30)  # the operator takes it back
+    # as before the play: seat 0's clock running since 0, so the 30 s the play and its undo took are its own
+    assert t.state.clock == clocks.Clock(BANK, (timedelta(seconds=60), timedelta(seconds=65)), 0, at(0))
+    assert t.game.deadline(t.state) == at(60)
+    assert t.refold() == t.state
+
+
+def test_a_play_taken_back_by_consent_charges_the_time_the_request_took_to_the_mover():
     t = Timed("cassino", ("Ann", "Bob"), BANK, first_dealer=1)
     t.run(cassino.deal_command(1, None, SEED), 0)
-    t.move(20)  # seat 0 spent 20 s: 45 left
-    t.run(cassino.undo_command(None), 30)  # the operator takes it back: seat 0 to play again from 30
-    assert t.state.clock.seat == 0 and t.state.clock.remaining[0] == timedelta(seconds=45)
-    assert t.game.deadline(t.state) == at(75)
+    t.move(20)
+    t.run(cassino.undo_command(0), 25)
+    t.run(cassino.answer_undo_command(1, True), 50)  # seat 1 took 30 s to accept: not its time
+    assert t.state.clock == clocks.Clock(BANK, (timedelta(seconds=60), timedelta(seconds=65)), 0, at(0))
+    assert t.refused(cassino.undo_command(0), 61) == "time_out"
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_five_moves_taken_back_at_once_leave_a_bank_where_it_was(name):
+    """The probe of issue 33: five plays and take-backs in 0.1 s took a bank from 30 s to 80 s."""
+    t = Timed(name, ("Ann", "Bob"), ClockRule(initial_seconds=30, increment_seconds=10), options={"undo": "free"})
+    t.run(t.game.deal_command(0, None, SEED), 0)
+    seat, before, due = t.state.clock.seat, t.state.clock, t.game.deadline(t.state)
+    for cycle in range(5):
+        t.move(1 + cycle / 50)
+        t.run(t.game.undo_command(seat), 1.01 + cycle / 50)
+        assert t.state.clock == before and t.game.deadline(t.state) == due
+    assert t.game.game_view(t.state)["clock"]["seats"] == [
+        {"seat": s, "remaining_ms": left // timedelta(milliseconds=1)} for s, left in enumerate(before.remaining)]
+    assert t.refold() == t.state  # a replay shows the same clocks
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_moves_taken_back_before_the_deadline_do_not_hold_off_a_clock_per_move(name):
+    t = Timed(name, ("Ann", "Bob"), PER_MOVE, options={"undo": "free"})
+    t.run(t.game.deal_command(0, None, SEED), 0)
+    seat = t.state.clock.seat
+    for second in (20, 25, 29, 29.9):
+        t.move(second)
+        t.run(t.game.undo_command(seat), second + 0.05)  # the undo itself is in the next seat's time
+        assert t.state.clock.seat == seat and t.game.deadline(t.state) == at(30)
+    move = t.game.command_for(seat, t.game.legal_moves(t.state, seat).first().moves[0], SEED)
+    assert t.refused(move, 30.1) == "time_out"
+    assert t.game.to_json(t.run(t.game.time_out_command(SEED), 30.1)[0])["data"]["seat"] == seat
+    assert t.refold() == t.state
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_a_move_the_service_made_on_a_time_out_is_not_the_seats_to_take_back(name):
+    t = Timed(name, ("Ann", "Bob"), ClockRule(per_move_seconds=30, on_timeout="computer"), options={"undo": "free"})
+    t.run(t.game.time_out_command(SEED), 31)  # the service deals for the dealer: a deal is never taken back
+    seat = t.state.clock.seat
+    t.move(40)  # the seat's own move after the service's deal is its own to take back
+    t.run(t.game.undo_command(seat), 41)
+    t.run(t.game.time_out_command(SEED), 62)  # the service moves for the seat
+    assert t.refused(t.game.undo_command(seat), 63) == "moved_on_time_out"
+    t.run(t.game.undo_command(None), 64)  # the operator may: the seat's time is still out
+    assert t.game.deadline(t.state) == at(61)
+    assert t.refold() == t.state
+
+
+def test_a_take_back_stored_before_version_2_replays_with_the_clock_as_it_stood():
+    t = Timed("cassino", ("Ann", "Bob"), BANK, first_dealer=1)
+    t.run(cassino.deal_command(1, None, SEED), 0)
+    t.move(20)
+    t.run(cassino.undo_command(None), 30)
+    stored = [cassino.to_json(e) for e, _ in t.log]
+    assert stored[-1] == {"type": "PlayUndone", "schema_version": 2,
+                          "data": {"seat": 0, "forced": True, "restores_clock": True}}
+    stored[-1] = {"type": "PlayUndone", "schema_version": 1, "data": {"seat": 0, "forced": True}}
+    old = cassino.fold((cassino.from_json(e) for e in stored), None, (when for _, when in t.log))
+    # as it was played then: seat 0 kept the 45 s (and the increment) of the play taken back, from 30, and
+    # seat 1 paid the 10 s until the undo (and gained an increment)
+    assert old.clock == clocks.Clock(BANK, (timedelta(seconds=45), timedelta(seconds=60)), 0, at(30))
 
 
 @pytest.mark.parametrize("name", GAMES)

@@ -29,7 +29,9 @@ from uuid import UUID
 
 import pytest
 
+from tests.service.npm_tools import NpmMissing, npm_tools, tool_cache
 from tests.service.serving import Serving, serve_environment
+from tests.service.spec_check import spec
 
 pytestmark = pytest.mark.toolchain  # runs the client generators and compilers
 
@@ -237,6 +239,24 @@ def test_the_generated_python_client_reads_the_spec_as_json(casino_client, serve
     assert document.additional_properties["openapi"] == "3.1.0"
 
 
+def _snake(name: str) -> str:
+    return re.sub(r"(?<!^)(?=[A-Z])", "_", name).lower()
+
+
+def test_every_generated_type_is_named_by_the_spec(casino_client):
+    """A type the generator names after where it found it (an operation's
+    parameter, ``ListGamesStatusItem``; a union's branch, ``...Type1``) is
+    one the spec forgot to name: each must be a schema of the spec, or one
+    of its properties' own enum (``OptionsDeck``)."""
+    schemas = spec()["components"]["schemas"]
+    named = {_snake(name) for name in schemas}
+    named |= {f"{_snake(name)}_{prop}" for name, schema in schemas.items()
+              for prop in schema.get("properties", {})}
+    made = {path.stem for path in (Path(casino_client.__file__).parent / "models").glob("*.py")} - {"__init__"}
+    assert made - named == set()
+    assert "any_game_status" in made and "strikes_to_lose" in made
+
+
 # -- TypeScript -----------------------------------------------------------------
 
 #: Pinned tools, installed once into a cache of their own (``CASINO_TOOL_CACHE``,
@@ -279,23 +299,11 @@ export function cardsBet(events: Schemas["Event"][]): string[] {
 """
 
 
-def _tool_cache() -> Path:
-    return Path(os.environ.get("CASINO_TOOL_CACHE") or Path.home() / ".cache" / "casino-tests")
-
-
 def _npm_tools(tools: dict[str, str], purpose: str) -> Path:
-    """A folder whose node_modules holds ``tools`` (name: version), installed into the cache on first use."""
-    if shutil.which("node") is None or shutil.which("npm") is None:
+    try:
+        return npm_tools(tools)
+    except NpmMissing:
         pytest.skip(f"node and npm are needed {purpose}; not found on PATH")
-    where = _tool_cache() / ("npm-" + "-".join(f"{k}{v}" for k, v in sorted(tools.items())))
-    if not (where / "installed").exists():
-        where.mkdir(parents=True, exist_ok=True)
-        (where / "package.json").write_text(json.dumps({"private": True, "dependencies": tools}))
-        done = subprocess.run(["npm", "install", "--no-audit", "--no-fund", "--silent"], cwd=where,
-                              capture_output=True, text=True, timeout=300)
-        assert done.returncode == 0, done.stdout + done.stderr
-        (where / "installed").touch()
-    return where
 
 
 def test_a_typescript_client_type_checks_strictly_against_generated_types(tmp_path):
@@ -396,7 +404,7 @@ def _compiled(kotlin: Path, sources: list[Path]) -> Path:
         digest.update(repr(part).encode())
     for source in sources:
         digest.update(source.name.encode() + b"\0" + source.read_bytes() + b"\0")
-    cache = _tool_cache()
+    cache = tool_cache()
     classes = cache / f"kotlin-classes-{digest.hexdigest()[:24]}"
     if not classes.exists():
         building = Path(tempfile.mkdtemp(prefix="kotlin-building-", dir=cache))

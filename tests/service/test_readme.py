@@ -1,7 +1,9 @@
-"""The README's curl walk-through, run as written against a live ``casino serve``.
+"""The README's curl walk-through and its players and lobby snippet, run as
+written against a live ``casino serve``.
 
-The walk-through is the first ``sh`` block under "Playing a hand with curl".
-Each command in it runs in one bash, with a marker printed before it so that
+Each is the first ``sh`` block under its heading ("Playing a hand with
+curl", "Players, open seats and the lobby"). Every command of both runs in
+one bash, the walk-through first, with a marker printed before it so that
 each command's output can be told apart; a comment line that starts with
 ``# {`` right after a command is what the README says that command shows,
 and the command's answer must hold it: every key given with the value given,
@@ -30,10 +32,19 @@ class Command:
     shows: list[str] = field(default_factory=list)  # expected-answer comments
 
 
+#: The README's sections whose first ``sh`` block runs here, in this order.
+SECTIONS = ("## Playing a hand with curl", "## Players, open seats and the lobby")
+
+
 def walk_through() -> list[Command]:
-    """The walk-through's commands, each with the answers the README shows for it."""
+    """The commands of every section's block, each with the answers the README shows for it."""
+    return [command for heading in SECTIONS for command in block_commands(heading)]
+
+
+def block_commands(heading: str) -> list[Command]:
+    """The commands of the first ``sh`` block under ``heading``."""
     readme = README.read_text(encoding="utf-8")
-    section = readme[readme.index("## Playing a hand with curl"):]
+    section = readme[readme.index(heading):]
     block = re.search(r"```sh\n(.*?)```", section, re.DOTALL).group(1)
     commands: list[Command] = []
     pending = ""
@@ -80,14 +91,15 @@ def test_the_matcher_tells_a_wrong_answer_from_a_right_one():
 
 @pytest.fixture
 def server(tmp_path, database_url):
+    # A live stream ends after two seconds, so that the snippet's `curl -N` ends too.
     environ = serve_environment(DATABASE_URL=database_url, CASINO_DATA_DIR=str(tmp_path / "data"),
-                                CASINO_WORKERS="1", CASINO_THREADS="2")
+                                CASINO_WORKERS="1", CASINO_THREADS="2", CASINO_STREAM_MAX_SECONDS="2")
     serving = Serving(tmp_path, environ, "readme")
     yield serving
     serving.stop()
 
 
-def test_the_curl_walk_through_runs_as_written_and_shows_what_it_says(server, tmp_path):
+def test_the_curl_snippets_run_as_written_and_show_what_they_say(server, tmp_path):
     commands = walk_through()
     script = "set -eu\n" + "".join(f"printf '\\n{MARKER}%d\\n' {i}\n{c.text}\n"
                                     for i, c in enumerate(commands))
@@ -102,8 +114,10 @@ def test_the_curl_walk_through_runs_as_written_and_shows_what_it_says(server, tm
     checked = 0
     answers = {}
     for command, output in zip(commands, outputs):
-        if command.text.startswith("curl") and "> " not in command.text:
-            answers[command.text] = answer = json.loads(output)  # every answer shown is JSON
+        if command.text.startswith("curl -sN"):
+            answers[command.text] = output  # a live stream's text
+        elif command.text.startswith("curl") and "> " not in command.text:
+            answers[command.text] = answer = json.loads(output)  # every other answer shown is JSON
         for shown in command.shows:
             assert holds(answer, expected(shown)), (command.text, shown, answer)
             checked += 1
@@ -117,3 +131,14 @@ def test_the_curl_walk_through_runs_as_written_and_shows_what_it_says(server, tm
     public = answers["curl -s $API/v1/games/$GAME"], answers['curl -s "$API/v1/games/$GAME/events?after=0&limit=50"']
     assert public[0]["status"] == "in_progress" and len(public[1]["events"]) == 4
     assert not any(f'"{card}"' in json.dumps(public) for card in kept)
+
+    # The lobby listed the game with its seats open; then Cy, a player, and Dee, a guest, took them,
+    # and it is Cy's to deal: Cy's games and Cy's stream say so.
+    def answer_to(start: str):
+        return next(answer for text, answer in answers.items() if text.startswith(start))
+    game = json.loads((tmp_path / "open.json").read_text())["id"]
+    [listed] = [g for g in answer_to('curl -s "$API/v1/lobby')["games"] if g["id"] == game]
+    assert [s["open"] for s in listed["seats"]] == [False, True, True]
+    [mine] = answer_to("curl -s $API/v1/players/me/games")["games"]
+    assert (mine["id"], mine["seat"], mine["your_turn"]) == (game, 1, True)
+    assert f'event: your_turn\ndata: {{"game":"{game}"' in answer_to("curl -sN")

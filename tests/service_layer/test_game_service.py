@@ -7,6 +7,7 @@ cache left behind by another worker, checked on what the store holds.
 from __future__ import annotations
 
 import uuid
+from dataclasses import replace
 
 import pytest
 
@@ -15,7 +16,7 @@ from service.auth import Authenticator, hash_token, seat
 from service.cache import StateCache
 from service.commands import CreateGame, Deal, SetClientSeed
 from service.events import ConcurrencyError, refold
-from service.games import Applied, GameService, KeyReused, PreconditionFailed, VersionConflict
+from service.games import Applied, GameService, KeyReused, PreconditionFailed, TokensLost, VersionConflict
 from service.memory.store import MemoryEventStore
 
 
@@ -60,6 +61,19 @@ def test_a_creation_retried_under_its_key_gets_the_same_game_and_tokens(service,
 
     assert again == first
     assert store.game_ids() == [first[0]]
+
+
+def test_a_creation_filed_before_its_key_kept_the_tokens_hashes_is_checked_against_the_seats(service, store):
+    """A key filed before the record kept the tokens' hashes: each seat the creation gave a token must still
+    have it, or the retry is told that a seat was left or the secret replaced."""
+    key = "creation-key-0123456789"
+    game_id, tokens = new_game(service, key=key)
+    for where, filed in list(store.tables.filed.items()):
+        store.tables.filed[where] = replace(filed, response={k: v for k, v in filed.response.items() if k != "tokens"})
+    assert new_game(service, key=key) == (game_id, tokens)
+    other = GameService(store, StateCache(), seat_key=b"a replaced secret")
+    with pytest.raises(TokensLost, match="left since, or the service's secret replaced"):
+        new_game(other, key=key)
 
 
 def test_a_command_is_appended_and_answered_with_the_new_version(service, store):
