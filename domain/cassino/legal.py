@@ -25,8 +25,10 @@ lists every legal move once.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
+from functools import partial
 
 from ..cards import Card
+from ..errors import reading
 from ..paging import Budget, MoveList, Resume, page
 from .moves import Move, action_named, target_named
 from .play import rules_for
@@ -64,9 +66,9 @@ class LegalMoves:
         naming every one of ``targets`` (card codes, build ids, seats'
         piles); raises :class:`~domain.errors.NotationError` for a code
         that is none."""
-        narrow = Narrow(Card.parse(card) if card is not None else None,
-                        action_named(action) if action is not None else None,
-                        frozenset(target_named(t) for t in targets))
+        narrow = Narrow(reading("card", lambda: Card.parse(card)) if card is not None else None,
+                        reading("action", lambda: action_named(action)) if action is not None else None,
+                        frozenset(reading("target", partial(target_named, t)) for t in targets))
         return LegalMoves(self.state, self.seat, narrow)
 
     def first(self, limit: int = DEFAULT_LIMIT, work: int = DEFAULT_WORK) -> MoveList[Move]:

@@ -20,11 +20,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from functools import partial
 from itertools import combinations
 from math import comb
 
 from ..cards import Card
-from ..errors import NotationError
+from ..errors import NotationError, reading
 from ..paging import Budget, MoveList, Resume, page
 from .betting import is_legal
 from .moves import ACTIONS, BET, STOP, Move
@@ -87,8 +88,9 @@ class LegalMoves:
         ``targets`` (card codes); :class:`NotationError` for a code that is none."""
         named = action.strip().lower() if action is not None else None
         if named is not None and named not in ACTIONS:
-            raise NotationError(f"Unknown action {action!r}; the actions are {', '.join(ACTIONS)}.")
-        cards = frozenset(Card.parse(c) for c in (*(() if card is None else (card,)), *targets))
+            raise NotationError(f"Unknown action {action!r}; the actions are {', '.join(ACTIONS)}.", "action")
+        cards = frozenset((*(() if card is None else (reading("card", lambda: Card.parse(card)),)),
+                           *(reading("target", partial(Card.parse, t)) for t in targets)))
         return LegalMoves(self.state, self.seat, Narrow(named, cards))
 
     def first(self, limit: int = DEFAULT_LIMIT) -> MoveList[Move]:

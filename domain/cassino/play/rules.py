@@ -154,10 +154,27 @@ class Rules:
         if not passes:
             return
         seen: set[Move] = set()
+        yield from self._exact(state, seat, narrow, seen)
         for chosen in self._choices(state):
             lister = Lister(self, state, seat, budget, seen, chosen, narrow=narrow)
             for phase, kinds in passes:
                 yield from _pass(lister, phase, kinds)
+
+    def _exact(self, state: GameState, seat: int, narrow: Narrow, seen: set[Move]) -> Iterator[Move]:
+        """With a card and targets named, first the legal moves naming
+        exactly those (a capture of them, a build of each value on them, a
+        steal of them), each checked by a targeted generation: on a crowded
+        table they may come late in listing's order, and they are what a
+        player who has chosen those pieces means."""
+        if narrow.card is None or not narrow.targets:
+            return
+        targets = tuple(narrow.targets)
+        made = [Move(narrow.card, Action.CAPTURE, targets), Move(narrow.card, Action.STEAL, targets),
+                *(Move(narrow.card, Action.BUILD, targets, v) for v in range(1, state.options.highest_value + 1))]
+        for move in made:
+            if narrow.action in (None, move.action) and self.is_legal(state, seat, move):
+                seen.add(move)
+                yield move
 
     def _makes(self, state: GameState, seat: int, target: Target) -> bool:
         """Whether the kinds make ``target``'s move: a generation targeted at
