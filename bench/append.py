@@ -32,7 +32,8 @@ HERE = Path(__file__).resolve().parent
 sys.path[:] = [str(HERE.parent)] + [p for p in sys.path if p not in (str(HERE.parent), str(HERE), "")]
 
 import migrations  # noqa: E402 - after the path fix above
-from service.events import NOW, Append, IdempotencyRecord, NewEvent  # noqa: E402
+from service.events import Append, NewEvent  # noqa: E402
+from service.writes import NOW, GameRow, IdempotencyRecord, Write  # noqa: E402
 from service.postgres.database import EmbeddedPostgres, open_pool  # noqa: E402
 from service.postgres.store import PostgresEventStore  # noqa: E402
 
@@ -65,22 +66,22 @@ def appends(pool, case: str, count: int) -> dict[str, float]:
     for _ in range(GAMES):
         game = uuid.uuid4()
         stored = store.append(Append(game, 0, [NewEvent("GameCreated", 1, {})], {"actor": "operator"},
-                              game_row={"variant": "cassino", "status": "waiting", "player_names": ["A", "B"],
-                                        "version": 1}))
+                              writes=[GameRow({"variant": "cassino", "status": "waiting",
+                                               "player_names": ["A", "B"], "version": 1})]))
         heads[game] = (1, stored[-1].hash)
     games = list(heads)
     began = backend_cpu(pid), time.process_time(), time.perf_counter()
     for n in range(count):
         game = games[n % GAMES]
         version, head = heads[game]
-        extra = {}
+        writes: list[Write] = []
         if idempotency:
-            extra["idempotency"] = IdempotencyRecord(uuid.uuid4().hex, "0" * 64,
-                                                     {"versions": [version + 1, version + 1]}, actor="seat:0")
+            writes.append(IdempotencyRecord(uuid.uuid4().hex, "0" * 64,
+                                            {"versions": [version + 1, version + 1]}, actor="seat:0"))
         if games_row:
-            extra["game_row"] = {"version": version + 1, "status": "playing", "updated_at": NOW}
+            writes.append(GameRow({"version": version + 1, "status": "playing", "updated_at": NOW}))
         stored = store.append(Append(game, version, [NewEvent("CardPlayed", 1, PLAY)], {"actor": "seat:0"},
-                              previous_hash=head, **extra))
+                              previous_hash=head, writes=writes))
         heads[game] = (version + 1, stored[-1].hash)
     ended = backend_cpu(pid), time.process_time(), time.perf_counter()
     backend, client, wall = (1000 * (b - a) / count for a, b in zip(began, ended, strict=True))

@@ -160,7 +160,9 @@ def main(argv: list[str] | None = None) -> int:
         url = embedded.database_url("casino_bench")
         migrations.upgrade(url)
         setup = bench.Server([sys.executable, "-c", "import sys; from service.ops.cli import main; sys.exit(main())",
-                              "serve", "--port", str(bench.free_port())], bench.server_env(url, workdir),
+                              "serve", "--port", str(bench.free_port())],
+                             {**bench.server_env(url, workdir),  # every player is registered from this address
+                              "CASINO_REGISTRATIONS_PER_ADDRESS": str(args.streams + 1)},
                              workdir / "setup.log", "/readyz")
         try:
             games, players = prepare(setup.port, args.streams)

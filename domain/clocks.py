@@ -23,6 +23,13 @@ refused (``time_out``), except the service's claim of the time-out
 (``not_due``). A move taken back takes its clock back with it: the clock
 runs on for the mover from where it stood before the move
 (:mod:`domain.folding`), so an undo never gives time back.
+
+The first action of each seat (its first deal or play) has a time of its
+own when the rule gives one (``first_action_seconds``; every clock the
+service makes now does, :data:`FIRST_ACTION_SECONDS`): the longer of the
+seat's time and that, not taken from a bank. A seat that lets it run out
+has not started to play: the game is called off (aborted), nobody loses.
+The seats that have made their first action are the clock's ``acted``.
 """
 
 from __future__ import annotations
@@ -37,6 +44,8 @@ from .errors import OptionError, RuleViolation
 ON_TIMEOUT = ("forfeit", "computer")
 #: The longest time a clock gives (thirty days: correspondence play).
 MAX_SECONDS = 30 * 24 * 3600
+#: The least time a seat's first action (its first deal or play) has, whatever the clock.
+FIRST_ACTION_SECONDS = 30
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,23 +54,27 @@ class ClockRule:
     every move, or a bank of ``initial_seconds`` with ``increment_seconds``
     added after each move; and what a time-out does (``on_timeout``:
     ``"forfeit"``, the seat's side loses, or ``"computer"``, the service
-    moves for the seat as a computer seat would)."""
+    moves for the seat as a computer seat would); ``first_action_seconds``,
+    the least time of each seat's first action (None, as in games created
+    before it was given: the first action has the seat's time, like any)."""
 
     per_move_seconds: int | None = None
     initial_seconds: int | None = None
     increment_seconds: int = 0
     on_timeout: str = "forfeit"
+    first_action_seconds: int | None = None
 
     def to_dict(self) -> dict[str, Any]:
         kind: dict[str, Any] = ({"per_move_seconds": self.per_move_seconds} if self.per_move_seconds is not None
                                 else {"initial_seconds": self.initial_seconds,
                                       "increment_seconds": self.increment_seconds})
-        return {**kind, "on_timeout": self.on_timeout}
+        first = {"first_action_seconds": self.first_action_seconds} if self.first_action_seconds is not None else {}
+        return {**kind, "on_timeout": self.on_timeout, **first}
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> ClockRule:
         return cls(data.get("per_move_seconds"), data.get("initial_seconds"), data.get("increment_seconds", 0),
-                   data.get("on_timeout", "forfeit"))
+                   data.get("on_timeout", "forfeit"), data.get("first_action_seconds"))
 
     @property
     def allowance(self) -> timedelta:
@@ -88,18 +101,21 @@ def rule(clock: Any, on_timeout: Any = None) -> ClockRule | None:
         low = 0 if name == "increment_seconds" else 1
         if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= MAX_SECONDS:
             raise OptionError(f"'{name}' is a whole number of seconds from {low} to {MAX_SECONDS}.", "clock")
-    return ClockRule.from_dict({**clock, "on_timeout": on_timeout or "forfeit"})
+    return ClockRule.from_dict({**clock, "on_timeout": on_timeout or "forfeit",
+                                "first_action_seconds": FIRST_ACTION_SECONDS})
 
 
 class Clock(NamedTuple):
     """A game's clock at one moment: each seat's time (``remaining``: the
     bank, or with a clock per move the time for a move), the seat it runs
-    for (None: nobody) and since when."""
+    for (None: nobody) and since when, and the seats that have made their
+    first action (kept only under a rule with ``first_action_seconds``)."""
 
     rule: ClockRule
     remaining: tuple[timedelta, ...]
     seat: int | None = None
     since: datetime | None = None
+    acted: tuple[int, ...] = ()
 
 
 def start(clock_rule: ClockRule, seats: int) -> Clock:
@@ -111,15 +127,24 @@ def tick(clock: Clock, seat: int | None, at: datetime) -> Clock:
     """The clock after an event at ``at`` that leaves the game waiting for
     ``seat`` (None: no seat). Unchanged while it waits for the same seat;
     else the seat it ran for is charged (a bank: the time spent, never
-    below nothing, then the increment) and it starts for ``seat``."""
+    below nothing, then the increment; nothing for its first action, which
+    had its own time) and it starts for ``seat``."""
     if seat == clock.seat:
         return clock
-    remaining = clock.remaining
+    remaining, acted = clock.remaining, clock.acted
     ran, since = clock.seat, clock.since
-    if ran is not None and since is not None and clock.rule.per_move_seconds is None:
+    if ran is not None and first_action(clock):
+        acted = tuple(sorted({*acted, ran}))
+    elif ran is not None and since is not None and clock.rule.per_move_seconds is None:
         left = max(remaining[ran] - (at - since), timedelta(0)) + timedelta(seconds=clock.rule.increment_seconds)
         remaining = remaining[:ran] + (left,) + remaining[ran + 1:]
-    return Clock(clock.rule, remaining, seat, at if seat is not None else None)
+    return Clock(clock.rule, remaining, seat, at if seat is not None else None, acted)
+
+
+def first_action(clock: Clock | None) -> bool:
+    """Whether the clock runs for a seat's first action, which has its own time."""
+    return (clock is not None and clock.seat is not None and clock.rule.first_action_seconds is not None
+            and clock.seat not in clock.acted)
 
 
 def kept_on_take_back(data: dict[str, Any]) -> dict[str, Any]:
@@ -132,7 +157,10 @@ def deadline(clock: Clock | None) -> datetime | None:
     """When the running seat's time is up; None when the clock runs for nobody."""
     if clock is None or clock.seat is None or clock.since is None:
         return None
-    return clock.since + clock.remaining[clock.seat]
+    time = clock.remaining[clock.seat]
+    if first_action(clock):
+        time = max(time, timedelta(seconds=clock.rule.first_action_seconds or 0))
+    return clock.since + time
 
 
 def check_time(clock: Clock | None, at: datetime | None, claims_time_out: bool) -> None:

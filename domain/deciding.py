@@ -3,11 +3,12 @@ game uses, from the game's own handler for each command type.
 
 What is the same in every game is decided here: a game is created once,
 by its creation command, every other command needs a game that is not
-over, and a command decided at a time (``at``) past the running clock's
-deadline is refused, while the service's claim of the time-out is refused
-before it (:mod:`domain.clocks`). The rest is the game's: a handler checks
-the command against the rules and returns the events it brings, or raises
-a :class:`~domain.errors.RuleViolation`.
+over (but the rating of a finished one, :mod:`domain.rating`), and a
+command decided at a time (``at``) past the running clock's deadline is
+refused, while the service's claim of the time-out is refused before it
+(:mod:`domain.clocks`). The rest is the game's: a handler checks the
+command against the rules and returns the events it brings, or raises a
+:class:`~domain.errors.RuleViolation`.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from typing import Any, Generic, Protocol, TypeVar
 from .clocks import Clock, check_time
 from .codec import Event
 from .errors import RuleViolation
+from .rating import Rate
 from .seating import TimeOut
 from .standing import FINISHED
 
@@ -60,7 +62,7 @@ class Decider(Generic[S, C, E]):
             return self.create(command)
         if state is None:
             raise RuleViolation("no_game", "There is no such game yet.")
-        if state.status == FINISHED:
+        if state.status == FINISHED and not isinstance(command, Rate):  # a finished game is rated once
             raise RuleViolation("game_over", "The game is over.")
         if at is not None or isinstance(command, TimeOut):
             check_time(state.clock, at, isinstance(command, TimeOut))

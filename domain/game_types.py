@@ -27,6 +27,7 @@ from .clocks import Clock, ClockRule
 from .codec import Event
 from .errors import NotationError, RuleViolation
 from .paging import Resume
+from .rating import Rating
 from .seating import Holders
 from .standing import FINISHED, Awaiting, Outcome, is_finished
 from .summary import Summary
@@ -170,11 +171,13 @@ class GameType(Protocol[S, C, E, M]):
         for an unknown variant, seat count, option or value."""
 
     def create_command(self, variant: str, players: tuple[str | None, ...], first_dealer: int,
-                       options: Json | None, seed: bytes | None, clock: ClockRule | None = None) -> C:
+                       options: Json | None, seed: bytes | None, clock: ClockRule | None = None,
+                       rated: bool = False) -> C:
         """The command that creates a game: seat names (seat 0 first; None
         for an open seat, which a player joins later), the first dealer,
         option overrides, the secret seed of its first shuffle (None: deals
-        bring their own deck), and its clock (None: none)."""
+        bring their own deck), its clock (None: none), and whether it is
+        rated (every seat then a player's: ``unrated_seat``)."""
 
     def deal_command(self, seat: int | None, deck: tuple[Card, ...] | None, next_seed: bytes | None) -> C:
         """Deal: asked by ``seat`` (None: the operator), with the operator's
@@ -223,6 +226,11 @@ class GameType(Protocol[S, C, E, M]):
         """What one of the seats the service plays (``computers``) does next,
         as ``(seat, command)``; None while they wait for a person."""
 
+    def rate_command(self, ratings: Mapping[str, Rating]) -> C:
+        """The service rates the finished rated game: its players' ratings in
+        its variant before it (:mod:`domain.rating`); refused ``not_rated``
+        when it has nothing to rate (see ``players_to_rate``)."""
+
     # Commands some games have and others refuse with a RuleViolation
     # (``not_in_this_game``): the service offers them to every game.
 
@@ -266,6 +274,10 @@ class GameType(Protocol[S, C, E, M]):
 
     def outcome(self, state: S) -> Outcome | None:
         """How the game ended and which seats won; None until it is over."""
+
+    def players_to_rate(self, state: S) -> tuple[str, ...]:
+        """The players whose ratings the game moves now: each seat's, once a
+        rated game is over (not aborted) and not yet rated; else none."""
 
     def seat_holders(self, state: S) -> Holders:
         """Who holds each seat (a name and a player id), None for an open seat."""

@@ -106,10 +106,14 @@ def open_seats(names: Sequence[str | None]) -> tuple[int, ...]:
     return tuple(seat for seat, name in enumerate(names) if name is None)
 
 
-def seat_to_join(names: Sequence[str | None], player_ids: Sequence[str | None], join: Join) -> int:
+def seat_to_join(names: Sequence[str | None], player_ids: Sequence[str | None], join: Join,
+                 rated: bool = False) -> int:
     """The seat ``join`` takes; a :class:`RuleViolation` when it can take none:
-    ``not_a_seat``, ``already_seated`` (a player holds one seat of a game at
-    most), ``seat_taken`` (the seat asked for is held) or ``no_open_seat``."""
+    ``unrated_seat`` (a guest joining a rated game), ``not_a_seat``,
+    ``already_seated`` (a player holds one seat of a game at most),
+    ``seat_taken`` (the seat asked for is held) or ``no_open_seat``."""
+    if rated and join.player is None:
+        raise RuleViolation("unrated_seat", "This game is rated: only a registered player may take a seat.")
     if join.seat is not None and not 0 <= join.seat < len(names):
         raise RuleViolation("not_a_seat", f"There is no seat {join.seat}: the seats are 0 to {len(names) - 1}.")
     if join.player is not None and join.player in player_ids:

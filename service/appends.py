@@ -22,6 +22,7 @@ from service import checkpoints
 from service.chain import ZERO_HASH, event_hash_2
 from service.checkpoints import Checkpoint
 from service.events import Append, ConcurrencyError, StoredEvent
+from service.writes import by_kind
 
 
 @dataclass(frozen=True)
@@ -39,6 +40,13 @@ class Chained:
     @property
     def last_version(self) -> int:
         return self.append.expected_version + len(self.rows)
+
+    @property
+    def writes(self) -> list[tuple[type, list[Any]]]:
+        """What the append writes beside its events, its checkpoint among
+        them, grouped by kind (``service.writes.by_kind``)."""
+        signed = [self.checkpoint] if self.checkpoint is not None else []
+        return by_kind([*self.append.writes, *signed])
 
 
 def chained(append: Append, at: datetime, checkpoint_key: bytes | None) -> Chained:

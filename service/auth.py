@@ -18,9 +18,11 @@ Stream tickets
     ends up in logs. So a client with a token asks for a ticket and opens
     the stream with ``?ticket=``. A ticket names the caller (never the
     token), opens that one game's stream once within ``TICKET_LIFETIME``
-    seconds, and is ``<expires>.<actor>.<nonce>.<mac>``: an HMAC-SHA256 over
-    those, the purpose, the game id and the hash of the seat's token (or of
-    the operator's), so that it dies with the token it was issued under.
+    seconds, and is ``<actor>.<nonce>.<issued>.<mac>``, signed by
+    itsdangerous' ``TimestampSigner`` (HMAC-SHA256, the time it was issued
+    at written in): under a key made from the ticket key and the purpose,
+    the game id and the hash of the seat's token (or of the operator's), so
+    that it dies with the token it was issued under.
     Signed rather than stored, so every worker accepts every worker's tickets; its one use is
     recorded where every worker sees it (``TicketUses``).
 """
@@ -36,13 +38,15 @@ import secrets
 import tempfile
 import threading
 import time
-from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
 from typing import Any, Protocol
 from uuid import UUID
+
+from cachetools import TTLCache
+from itsdangerous import BadSignature, TimestampSigner, base64_decode
 
 # -- callers ----------------------------------------------------------------
 
@@ -262,15 +266,30 @@ def ticket_actor(caller: Caller) -> str:
     return f"player:{caller.own_player.hex}" if caller.is_player else caller.actor
 
 
+class _TicketSigner(TimestampSigner):
+    """itsdangerous' signer of a value and the time it is signed at, on the
+    caller's clock (``now``) rather than the machine's, under a key bound to
+    what the ticket opens (``purpose``, ``scope``) and to the token it is
+    issued under (``token_hash``)."""
+
+    def __init__(self, key: bytes, purpose: bytes, scope: UUID, token_hash: str, now: float):
+        super().__init__(key, salt=b"|".join([purpose, str(scope).encode(), token_hash.encode()]),
+                         key_derivation="hmac", digest_method=hashlib.sha256)
+        self._now = now
+
+    def get_timestamp(self) -> int:
+        return int(self._now)
+
+
 def issue_ticket(key: bytes, scope: UUID, caller: Caller, now: float, token_hash: str = "",
                  purpose: bytes = GAME_STREAM) -> tuple[str, int]:
     """A ticket for ``caller`` on the stream of ``scope`` (a game, or for
     ``PLAYER_STREAM`` the player), and when it expires (Unix time);
     ``token_hash`` is the hash of the seat's, the player's or the operator's
     token ("" for the public, whose tickets the key alone vouches for)."""
-    expires = int(now) + TICKET_LIFETIME
-    body = f"{expires}.{ticket_actor(caller)}.{secrets.token_urlsafe(12)}"
-    return f"{body}.{_ticket_mac(key, purpose, scope, body, token_hash)}", expires
+    signer = _TicketSigner(key, purpose, scope, token_hash, now)
+    ticket = signer.sign(f"{ticket_actor(caller)}.{secrets.token_urlsafe(12)}").decode()
+    return ticket, int(now) + TICKET_LIFETIME
 
 
 def redeem_ticket(key: bytes, scope: UUID, ticket: str, now: float,
@@ -280,35 +299,30 @@ def redeem_ticket(key: bytes, scope: UUID, ticket: str, now: float,
     not expired; else None. Whether it was used is the database's to say."""
     if len(ticket) > _TICKET_MAX_LENGTH or ticket.count(".") != 3:
         return None
-    body, _, mac = ticket.rpartition(".")
-    expires, actor, _nonce = body.split(".")
-    if not expires.isdigit() or now >= int(expires) or not _ACTOR.fullmatch(actor):
+    actor = ticket.partition(".")[0]
+    if not _ACTOR.fullmatch(actor):
         return None
     caller = caller_of(actor)
     current = token_hash(caller)
-    if current is None or not hmac.compare_digest(
-            mac.encode(), _ticket_mac(key, purpose, scope, body, current).encode()):
+    if current is None:
         return None
-    return caller
+    try:
+        _, issued = _TicketSigner(key, purpose, scope, current, now).unsign(ticket, return_timestamp=True)
+    except BadSignature:
+        return None
+    return caller if now < issued.timestamp() + TICKET_LIFETIME else None
 
 
 def ticket_player(ticket: str) -> UUID | None:
     """The player a ticket says it was issued to (not yet checked), or None."""
-    _, _, rest = ticket.partition(".")
-    actor = rest.partition(".")[0]
+    actor = ticket.partition(".")[0]
     return caller_of(actor).player if _ACTOR.fullmatch(actor) and actor.startswith("player:") else None
 
 
 def ticket_use(ticket: str) -> tuple[str, int]:
     """What records a ticket's one use: its MAC, and when it expires."""
-    body, _, mac = ticket.rpartition(".")
-    return mac, int(body.split(".")[0])
-
-
-def _ticket_mac(key: bytes, purpose: bytes, scope: UUID, body: str, token_hash: str) -> str:
-    message = b"|".join([purpose, str(scope).encode(), body.encode(), token_hash.encode()])
-    digest = hmac.new(key, message, hashlib.sha256).digest()
-    return base64.urlsafe_b64encode(digest).decode().rstrip("=")
+    _, _, issued, mac = ticket.split(".")
+    return mac, int.from_bytes(base64_decode(issued), "big") + TICKET_LIFETIME
 
 
 # -- who is asking --------------------------------------------------------------
@@ -339,6 +353,7 @@ class TicketUses(Protocol):
 TOKEN_TRUST_SECONDS = 60.0
 #: Tokens remembered at most, per process (least recently used first out).
 TOKENS_REMEMBERED = 65536
+_UNKNOWN = object()
 
 # The scheme's name is case-insensitive (RFC 9110, section 11.1); the token is not.
 _BEARER = re.compile(r"(?i:Bearer) +([A-Za-z0-9._~+/=-]{1,256})")
@@ -347,9 +362,10 @@ _BEARER = re.compile(r"(?i:Bearer) +([A-Za-z0-9._~+/=-]{1,256})")
 class Authenticator:
     """Tells who a bearer token or a stream ticket is, for one app.
 
-    What the database says of a token is trusted for ``TOKEN_TRUST_SECONDS``
-    (one withdrawn there stops working everywhere within that time), with
-    one exception: who holds a seat changes while a game waits for its
+    What the database says of a seat's token is trusted for ``TOKEN_TRUST_SECONDS``
+    (one withdrawn there stops working everywhere within that time; a
+    player's token is looked up every time, since a player may replace it),
+    with one exception: who holds a seat changes while a game waits for its
     players (a seat is left, and joined by someone else), so which seat a
     token names in a game is remembered only once ``settled(game)`` says
     its seats can no longer change. That is asked before the database is,
@@ -369,13 +385,15 @@ class Authenticator:
         # Without an operator token (never so under `casino serve`), a random
         # key: tickets then hold within this process only.
         self._ticket_key = ticket_key_from(operator_token) if operator_token else secrets.token_bytes(32)
-        self._known: OrderedDict[tuple[str, UUID | str, str], tuple[object, float]] = OrderedDict()
+        self._known: TTLCache = TTLCache(maxsize=TOKENS_REMEMBERED, ttl=TOKEN_TRUST_SECONDS, timer=clock)
         self._lock = threading.Lock()
 
-    def caller(self, header: str | None, game_id: UUID | None) -> Caller:
+    def caller(self, header: str | None, game_id: UUID | None, wanted: str = "the operator's token") -> Caller:
         """The caller named by an ``Authorization`` header: the operator, a
         seat of this game (by its seat token, or by the token of the player
-        who holds it), a player, or (without the header) the public."""
+        who holds it), a player, or (without the header) the public. A token
+        that is none of these is refused with a sentence that says what kind
+        it is not, and what was ``wanted`` (asked of no game)."""
         if header is None:
             return PUBLIC
         match = _BEARER.fullmatch(header.strip())
@@ -387,14 +405,17 @@ class Authenticator:
         if token.startswith(PLAYER_TOKEN_PREFIX):
             found_player = self.player_for_token(hash_token(token))
             if found_player is None:
-                raise Unauthenticated("This player token is not valid.", invalid_token=True)
+                raise Unauthenticated("This player token is not valid: no player has it (a token stops working"
+                                      " when it is replaced, or moved to another device).", invalid_token=True)
             return player(found_player, self.player_seat(game_id, found_player) if game_id else None)
         if game_id is not None:
             found = self.seat_for_token(game_id, hash_token(token))
             if found is not None:
                 return seat(found)
-        raise Unauthenticated("This token is not valid for this game." if game_id else
-                              "This is not the operator's token.", invalid_token=True)
+            raise Unauthenticated("This token is no seat's of this game (a seat's token works only in its own game),"
+                                  " nor a player token or the operator's.", invalid_token=True)
+        raise Unauthenticated(f"This is not the operator's token, nor a player token (a seat's token works only in"
+                              f" its own game): send {wanted}.", invalid_token=True)
 
     def seat_for_token(self, game_id: UUID, token_hash: str) -> int | None:
         """The seat the token is for, or None."""
@@ -404,11 +425,10 @@ class Authenticator:
         return self._recalled(("seat", game_id, token_hash), look_up, self._settled(game_id), keep_none=False)
 
     def player_for_token(self, token_hash: str) -> UUID | None:
-        """The player whose token this is, or None."""
-        players = self._players
-        return self._recalled(("player", "", token_hash),
-                              lambda: players.player_for_token(token_hash) if players else None,
-                              True, keep_none=False)
+        """The player whose token this is, or None: asked every time (never
+        remembered), so that a token replaced (``POST /v1/players/me/token``,
+        a claimed transfer) stops working at once, in every process."""
+        return self._players.player_for_token(token_hash) if self._players else None
 
     def player_seat(self, game_id: UUID, player_id: UUID) -> int | None:
         """The seat the player holds in the game, or None."""
@@ -420,19 +440,17 @@ class Authenticator:
     def _recalled(self, key: tuple[str, UUID | str, str], look_up: Callable[[], Any], keep: bool, *,
                   keep_none: bool) -> Any:
         """What ``look_up()`` answers, remembered under ``key`` when ``keep``
-        (and the answer is not None, unless ``keep_none``)."""
+        (and the answer is not None, unless ``keep_none``) for
+        ``TOKEN_TRUST_SECONDS``, in a ``cachetools.TTLCache`` of the
+        ``TOKENS_REMEMBERED`` least recently used."""
         with self._lock:
-            known = self._known.get(key)
-            if known is not None and known[1] > self._clock():
-                self._known.move_to_end(key)
-                return known[0]
+            known = self._known.get(key, _UNKNOWN)
+        if known is not _UNKNOWN:
+            return known
         found = look_up()
         if keep and (found is not None or keep_none):
             with self._lock:
-                self._known[key] = (found, self._clock() + TOKEN_TRUST_SECONDS)
-                self._known.move_to_end(key)
-                while len(self._known) > TOKENS_REMEMBERED:
-                    self._known.popitem(last=False)
+                self._known[key] = found
         return found
 
     def ticket(self, game_id: UUID, caller: Caller, now: float) -> tuple[str, int]:

@@ -25,6 +25,7 @@ from uuid import UUID
 
 from domain.standing import is_finished
 
+from service.announcements import Listen
 from service.auth import Authenticator, TicketUses, player_key_from, seat_key_from
 from service.cache import StateCache
 from service.commands import CreateGame, GameCommand
@@ -33,10 +34,11 @@ from service.deadlines import DeadlineClaims
 from service.events import EventStore
 from service.games import Applied, Created, GameReads, GameService
 from service.players import Players, PlayerService
+from service.ratings import Ratings
 from service.readmodel import ReadModel
 from service.replicas import Reads, Replica, Source
 from service.snapshots import snapshot_key_from
-from service.streams import Hub, Listen
+from service.streams import Hub
 from service.timeouts import TimeKeeper
 
 
@@ -49,6 +51,7 @@ class Adapters:
     ticket_uses: TicketUses  # stream tickets' single use
     deadlines: DeadlineClaims  # where the time keeper claims the games whose clock has run out
     players: Players  # players, and the seats they hold
+    ratings: Ratings  # players' ratings, kept by the appends that rate games
     #: Hears of other processes' appends, for live streams; None: no other process appends.
     listen: Listen | None
     #: Whether the adapters answer within so many seconds (``/readyz``).
@@ -124,7 +127,8 @@ def bootstrap(adapters: Adapters, settings: Settings) -> Services:
     hub = Hub(adapters.store.load, capacity=settings.stream_buffer_events, listen=adapters.listen)
     games = GameService(adapters.store, StateCache(), snapshot_key=snapshot_key,
                         seat_key=seat_key_from(token) if token else None,
-                        checkpoint_key=settings.checkpoint_key, appended=hub.publish, told=hub.tell)
+                        checkpoint_key=settings.checkpoint_key, appended=hub.games.publish, told=hub.players.tell,
+                        ratings=adapters.ratings.of)
     adapters.on_new_server(games.cache.clear)
     replicas = [Source(GameReads(replica.store, StateCache(), snapshot_key=snapshot_key,
                                  checkpoint_key=settings.checkpoint_key), replica.read_model, True)

@@ -12,24 +12,23 @@ restarts (``service.snapshots``).
 from __future__ import annotations
 
 import threading
-from collections import OrderedDict
+
+from cachetools import LRUCache
 
 
 class StateCache:
     """A bounded least-recently-used map of game id to a folded state (or
-    anything else with a ``version``: the service keeps the chain's head with it)."""
+    anything else with a ``version``: the service keeps the chain's head with
+    it). A ``cachetools.LRUCache`` does the bookkeeping; this adds the lock
+    it does not take and keeps a newer state from being replaced by an older."""
 
     def __init__(self, size: int = 2048):
-        self._size = size
-        self._states: OrderedDict = OrderedDict()
+        self._states: LRUCache = LRUCache(maxsize=size)
         self._lock = threading.Lock()
 
     def get(self, game_id):
         with self._lock:
-            state = self._states.get(game_id)
-            if state is not None:
-                self._states.move_to_end(game_id)
-            return state
+            return self._states.get(game_id)
 
     def drop(self, game_id) -> None:
         with self._lock:
@@ -47,6 +46,3 @@ class StateCache:
             if current is not None and current.version > state.version:
                 return  # a newer state got here first
             self._states[game_id] = state
-            self._states.move_to_end(game_id)
-            while len(self._states) > self._size:
-                self._states.popitem(last=False)

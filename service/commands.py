@@ -63,12 +63,22 @@ class Request:
         return {}
 
 
+@dataclass(frozen=True)
+class SeatedPlayer:
+    """The player who creates a game sitting at it: the seat, the player and the player's name."""
+
+    seat: int
+    player: UUID
+    name: str
+
+
 @dataclass(frozen=True, kw_only=True)
 class CreateGame(Request):
     """Start a game of ``variant``. ``seats`` are the seats' names (None for
     an open seat, which a player joins later), and ``computers`` the seats
     the service plays; ``first_dealer`` None lets the service draw the first
-    dealer."""
+    dealer. ``me``: the creator, a player, holds that seat (None in
+    ``seats``) from the creation on, in the same append."""
 
     variant: str
     seats: tuple[str | None, ...]
@@ -78,13 +88,21 @@ class CreateGame(Request):
     clock: ClockRule | None = None
     #: Listed in the lobby while it waits with a seat open (``service.projection.LISTED``).
     listed: bool = False
+    #: Its result moves its players' ratings; every seat is a registered player's (``domain.rating``).
+    rated: bool = False
+    #: Whether a guest (a name without a player token) may take an open seat, or only players.
+    guests: bool = True
+    me: SeatedPlayer | None = None
 
     def body(self) -> dict[str, Any]:
+        me = self.me.seat if self.me is not None else None
         asked = {"variant": self.variant, "options": self.options, "first_dealer": self.first_dealer,
-                 "seats": [{"open": True} if name is None else {"name": name, "computer": i in self.computers}
-                           for i, name in enumerate(self.seats)]}
+                 "seats": [{"me": True} if i == me else {"open": True} if name is None
+                           else {"name": name, "computer": i in self.computers} for i, name in enumerate(self.seats)]}
         return (asked | ({"clock": self.clock.to_dict()} if self.clock is not None else {})
-                | ({"listed": True} if self.listed else {}))
+                | ({"listed": True} if self.listed else {}) | ({} if self.guests else {"guests": False})
+                | ({"rated": True} if self.rated else {})
+                | ({"player": str(self.me.player)} if self.me is not None else {}))
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -18,7 +18,10 @@ after the next one. Its events' metadata name it as the actor
 from __future__ import annotations
 
 import logging
+import threading
 import uuid
+
+from cachetools import FIFOCache
 
 from domain.errors import RuleViolation
 from domain.game_types import game_of
@@ -38,21 +41,22 @@ _log = logging.getLogger(__name__)
 class ComputerPlayers:
     """The computer seats of every game, played through one ``GameService``.
     Which seats of a game they are is read once per game and kept (they are
-    fixed when the game is created)."""
+    fixed when the game is created), for the ``capacity`` games read last
+    (a ``cachetools.FIFOCache``: first in, first out)."""
 
     def __init__(self, games: GameService, capacity: int = 10_000):
         self._games = games
-        self._known: dict[uuid.UUID, tuple[int, ...]] = {}
-        self._capacity = capacity
+        self._known: FIFOCache = FIFOCache(maxsize=capacity)
+        self._lock = threading.Lock()
 
     def seats(self, game_id: uuid.UUID) -> tuple[int, ...]:
-        known = self._known.get(game_id)
+        with self._lock:
+            known = self._known.get(game_id)
         if known is None:
             first = self._games.events(game_id, 0, 1)
             known = tuple(first[0].metadata.get(COMPUTER_SEATS, ())) if first else ()
-            if len(self._known) >= self._capacity:
-                self._known.pop(next(iter(self._known)))
-            self._known[game_id] = known
+            with self._lock:
+                self._known[game_id] = known
         return known
 
     def take_turns(self, game_id: uuid.UUID, request_id: str | None = None) -> int:

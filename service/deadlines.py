@@ -4,7 +4,7 @@ worker of every ``casino serve`` on the database finds the due ones.
 The deadline itself is the domain's (``GameType.deadline(state)``: the
 running seat's time from the events' times). The service keeps it in a
 table written with the append that sets, moves or clears it
-(``service.events.Append.deadline``), so the table never says other than
+(a ``Deadline`` among its writes, ``service.writes``), so the table never says other than
 the events; a game without a clock writes nothing there. ``DeadlineClaims``
 is the port the ``TimeKeeper`` (``service.timeouts``) claims due ones from:
 PostgreSQL's (``service.postgres.deadlines``) with ``FOR UPDATE SKIP

@@ -21,28 +21,7 @@ from uuid import UUID
 from domain.game_types import State, game_of_event
 
 from service.checkpoints import Checkpoint
-from service.deadlines import Deadline
-
-#: Where the idempotency keys of game creations are filed: no game has this id.
-CREATION_SCOPE = UUID(int=0)
-
-#: The columns of the ``games`` read model an append may write (``id`` is always the game's).
-GAME_COLUMNS = ("variant", "status", "player_names", "version", "created_at", "updated_at",
-                "finished_at", "winner", "listed", "lobby", "awaiting", "deadline")
-
-
-class _AppendTime:
-    """The value of a ``game_row`` column that means "the append's time"."""
-
-    def __repr__(self) -> str:
-        return "NOW"
-
-
-#: A ``game_row`` value meaning the append's time: the same instant as its
-#: events' ``recorded_at``, so the read model's times can be rebuilt from the
-#: events alone. ``created_at`` and ``updated_at`` get it without asking.
-NOW = _AppendTime()
-
+from service.writes import Snapshot, Write, by_kind
 
 class ConcurrencyError(Exception):
     """Another append got there first: the game is no longer at ``expected_version``
@@ -52,6 +31,11 @@ class ConcurrencyError(Exception):
         super().__init__(f"game {game_id} is no longer at version {expected_version}")
         self.game_id = game_id
         self.expected_version = expected_version
+
+
+class RatingsMoved(ConcurrencyError):
+    """A rating the append was decided on was moved first by another game's
+    append (``service.ratings``): decide the game again on the ratings as they are now."""
 
 
 @dataclass(frozen=True)
@@ -87,58 +71,18 @@ class StoredEvent:
 
 
 @dataclass(frozen=True)
-class IdempotencyRecord:
-    """What it takes to answer a retry of a request sent with an
-    ``Idempotency-Key`` as the first attempt was answered (``response``:
-    which versions it appended, and for a creation which game it made).
-
-    Keys are filed per game and per caller (``actor``, as ``Caller.actor``
-    names it), so that no caller's key stands in another's way or tells
-    them it exists; ``scope`` files one elsewhere than under the game (the
-    creation of a game, which has no id before it, files under
-    ``CREATION_SCOPE``). Stores keep a key's sha256, not the key, and
-    forget it after a day.
-    """
-
-    key: str
-    request_hash: str
-    response: Mapping[str, Any]
-    actor: str
-    scope: UUID | None = None
-
-
-@dataclass(frozen=True)
-class Snapshot:
-    """A game's folded state at ``version``, sealed (``service.snapshots``), valid only for ``code_version``."""
-
-    version: int
-    code_version: str
-    state: bytes
-
-
-@dataclass(frozen=True)
 class Append:
     """One append: ``events`` as versions ``expected_version + 1``, ... of the
-    game, and what is written with them, all of it or nothing.
+    game, and ``writes`` (``service.writes``: the idempotency record, the
+    read model's row, seat tokens, players' seats and notices, the snapshot,
+    the deadline) written with them, all of it or nothing.
 
     ``expected_version`` is 0 for a new game; otherwise ``previous_hash`` is
     the hash of the game's event at that version, which the new events'
     hashes chain to. ``metadata`` (actor, command, command id, request id)
-    is stored with each event that has none of its own. With them:
-    ``idempotency`` is filed, ``game_row`` (columns of ``GAME_COLUMNS``) is
-    the game's new ``games`` row when ``expected_version`` is 0 and the
-    columns to change otherwise (a new ``lobby`` is kept only for a game
-    created ``listed``), ``seat_token_hashes`` are kept (seat to sha256 hex,
-    ``service.auth.hash_token``; None: the seat has no token any more),
-    ``player_seats`` are the changes to the seats players hold (player to
-    seat; None: the player holds none any more), ``player_notices`` what the
-    append tells players (``service.notices``; a store whose appends other
-    processes hear of tells them), ``snapshot`` replaces the game's.
-    ``at`` is the append's moment when the caller chose it (the moment its
-    command was decided at, which the game's clock counts from); None: the
-    store's clock. ``deadline`` is the game's deadline after the append, when
-    the append sets, moves or clears it (``service.deadlines``); None: the
-    append leaves it as it is (a game without a clock never has one).
+    is stored with each event that has none of its own. ``at`` is the
+    append's moment when the caller chose it (the moment its command was
+    decided at, which the game's clock counts from); None: the store's clock.
     """
 
     game_id: UUID
@@ -146,23 +90,15 @@ class Append:
     events: Sequence[NewEvent]
     metadata: Mapping[str, Any]
     previous_hash: str | None = None
-    idempotency: IdempotencyRecord | None = None
-    game_row: Mapping[str, Any] | None = None
-    seat_token_hashes: Mapping[int, str | None] | None = None
-    player_seats: Mapping[UUID, int | None] | None = None
-    player_notices: Mapping[UUID, Sequence[Mapping[str, Any]]] | None = None
-    snapshot: Snapshot | None = None
+    writes: Sequence[Write] = ()
     at: datetime | None = None
-    deadline: Deadline | None = None
 
     def __post_init__(self) -> None:
         if not self.events:
             raise ValueError("append needs at least one event")
         if (self.previous_hash is None) != (self.expected_version == 0):
             raise ValueError("previous_hash is the hash of version expected_version, and only then")
-        unknown = set(self.game_row or ()).difference(GAME_COLUMNS)
-        if unknown:
-            raise ValueError(f"not columns of games: {sorted(unknown)}")
+        by_kind(self.writes)  # raises for a write of no kind, or two of one there is one of
 
 
 class Head(NamedTuple):

@@ -23,26 +23,36 @@ from typing import Any, NamedTuple
 
 from domain.errors import OptionError, RuleViolation
 from domain.game_types import GAME_TYPES, GameType, State, game_of
+from domain.rating import Rating
 from domain.seating import Holder
 from domain.standing import WAITING
 
-from service.auth import PUBLIC, hash_token, new_token, seat_token
+from service import chronicle
+from service.auth import PUBLIC, hash_token, new_token, player, seat_token
 from service.cache import StateCache
 from service.chain import first_break
 from service.checkpoints import Checkpoint, mismatch
 from service.commands import CreateGame, GameCommand, Request, fresh_seed, request_hash
 from service.deadlines import Deadline
-from service.events import (CREATION_SCOPE, Append, ConcurrencyError, EventStore, Horizon, IdempotencyRecord,
-                            NewEvent, StoredEvent, Unfoldable, decode, refold, refold_checked)
+from service.events import (Append, ConcurrencyError, EventStore, Horizon, NewEvent, RatingsMoved, StoredEvent,
+                            Unfoldable, decode, refold, refold_checked)
 from service.metrics import COMMANDS_APPENDED
 from service.notices import Told, notices
 from service.projection import LISTED, player_seat_changes, row_changes, seat_changes
+from service.ratings import rating_writes
 from service.snapshots import code_version, seal, unseal
+from service.writes import (CREATION_SCOPE, GameRow, IdempotencyRecord, Write, player_notices, player_seats,
+                            seat_tokens)
 
 SNAPSHOT_EVERY = 100
+#: How many times a command that finishes a rated game is decided again when
+#: another game moved one of its players' ratings first (``service.ratings``).
+MOVED_RATINGS = 5
 
 #: The key of a game's first event's metadata that lists its computer seats (``service.computer``).
 COMPUTER_SEATS = "computer_seats"
+#: The metadata of a game's first event that says only players may take its open seats, no guest.
+PLAYERS_ONLY = "players_only"
 
 
 def game_type(variant: str) -> GameType:
@@ -200,6 +210,11 @@ class GameReads:
         cached = self.cache.get(game_id)
         return cached is not None and cached.state.status != WAITING
 
+    def guests_welcome(self, game_id: uuid.UUID) -> bool:
+        """Whether a guest may take an open seat of the game: unless it was created with ``guests`` false."""
+        first = self._store.load(game_id, 0, 1)
+        return not (first and first[0].metadata.get(PLAYERS_ONLY))
+
     def events(self, game_id: uuid.UUID, after: int = 0, until: int | None = None) -> list[StoredEvent]:
         """The game's stored events after version ``after`` (up to ``until``), as
         stored: a damaged game's too, for the operator looking into it."""
@@ -300,7 +315,8 @@ class GameService(GameReads):
 
     def __init__(self, store: EventStore, cache: StateCache, *, snapshot_key: bytes | None = None,
                  seat_key: bytes | None = None, checkpoint_key: bytes | None = None,
-                 appended: Appended | None = None, told: Callable[[Told], None] | None = None):
+                 appended: Appended | None = None, told: Callable[[Told], None] | None = None,
+                 ratings: Callable[[Sequence[str], str], Mapping[str, Rating]] = lambda players, variant: {}):
         """``seat_key`` derives the tokens of games created with an
         idempotency key (``service.auth.seat_token``); every process serving
         the database needs the same one, and without it each makes its own.
@@ -308,11 +324,14 @@ class GameService(GameReads):
         events once they are stored (the live streams of this process take
         them from there), and ``told`` of what each tells the players of the
         game (``service.notices``: the players' streams of this process take
-        them from there). The rest is ``GameReads``'."""
+        them from there). ``ratings(players, variant)`` reads the players'
+        ratings as they stand, for a rated game that finishes
+        (``service.ratings``). The rest is ``GameReads``'."""
         super().__init__(store, cache, snapshot_key=snapshot_key, checkpoint_key=checkpoint_key)
         self._appended = appended
         self._told = told
         self._seat_key = seat_key or secrets.token_bytes(32)
+        self._ratings = ratings
 
     # -- commands -----------------------------------------------------------
 
@@ -337,15 +356,23 @@ class GameService(GameReads):
         first = command.first_dealer if command.first_dealer is not None else secrets.randbelow(len(names))
         at = self._store.now()
         events = game.decide(None, game.create_command(command.variant, names, first, command.options,
-                                                       fresh_seed(), command.clock), at)
+                                                       fresh_seed(), command.clock, command.rated), at)
         game_id = uuid.uuid4()
         tokens = self._tokens(game_id, names, key)
-        state = game.fold(events, times=itertools.repeat(at))
-        meta = metadata(PUBLIC.actor, command)
+        state = created = game.fold(events, times=itertools.repeat(at))
+        me, actor = command.me, PUBLIC.actor
+        if me is not None:  # the creator sits down in the same append: the seat is never open to anyone else
+            joined = game.decide(state, game.join_command(me.seat, me.name, str(me.player)), at)
+            state = game.fold(joined, state, itertools.repeat(at))
+            events, actor = [*events, *joined], player(me.player).actor
+        told = notices(game_id, created, state)
+        meta = metadata(actor, command)
         if command.computers:
             meta[COMPUTER_SEATS] = list(command.computers)
         if command.listed:
             meta[LISTED] = True
+        if not command.guests:
+            meta[PLAYERS_ONLY] = True
         record = fingerprint = None
         if key is not None:
             fingerprint = request_hash(PUBLIC.actor, command.name, command.body())
@@ -353,16 +380,19 @@ class GameService(GameReads):
                                                           "tokens": _hash_list(tokens)},
                                        actor=PUBLIC.actor, scope=CREATION_SCOPE)
         try:
-            stored = self._store.append(Append(
-                game_id, 0, [_new(game, e) for e in events], meta, idempotency=record,
-                game_row=row_changes(state, listed=command.listed),
-                seat_token_hashes=_hashes(tokens), at=at, deadline=_deadline(game, None, state)))
+            writes = [GameRow(row_changes(state, listed=command.listed)), *seat_tokens(_hashes(tokens)),
+                      *_optional(record, _deadline(game, None, state)),
+                      *player_seats({me.player: me.seat} if me is not None else {}), *player_notices(told)]
+            stored = self._store.append(Append(game_id, 0, [_new(game, e) for e in events], meta, writes=writes,
+                                               at=at))
         except ConcurrencyError:  # a new game's only conflict: the key was filed before
             retried = self._retried_creation(key, fingerprint) if key and fingerprint else None
             if retried is None:
                 raise
             return retried
         self.cache.put(game_id, Loaded(state, stored[-1].hash))
+        if told and self._told is not None:
+            self._told(told)
         COMMANDS_APPENDED.inc()
         return Created(game_id, state, tuple(tokens), stored[-1].position)
 
@@ -376,7 +406,9 @@ class GameService(GameReads):
         game_id = uuid.UUID(found["game"])
         stored = self._store.load(game_id, until_version=found["version"])
         state = refold(stored)
-        tokens = self._tokens(game_id, tuple(s["name"] for s in game_of(state.variant).seats(state)), key)
+        guests = tuple(holder.name if holder is not None and holder.player is None else None
+                       for holder in game_of(state.variant).seat_holders(state))  # a player's seat has no token
+        tokens = self._tokens(game_id, guests, key)
         if "tokens" in found:
             if found["tokens"] != _hash_list(tokens):
                 raise TokensLost()  # the secret was replaced: never answer with other tokens than the first
@@ -425,13 +457,18 @@ class GameService(GameReads):
         read = loaded is None or (if_match is not None and if_match != loaded.version)
         if read:
             loaded = self._load(game_id)
-        lost = 0  # appends lost after a read
+        lost = moved = 0  # appends lost after a read; to a rating another game moved
         while True:
             try:
                 if if_match is not None and if_match != loaded.version:
                     raise PreconditionFailed(loaded.version)
                 applied, head = self._decide_and_append(command, loaded, meta, fingerprint)
                 break
+            except RatingsMoved:
+                moved += 1
+                if moved > MOVED_RATINGS:
+                    raise VersionConflict() from None
+                continue  # the game is where it was: decide it again on the ratings as they are now
             except (RuleViolation, PreconditionFailed, ConcurrencyError) as refusal:
                 if not read:
                     read, cached = True, loaded
@@ -529,6 +566,15 @@ class GameService(GameReads):
             events += more
             follow_meta = {**meta, "actor": "service", "command": type(follow).__name__}
             new += [_new(game, e, follow_meta) for e in more]
+        rated: list[Write] = []
+        if players := game.players_to_rate(after):
+            # A rated game that just finished is rated in the same append,
+            # on its players' ratings as they stand now (service.ratings).
+            more = game.decide(after, game.rate_command(self._ratings(players, after.variant)), at)
+            after = game.fold(more, after, times)
+            events += more
+            new += [_new(game, e, {**meta, "actor": "service", "command": "Rate"}) for e in more]
+            rated = rating_writes(after.variant, after.rating_changes)
         record = None
         if command.idempotency_key is not None:
             # The result itself is not filed: the versions it covers are
@@ -541,17 +587,19 @@ class GameService(GameReads):
         changed = seat_changes(state, after)  # nothing, but while the game waits for its players
         seated = self._seated_tokens(game_id, changed, command.idempotency_key)
         told = notices(game_id, state, after)  # nothing, but for a game players hold seats in
-        append = Append(
-            game_id, state.version, new, meta, previous_hash=loaded.hash, idempotency=record,
-            game_row=row_changes(after, state), snapshot=snapshot, at=at, deadline=_deadline(game, state, after),
-            seat_token_hashes=({seat: None for seat in changed} | {s: hash_token(t) for s, t in seated.items() if t})
-            or None, player_seats=player_seat_changes(state, changed) or None, player_notices=told or None)
-        return _Decided(append, tuple(events), after, seated, told)
+        tokens = {seat: None for seat in changed} | {s: hash_token(t) for s, t in seated.items() if t}
+        writes = [GameRow(row_changes(after, state)), *_optional(record, snapshot, _deadline(game, state, after)),
+                  *seat_tokens(tokens), *player_seats(player_seat_changes(state, changed)), *player_notices(told),
+                  *rated]
+        append = Append(game_id, state.version, new, meta, previous_hash=loaded.hash, writes=writes, at=at)
+        return _Decided(append, tuple(events), state, after, seated, told)
 
     def _recorded(self, decision: _Decided, stored: list[StoredEvent]) -> tuple[Applied, str]:
         """Tell this process's streams of the decision's stored events; what
         was applied, and the hash of the new last event."""
         game_id = decision.append.game_id
+        chronicle.appended(game_id, decision.append.metadata["command"], decision.before, decision.after,
+                           decision.events, decision.append.at)
         if self._appended is not None:
             self._appended(game_id, stored, decision.after)
         if decision.told and self._told is not None:
@@ -604,11 +652,12 @@ class GameService(GameReads):
 
 class _Decided(NamedTuple):
     """A command decided: the append that stores it, its events (the
-    domain's), the state after them, the seats it seated (with their new
+    domain's), the states before and after them, the seats it seated (with their new
     tokens) and what it tells the players."""
 
     append: Append
     events: tuple[Any, ...]
+    before: State
     after: State
     seated: dict[int, str | None]
     told: Told
@@ -624,6 +673,11 @@ def _deadline(game: GameType, before: State | None, after: State) -> Deadline | 
     if before is not None and game.deadline(before) == due:
         return None
     return Deadline(due)
+
+
+def _optional(*writes: Write | None) -> list[Write]:
+    """The writes given, but None (a write this append has none of)."""
+    return [w for w in writes if w is not None]
 
 
 def _hash_list(tokens: list[str | None]) -> list[str | None]:

@@ -4,12 +4,13 @@ their games, as Server-Sent Events (``service.notices``: ``your_turn``,
 
 On connecting, the stream first sends ``your_turn`` for every game that
 waits for the player now, from the read model (``Players.turns``); then
-whatever the appends to the player's games tell the player, as the hub
-hands it on (this process's appends at once, other processes' from their
-sealed notifications). The stream heeds the hub before it reads, so an
-append in between is not missed, and what it found so when it began is not
-sent again when the append's notice comes. While the hub is not listening
-(its connection is being made again), the stream reads the player's turns
+whatever the appends to the player's games tell the player, as the
+process's players' notices hand it on (``service.player_notices``: this
+process's appends at once, other processes' from their sealed
+notifications). The stream heeds them before it reads, so an append in
+between is not missed, and what it found so when it began is not sent
+again when the append's notice comes. While nothing is listening (the
+connection is being made again), the stream reads the player's turns
 every ``poll`` seconds instead. A stream costs what a game's stream costs:
 a greenlet waiting on an event, and a bounded buffer; no thread, no
 connection.
@@ -44,19 +45,20 @@ def events(hub: Hub, player_id: UUID, turns: Callable[[], Sequence[notices.Notic
     """The stream's text until its time is up: ``your_turn`` for each game
     that waits for the player now (``turns()``), then what the player is told."""
     deadline = clock() + timing.seconds
-    heeding = hub.heed(player_id)  # before reading, so no append slips between
+    players = hub.players
+    heeding = players.heed(player_id)  # before reading, so no append slips between
 
     def news() -> str:
-        return "".join(frame(n) for n in hub.already_told(heeding, list(turns())))
+        return "".join(frame(n) for n in players.already_told(heeding, list(turns())))
 
     def take(timeout: float) -> str:
-        return "".join(frame(n) for n in hub.hear(heeding, timeout))  # one write for all of it
+        return "".join(frame(n) for n in players.hear(heeding, timeout))  # one write for all of it
 
     try:
         yield news() or KEEPALIVE
-        yield from waiting(hub, timing, deadline, lambda: heeding.dropped, take, news, clock)
+        yield from waiting(hub.listener, timing, deadline, lambda: heeding.dropped, take, news, clock)
     finally:
-        hub.unheed(heeding)
+        players.unheed(heeding)
 
 
 def turn_of(row: dict[str, Any]) -> notices.Notice:

@@ -15,17 +15,34 @@ the player kept under that id, and is given the same answer, with nothing
 kept in clear. Two adapters keep ``Players``: PostgreSQL's
 (``service.postgres.players``) and memory's (``service.memory.players``);
 tests/contract holds both to it.
+
+A player may replace the token (one that leaked, say): the old one stops
+working at once, since a player's token is looked up on every request
+(``service.auth``). To take the identity to another device, the player asks
+for a transfer code: twelve letters, kept as their hash, that another device
+exchanges once, within ten minutes, for a new token of the player; that
+token replaces the one before, so the identity moves rather than being
+copied. A code is spent by its claim, and forgotten when the token changes.
 """
 
 from __future__ import annotations
 
+import secrets
 import uuid
 from dataclasses import dataclass
+from datetime import datetime, timedelta
 from typing import Protocol
 
 from service.auth import hash_token, new_player_token, player_identity
 from service.commands import RegisterPlayer
 from service.games import KeyReused, TokensLost
+
+#: How long a transfer code (``PlayerService.transfer``) may be claimed.
+TRANSFER_LIFETIME = timedelta(minutes=10)
+#: A transfer code's letters: no 0/O or 1/I to mistake for one another; 32 of them, 5 bits a letter.
+CODE_ALPHABET = "23456789ABCDEFGHJKLMNPQRSTUVWXYZ"
+#: 12 letters, 60 bits: far beyond guessing in the ten minutes a code lives.
+CODE_LENGTH = 12
 
 
 @dataclass(frozen=True)
@@ -65,6 +82,20 @@ class Players(Protocol):
         """The seat the player holds in the game, or None (on the primary:
         which seat a token acts for is never read from a replica)."""
 
+    def replace_token(self, player_id: uuid.UUID, token_hash: str) -> None:
+        """Keep the player under a new token's hash (the old token stops
+        working at once) and forget the player's transfer code, if any."""
+
+    def add_transfer(self, player_id: uuid.UUID, code_hash: str, lifetime: timedelta) -> datetime:
+        """Keep a transfer code's hash for the player, valid for ``lifetime``
+        from now by the store's clock, in place of any code before; when it expires."""
+
+    def claim(self, code_hash: str, token_hash: str) -> Player | None:
+        """Spend the transfer code of that hash, if one is kept and has not
+        expired: its player is kept under ``token_hash`` from now on (the
+        token before stops working) and answered. None for any other code,
+        one spent already among them: a code is claimed once."""
+
 
 class PlayerService:
     """Registering players, and reading what is kept of them. ``secret``
@@ -92,3 +123,29 @@ class PlayerService:
 
     def find(self, player_id: uuid.UUID) -> Player | None:
         return self._players.find(player_id)
+
+    def new_token(self, player_id: uuid.UUID) -> str:
+        """A new token for the player; the one before stops working at once."""
+        token = new_player_token()
+        self._players.replace_token(player_id, hash_token(token))
+        return token
+
+    def transfer(self, player_id: uuid.UUID) -> tuple[str, datetime]:
+        """A one-time code that another device exchanges for a token of the
+        player (``claim``), valid for ``TRANSFER_LIFETIME``; and when it expires."""
+        code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+        expires = self._players.add_transfer(player_id, hash_token(code), TRANSFER_LIFETIME)
+        return "-".join(code[i:i + 4] for i in range(0, CODE_LENGTH, 4)), expires
+
+    def claim(self, code: str) -> Registered | None:
+        """The player of a transfer code, with a new token (which replaces the
+        one before: the identity moves to the claiming device); None for a
+        code that is not valid (mistyped, expired or spent)."""
+        token = new_player_token()
+        found = self._players.claim(hash_token(normal_code(code)), hash_token(token))
+        return Registered(found, token) if found is not None else None
+
+
+def normal_code(code: str) -> str:
+    """A transfer code as it is kept: in capitals, without the dashes and spaces a person may type."""
+    return "".join(code.split()).replace("-", "").upper()

@@ -27,7 +27,8 @@ from domain.game_types import AnyGameType, State, game_of
 from domain.seating import Holder
 from domain.standing import WAITING, Awaited
 
-from service.events import NOW, Recorded
+from service.events import Recorded
+from service.writes import NOW
 
 #: The key of a game's first event's metadata saying it was created to be
 #: listed in the lobby (``"listed": true``), as ``computer_seats`` names its computers.

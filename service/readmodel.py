@@ -116,6 +116,12 @@ def newest_first(rows: list[Row], after: Cursor | None, limit: int) -> tuple[lis
     return page_of(rows[:limit + 1], limit)
 
 
+def outcome_of(winner: dict[str, Any] | None) -> dict[str, Any] | None:
+    """Who won and how, as every game type's view says it (the read model's
+    ``winner`` holds these beside the listing's former fields)."""
+    return None if winner is None else {"winners": winner["winners"], "result": winner["result"]}
+
+
 class ReadModel(Protocol):
     """Queries on the games read model, and the events behind it."""
 

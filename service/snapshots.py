@@ -35,7 +35,7 @@ from domain.game_types import GAME_TYPES, State, game_of
 
 from service import jsonio, state_codec
 from service.auth import derived_key
-from service.events import Snapshot
+from service.writes import Snapshot
 
 #: The snapshots' format; a new one ignores every snapshot of the old.
 FORMAT = 2  # 1 was a pickle, invalidated by any change to domain/

@@ -47,6 +47,7 @@ def _same(value: Any) -> Any:
 
 _LEAVES: dict[Any, _Codec] = {
     int: _Codec(_same, _same, "int"),
+    float: _Codec(_same, _same, "float"),
     str: _Codec(_same, _same, "str"),
     bool: _Codec(_same, _same, "bool"),
     NoneType: _Codec(_same, _same, "none"),

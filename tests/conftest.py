@@ -101,7 +101,10 @@ def own_database_url(database_url) -> Iterator[str]:
 
 #: Settings of the test apps. Live streams end within a fraction of a
 #: second, so that a test (or the fuzzer) reading one to its end is quick.
-TEST_SETTINGS = {"TESTING": True, "OPERATOR_TOKEN": OPERATOR_TOKEN, "STREAM_MAX_SECONDS": 0.3}
+#: The allowances per client address (service.rates) are lifted: every test's requests come from one address.
+TEST_SETTINGS = {"TESTING": True, "OPERATOR_TOKEN": OPERATOR_TOKEN, "STREAM_MAX_SECONDS": 0.3,
+                 "REGISTRATIONS_PER_ADDRESS": 10_000, "GUEST_JOINS_PER_ADDRESS": 10_000,
+                 "GUEST_ABORTS_PER_ADDRESS": 10_000}
 
 
 #: Fixtures that reach PostgreSQL beside the app: a test that asks for one is marked ``postgres``.

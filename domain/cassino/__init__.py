@@ -17,8 +17,9 @@ from .events import EVENT_TYPES, UPCASTERS, Event, from_json, to_json
 from .evolve import evolve, fold
 from .game import (DESCRIPTION, GAME_TYPE, PLAYERS, STATE, STATUSES, abort_command, answer_undo_command, awaiting,
                    client_seed_command, command_for, computer_command, count_out_command, create_command, deadline,
-                   deal_command, follow_up, join_command, leave_command, outcome, parse_move, resign_command,
-                   seat_holders, seats, summary, time_out_command, undo_command, void_command)
+                   deal_command, follow_up, join_command, leave_command, outcome, parse_move, players_to_rate,
+                   rate_command, resign_command, seat_holders, seats, summary, time_out_command, undo_command,
+                   void_command)
 from ..paging import MoveList
 from .legal import LegalMoves, is_legal, legal_moves
 from .moves import Action, Move
@@ -35,6 +36,7 @@ __all__ = [
     "abort_command", "answer_undo_command", "audit", "audit_deals", "awaiting", "client_seed_command", "command_for",
     "computer_command", "count_out_command", "create_command", "deadline", "deal_command", "decide",
     "describe_event", "event_view", "evolve", "fold", "follow_up", "from_json", "game_view", "is_legal",
-    "join_command", "leave_command", "legal_moves", "log_revealed", "outcome", "parse_move", "resign_command",
+    "join_command", "leave_command", "legal_moves", "log_revealed", "outcome", "parse_move", "players_to_rate",
+    "rate_command", "resign_command",
     "resolve", "seat_holders", "seats", "summary", "time_out_command", "to_json", "undo_command", "void_command",
 ]

@@ -10,6 +10,7 @@ from typing import Any
 
 from ..cards import Card
 from ..clocks import ClockRule
+from ..rating import Rate
 from ..seating import Abort, Join, Leave, Resign, TimeOut
 from .moves import Move
 
@@ -26,6 +27,7 @@ class CreateGame:
     options: dict[str, Any] = field(default_factory=dict)  # overrides of the variant
     seed: bytes | None = None
     clock: ClockRule | None = None
+    rated: bool = False  # every seat a registered player's, and the result moves their ratings
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,4 +92,4 @@ class VoidHand:
 
 #: Every command ``decide`` knows: Cassino's, and the kernel's seating and clock commands.
 Command = (CreateGame | Deal | Play | CountOut | SetClientSeed | Undo | AnswerUndo | VoidHand | Join | Leave | Resign
-           | Abort | TimeOut)
+           | Abort | TimeOut | Rate)

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Collection, Sequence
 
-from .. import seating, undoing
+from .. import clocks, rating, seating, undoing
 from ..cards import Card
 from ..deciding import Decider
 from ..errors import OptionError, RuleViolation
@@ -27,9 +27,11 @@ from .dealing import deal_round, deck_for, play_order
 from .computer import stand_in
 from .events import (BuildMade, BundleStolen, CardDrawn, CardPlucked, CardsCaptured, CardTrailed, ClientSeedSet,
                      ClockSet, CountedOut, Event, GameAborted, GameCreated, GameFinished, HandDealt, HandEnded,
-                     HandVoided, InitialPairsTaken, PlayUndone, PointsScored, RoundDealt, SeatJoined, SeatLeft,
-                     SeatResigned, SeedRevealed, ShuffleCommitted, TimedOut, UndoAnswered, UndoRequested)
+                     HandVoided, InitialPairsTaken, PlayUndone, PointsScored, RatedSet, RatingsChanged, RoundDealt,
+                     SeatJoined, SeatLeft, SeatResigned, SeedRevealed, ShuffleCommitted, TimedOut, UndoAnswered,
+                     UndoRequested)
 from .evolve import evolve, fold
+from .game import outcome
 from .moves import Action, Move, pile_seat
 from .options import resolve
 from .play import resolve_play
@@ -45,8 +47,10 @@ def _create(c: cmd.CreateGame) -> list[Event]:
         raise OptionError(f"The first dealer must be a seat from 0 to {n - 1}.", "first_dealer")
     teams = [i % 2 if options.teams else i for i in range(n)]
     seats = tuple(Seat(name, team) for name, team in zip(c.players, teams))
+    rating.check_rated_seats(c.rated, (None,) * n, c.players)
     clock = [ClockSet(c.clock)] if c.clock is not None else []
-    return [GameCreated(c.variant, options, seats, c.first_dealer), *clock, *_commit(1, c.seed)]
+    rated = [RatedSet()] if c.rated else []
+    return [GameCreated(c.variant, options, seats, c.first_dealer), *clock, *rated, *_commit(1, c.seed)]
 
 
 def _commit(hand_number: int, seed: bytes | None) -> list[Event]:
@@ -260,7 +264,12 @@ def _void(state: GameState, c: cmd.VoidHand) -> list[Event]:
 
 
 def _join(state: GameState, c: seating.Join) -> list[Event]:
-    return [SeatJoined(seating.seat_to_join(state.names, state.player_ids, c), c.name, c.player)]
+    return [SeatJoined(seating.seat_to_join(state.names, state.player_ids, c, state.rated), c.name, c.player)]
+
+
+def _rate(state: GameState, c: rating.Rate) -> list[Event]:
+    teams = [seat.team for seat in state.seats]
+    return [RatingsChanged(rating.rate(state.rated, outcome(state), state.rating_changes, state.player_ids, teams, c))]
 
 
 def _leave(state: GameState, c: seating.Leave) -> list[Event]:
@@ -291,10 +300,13 @@ def _abort(state: GameState, c: seating.Abort) -> list[Event]:
 
 
 def _time_out(state: GameState, c: seating.TimeOut) -> list[Event]:
-    """The clock has run out (the kernel checked it is due): the seat it ran
-    for forfeits, or the computer makes its deal or play."""
+    """The clock has run out (the kernel checked it is due): the game is
+    called off if it was the seat's first action, else the seat it ran for
+    forfeits, or the computer makes its deal or play."""
     assert state.clock is not None and state.clock.seat is not None, "a due clock runs for a seat"
     seat = state.clock.seat
+    if clocks.first_action(state.clock):  # the seat never started to play: nobody loses
+        return [TimedOut(seat), *_reveal(state), GameFinished(None, EndReason.ABORTED, state.scores)]
     if state.clock.rule.on_timeout != "computer":
         return [TimedOut(seat), *_forfeit(state, seat, EndReason.TIMED_OUT)]
     timed = TimedOut(seat, computer=True)
@@ -306,4 +318,5 @@ decide = Decider[GameState, cmd.Command, Event](cmd.CreateGame, _create, {
     cmd.Deal: _deal, cmd.Play: _play, cmd.CountOut: _count_out, cmd.SetClientSeed: _set_client_seed,
     cmd.Undo: _undo, cmd.AnswerUndo: _answer_undo, cmd.VoidHand: _void, seating.Join: _join,
     seating.Leave: _leave, seating.Resign: _resign, seating.Abort: _abort, seating.TimeOut: _time_out,
+    rating.Rate: _rate,
 }).decide

@@ -23,6 +23,7 @@ from .. import codec
 from ..cards import Card
 from .. import clocks
 from ..clocks import ClockRule
+from ..rating import CHANGES_CODEC, RatingChange
 from ..codec import Codec, EventCodec, Upcasters
 from .options import Options
 from .state import Award, EndReason, Seat
@@ -46,6 +47,20 @@ class ClockSet(Event):
     """The game's clock, given at its creation (right after ``GameCreated``)."""
 
     clock: ClockRule
+
+
+@dataclass(frozen=True, slots=True)
+class RatedSet(Event):
+    """The game is rated (given at its creation, after ``GameCreated`` and
+    any ``ClockSet``): its seats are registered players', and its result
+    moves their ratings."""
+
+
+@dataclass(frozen=True, slots=True)
+class RatingsChanged(Event):
+    """The finished rated game moved each seat's player's rating (:mod:`domain.rating`)."""
+
+    changes: tuple[RatingChange, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -295,6 +310,7 @@ class HandVoided(Event):
 _CODECS: dict[Any, Codec] = {
     Options: (Options.to_dict, Options.from_dict),
     EndReason: (str, EndReason),
+    tuple[RatingChange, ...]: CHANGES_CODEC,
     Build: (Build.to_dict, Build.from_dict),
     tuple[Seat, ...]: (
         lambda ss: [{"name": s.name, "team": s.team} for s in ss],
@@ -330,7 +346,7 @@ CODEC: EventCodec[Event] = EventCodec(
     (GameCreated, ShuffleCommitted, ClientSeedSet, HandDealt, InitialPairsTaken, RoundDealt, CardTrailed,
      CardsCaptured, BundleStolen, BuildMade, CardDrawn, CardPlucked, PointsScored, HandEnded, SeedRevealed,
      CountedOut, GameFinished, UndoRequested, UndoAnswered, PlayUndone, HandVoided, ClockSet, SeatJoined,
-     SeatLeft, SeatResigned, GameAborted, TimedOut),
+     SeatLeft, SeatResigned, GameAborted, TimedOut, RatedSet, RatingsChanged),
     _CODECS, UPCASTERS)
 #: Cassino's events by stored type name.
 EVENT_TYPES = CODEC.types

@@ -17,7 +17,8 @@ from ..seating import joined
 from .events import (BuildMade, BundleStolen, CardDrawn, CardPlucked, CardsCaptured, CardTrailed, ClientSeedSet,
                      ClockSet, CountedOut, Event, GameAborted, GameCreated, GameFinished, HandDealt, HandEnded,
                      HandVoided, InitialPairsTaken, PlayUndone, PointsScored, RoundDealt, SeatJoined, SeatLeft,
-                     SeatResigned, SeedRevealed, ShuffleCommitted, TimedOut, UndoAnswered, UndoRequested)
+                     RatedSet, RatingsChanged, SeatResigned, SeedRevealed, ShuffleCommitted, TimedOut, UndoAnswered,
+                     UndoRequested)
 from .moves import pile_counts
 from .scoring import strikes
 from .state import FINISHED, HAND_OVER, IN_PROGRESS, GameState, Outcome, Seat, next_seat, replace_state
@@ -251,6 +252,14 @@ def _clock_set(s: GameState, e: ClockSet) -> GameState:
     return replace_state(s, version=s.version + 1, clock=clocks.start(e.clock, len(s.seats)))
 
 
+def _rated_set(s: GameState, e: RatedSet) -> GameState:
+    return replace_state(s, version=s.version + 1, rated=True)
+
+
+def _ratings_changed(s: GameState, e: RatingsChanged) -> GameState:
+    return replace_state(s, version=s.version + 1, rating_changes=e.changes)
+
+
 def _seat_joined(s: GameState, e: SeatJoined) -> GameState:
     seat = Seat(e.name, s.seats[e.seat].team)
     return replace_state(s, version=s.version + 1, seats=s.seats[:e.seat] + (seat,) + s.seats[e.seat + 1:],
@@ -295,6 +304,8 @@ _EVOLVER: Evolver[GameState, Event] = Evolver(GameCreated, _created, {
     CardPlucked: _plucked,
     PointsScored: _scored,
     ClockSet: _clock_set,
+    RatedSet: _rated_set,
+    RatingsChanged: _ratings_changed,
     SeatJoined: _seat_joined,
     SeatLeft: _seat_left,
     SeatResigned: _counted,

@@ -17,6 +17,7 @@ from ..seating import Holders, holders
 from ..seating import abort_command as abort_command, join_command as join_command
 from ..seating import leave_command as leave_command, resign_command as resign_command
 from ..seating import time_out_command as time_out_command
+from ..rating import rate_command as rate_command, to_rate
 from ..standing import Outcome
 from ..summary import Summary
 from .commands import AnswerUndo, CountOut, CreateGame, Deal, Play, SetClientSeed, Undo, VoidHand
@@ -36,8 +37,9 @@ STATE = GameState
 
 
 def create_command(variant: str, players: tuple[str | None, ...], first_dealer: int,
-                   options: dict[str, Any] | None, seed: bytes | None, clock: ClockRule | None = None) -> CreateGame:
-    return CreateGame(variant, players, first_dealer, options or {}, seed, clock)
+                   options: dict[str, Any] | None, seed: bytes | None, clock: ClockRule | None = None,
+                   rated: bool = False) -> CreateGame:
+    return CreateGame(variant, players, first_dealer, options or {}, seed, clock, rated)
 
 
 def deal_command(seat: int | None, deck: tuple[Card, ...] | None, next_seed: bytes | None) -> Deal:
@@ -87,6 +89,11 @@ def outcome(state: GameState) -> Outcome | None:
         return None
     winners = state.team_seats(ended.winner) if ended.winner is not None else ()
     return Outcome(ended.reason.value, winners)
+
+
+def players_to_rate(state: GameState) -> tuple[str, ...]:
+    """The players whose ratings the game moves now (:func:`domain.rating.to_rate`)."""
+    return to_rate(state.rated, outcome(state), state.rating_changes, state.player_ids)
 
 
 def seats(state: GameState) -> list[dict[str, Any]]:

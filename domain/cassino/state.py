@@ -13,6 +13,7 @@ from typing import Any, NamedTuple
 from .. import standing
 from ..cards import Card
 from ..clocks import Clock
+from ..rating import RatingChange
 from .options import Options
 from .table import Build, TableItem, item_id
 
@@ -112,6 +113,8 @@ class GameState(NamedTuple):
     played: bool = False  # a play stands (the game can no longer be aborted)
     stood_in: int | None = None  # the seat the service is about to move for, its time being out
     clock: Clock | None = None  # the kernel's (domain.folding): None for a game without one
+    rated: bool = False  # its result moves its players' ratings (domain.rating)
+    rating_changes: tuple[RatingChange, ...] = ()  # what it did to them, once finished and rated
 
     # -- seats and teams ----------------------------------------------------
 

@@ -35,6 +35,7 @@ from typing import Any
 
 from ..cards import codes
 from ..clocks import clock_view
+from ..rating import rating_describers, rating_view
 from ..standing import standing_view
 from ..views import Describer, cards_text, describe, names_text, private_parts, seating_describers
 from .game import GAME_TYPE, awaiting, outcome
@@ -105,6 +106,7 @@ def game_view(state: GameState, seat: int | None = None, operator: bool = False)
         "winner": ended.winner if ended else None,  # the winning side
         **standing_view(awaiting(state), outcome(state)),
         "clock": clock_view(state.clock),
+        **rating_view(state.rated, state.rating_changes),
     }
     return view | private_parts(state.hands, state.stock, codes, seat, operator) | _claims(state, seat, operator)
 
@@ -180,6 +182,7 @@ _DESCRIBERS: dict[str, Describer] = {
                                + f" ({d['reason']}); scores {_scores(d['scores'])}"),
     **seating_describers(joined="SeatJoined", left="SeatLeft", resigned="SeatResigned", aborted="GameAborted",
                          timed_out="TimedOut", clock="ClockSet"),
+    **rating_describers(rated="RatedSet", changed="RatingsChanged"),
 }
 
 

@@ -25,8 +25,8 @@ from .events import EVENT_TYPES, UPCASTERS, Event, from_json, to_json
 from .evolve import evolve, fold
 from .game import (PLAYERS, STATE, STATUSES, VARIANTS, Variant, abort_command, answer_undo_command, awaiting,
                    client_seed_command, computer_command, count_out_command, create_command, deadline, deal_command,
-                   join_command, leave_command, log_revealed, outcome, parse_move, resign_command, seat_holders,
-                   seats, summary, time_out_command, undo_command, void_command)
+                   join_command, leave_command, log_revealed, outcome, parse_move, players_to_rate, rate_command,
+                   resign_command, seat_holders, seats, summary, time_out_command, undo_command, void_command)
 from ..paging import MoveList
 from .legal import LegalMoves, legal_moves
 from .moves import Move
@@ -42,6 +42,6 @@ __all__ = [
     "computer_command", "count_out_command", "create_command", "deadline", "deal_command", "decide",
     "default_options", "describe_event", "event_view", "evolve", "fold", "follow_up", "from_json", "game_view",
     "is_legal", "join_command", "leave_command", "legal_moves", "log_revealed", "outcome", "parse_move",
-    "resign_command", "resolve", "seat_holders", "seats", "summary", "time_out_command", "to_json",
-    "undo_command", "void_command",
+    "players_to_rate", "rate_command", "resign_command", "resolve", "seat_holders", "seats", "summary",
+    "time_out_command", "to_json", "undo_command", "void_command",
 ]

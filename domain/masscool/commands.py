@@ -12,6 +12,7 @@ from typing import Any
 
 from ..cards import Card
 from ..clocks import ClockRule
+from ..rating import Rate
 from ..seating import Abort, Join, Leave, Resign, TimeOut
 from .moves import BET, Move
 from .rules import GAME_TYPE
@@ -29,6 +30,7 @@ class CreateGame:
     seed: bytes | None = None
     variant: str = GAME_TYPE
     clock: ClockRule | None = None
+    rated: bool = False  # every seat a registered player's, and the result moves their ratings
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,7 +81,8 @@ class AnswerUndo:
 
 
 #: Every command ``decide`` knows: the game's, and the kernel's seating and clock commands.
-Command = CreateGame | Deal | Bet | Stop | Reshuffle | Undo | AnswerUndo | Join | Leave | Resign | Abort | TimeOut
+Command = (CreateGame | Deal | Bet | Stop | Reshuffle | Undo | AnswerUndo | Join | Leave | Resign | Abort | TimeOut
+           | Rate)
 
 
 def command_for(seat: int, move: Move, next_seed: bytes | None = None) -> Bet | Stop:

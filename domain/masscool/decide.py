@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Collection, Sequence
 
-from .. import seating, undoing
+from .. import clocks, rating, seating, undoing
 from ..cards import Card, full_deck
 from ..deciding import Decider
 from ..errors import OptionError, RuleViolation
@@ -24,8 +24,10 @@ from .computer import stand_in
 from .dealing import deal_money, draw_hands, seeded_deck
 from .events import (BetPlaced, BetTakenBack, BetUndoAnswered, BetUndoAsked, DeckReshuffled, Event, HandsDrawn,
                      MoneyCounted, MoneyDealt, PlayerResigned, PlayerSeated, PlayerUnseated, PotTied, PotWon,
-                     ShufflePromised, ShuffleRevealed, StopCalled, TableAborted, TableOpened, TimerSet, TurnTimedOut)
+                     ShufflePromised, ShuffleRevealed, StopCalled, TableAborted, TableOpened, TableRated,
+                     TableRatingsChanged, TimerSet, TurnTimedOut)
 from .evolve import evolve, fold
+from .game import outcome
 from .moves import Move
 from .rules import money_value, resolve, showdown_rank
 from .state import RESHUFFLE, WAITING, MassCoolState
@@ -46,8 +48,10 @@ def _create(c: cmd.CreateGame) -> list[Event]:
     options = resolve(c.variant, c.options, n)
     if not 0 <= c.first_dealer < n:
         raise OptionError(f"The first dealer must be a seat from 0 to {n - 1}.", "first_dealer")
+    rating.check_rated_seats(c.rated, (None,) * len(c.players), c.players)
     clock = [TimerSet(c.clock)] if c.clock is not None else []
-    return [TableOpened(tuple(c.players), c.first_dealer, options), *clock, *_promise(1, c.seed)]
+    rated = [TableRated()] if c.rated else []
+    return [TableOpened(tuple(c.players), c.first_dealer, options), *clock, *rated, *_promise(1, c.seed)]
 
 
 def _promise(number: int, seed: bytes | None) -> list[Event]:
@@ -183,7 +187,12 @@ def _answer_undo(s: MassCoolState, c: cmd.AnswerUndo) -> list[Event]:
 
 
 def _join(s: MassCoolState, c: seating.Join) -> list[Event]:
-    return [PlayerSeated(seating.seat_to_join(s.names, s.player_ids, c), c.name, c.player)]
+    return [PlayerSeated(seating.seat_to_join(s.names, s.player_ids, c, s.rated), c.name, c.player)]
+
+
+def _rate(s: MassCoolState, c: rating.Rate) -> list[Event]:
+    seats = range(len(s.names))  # every seat plays for itself
+    return [TableRatingsChanged(rating.rate(s.rated, outcome(s), s.rating_changes, s.player_ids, seats, c))]
 
 
 def _leave(s: MassCoolState, c: seating.Leave) -> list[Event]:
@@ -209,10 +218,13 @@ def _abort(s: MassCoolState, c: seating.Abort) -> list[Event]:
 
 
 def _time_out(s: MassCoolState, c: seating.TimeOut) -> list[Event]:
-    """The clock has run out (the kernel checked it is due): the seat it ran
-    for forfeits, or the computer makes its deal or move."""
+    """The clock has run out (the kernel checked it is due): the game is
+    called off if it was the seat's first action, else the seat it ran for
+    forfeits, or the computer makes its deal or move."""
     assert s.clock is not None and s.clock.seat is not None, "a due clock runs for a seat"
     seat = s.clock.seat
+    if clocks.first_action(s.clock):  # the seat never started to play: nobody loses
+        return [TurnTimedOut(seat), *_finish(s, "aborted", s.in_game)]
     if s.clock.rule.on_timeout != "computer":
         return [TurnTimedOut(seat), *_finish(s, "timed_out", (seat,))]
     timed = TurnTimedOut(seat, computer=True)
@@ -223,5 +235,5 @@ def _time_out(s: MassCoolState, c: seating.TimeOut) -> list[Event]:
 decide = Decider[MassCoolState, cmd.Command, Event](cmd.CreateGame, _create, {
     cmd.Deal: _deal, cmd.Reshuffle: _reshuffle, cmd.Bet: _bet, cmd.Stop: _stop, cmd.Undo: _undo,
     cmd.AnswerUndo: _answer_undo, seating.Join: _join, seating.Leave: _leave, seating.Resign: _resign,
-    seating.Abort: _abort, seating.TimeOut: _time_out,
+    seating.Abort: _abort, seating.TimeOut: _time_out, rating.Rate: _rate,
 }).decide

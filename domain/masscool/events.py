@@ -24,6 +24,7 @@ from typing import ClassVar
 from .. import clocks, codec
 from ..cards import Card
 from ..clocks import ClockRule
+from ..rating import CHANGES_CODEC, RatingChange
 from ..codec import EventCodec, Upcasters
 from .rules import Options
 
@@ -46,6 +47,20 @@ class TimerSet(Event):
     """The game's clock, given at its creation (right after ``TableOpened``)."""
 
     clock: ClockRule
+
+
+@dataclass(frozen=True, slots=True)
+class TableRated(Event):
+    """The game is rated (given at its creation, after ``TableOpened`` and
+    any ``TimerSet``): its seats are registered players', and its result
+    moves their ratings."""
+
+
+@dataclass(frozen=True, slots=True)
+class TableRatingsChanged(Event):
+    """The finished rated game moved each seat's player's rating (:mod:`domain.rating`)."""
+
+    changes: tuple[RatingChange, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -218,8 +233,8 @@ UPCASTERS.register("BetTakenBack", 1)(clocks.kept_on_take_back)
 CODEC: EventCodec[Event] = EventCodec(
     (TableOpened, ShufflePromised, MoneyDealt, HandsDrawn, BetPlaced, StopCalled, PotWon, PotTied, DeckReshuffled,
      ShuffleRevealed, MoneyCounted, BetUndoAsked, BetUndoAnswered, BetTakenBack, TimerSet, PlayerSeated,
-     PlayerUnseated, PlayerResigned, TableAborted, TurnTimedOut),
-    {Options: (Options.to_dict, Options.from_dict)}, UPCASTERS)
+     PlayerUnseated, PlayerResigned, TableAborted, TurnTimedOut, TableRated, TableRatingsChanged),
+    {Options: (Options.to_dict, Options.from_dict), tuple[RatingChange, ...]: CHANGES_CODEC}, UPCASTERS)
 #: Mass Cool Casino's events by stored type name.
 EVENT_TYPES = CODEC.types
 to_json = CODEC.to_json

@@ -18,7 +18,8 @@ from ..folding import Evolver
 from ..seating import joined
 from .events import (BetPlaced, BetTakenBack, BetUndoAnswered, BetUndoAsked, DeckReshuffled, Event, HandsDrawn,
                      MoneyCounted, MoneyDealt, PlayerResigned, PlayerSeated, PlayerUnseated, PotTied, PotWon,
-                     ShufflePromised, ShuffleRevealed, StopCalled, TableAborted, TableOpened, TimerSet, TurnTimedOut)
+                     ShufflePromised, ShuffleRevealed, StopCalled, TableAborted, TableOpened, TableRated,
+                     TableRatingsChanged, TimerSet, TurnTimedOut)
 from .state import BETTING, FINISHED, RESHUFFLE, MassCoolState, Outcome
 from .waiting import clock_seat
 
@@ -151,6 +152,14 @@ def _timer_set(s: MassCoolState, e: TimerSet) -> MassCoolState:
     return s._replace(clock=clocks.start(e.clock, s.players))
 
 
+def _rated(s: MassCoolState, e: TableRated) -> MassCoolState:
+    return s._replace(rated=True)
+
+
+def _ratings_changed(s: MassCoolState, e: TableRatingsChanged) -> MassCoolState:
+    return s._replace(rating_changes=e.changes)
+
+
 def _seated(s: MassCoolState, e: PlayerSeated) -> MassCoolState:
     return s._replace(names=joined(s.names, e.seat, e.name), player_ids=joined(s.player_ids, e.seat, e.player))
 
@@ -189,6 +198,8 @@ _APPLY: dict[type[Event], Callable[[MassCoolState, Any], MassCoolState]] = {
     BetUndoAnswered: _undo_answered,
     BetTakenBack: _taken_back,
     TimerSet: _timer_set,
+    TableRated: _rated,
+    TableRatingsChanged: _ratings_changed,
     PlayerSeated: _seated,
     PlayerUnseated: _unseated,
     PlayerResigned: _announced,

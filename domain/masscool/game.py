@@ -20,6 +20,7 @@ from ..seating import Holders, holders
 from ..seating import abort_command as abort_command, join_command as join_command
 from ..seating import leave_command as leave_command, resign_command as resign_command
 from ..seating import time_out_command as time_out_command
+from ..rating import rate_command as rate_command, to_rate
 from ..standing import Outcome
 from ..summary import Summary
 from .commands import AnswerUndo, CreateGame, Deal, Undo
@@ -50,9 +51,10 @@ VARIANTS: dict[str, Variant] = {GAME_TYPE: Variant(GAME_TYPE, DESCRIPTION, PLAYE
 
 
 def create_command(variant: str, players: tuple[str | None, ...], first_dealer: int,
-                   options: dict[str, Any] | None, seed: bytes | None, clock: ClockRule | None = None) -> CreateGame:
+                   options: dict[str, Any] | None, seed: bytes | None, clock: ClockRule | None = None,
+                   rated: bool = False) -> CreateGame:
     """The creation command; ``variant`` is checked when it is decided (there is one, :data:`GAME_TYPE`)."""
-    return CreateGame(players, first_dealer, options or {}, seed, variant, clock)
+    return CreateGame(players, first_dealer, options or {}, seed, variant, clock, rated)
 
 
 def deal_command(seat: int | None, deck: tuple[Card, ...] | None, next_seed: bytes | None) -> Deal:
@@ -96,6 +98,11 @@ def outcome(state: MassCoolState) -> Outcome | None:
 def log_revealed(state: MassCoolState) -> bool:
     """A finished game's whole log is public: this game has no option to keep it hidden."""
     return state.status == FINISHED
+
+
+def players_to_rate(state: MassCoolState) -> tuple[str, ...]:
+    """The players whose ratings the game moves now (:func:`domain.rating.to_rate`)."""
+    return to_rate(state.rated, outcome(state), state.rating_changes, state.player_ids)
 
 
 def seats(state: MassCoolState) -> list[dict[str, Any]]:

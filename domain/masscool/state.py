@@ -16,6 +16,7 @@ from typing import NamedTuple
 from .. import standing
 from ..cards import Card
 from ..clocks import Clock
+from ..rating import RatingChange
 from .rules import GAME_TYPE, Options
 
 class Status(StrEnum):
@@ -76,6 +77,8 @@ class MassCoolState(NamedTuple):
     played: bool = False  # a bet or a stop stands (the game can no longer be aborted)
     stood_in: int | None = None  # the seat the service is about to move for, its time being out
     clock: Clock | None = None  # the kernel's (domain.folding): None for a game without one
+    rated: bool = False  # its result moves its players' ratings (domain.rating)
+    rating_changes: tuple[RatingChange, ...] = ()  # what it did to them, once finished and rated
 
     @property
     def players(self) -> int:

@@ -18,6 +18,7 @@ from typing import Any
 
 from ..cards import Card, codes
 from ..clocks import clock_view
+from ..rating import rating_describers, rating_view
 from ..standing import standing_view
 from ..views import Describer, cards_text, describe, names_text, private_parts, seating_describers
 from .game import awaiting, outcome
@@ -65,6 +66,7 @@ def game_view(s: MassCoolState, seat: int | None = None, operator: bool = False)
         "totals": list(ended.totals) if ended else None,
         **standing_view(awaiting(s), outcome(s)),
         "clock": clock_view(s.clock),
+        **rating_view(s.rated, s.rating_changes),
     }
     return view | private_parts(s.hands, s.stock, _code, seat, operator)
 
@@ -118,6 +120,7 @@ _DESCRIBERS: dict[str, Describer] = {
     "BetTakenBack": lambda d: f"seat {d['seat']}'s move is taken back" + (" by the operator" if d["forced"] else ""),
     **seating_describers(joined="PlayerSeated", left="PlayerUnseated", resigned="PlayerResigned",
                          aborted="TableAborted", timed_out="TurnTimedOut", clock="TimerSet"),
+    **rating_describers(rated="TableRated", changed="TableRatingsChanged"),
 }
 
 

@@ -3,6 +3,8 @@ memory event store writes the seats they hold into."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+from datetime import datetime, timedelta
 from uuid import UUID
 
 from service.memory.tables import KeptPlayer, Tables
@@ -42,3 +44,40 @@ class MemoryPlayers:
         with self.tables.lock:
             held = self.tables.player_seats.get((player_id, game_id))
         return held.seat if held is not None else None
+
+    def replace_token(self, player_id: UUID, token_hash: str) -> None:
+        t = self.tables
+        with t.lock:
+            self._retoken(player_id, token_hash)
+
+    def add_transfer(self, player_id: UUID, code_hash: str, lifetime: timedelta) -> datetime:
+        t = self.tables
+        with t.lock:
+            expires = t.now() + lifetime
+            self._forget_transfer(player_id)
+            t.transfers[code_hash] = (player_id, expires)
+        return expires
+
+    def claim(self, code_hash: str, token_hash: str) -> Player | None:
+        t = self.tables
+        with t.lock:
+            found = t.transfers.get(code_hash)
+            if found is None or found[1] <= t.now():
+                return None
+            player_id = found[0]
+            self._retoken(player_id, token_hash)
+            return Player(player_id, t.players[player_id].name)
+
+    def _retoken(self, player_id: UUID, token_hash: str) -> None:
+        """Under the lock: the player kept under ``token_hash``, its transfer code forgotten."""
+        t = self.tables
+        kept = t.players[player_id]
+        del t.player_tokens[kept.token_hash]
+        t.players[player_id] = replace(kept, token_hash=token_hash)
+        t.player_tokens[token_hash] = player_id
+        self._forget_transfer(player_id)
+
+    def _forget_transfer(self, player_id: UUID) -> None:
+        t = self.tables
+        for code_hash in [c for c, (holder, _) in t.transfers.items() if holder == player_id]:
+            del t.transfers[code_hash]

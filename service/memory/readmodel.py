@@ -7,7 +7,8 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 from uuid import UUID
 
-from service.events import GAME_COLUMNS, StoredEvent
+from service.events import StoredEvent
+from service.writes import GAME_COLUMNS
 from service.memory.tables import HeldSeat, Tables
 from service.projection import PLAYER_SEATS, split_row
 from service.readmodel import Cursor, GameFilter, Kept, Row, newest_first
@@ -77,7 +78,7 @@ class MemoryReadModel:
             rows = [{"id": game, "variant": t.rows[game]["variant"], "status": t.rows[game]["status"],
                      "seat": held.seat, "version": t.rows[game]["version"], "awaiting": t.rows[game]["awaiting"],
                      "deadline": t.rows[game]["deadline"], "winner": t.rows[game]["winner"],
-                     "created_at": held.created_at}
+                     "player_names": t.rows[game]["player_names"], "created_at": held.created_at}
                     for (player, game), held in t.player_seats.items() if player == player_id and game in t.rows]
         return newest_first([row for row in rows if not statuses or row["status"] in statuses], after, limit)
 

@@ -8,25 +8,36 @@ can be tested, and run, without a database. Both keep the contract of
 written (``service.appends``); tests/contract checks that they keep it the
 same way.
 
-What differs, and why it does not matter to a caller: positions here are
-1, 2, 3, ... with no gaps (PostgreSQL's skip numbers), and ``read_all``
-needs no wait for running transactions since an append holds the lock
-until all of it is visible.
+Positions are made as PostgreSQL's are (``service.postgres.positions``),
+with the number of the append standing for the transaction's id: an
+append's events are consecutive, and the next append's start far past
+them, so whatever passes on the memory wiring does not count on positions
+without gaps. What differs, and why it does not matter to a caller:
+``read_all`` needs no wait for running transactions, since an append holds
+the lock until all of it is visible (both stores keep the contract of the
+settled horizon, tests/contract).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import bisect
+from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import Any
 from uuid import UUID
+
+from domain.rating import Rating
 
 from service.appends import AppendingStore, Chained
 from service.auth import hash_token
 from service.chain import CURRENT
 from service.checkpoints import Checkpoint
-from service.events import GAME_COLUMNS, NOW, ConcurrencyError, Head, Horizon, Snapshot, StoredEvent
+from service.deadlines import Deadline
+from service.events import ConcurrencyError, Head, Horizon, RatingsMoved, StoredEvent
 from service.memory.tables import IDEMPOTENCY_LIFETIME, DeadlineRow, Filed, HeldSeat, Tables
+from service.postgres.positions import position
+from service.writes import (GAME_COLUMNS, NOW, GameRow, IdempotencyRecord, PlayerNotice, RatingChanged,
+                            SeatLeft, SeatTaken, SeatToken, SeatTokenWithdrawn, Snapshot)
 
 
 class MemoryEventStore(AppendingStore):
@@ -42,71 +53,23 @@ class MemoryEventStore(AppendingStore):
         asked, t = append.append, self.tables
         game = UUID(str(asked.game_id))
         with t.lock:
-            self._check(append, game)
-            stored = [StoredEvent(len(t.log) + n, game, asked.expected_version + n, row["type"], row["schema_version"],
-                                  row["data"], row["metadata"], datetime.fromisoformat(row["at"]), row["hash"], CURRENT)
+            if len(t.events.get(game, ())) != asked.expected_version:
+                raise ConcurrencyError(game, asked.expected_version)
+            writes = append.writes
+            for kind, group in writes:
+                if any(_REFUSES[kind](t, game, write, append) for write in group if kind in _REFUSES):
+                    raise _REFUSED_AS.get(kind, ConcurrencyError)(game, asked.expected_version)
+            t.appends += 1
+            stored = [StoredEvent(position(t.appends, n), game, asked.expected_version + n, row["type"],
+                                  row["schema_version"], row["data"], row["metadata"],
+                                  datetime.fromisoformat(row["at"]), row["hash"], CURRENT)
                       for n, row in enumerate(append.rows, start=1)]
             t.log.extend(stored)
             t.events.setdefault(game, []).extend(stored)
-            if asked.idempotency is not None:
-                record = asked.idempotency
-                t.filed[(record.scope or game, record.actor, hash_token(record.key))] = Filed(
-                    record.request_hash, dict(record.response), append.at + IDEMPOTENCY_LIFETIME)
-            if asked.game_row is not None:
-                self._write_row(game, asked.game_row, append.at, new=asked.expected_version == 0)
-            for seat, token_hash in (asked.seat_token_hashes or {}).items():
-                if token_hash is None:
-                    t.tokens.get(game, {}).pop(seat, None)
-                else:
-                    t.tokens.setdefault(game, {})[seat] = token_hash
-            for player, held in (asked.player_seats or {}).items():
-                if held is None:
-                    t.player_seats.pop((player, game), None)
-                else:
-                    created = t.rows[game]["created_at"] if game in t.rows else append.at
-                    t.player_seats[(player, game)] = HeldSeat(held, created)
-            if asked.snapshot is not None:
-                t.snapshots[game] = asked.snapshot
-            if append.checkpoint is not None:
-                t.checkpoints[game] = append.checkpoint
-            if asked.deadline is not None:
-                if asked.deadline.at is None:
-                    t.deadlines.pop(game, None)
-                else:
-                    t.deadlines[game] = DeadlineRow(asked.deadline.at)
+            for kind, group in writes:
+                for write in group:
+                    _WRITES[kind](t, game, write, append)
         return stored
-
-    def _check(self, append: Chained, game: UUID) -> None:
-        """Raise ConcurrencyError if the append would break a version or a
-        unique key (what PostgreSQL's trigger and keys refuse)."""
-        asked, t = append.append, self.tables
-        expected = asked.expected_version
-        if len(t.events.get(game, ())) != expected:
-            raise ConcurrencyError(game, expected)
-        record = asked.idempotency
-        if record is not None:
-            filed = t.filed.get((record.scope or game, record.actor, hash_token(record.key)))
-            if filed is not None and filed.expires_at > append.at:
-                raise ConcurrencyError(game, expected)
-        new_tokens = {seat for seat, h in (asked.seat_token_hashes or {}).items() if h is not None}
-        if new_tokens & set(t.tokens.get(game, {})):
-            raise ConcurrencyError(game, expected)
-        held = {player: kept.seat for (player, other), kept in t.player_seats.items() if other == game}
-        if any(seat is not None and (player in held or seat in held.values())
-               for player, seat in (asked.player_seats or {}).items()):
-            raise ConcurrencyError(game, expected)
-
-    def _write_row(self, game: UUID, changes: Mapping[str, Any], at: datetime, *, new: bool) -> None:
-        """Insert a new game's row (columns not given are null, ``listed``
-        false), or update the given columns (``lobby`` only if the game was created listed)."""
-        values = {"updated_at": at, **{c: at if v is NOW else v for c, v in changes.items()}}
-        if new:
-            self.tables.rows[game] = {**dict.fromkeys(GAME_COLUMNS), "listed": False, "created_at": at, **values}
-        elif game in self.tables.rows:
-            row = self.tables.rows[game]
-            if "lobby" in values and not row["listed"]:
-                values["lobby"] = None
-            row.update(values)
 
     def load(self, game_id: UUID | str, after_version: int = 0,
              until_version: int | None = None) -> list[StoredEvent]:
@@ -137,13 +100,13 @@ class MemoryEventStore(AppendingStore):
         if limit < 1:
             raise ValueError("limit must be at least 1")
         with self.tables.lock:
-            start = max(after_position, 0)
+            start = bisect.bisect_right(self.tables.log, after_position, key=_position)
             return self.tables.log[start:start + limit]
 
     def horizon(self) -> Horizon:
         """Every event here is settled and seen: both are past the last position."""
         with self.tables.lock:
-            past = len(self.tables.log) + 1
+            past = (self.tables.log[-1].position if self.tables.log else 0) + 1
         return Horizon(past, past)
 
     def game_ids(self) -> list[UUID]:
@@ -169,3 +132,84 @@ class MemoryEventStore(AppendingStore):
         with self.tables.lock:
             snapshot = self.tables.snapshots.get(UUID(str(game_id)))
         return snapshot if snapshot is not None and snapshot.code_version == code_version else None
+
+
+# -- each kind of write (service.writes) in the tables ------------------------
+# Each takes the tables, the game, the write and the append it is part of.
+
+
+def _file(t: Tables, game: UUID, record: IdempotencyRecord, append: Chained) -> None:
+    t.filed[(record.scope or game, record.actor, hash_token(record.key))] = Filed(
+        record.request_hash, dict(record.response), append.at + IDEMPOTENCY_LIFETIME)
+
+
+def _row(t: Tables, game: UUID, row: GameRow, append: Chained) -> None:
+    """Insert a new game's row (columns not given are null, ``listed``
+    false), or update the given columns (``lobby`` only if the game was created listed)."""
+    at = append.at
+    values = {"updated_at": at, **{c: at if v is NOW else v for c, v in row.columns.items()}}
+    if append.append.expected_version == 0:
+        t.rows[game] = {**dict.fromkeys(GAME_COLUMNS), "listed": False, "created_at": at, **values}
+    elif game in t.rows:
+        kept = t.rows[game]
+        if "lobby" in values and not kept["listed"]:
+            values["lobby"] = None
+        kept.update(values)
+
+
+def _deadline(t: Tables, game: UUID, deadline: Deadline, append: Chained) -> None:
+    if deadline.at is None:
+        t.deadlines.pop(game, None)
+    else:
+        t.deadlines[game] = DeadlineRow(deadline.at)
+
+
+def _seat_taken(t: Tables, game: UUID, taken: SeatTaken, append: Chained) -> None:
+    created = t.rows[game]["created_at"] if game in t.rows else append.at
+    t.player_seats[(taken.player, game)] = HeldSeat(taken.seat, created)
+
+
+def _rating_changed(t: Tables, game: UUID, changed: RatingChanged, append: Chained) -> None:
+    t.ratings[(changed.player, changed.variant)] = Rating(changed.rating, changed.deviation, changed.games)
+    t.rating_changes[(changed.player, changed.variant, changed.games)] = game
+
+
+_WRITES: dict[type, Callable[[Tables, UUID, Any, Chained], object]] = {
+    Checkpoint: lambda t, game, signed, _: t.checkpoints.__setitem__(game, signed),
+    IdempotencyRecord: _file,
+    GameRow: _row,
+    Deadline: _deadline,
+    SeatToken: lambda t, game, token, _: t.tokens.setdefault(game, {}).__setitem__(token.seat, token.token_hash),
+    SeatTokenWithdrawn: lambda t, game, gone, _: t.tokens.get(game, {}).pop(gone.seat, None),
+    SeatTaken: _seat_taken,
+    SeatLeft: lambda t, game, left, _: t.player_seats.pop((left.player, game), None),
+    Snapshot: lambda t, game, snapshot, _: t.snapshots.__setitem__(game, snapshot),
+    RatingChanged: _rating_changed,
+    PlayerNotice: lambda t, game, notice, _: None,  # no other process hears of this store's appends
+}
+
+
+def _key_taken(t: Tables, game: UUID, record: IdempotencyRecord, append: Chained) -> bool:
+    filed = t.filed.get((record.scope or game, record.actor, hash_token(record.key)))
+    return filed is not None and filed.expires_at > append.at
+
+
+def _seat_held(t: Tables, game: UUID, taken: SeatTaken, append: Chained) -> bool:
+    held = {player: kept.seat for (player, other), kept in t.player_seats.items() if other == game}
+    return taken.player in held or taken.seat in held.values()
+
+
+# The writes that may break a unique key (what PostgreSQL's keys refuse):
+# whether this one would, before anything is written.
+_REFUSES: dict[type, Callable[[Tables, UUID, Any, Chained], bool]] = {
+    IdempotencyRecord: _key_taken,
+    SeatToken: lambda t, game, token, _: token.seat in t.tokens.get(game, {}),
+    SeatTaken: _seat_held,
+    RatingChanged: lambda t, game, changed, _: (changed.player, changed.variant, changed.games) in t.rating_changes,
+}
+#: What a refusal of a kind other than a conflict of versions or keys is told as.
+_REFUSED_AS: dict[type, type[ConcurrencyError]] = {RatingChanged: RatingsMoved}
+
+
+def _position(event: StoredEvent) -> int:
+    return event.position

@@ -16,9 +16,12 @@ from datetime import datetime, timedelta
 from typing import Any
 from uuid import UUID
 
+from domain.rating import Rating
+
 from service.appends import utc_now
 from service.checkpoints import Checkpoint
-from service.events import Snapshot, StoredEvent
+from service.events import StoredEvent
+from service.writes import Snapshot
 
 #: How long an idempotency key is kept (the PostgreSQL store's, migration 0005).
 IDEMPOTENCY_LIFETIME = timedelta(days=1)
@@ -65,7 +68,8 @@ class HeldSeat:
 class Tables:
     now: Callable[[], datetime] = utc_now
     lock: threading.RLock = field(default_factory=threading.RLock)
-    log: list[StoredEvent] = field(default_factory=list)  # every event, position = index + 1
+    log: list[StoredEvent] = field(default_factory=list)  # every event, in position order
+    appends: int = 0  # how many appends were written: each one's number makes its positions
     events: dict[UUID, list[StoredEvent]] = field(default_factory=dict)
     filed: dict[tuple[UUID, str, str], Filed] = field(default_factory=dict)  # (scope, actor, key hash)
     tokens: dict[UUID, dict[int, str]] = field(default_factory=dict)
@@ -77,3 +81,6 @@ class Tables:
     players: dict[UUID, KeptPlayer] = field(default_factory=dict)
     player_tokens: dict[str, UUID] = field(default_factory=dict)  # token hash: player (a unique key)
     player_seats: dict[tuple[UUID, UUID], HeldSeat] = field(default_factory=dict)  # (player, game)
+    transfers: dict[str, tuple[UUID, datetime]] = field(default_factory=dict)  # code hash: player, expiry
+    ratings: dict[tuple[UUID, str], Rating] = field(default_factory=dict)  # (player, variant)
+    rating_changes: dict[tuple[UUID, str, int], UUID] = field(default_factory=dict)  # (player, variant, games): game

@@ -18,7 +18,7 @@ import socket
 import sys
 import tempfile
 import uuid
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from datetime import datetime
 from pathlib import Path
@@ -34,7 +34,7 @@ from service.ops import backup as backups
 from service.ops import commands as ops
 from service.ops import serve as server
 from service.ops import standby as standbys
-from service.postgres import database, notifications, servers
+from service.postgres import archiving, database, notifications, servers
 from service.postgres.readmodel import PostgresReadModel
 from service.postgres.store import PostgresEventStore
 
@@ -99,6 +99,14 @@ def main(argv: list[str] | None = None) -> int:
                                 help="the moment to restore, with its offset (2026-01-31T18:00:00+00:00);"
                                      " default: the last change archived")
     restore_parser.set_defaults(run=restore)
+
+    receive_parser = commands.add_parser(
+        "receive-wal", help="stream a primary's WAL into the backup directory as it is written (pg_receivewal)")
+    receive_parser.add_argument("primary", metavar="URL",
+                                help="the primary, as a role that may replicate: postgresql://postgres:PASSWORD@HOST")
+    receive_parser.add_argument("--into", type=Path, default=_backup_dir(), metavar="DIR",
+                                help="the backup directory (default: CASINO_BACKUP_DIR)")
+    receive_parser.set_defaults(run=receive_wal)
 
     standby_parser = commands.add_parser(
         "standby", help="run a hot standby of a primary in CASINO_DATA_DIR (copied from it the first time)")
@@ -204,6 +212,13 @@ def restore(args: argparse.Namespace) -> int:
     return backups.restore(args.source.resolve(), database.data_dir(), args.to, sys.stdout)
 
 
+def receive_wal(args: argparse.Namespace) -> int:
+    if args.into is None:
+        print("casino: say where backups go: --into DIR, or CASINO_BACKUP_DIR.", file=sys.stderr)
+        return 1
+    return backups.receive(args.primary, args.into.resolve(), sys.stdout)
+
+
 def run_standby(args: argparse.Namespace) -> int:
     return standbys.standby(args.primary, database.data_dir(), database.Exposure.from_environment(), args.name,
                             sys.stdout)
@@ -270,7 +285,34 @@ def serve(args: argparse.Namespace) -> int:
         env = {"PROMETHEUS_MULTIPROC_DIR": metrics_dir, **os.environ}
         print(f"Serving the casino API on http://{options['bind']}/ ({server.describe(options)})",
               flush=True)
-        return server.run(options, app_config, env)
+        keeper = _archive_keeper(url)
+        try:
+            return server.run(options, app_config, env, _said_at_start(options, url))
+        finally:
+            if keeper is not None:
+                keeper.stop()
+
+
+def _archive_keeper(url: str) -> archiving.ArchiveKeeper | None:
+    """What keeps the embedded primary's archive a minute behind at most, when it archives (started)."""
+    if os.environ.get("DATABASE_URL") or database.Exposure.from_environment().wal_archive is None:
+        return None
+    keeper = archiving.ArchiveKeeper(url)
+    keeper.start()
+    return keeper
+
+
+def _said_at_start(options: Mapping[str, Any], url: str) -> dict[str, Any]:
+    """The settings ``casino serve`` logs when it starts and stops: how it serves, on what (no secret)."""
+    said = {"address": options["bind"], "workers": options["workers"], "worker_class": options["worker_class"],
+            "threads": options["threads"], "database": database.shown(url), "keeps_deadlines": True}
+    if os.environ.get("CASINO_REPLICA_URL"):
+        said["replicas"] = database.shown(os.environ["CASINO_REPLICA_URL"])
+    if not os.environ.get("DATABASE_URL"):
+        archive = database.Exposure.from_environment().wal_archive
+        said["wal_archive"] = str(archive) if archive else None
+        said["archive_timeout_seconds"] = database.ARCHIVE_TIMEOUT if archive else None
+    return said
 
 
 def _port(text: str) -> int:
@@ -309,7 +351,9 @@ def _database_url(out=None) -> str:
     if os.environ.get("DATABASE_URL"):
         print("Database: DATABASE_URL", file=out, flush=True)
     else:
-        print(f"Database: embedded PostgreSQL in {database.data_dir() / 'pgdata'}", file=out, flush=True)
+        exposure = database.Exposure.from_environment().described()
+        print(f"Database: embedded PostgreSQL in {database.data_dir() / 'pgdata'}"
+              + (f", {exposure}" if exposure else ""), file=out, flush=True)
     return database.resolve_database_url()
 
 

@@ -28,6 +28,7 @@ after the patching.
 from __future__ import annotations
 
 import json
+import logging
 import os
 import resource
 import signal
@@ -38,6 +39,8 @@ from typing import Any
 
 from gunicorn import glogging
 from gunicorn.app.base import BaseApplication
+
+_log = logging.getLogger("casino.serve")
 
 
 def options(host: str, port: int, environ: Mapping[str, str] = os.environ) -> dict[str, Any]:
@@ -152,17 +155,31 @@ FORWARDED = (signal.SIGTERM, signal.SIGINT, signal.SIGQUIT, signal.SIGHUP, signa
 
 
 class Server(BaseApplication):
-    """Runs gunicorn with ``options``; each worker serves ``create_app(app_config)``."""
+    """Runs gunicorn with ``options``; each worker serves ``create_app(app_config)``.
+    The master logs a line when it is ready to serve and one when it stops,
+    each with ``settings``: what an operator reading the log needs to know
+    of how it served (no secret among them)."""
 
-    def __init__(self, options: Mapping[str, Any], app_config: Mapping[str, Any]):
+    def __init__(self, options: Mapping[str, Any], app_config: Mapping[str, Any],
+                 settings: Mapping[str, Any] | None = None):
         self._options = dict(options)
         self._app_config = dict(app_config)
+        self._settings = dict(settings or {})
         super().__init__()
 
     def load_config(self) -> None:
         for key, value in self._options.items():
             self.cfg.set(key, value)
         self.cfg.set("worker_int", exit_at_once)
+        self.cfg.set("when_ready", self.started)
+        self.cfg.set("on_exit", self.stopped)
+
+    def started(self, arbiter) -> None:
+        _log.info("casino serve is ready on %s", self._settings.get("address"),
+                  extra={"fields": {"event": "started", **self._settings}})
+
+    def stopped(self, arbiter) -> None:
+        _log.info("casino serve stopped", extra={"fields": {"event": "stopped", **self._settings}})
 
     def load(self):
         from service.ops import refusals
@@ -189,7 +206,8 @@ def exit_at_once(worker) -> None:
     sys.exit(0)
 
 
-def run(options: Mapping[str, Any], app_config: Mapping[str, Any], env: Mapping[str, str]) -> int:
+def run(options: Mapping[str, Any], app_config: Mapping[str, Any], env: Mapping[str, str],
+        settings: Mapping[str, Any] | None = None) -> int:
     """Run gunicorn's master in a fresh interpreter with ``env``, passing it
     the signals this process gets; its exit status.
 
@@ -201,7 +219,8 @@ def run(options: Mapping[str, Any], app_config: Mapping[str, Any], env: Mapping[
                              process_group=0)
     # On stdin, not argv or the environment: the operator token is in it.
     assert child.stdin is not None
-    child.stdin.write(json.dumps({"options": dict(options), "app": dict(app_config)}).encode())
+    child.stdin.write(json.dumps({"options": dict(options), "app": dict(app_config),
+                                  "settings": dict(settings or {})}).encode())
     child.stdin.close()
     previous = {s: signal.signal(s, lambda signum, frame: child.send_signal(signum)) for s in FORWARDED}
     try:
@@ -223,7 +242,7 @@ def raise_open_files_limit() -> None:
 def main() -> int:
     settings = json.load(sys.stdin)
     raise_open_files_limit()
-    Server(settings["options"], settings["app"]).run()
+    Server(settings["options"], settings["app"], settings["settings"]).run()
     return 0
 
 

@@ -43,9 +43,9 @@ def standby(source: str, data: Path, exposure: Exposure, name: str, out: IO[str]
               " (or run casino serve on it).", file=out)
         return 1
     server.start()
-    print(f"Standby {name} of {_without_password(source)} is up: {server.url('casino')}{_tcp(exposure)}."
+    print(f"Standby {name} of {without_password(source)} is up: {server.url('casino')}{_tcp(exposure)}."
           " Stop it with Ctrl-C; make it the primary with casino promote.", file=out, flush=True)
-    stopped = stopped or _until_signalled()
+    stopped = stopped or until_signalled()
     try:
         while not stopped.wait(1.0):
             pass
@@ -65,7 +65,7 @@ def promote(data: Path, out: IO[str]) -> int:
     return 0
 
 
-def _until_signalled() -> threading.Event:
+def until_signalled() -> threading.Event:
     """An event set by SIGTERM or SIGINT."""
     event = threading.Event()
     for signum in (signal.SIGTERM, signal.SIGINT):
@@ -77,7 +77,7 @@ def _tcp(exposure: Exposure) -> str:
     return f" (and over TCP on {exposure.listen}, port {exposure.port})" if exposure.listen else ""
 
 
-def _without_password(url: str) -> str:
+def without_password(url: str) -> str:
     from psycopg.conninfo import conninfo_to_dict, make_conninfo
 
     settings = conninfo_to_dict(url)

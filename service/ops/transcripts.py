@@ -25,6 +25,7 @@ from service.chain import first_break
 from service.deadlines import Deadline
 from service.events import Append, EventStore, NewEvent, Recorded, StoredEvent, Unfoldable, decode, refold_checked
 from service.projection import expected_row, split_row
+from service.writes import GameRow, player_seats, seat_tokens
 
 FORMAT = "casino-transcript"
 FORMAT_VERSION = 1
@@ -126,17 +127,17 @@ def replay(store: EventStore, transcript: Transcript) -> tuple[uuid.UUID, list[s
     game_id = uuid.uuid4() if store.load(transcript.game_id, until_version=1) else transcript.game_id
     # An open seat gets its token when a player joins it.
     tokens = [new_token() if not seat.get("open") else None for seat in game.seats(state)]
-    row, player_seats = split_row(expected_row(transcript.events, state))
+    row, held = split_row(expected_row(transcript.events, state))
+    writes = [GameRow(row),  # times are the events' own
+              *seat_tokens({seat: hash_token(token) for seat, token in enumerate(tokens) if token is not None}),
+              *player_seats(held),
+              # A game still on the clock keeps its deadline, as the events' times give it.
+              *([Deadline(game.deadline(state))] if state.clock is not None else [])]
     store.append(Append(
         game_id, 0,
         [NewEvent(e.type, e.schema_version, e.data, metadata=e.metadata,
                   recorded_at=e.recorded_at) for e in transcript.events],
-        {}, game_row=row,  # times are the events' own
-        seat_token_hashes={seat: hash_token(token) for seat, token in enumerate(tokens) if token is not None},
-        player_seats=player_seats or None,
-        # A game still on the clock keeps its deadline, as the events' times give it.
-        deadline=Deadline(game.deadline(state)) if state.clock is not None else None,
-    ))
+        {}, writes=writes))
     return game_id, tokens
 
 

@@ -56,6 +56,11 @@ from psycopg_pool.pool import AddConnection
 
 DEFAULT_DATA_DIR = ".casino-data"
 DEFAULT_PORT = 5432
+#: Seconds after which the embedded primary, when it archives, finishes a
+#: WAL segment that has changes (``archive_timeout``): the most a restore
+#: from the archive alone loses on a quiet site. Each finished segment takes
+#: 16 MB of the archive however little it holds (a busy site fills them first).
+ARCHIVE_TIMEOUT = 60
 DATABASE_NAME = "casino"
 _EXTENSION = "casino.pool"
 
@@ -128,6 +133,12 @@ PRIMARY_DEFAULTS = {
 }
 
 
+def shown(url: str) -> str:
+    """A database URL as a log may show it: its role, servers and database, no password or other setting."""
+    parts = psycopg.conninfo.conninfo_to_dict(url)
+    return f"{parts.get('user') or ''}@{parts.get('host') or ''}:{parts.get('port') or ''}/{parts.get('dbname') or ''}"
+
+
 def primary_url(url: str) -> str:
     """``url`` with ``PRIMARY_DEFAULTS`` for the settings it does not give."""
     return with_defaults(url, PRIMARY_DEFAULTS)
@@ -176,7 +187,10 @@ class Exposure:
 
     ``wal_archive`` (``CASINO_WAL_ARCHIVE``): a directory every finished
     WAL segment is copied into, for ``casino restore`` to any moment since
-    the oldest base backup (``casino backup``).
+    the oldest base backup (``casino backup``). A segment is finished when
+    full (16 MB) or, on a quiet site, within ``ARCHIVE_TIMEOUT`` seconds of
+    a change (``archive_timeout``, and ``casino serve``'s
+    ``service.postgres.archiving.ArchiveKeeper``, which makes sure of it).
     """
 
     listen: str = ""
@@ -205,7 +219,15 @@ class Exposure:
         if self.wal_archive is None:
             return {}
         into = shlex.quote(str(self.wal_archive))
-        return {"archive_mode": "on", "archive_command": f"test ! -f {into}/%f && cp %p {into}/%f"}
+        return {"archive_mode": "on", "archive_command": f"test ! -f {into}/%f && cp %p {into}/%f",
+                "archive_timeout": str(ARCHIVE_TIMEOUT)}
+
+    def described(self) -> str:
+        """What the settings do beyond a Unix socket, in words, for the start-up line ('' for nothing)."""
+        said = [f"listening on {self.listen} port {self.port}"] if self.listen else []
+        if self.wal_archive is not None:
+            said.append(f"archiving its WAL into {self.wal_archive} at least every {ARCHIVE_TIMEOUT} s")
+        return ", ".join(said)
 
     def start(self, pgdata: Path) -> None:
         """Start the server on ``pgdata`` (made first, if need be) with these
@@ -338,7 +360,9 @@ class Pool(ConnectionPool):
         server = (conn.info.host, conn.info.port, started)
         before, self._server = self._server, server
         if before is not None and before != server:
-            _log.warning("the database is another server now (%s:%s, up since %s)", *server)
+            _log.warning("found the database on another server: %s:%s, up since %s (was %s:%s)", *server,
+                         *before[:2], extra={"fields": {"event": "new_primary", "server": f"{server[0]}:{server[1]}",
+                                                        "up_since": str(started), "was": f"{before[0]}:{before[1]}"}})
             for callback in self._new_server:
                 callback()
 
@@ -352,7 +376,10 @@ class Pool(ConnectionPool):
         super().putconn(conn)
         if broken and not self._checking and not self.closed:
             self._checking = True
-            _log.warning("a database connection broke: checking the idle ones")
+            host, port = self._server[:2] if self._server else ("?", "?")
+            _log.warning("a connection to the database (%s:%s) broke: checking the others, and looking for the"
+                         " primary again if it is gone", host, port,
+                         extra={"fields": {"event": "connection_broke", "server": f"{host}:{port}"}})
             threading.Thread(target=self._check_idle, daemon=True, name="casino-pool-check").start()
 
     def _check_idle(self) -> None:

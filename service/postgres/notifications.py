@@ -79,6 +79,7 @@ from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 from psycopg import sql
 
 from service import jsonio, metrics
+from service.announcements import player_tag, tag
 from service.events import StoredEvent
 from service.postgres.positions import position
 
@@ -93,7 +94,6 @@ PAYLOAD_LIMIT = 8000
 #: The most digits a transaction id (a 64-bit xid8) takes.
 _XID_DIGITS = 20
 _NONCE_BYTES = 12
-_TAG_BYTES = 12
 #: What sealing adds to a box: the nonce and GCM's 16-byte tag.
 _SEAL_OVERHEAD = _NONCE_BYTES + 16
 
@@ -145,21 +145,6 @@ class Announcement(NamedTuple):
                             row["schema_version"], row["data"], row["metadata"],
                             datetime.fromisoformat(row["at"]), row["hash"], found["chain"])
                 for i, row in enumerate(rows)]
-
-
-def tag(game_id: UUID) -> str:
-    """How payloads name the game: one who does not know its id cannot tell which it is."""
-    return _tag(b"casino notification tag|", game_id)
-
-
-def player_tag(player_id: UUID) -> str:
-    """How payloads name a player (never as a game: the hash is of another message)."""
-    return _tag(b"casino player notification tag|", player_id)
-
-
-def _tag(purpose: bytes, named: UUID) -> str:
-    digest = hashlib.sha256(purpose + named.bytes).digest()[:_TAG_BYTES]
-    return base64.urlsafe_b64encode(digest).decode()
 
 
 class Seal:

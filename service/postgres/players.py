@@ -1,9 +1,10 @@
 """Players in PostgreSQL (``service.players.Players``): the ``players``
 table, and ``player_seats``, which the event store's appends keep
-(migration 0009)."""
+(migration 0009), and ``player_transfers``, the transfer codes (migration 0013)."""
 
 from __future__ import annotations
 
+from datetime import datetime, timedelta
 from uuid import UUID
 
 from psycopg_pool import ConnectionPool
@@ -45,3 +46,28 @@ class PostgresPlayers:
             row = conn.execute("SELECT seat FROM player_seats WHERE player_id = %s AND game_id = %s",
                                (player_id, game_id)).fetchone()
         return row[0] if row else None
+
+    def replace_token(self, player_id: UUID, token_hash: str) -> None:
+        with self._pool.connection() as conn:
+            conn.execute("UPDATE players SET token_hash = %s WHERE id = %s", (token_hash, player_id))
+            conn.execute("DELETE FROM player_transfers WHERE player_id = %s", (player_id,))
+
+    def add_transfer(self, player_id: UUID, code_hash: str, lifetime: timedelta) -> datetime:
+        with self._pool.connection() as conn:
+            conn.execute("DELETE FROM player_transfers WHERE player_id = %s", (player_id,))
+            row = conn.execute("INSERT INTO player_transfers (code_hash, player_id, expires_at)"
+                               " VALUES (%s, %s, now() + %s) RETURNING expires_at",
+                               (code_hash, player_id, lifetime)).fetchone()
+        assert row is not None
+        return row[0]
+
+    def claim(self, code_hash: str, token_hash: str) -> Player | None:
+        """One statement: of claims of one code at once, the first deletes
+        its row and the others then find none."""
+        with self._pool.connection() as conn:
+            row = conn.execute(
+                "WITH spent AS (DELETE FROM player_transfers WHERE code_hash = %s AND expires_at > now()"
+                " RETURNING player_id)"
+                " UPDATE players SET token_hash = %s FROM spent WHERE players.id = spent.player_id"
+                " RETURNING players.id, players.name", (code_hash, token_hash)).fetchone()
+        return Player(row[0], row[1]) if row else None

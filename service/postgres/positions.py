@@ -2,8 +2,8 @@
 
 An event's ``position`` is made from the id of the transaction that
 appended it (``pg_current_xact_id()``) and ``n``, counting that
-transaction's events from 1 in the order they were inserted: the insert
-trigger of migration 0003 assigns it, so every writer gets it right. Why
+transaction's events from 1 in the order they were inserted: the store's
+append statement assigns it (``service.postgres.store``). Why
 positions follow transaction ids is told in ``service.postgres.store``
 ("Global order").
 """

@@ -19,8 +19,8 @@ from psycopg.types.json import Jsonb
 from psycopg_pool import ConnectionPool
 
 from service.checkpoints import Checkpoint
-from service.events import GAME_COLUMNS as ROW_COLUMNS
 from service.events import StoredEvent
+from service.writes import GAME_COLUMNS as ROW_COLUMNS
 from service.postgres.store import EVENT_COLUMNS
 from service.projection import PLAYER_SEATS, split_row
 from service.readmodel import Cursor, GameFilter, Kept, Row, page_of
@@ -143,7 +143,8 @@ class PostgresReadModel:
         """One query: the player's seats, joined to their games' rows, by the listing's index."""
         with self._pool.connection() as conn:
             rows = conn.cursor(row_factory=dict_row).execute(
-                "SELECT g.id, g.variant, g.status, s.seat, g.version, g.awaiting, g.deadline, g.winner, s.created_at"
+                "SELECT g.id, g.variant, g.status, s.seat, g.version, g.awaiting, g.deadline, g.winner, g.player_names,"
+                " s.created_at"
                 " FROM player_seats s JOIN games g ON g.id = s.game_id"
                 " WHERE s.player_id = %(player)s"
                 " AND (%(statuses)s::text[] IS NULL OR g.status = ANY(%(statuses)s::text[]))"

@@ -9,8 +9,8 @@ Global order
     ``events.position`` orders every game's events, and a catch-up reader
     paging with ``position > N`` must never miss one: no position may commit
     below one a reader has already seen. Positions come from the id of the
-    appending transaction (``xid * 65536 + n``, assigned by the insert
-    trigger of migration 0003), so they follow transaction ids, and
+    appending transaction (``xid * 65536 + n``, assigned by the append's
+    insert), so they follow transaction ids, and
     ``read_all`` takes only the positions below the oldest transaction still
     running: those have all committed or never will, and anything committed
     later lies above them. Positions skip numbers freely; order is what
@@ -18,9 +18,9 @@ Global order
     flushes), and a reader waits at most for the oldest running transaction.
 
 One round trip per append
-    The append is one prepared statement: the events' insert, with the
-    idempotency record, read-model row, tokens and snapshot written by
-    data-modifying CTEs before it. It is prepared once per connection (SQL
+    The append is one prepared statement: the events' insert, with each of
+    the append's writes (``service.writes``) a data-modifying CTE before it,
+    as ``_MAPPED`` maps its kind. It is prepared once per connection (SQL
     ``PREPARE``) and run by one simple query, its argument bound by the
     client: ``BEGIN``, ``EXECUTE``, a setting that keeps the transaction's
     id, ``COMMIT``, then the notification of the channel of live streams,
@@ -32,9 +32,9 @@ One round trip per append
     than a dozen, and the SQL of each write fixed. The explicit transaction
     keeps the notification out of it: a notification inside the transaction
     makes PostgreSQL serialise the commits of every append. The
-    expected-version check is the ``events`` insert trigger (migration
-    0001), which refuses an event whose version does not follow the game's
-    last.
+    expected-version check, the positions and the refiling of an expired
+    idempotency key are the statement's own (``_INSERT_EVENTS``,
+    ``_INSERT_IDEMPOTENCY``), not triggers' (migration 0011 says why).
 
 Synchronous standbys
     With a synchronous standby, PostgreSQL acknowledges a commit only once
@@ -67,7 +67,8 @@ import logging
 import os
 import time
 import weakref
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, NamedTuple
 from uuid import UUID
@@ -83,14 +84,13 @@ from service.appends import AppendingStore, Chained
 from service.auth import hash_token
 from service.chain import CURRENT
 from service.checkpoints import Checkpoint
-from service.events import NOW, ConcurrencyError, Head, Horizon, Snapshot, StoredEvent
+from service.deadlines import Deadline
+from service.events import ConcurrencyError, Head, Horizon, RatingsMoved, StoredEvent
 from service.postgres.database import unconfirmed
 from service.postgres.notifications import CHANNEL, Seal
 from service.postgres.positions import PER_TRANSACTION
-
-# Raised by the events insert trigger when a version does not follow the last.
-VERSION_CONFLICT_SQLSTATE = "CV409"
-
+from service.writes import (NOW, GameRow, IdempotencyRecord, PlayerNotice, RatingChanged, SeatLeft, SeatTaken,
+                            SeatToken, SeatTokenWithdrawn, Snapshot)
 
 _log = logging.getLogger("casino.store")
 
@@ -122,23 +122,44 @@ EVENT_COLUMNS = "position, game_id, version, type, schema_version, data, metadat
 _EVENT_COLUMNS_OF_E = ", ".join(f"e.{c}" for c in EVENT_COLUMNS.split(", "))
 
 # Every write of an append reads its values from the append's argument, $1:
-# one JSON document (built in PostgresEventStore.append). The events are its array
-# "events", the n-th element for version "after" + n.
-_INSERT_EVENTS = """
-    INSERT INTO events (game_id, version, type, schema_version, data, metadata, hash, chain, recorded_at)
-    SELECT ($1 ->> 'game')::uuid, ($1 ->> 'after')::integer + e.n::integer, e.event ->> 'type',
-           (e.event ->> 'schema_version')::integer, e.event -> 'data', e.event -> 'metadata',
+# one JSON document (built in PostgresEventStore._statement). The events are
+# its array "events", the n-th element for version "after" + n. The insert
+# gives each its position (see "Global order": its transaction's id, and its
+# place "first" + n - 1 among the transaction's events) and checks the
+# expected version: the game's last stored version must be "after", else
+# the versions are NULL, which events.version refuses (NOT NULL): the
+# statement fails, nothing of it is written, and the store answers
+# ConcurrencyError. A game that moved on meanwhile, its commit not yet seen,
+# is refused by the unique (game_id, version) key instead.
+_INSERT_EVENTS = f"""
+    INSERT INTO events (position, game_id, version, type, schema_version, data, metadata, hash, chain, recorded_at)
+    SELECT pg_current_xact_id()::text::bigint * {PER_TRANSACTION} + ($1 ->> 'first')::integer + e.n::integer - 1,
+           ($1 ->> 'game')::uuid,
+           CASE WHEN last.version = ($1 ->> 'after')::integer THEN last.version + e.n::integer END,
+           e.event ->> 'type', (e.event ->> 'schema_version')::integer, e.event -> 'data', e.event -> 'metadata',
            e.event ->> 'hash', ($1 ->> 'chain')::smallint, (e.event ->> 'at')::timestamptz
-    FROM jsonb_array_elements($1 -> 'events') WITH ORDINALITY AS e(event, n)
+    FROM jsonb_array_elements($1 -> 'events') WITH ORDINALITY AS e(event, n),
+         (SELECT coalesce(max(version), 0) AS version FROM events WHERE game_id = ($1 ->> 'game')::uuid) AS last
     ORDER BY e.n
     RETURNING position, recorded_at
 """
 
+# A key filed again once its record expired files anew: the expired record
+# (the caller's own: nothing else shares the key) is deleted first. The
+# insert takes its row beside the count of the rows deleted, so it runs once
+# the delete has (the parts of a statement otherwise run in no set order),
+# and the unique key no longer sees the record deleted.
+_FORGET_EXPIRED = """
+    DELETE FROM idempotency
+    WHERE game_id = ($1 -> 'idempotency' ->> 'scope')::uuid AND actor = $1 -> 'idempotency' ->> 'actor'
+      AND key = $1 -> 'idempotency' ->> 'key' AND expires_at <= now()
+    RETURNING 1
+"""
 _INSERT_IDEMPOTENCY = """
     INSERT INTO idempotency (game_id, actor, key, request_hash, response)
-    VALUES (($1 -> 'idempotency' ->> 'scope')::uuid, $1 -> 'idempotency' ->> 'actor',
-            $1 -> 'idempotency' ->> 'key',
-            $1 -> 'idempotency' ->> 'request_hash', $1 -> 'idempotency' -> 'response')
+    SELECT ($1 -> 'idempotency' ->> 'scope')::uuid, $1 -> 'idempotency' ->> 'actor', $1 -> 'idempotency' ->> 'key',
+           $1 -> 'idempotency' ->> 'request_hash', $1 -> 'idempotency' -> 'response'
+    FROM (SELECT count(*) FROM forgotten) AS gone
 """
 
 _INSERT_SEAT_TOKENS = """
@@ -185,6 +206,28 @@ _DELETE_PLAYER_SEATS = """
     DELETE FROM player_seats WHERE game_id = ($1 ->> 'game')::uuid
         AND player_id IN (SELECT p::uuid FROM jsonb_array_elements_text($1 -> 'unseated') AS p)
 """
+
+# A rated game's rating changes (service.ratings): a line per player, whose
+# key another append decided on the same rating breaks (RATINGS_MOVED), and
+# each player's new rating.
+_INSERT_RATING_CHANGES = """
+    INSERT INTO rating_changes (player_id, variant, games, game_id, seat, rating, deviation, recorded_at)
+    SELECT (r ->> 'player')::uuid, r ->> 'variant', (r ->> 'games')::integer, ($1 ->> 'game')::uuid,
+           (r ->> 'seat')::integer, (r ->> 'rating')::float8, (r ->> 'deviation')::float8, ($1 ->> 'at')::timestamptz
+    FROM jsonb_array_elements($1 -> 'ratings') AS r
+"""
+
+_UPSERT_RATINGS = """
+    INSERT INTO ratings (player_id, variant, rating, deviation, games, updated_at)
+    SELECT (r ->> 'player')::uuid, r ->> 'variant', (r ->> 'rating')::float8, (r ->> 'deviation')::float8,
+           (r ->> 'games')::integer, ($1 ->> 'at')::timestamptz
+    FROM jsonb_array_elements($1 -> 'ratings') AS r
+    ON CONFLICT (player_id, variant) DO UPDATE SET rating = EXCLUDED.rating, deviation = EXCLUDED.deviation,
+        games = EXCLUDED.games, updated_at = EXCLUDED.updated_at
+"""
+
+#: The key that a rating moved by another append breaks (migration 0012).
+RATINGS_MOVED = "rating_changes_pkey"
 
 # The snapshot's state is the second argument, $2.
 _UPSERT_SNAPSHOT = """
@@ -278,61 +321,21 @@ class PostgresEventStore(AppendingStore):
 
     def _statement(self, append: Chained, first: int = 1) -> _Statement:
         """The append as one prepared statement and its arguments: its events,
-        and (as data-modifying CTEs before them) the signed checkpoint, the
-        idempotency record, the ``games`` row (inserted for a new game, else
-        the columns given updated), the seat tokens (new ones, and those
-        withdrawn), the seats players took or left, and the snapshot; with
-        the notifications that tell of it. Its first event is its
-        transaction's ``first``."""
+        and (as data-modifying CTEs before them) each of its writes, as
+        ``_MAPPED`` maps its kind; with the notifications that tell of it.
+        Its first event is its transaction's ``first``."""
         asked, rows = append.append, append.rows
-        game_id, expected_version = asked.game_id, asked.expected_version
+        if first + len(rows) > PER_TRANSACTION:
+            raise ValueError(f"one transaction may append at most {PER_TRANSACTION - 1} events")
         events_json = jsonio.dumps(rows)  # once, for the document and the notification
-        document: dict[str, Any] = {"game": game_id, "after": expected_version, "events": jsonio.raw(events_json),
-                                    "chain": CURRENT, "at": append.at.isoformat()}
-        writes: list[str] = []
-        if append.checkpoint is not None:
-            writes.append(_UPSERT_CHECKPOINT)
-            signed = append.checkpoint
-            document["checkpoint"] = {"version": signed.version, "head": signed.head,
-                                      "signature": signed.signature}
-        if asked.idempotency is not None:
-            idempotency = asked.idempotency
-            writes.append(_INSERT_IDEMPOTENCY)
-            document["idempotency"] = {"scope": idempotency.scope or game_id, "actor": idempotency.actor,
-                                       "key": hash_token(idempotency.key),
-                                       "request_hash": idempotency.request_hash,
-                                       "response": dict(idempotency.response)}
-        if asked.game_row is not None:
-            writes.append(_write_game(asked.game_row, new=expected_version == 0))
-            document["row"] = {c: v for c, v in asked.game_row.items() if v is not NOW}
-        if asked.deadline is not None:
-            due = asked.deadline.at
-            writes.append(_UPSERT_DEADLINE if due is not None else _DELETE_DEADLINE)
-            document["deadline"] = due.isoformat() if due is not None else None
-        tokens = asked.seat_token_hashes or {}
-        if any(h is not None for h in tokens.values()):
-            writes.append(_INSERT_SEAT_TOKENS)
-            document["tokens"] = [{"seat": seat, "hash": h} for seat, h in tokens.items() if h is not None]
-        if any(h is None for h in tokens.values()):
-            writes.append(_DELETE_SEAT_TOKENS)
-            document["tokens_gone"] = [seat for seat, h in tokens.items() if h is None]
-        seated = asked.player_seats or {}
-        if any(seat is not None for seat in seated.values()):
-            writes.append(_INSERT_PLAYER_SEATS)
-            document["seated"] = [{"player": player, "seat": seat} for player, seat in seated.items()
-                                  if seat is not None]
-        if any(seat is None for seat in seated.values()):
-            writes.append(_DELETE_PLAYER_SEATS)
-            document["unseated"] = [player for player, seat in seated.items() if seat is None]
-        args: list[Any] = [_json(document)]
-        if asked.snapshot is not None:
-            writes.append(_UPSERT_SNAPSHOT)
-            document["snapshot"] = {"version": asked.snapshot.version, "code_version": asked.snapshot.code_version}
-            args.append(asked.snapshot.state)
-        notice = self._seal.notification(game_id, append.last_version, time.time(), CURRENT, events_json, first)
-        told = [self._seal.player_notification(player, jsonio.dumps(said))
-                for player, said in (asked.player_notices or {}).items()]
-        return _Statement(_with_writes(tuple(writes)), args, notice, told)
+        parts = _Parts({"game": asked.game_id, "after": asked.expected_version, "first": first,
+                        "events": jsonio.raw(events_json), "chain": CURRENT, "at": append.at.isoformat()},
+                       new=asked.expected_version == 0, seal=self._seal)
+        for kind, writes in append.writes:
+            _MAPPED[kind](parts, writes)
+        notice = self._seal.notification(asked.game_id, append.last_version, time.time(), CURRENT, events_json, first)
+        return _Statement(_with_writes(tuple(parts.queries)), [_json(parts.document), *parts.args], notice,
+                          parts.told)
 
     def load(self, game_id: UUID | str, after_version: int = 0,
              until_version: int | None = None) -> list[StoredEvent]:
@@ -456,13 +459,99 @@ class PostgresEventStore(AppendingStore):
 
 
 @functools.cache
-def _with_writes(queries: tuple[str, ...]) -> str:
+def _with_writes(queries: tuple[tuple[str, str], ...]) -> str:
     """The events' insert, with the append's other writes before it as
-    data-modifying CTEs: one statement for the whole append. (A handful of
-    combinations occur, each prepared once per connection.)"""
+    data-modifying CTEs, each under its name: one statement for the whole
+    append. (A handful of combinations occur, each prepared once per connection.)"""
     if not queries:
         return _INSERT_EVENTS
-    return "WITH " + ", ".join(f"w{i} AS ({q})" for i, q in enumerate(queries)) + _INSERT_EVENTS
+    return "WITH " + ", ".join(f"{name} AS ({q})" for name, q in queries) + _INSERT_EVENTS
+
+
+@dataclass
+class _Parts:
+    """An append's statement as its writes are mapped into it: its CTEs
+    (name, SQL) in order, the JSON document they read as $1, the arguments
+    after it ($2, ...), and the players' notifications (``told``)."""
+
+    document: dict[str, Any]
+    new: bool  # the game's first append
+    seal: Seal
+    queries: list[tuple[str, str]] = field(default_factory=list)
+    args: list[Any] = field(default_factory=list)
+    told: list[str] = field(default_factory=list)
+
+    def write(self, name: str, query: str, key: str | None = None, value: Any = None) -> None:
+        """Add the CTE ``name``, reading ``value`` from the document's ``key``."""
+        self.queries.append((name, query))
+        if key is not None:
+            self.document[key] = value
+
+
+def _checkpoint(parts: _Parts, writes: list[Checkpoint]) -> None:
+    [signed] = writes
+    parts.write("checkpoint", _UPSERT_CHECKPOINT, "checkpoint",
+                {"version": signed.version, "head": signed.head, "signature": signed.signature})
+
+
+def _idempotency(parts: _Parts, writes: list[IdempotencyRecord]) -> None:
+    [record] = writes
+    parts.write("forgotten", _FORGET_EXPIRED, "idempotency",
+                {"scope": record.scope or parts.document["game"], "actor": record.actor,
+                 "key": hash_token(record.key), "request_hash": record.request_hash,
+                 "response": dict(record.response)})
+    parts.write("filed", _INSERT_IDEMPOTENCY)
+
+
+def _game_row(parts: _Parts, writes: list[GameRow]) -> None:
+    [row] = writes
+    parts.write("game_row", _write_game(row.columns, new=parts.new), "row",
+                {c: v for c, v in row.columns.items() if v is not NOW})
+
+
+def _deadline(parts: _Parts, writes: list[Deadline]) -> None:
+    [deadline] = writes
+    due = deadline.at
+    parts.write("deadline", _UPSERT_DEADLINE if due is not None else _DELETE_DEADLINE, "deadline",
+                due.isoformat() if due is not None else None)
+
+
+def _snapshot(parts: _Parts, writes: list[Snapshot]) -> None:
+    [snapshot] = writes
+    parts.write("snapshot", _UPSERT_SNAPSHOT, "snapshot",
+                {"version": snapshot.version, "code_version": snapshot.code_version})
+    parts.args.append(snapshot.state)
+
+
+def _ratings(parts: _Parts, writes: list[RatingChanged]) -> None:
+    parts.write("rating_changes", _INSERT_RATING_CHANGES, "ratings",
+                [{"player": w.player, "variant": w.variant, "seat": w.seat, "rating": w.rating,
+                  "deviation": w.deviation, "games": w.games} for w in writes])
+    parts.write("ratings", _UPSERT_RATINGS)
+
+
+def _told(parts: _Parts, writes: list[PlayerNotice]) -> None:
+    parts.told += [parts.seal.player_notification(w.player, jsonio.dumps(w.notices)) for w in writes]
+
+
+# How each kind of write (service.writes) becomes part of the append's statement.
+_MAPPED: dict[type, Callable[[_Parts, list[Any]], None]] = {
+    Checkpoint: _checkpoint,
+    IdempotencyRecord: _idempotency,
+    GameRow: _game_row,
+    Deadline: _deadline,
+    SeatToken: lambda parts, writes: parts.write(
+        "tokens", _INSERT_SEAT_TOKENS, "tokens", [{"seat": w.seat, "hash": w.token_hash} for w in writes]),
+    SeatTokenWithdrawn: lambda parts, writes: parts.write(
+        "tokens_gone", _DELETE_SEAT_TOKENS, "tokens_gone", [w.seat for w in writes]),
+    SeatTaken: lambda parts, writes: parts.write(
+        "seated", _INSERT_PLAYER_SEATS, "seated", [{"player": w.player, "seat": w.seat} for w in writes]),
+    SeatLeft: lambda parts, writes: parts.write(
+        "unseated", _DELETE_PLAYER_SEATS, "unseated", [w.player for w in writes]),
+    Snapshot: _snapshot,
+    RatingChanged: _ratings,
+    PlayerNotice: _told,
+}
 
 
 class _Statement(NamedTuple):
@@ -580,7 +669,9 @@ def _write(conn: psycopg.Connection, statements: Sequence[_Statement], game_id, 
             if isinstance(error, psycopg.errors.InvalidSqlStatementName) and again:
                 return _write(conn, statements, game_id, expected_version, again=False)
             if _is_conflict(error):
-                raise ConcurrencyError(game_id, expected_version) from error
+                moved = (isinstance(error, psycopg.errors.UniqueViolation)
+                         and error.diag.constraint_name == RATINGS_MOVED)
+                raise (RatingsMoved if moved else ConcurrencyError)(game_id, expected_version) from error
             if isinstance(error, psycopg.errors.ReadOnlySqlTransaction):
                 conn.close()  # a server that no longer takes writes: the pool connects anew
             raise
@@ -611,9 +702,10 @@ def _json(value: Any) -> Jsonb:
 
 
 def _is_conflict(error: BaseException) -> bool:
+    """A unique key broken, or the events' versions refused as not following the game's last (``_INSERT_EVENTS``)."""
     return isinstance(error, psycopg.errors.UniqueViolation) or (
-        isinstance(error, psycopg.Error) and error.sqlstate == VERSION_CONFLICT_SQLSTATE
-    )
+        isinstance(error, psycopg.errors.NotNullViolation) and error.diag.table_name == "events"
+        and error.diag.column_name == "version")
 
 
 def _write_game(row: Mapping[str, Any], *, new: bool) -> str:

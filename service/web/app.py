@@ -20,8 +20,8 @@ from flask import Flask
 from service import checkpoints
 from service.bootstrap import Adapters, Settings, bootstrap
 from service.postgres import wiring as postgres_wiring
-from service.web import (audit, client, commands, cors, current, events, front, games, headers, health,
-                         listing, lobby, observability, players, problems, requests, rules, seats, spec, sse,
+from service.web import (allowances, audit, client, commands, cors, current, events, front, games, headers, health,
+                         listing, lobby, observability, players, problems, ratings, requests, rules, seats, spec, sse,
                          stream, variants)
 
 DEFAULTS: dict[str, Any] = {
@@ -64,6 +64,13 @@ DEFAULTS: dict[str, Any] = {
     "STREAM_LIMIT_PLAYER": 16,
     "STREAM_LIMIT_OPERATOR": 32,
     "STREAM_LIMIT_ADDRESS": 32,
+    # How many players one client address may register, how many games it
+    # may join and call off as a guest, in any RATE_WINDOW_SECONDS, in each
+    # worker (service.rates). Past it, 429.
+    "RATE_WINDOW_SECONDS": 600.0,
+    "REGISTRATIONS_PER_ADDRESS": 10,
+    "GUEST_JOINS_PER_ADDRESS": 10,
+    "GUEST_ABORTS_PER_ADDRESS": 3,
     # Proxies whose X-Forwarded-For names the client (service.web.clients):
     # addresses or networks, comma-separated.
     "TRUSTED_PROXIES": "",
@@ -94,6 +101,10 @@ ENVIRONMENT = {
     "STREAM_LIMIT_PLAYER": ("CASINO_STREAM_LIMIT_PLAYER", int),
     "STREAM_LIMIT_OPERATOR": ("CASINO_STREAM_LIMIT_OPERATOR", int),
     "STREAM_LIMIT_ADDRESS": ("CASINO_STREAM_LIMIT_ADDRESS", int),
+    "RATE_WINDOW_SECONDS": ("CASINO_RATE_WINDOW_SECONDS", float),
+    "REGISTRATIONS_PER_ADDRESS": ("CASINO_REGISTRATIONS_PER_ADDRESS", int),
+    "GUEST_JOINS_PER_ADDRESS": ("CASINO_GUEST_JOINS_PER_ADDRESS", int),
+    "GUEST_ABORTS_PER_ADDRESS": ("CASINO_GUEST_ABORTS_PER_ADDRESS", int),
     "TRUSTED_PROXIES": ("CASINO_TRUSTED_PROXIES", str),
     "CORS_ORIGINS": ("CASINO_CORS_ORIGINS", str),
 }
@@ -104,7 +115,7 @@ Wiring = Callable[[Mapping[str, Any], bytes | None], Adapters]
 
 #: Every resource the app serves, one blueprint each.
 BLUEPRINTS = (health.bp, observability.bp, spec.bp, front.bp, rules.bp, client.bp, variants.bp, games.bp, listing.bp,
-              commands.bp, events.bp, stream.bp, audit.bp, players.bp, seats.bp, lobby.bp)
+              commands.bp, events.bp, stream.bp, audit.bp, players.bp, seats.bp, lobby.bp, ratings.bp)
 
 
 def create_app(overrides: Mapping[str, Any] | None = None, *, wiring: Wiring = postgres_wiring.adapters) -> Flask:
@@ -121,6 +132,7 @@ def create_app(overrides: Mapping[str, Any] | None = None, *, wiring: Wiring = p
     cors.init_app(app)
     requests.init_app(app)
     sse.init_app(app)
+    allowances.init_app(app)
     checkpoint_key = checkpoints.key_for(app.config)
     adapters = wiring(app.config, checkpoint_key)
     settings = Settings(app.config.get("OPERATOR_TOKEN"), checkpoint_key, app.config["STREAM_BUFFER_EVENTS"],

@@ -14,7 +14,9 @@ from __future__ import annotations
 
 import functools
 import ipaddress
-from collections.abc import Iterable
+import select
+import socket
+from collections.abc import Callable, Iterable
 
 from flask import current_app, request
 
@@ -58,3 +60,21 @@ def request_address() -> str:
     """The address of the client of the request being served."""
     trusted = trusted_networks(current_app.config["TRUSTED_PROXIES"] or "")
     return client_address(request.remote_addr, request.headers.getlist("X-Forwarded-For"), trusted)
+
+
+def connection() -> Callable[[], bool]:
+    """Whether the request's client is still connected, to be asked later
+    (by a stream's share, ``service.stream_limits``) without waiting: under
+    gunicorn the connection's socket has nothing to read until the client
+    sends more, and reads as ended once it has gone. Without a socket (a
+    test client), it is taken to be."""
+    sock = request.environ.get("gunicorn.socket")
+    return (lambda: True) if sock is None else functools.partial(_connected, sock)
+
+
+def _connected(sock: socket.socket) -> bool:
+    try:
+        readable, _, _ = select.select([sock], [], [], 0)
+        return not readable or sock.recv(1, socket.MSG_PEEK) != b""
+    except (OSError, ValueError):  # reset, or closed here already
+        return False

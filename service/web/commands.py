@@ -21,6 +21,7 @@ from domain.game_types import read_move
 from service import commands
 from service.auth import Caller, Forbidden
 from service.views import command_answer
+from service.web import allowances
 from service.web.current import services
 from service.web.guards import operator_required, seat_or_operator_required, seat_required
 from service.web.requests import body, idempotency_key, if_match, json_body, shown
@@ -100,6 +101,10 @@ def resign(game_id: uuid.UUID, caller: Caller):
 @bp.post("/abort")
 @seat_required("abort the game")
 def abort(game_id: uuid.UUID, caller: Caller):
-    """The seat calls the game off before the first play: nobody wins."""
+    """The seat calls the game off before the first play: nobody wins. A
+    guest's seat (a seat's token, no player's) may do so only so often from
+    one address (``service.web.allowances``)."""
     body(EmptySchema, optional=True)
+    if caller.player is None:
+        allowances.spend("guest_abort")
     return _run(commands.Abort, game_id, caller)

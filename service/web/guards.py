@@ -22,18 +22,19 @@ from service.web.current import services
 View = Callable[..., Any]
 
 
-def current_caller(game_id: UUID | None = None) -> Caller:
-    """The caller of the request being served."""
-    return services().authenticator.caller(request.headers.get("Authorization"), game_id)
+def current_caller(game_id: UUID | None = None, wanted: str = "the operator's token") -> Caller:
+    """The caller of the request being served; a token that names no one is
+    refused with a sentence saying what was ``wanted`` instead."""
+    return services().authenticator.caller(request.headers.get("Authorization"), game_id, wanted)
 
 
-def _guard(check: Callable[[Caller], None]) -> Callable[[View], View]:
+def _guard(check: Callable[[Caller], None], wanted: str = "the operator's token") -> Callable[[View], View]:
     """A decorator that authenticates the request, lets ``check`` refuse the
     caller, and passes the view its ``caller``."""
     def decorate(view: View) -> View:
         @functools.wraps(view)
         def guarded(*args: Any, **kwargs: Any) -> Any:
-            caller = current_caller(kwargs.get("game_id"))
+            caller = current_caller(kwargs.get("game_id"), wanted)
             check(caller)
             return view(*args, caller=caller, **kwargs)
         return guarded
@@ -59,7 +60,7 @@ def player_required(action: str) -> Callable[[View], View]:
             raise Forbidden(f"The operator cannot {action}: only a player can.")
         if not caller.is_player:
             raise Unauthenticated(f"Send your player token to {action}.")
-    return _guard(check)
+    return _guard(check, f"your player token to {action}")
 
 
 def operator_required(action: str) -> Callable[[View], View]:
@@ -67,7 +68,7 @@ def operator_required(action: str) -> Callable[[View], View]:
     def check(caller: Caller) -> None:
         if not caller.is_operator:
             raise refused(caller, action)
-    return _guard(check)
+    return _guard(check, f"the operator's token to {action}")
 
 
 def seat_or_operator_required(action: str) -> Callable[[View], View]:

@@ -19,25 +19,66 @@ from domain.clocks import rfc3339
 from service import notices, player_streams
 from service.auth import Caller, Forbidden, Unauthenticated
 from service.commands import RegisterPlayer
-from service.readmodel import STATUSES
+from service.readmodel import STATUSES, outcome_of
 from service.stream_limits import holder_of
-from service.web import clients, sse
+from service.web import allowances, clients, sse
 from service.web.current import services
 from service.web.guards import current_caller, player_required
 from service.web.paging import routed_page
 from service.web.requests import body, creation_key, page_args, text_args
-from service.web.schemas import PlayerSchema
+from service.web.problems import ApiProblem
+from service.web.schemas import ClaimSchema, PlayerSchema
 
 bp = Blueprint("players", __name__, url_prefix="/v1/players")
 
 
 @bp.post("")
 def register():
-    """Anyone may register; the player's token is in this answer only."""
+    """Anyone may register, so many times from one address only
+    (``service.web.allowances``); the player's token is in this answer only."""
+    name, key = body(PlayerSchema)["name"], creation_key()
+    allowances.spend("registration")
     registered = services().players.register(RegisterPlayer(
-        player_name=body(PlayerSchema)["name"], idempotency_key=creation_key(), request_id=g.get("request_id")))
+        player_name=name, idempotency_key=key, request_id=g.get("request_id")))
     player = registered.player
     return {"id": str(player.id), "name": player.name, "token": registered.token}, 201
+
+
+@bp.get("/me")
+@player_required("see who you are")
+def me(caller: Caller):
+    """The player the token names: id, name and ratings."""
+    found = services().players.find(caller.own_player)
+    assert found is not None  # the token named the player, and players are never removed
+    return {"id": str(found.id), "name": found.name,
+            "ratings": services().adapters.ratings.player_ratings(found.id)}
+
+
+@bp.post("/me/token")
+@player_required("replace your token")
+def replace_token(caller: Caller):
+    """A new token for the player; the one sent stops working at once."""
+    found = services().players.find(caller.own_player)
+    assert found is not None
+    return {"id": str(found.id), "name": found.name, "token": services().players.new_token(found.id)}
+
+
+@bp.post("/me/transfer")
+@player_required("move your identity to another device")
+def transfer(caller: Caller):
+    """A one-time code for another device (``POST /v1/players/claim``), valid ten minutes."""
+    code, expires = services().players.transfer(caller.own_player)
+    return {"code": code, "expires_at": rfc3339(expires), "claim": url_for("players.claim")}, 201
+
+
+@bp.post("/claim")
+def claim():
+    """Anyone with a transfer code gets a new token of its player, once."""
+    found = services().players.claim(body(ClaimSchema)["code"])
+    if found is None:
+        raise ApiProblem(422, "invalid_transfer_code", "This transfer code is not valid: it was mistyped, has"
+                         " been used already, or has expired (a code lasts ten minutes). Ask for a new one.")
+    return {"id": str(found.player.id), "name": found.player.name, "token": found.token}
 
 
 @bp.get("/me/games")
@@ -58,17 +99,13 @@ def _mine(row: dict[str, Any]) -> dict[str, Any]:
         "variant": row["variant"],
         "status": row["status"],
         "seat": row["seat"],
+        "players": row["player_names"],
+        "created_at": rfc3339(row["created_at"]),
         "version": row["version"],
         "your_turn": row["seat"] in (row["awaiting"] or ()),
         "deadline": rfc3339(row["deadline"]) if row["deadline"] is not None else None,
-        "outcome": _outcome(row["winner"]),
+        "outcome": outcome_of(row["winner"]),
     }
-
-
-def _outcome(winner: dict[str, Any] | None) -> dict[str, Any] | None:
-    """Who won and how, as every game type's view says it (the read model's
-    ``winner`` holds these beside the listing's former fields)."""
-    return None if winner is None else {"winners": winner["winners"], "result": winner["result"]}
 
 
 @bp.post("/me/stream-tickets")
@@ -87,7 +124,7 @@ def stream():
     if ticket is not None:
         caller = services().authenticator.redeem_player(ticket, time.time())
     else:
-        caller = current_caller()
+        caller = current_caller(wanted="your player token (or a ticket) to open your stream")
         if caller.is_operator:
             raise Forbidden("The operator has no stream of a player's: only a player has.")
         if not caller.is_player:

@@ -49,7 +49,9 @@ TITLES = {
     "too_many_streams": "Too many live streams",
     "invalid_options": "Not a game the rules allow",
     "idempotency_key_not_random": "Idempotency key not random",
+    "invalid_transfer_code": "Transfer code not valid",
     "invalid_name": "Not a name that can be used",
+    "too_many_requests": "Too many requests",
     # Sent by the HTTP server before the app sees the request (service.ops.refusals).
     "uri_too_long": "Request line too long",
     "headers_too_large": "Request headers too large",

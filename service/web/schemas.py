@@ -75,6 +75,16 @@ class OpenSeatSchema(Strict):
         return {"name": None, "computer": False}
 
 
+class MySeatSchema(Strict):
+    """``{"me": true}``: the seat of the player who creates the game (by a player token)."""
+
+    me = StrictBoolean(required=True, validate=validate.Equal(True, error="Your own seat says me: true."))
+
+    @post_load
+    def as_seat(self, data, **kwargs):
+        return {"name": None, "computer": False, "me": True}
+
+
 class SeatsField(fields.Field):
     """``seats``: a list of ``{"name": ..., "computer": ...}``, or a number of
     seats; loads as a list of such dicts, at least one of them a person's."""
@@ -85,11 +95,13 @@ class SeatsField(fields.Field):
         if isinstance(value, int):
             if not 2 <= value <= MAX_SEATS:
                 raise ValidationError(f"A game has 2 to {MAX_SEATS} seats.")
-            return [{"name": f"Seat {i}", "computer": False} for i in range(value)]
+            return [{"name": f"Seat {i}", "computer": False, "me": False} for i in range(value)]
         if isinstance(value, list):
             if not 2 <= len(value) <= MAX_SEATS:
                 raise ValidationError(f"A game has 2 to {MAX_SEATS} seats.")
             seats = [_seat(item) for item in value]
+            if sum(s["me"] for s in seats) > 1:
+                raise ValidationError("You sit in one seat of a game: give {\"me\": true} once.")
             if all(s["computer"] for s in seats):
                 raise ValidationError("At least one seat is a person's: the computer plays only against people.")
             return seats
@@ -97,10 +109,13 @@ class SeatsField(fields.Field):
 
 
 def _seat(item: Any) -> dict[str, Any]:
-    """A seat of a new game: ``{"name", "computer"}``, ``name`` None for an open one."""
+    """A seat of a new game: ``{"name", "computer", "me"}``, ``name`` None for an
+    open one and the creator's own (``me``)."""
     if not isinstance(item, dict):
-        raise ValidationError('Each seat is an object like {"name": "Ann"} or {"open": true}.')
-    return OpenSeatSchema().load(item) if "open" in item else SeatSchema().load(item)
+        raise ValidationError('Each seat is an object like {"name": "Ann"}, {"open": true} or {"me": true}.')
+    if "me" in item:
+        return MySeatSchema().load(item)
+    return {**(OpenSeatSchema().load(item) if "open" in item else SeatSchema().load(item)), "me": False}
 
 
 class ClockField(fields.Field):
@@ -117,14 +132,18 @@ class ClockField(fields.Field):
 
 class CreateGameSchema(Strict):
     variant = fields.String(load_default="cassino", validate=validate.Length(max=40))
-    seats = SeatsField(load_default=lambda: [{"name": "Seat 0", "computer": False},
-                                             {"name": "Seat 1", "computer": False}])
+    seats = SeatsField(load_default=lambda: [{"name": "Seat 0", "computer": False, "me": False},
+                                             {"name": "Seat 1", "computer": False, "me": False}])
     options = fields.Dict(keys=fields.String(), load_default=dict)
     first_dealer = fields.Integer(load_default=None, allow_none=True, strict=True)
     clock = ClockField(load_default=None, allow_none=True)
     on_timeout = fields.String(load_default=None, allow_none=True, validate=validate.OneOf(clocks.ON_TIMEOUT))
     # Listed in the lobby; by default, when a seat is open.
     listed = StrictBoolean(load_default=None)
+    # Rated: every seat a registered player's, and the result moves their ratings.
+    rated = StrictBoolean(load_default=False)
+    # Whether guests may take its open seats, or only players (by a player token).
+    guests = StrictBoolean(load_default=True)
 
     @post_load
     def clock_rule(self, data, **kwargs):
@@ -138,6 +157,12 @@ class CreateGameSchema(Strict):
 
 class PlayerSchema(Strict):
     name = Name(required=True)
+
+
+class ClaimSchema(Strict):
+    """A transfer code, as shown (``ABCD-EFGH-JKLM``) or typed without its dashes, in any case."""
+
+    code = fields.String(required=True, validate=validate.Length(min=1, max=40))
 
 
 class JoinSchema(Strict):

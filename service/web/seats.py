@@ -17,6 +17,7 @@ from flask import Blueprint, g
 from service import commands
 from service.auth import PUBLIC, Caller, Forbidden, Unauthenticated, player, seat
 from service.views import command_answer
+from service.web import allowances
 from service.web.current import services
 from service.web.guards import any_caller
 from service.web.requests import body, guest_key, idempotency_key, if_match, shown
@@ -37,6 +38,10 @@ def join(game_id: uuid.UUID, caller: Caller):
         assert found is not None, "the token named this player"
         name, key = data.get("name", found.name), idempotency_key()
     elif "name" in data:
+        if not services().games.guests_welcome(game_id):
+            raise Unauthenticated("Only players may join this game: send your player token (POST /v1/players"
+                                  " registers you).")
+        allowances.spend("guest_join")  # so many from one address: nobody fills every open seat as a guest
         name, key = data["name"], guest_key()  # a guest's token is derived from the key
     else:
         raise Unauthenticated("Send your player token to join as that player, or give the name you take the seat"

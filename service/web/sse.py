@@ -4,7 +4,7 @@ limit, and the ``text/event-stream`` answer that gives both back when it ends.
 
 A worker keeps at most ``STREAM_MAX_OPEN`` streams open (thousands under
 gevent, see ``service.ops.serve``) and answers 503 beyond that; they all
-wait on the worker's one ``Hub`` (``service.streams``). Each caller has a
+wait on the worker's one ``Hub`` (``service.streams``), which admits them. Each caller has a
 share of them (``service.stream_limits``), and is answered 429 beyond it,
 before anything is read.
 """
@@ -52,28 +52,29 @@ def within_share(holder: Holder, answer: Callable[[Callable[[], None]], Response
     """``answer(give_back)`` if the holder's share of streams allows one more
     (else 429), ``give_back`` to be called once the stream it opens has ended."""
     quota: Quota = current_app.extensions[_QUOTA]
-    if not quota.take(holder):
+    ticket = quota.take(holder, clients.connection())
+    if ticket is None:
         STREAMS_OVER_CALLER_LIMIT.labels(holder.kind).inc()
         raise ApiProblem(429, "too_many_streams", _over_limit(holder, quota.limit(holder)),
                          headers={"Retry-After": str(RETRY_AFTER_SECONDS)})
     try:
-        return answer(lambda: quota.give_back(holder))
+        return answer(lambda: quota.give_back(holder, ticket))
     except BaseException:
-        quota.give_back(holder)
+        quota.give_back(holder, ticket)
         raise
 
 
 def event_stream(opening: Opening, timed: streams.Timing, on_close: Callable[[], None]) -> Response:
     """The stream's answer, if the worker may hold one more (else 503);
     ``on_close`` once it has ended."""
-    hub = services().hub
-    if not hub.admit(current_app.config["STREAM_MAX_OPEN"]):
+    admission = services().hub.admission
+    if not admission.admit(current_app.config["STREAM_MAX_OPEN"]):
         STREAMS_REFUSED.inc()
         raise ApiProblem(503, "unavailable", "Too many live streams are open right now. Try again shortly.",
                          headers={"Retry-After": "5"})
 
     def ended() -> None:
-        hub.release()
+        admission.release()
         on_close()
 
     return Response(streams.Body(opening(timed), on_close=ended), mimetype="text/event-stream",

@@ -19,6 +19,7 @@ from domain.game_types import State, is_finished
 from service import streams
 from service.auth import Caller
 from service.events import StoredEvent
+from service.feeds import Read
 from service.replicas import Seen
 from service.stream_limits import holder_of
 from service.web import clients, sse
@@ -62,7 +63,7 @@ def _open(game_id: uuid.UUID, caller: Caller, after: int, timed: streams.Timing,
                                       timing), timed, on_close)
 
 
-def _history(state: State) -> streams.Read:
+def _history(state: State) -> Read:
     """How the stream reads the events it starts with: from a replica that
     has the game at ``state``'s version (the primary's, as the request found
     it), else from the primary. The events appended after come from the

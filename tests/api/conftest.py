@@ -114,3 +114,17 @@ class Api:
             out += page["events"]
             after = page["next"]
         return out
+
+
+def first_actions(api: Api, url: str, tokens: list[str], dealer: int = 0) -> dict:
+    """Every seat makes its first action (the dealer its deal, each other
+    seat a move), which has a time of its own (docs/rules.md, "Clocks"), so
+    that from then on each seat has only its clock's time; the view after."""
+    assert api.post(f"{url}/deal", json={}, token=tokens[dealer]).status_code == 200
+    acted = {dealer}
+    while len(acted) < len(tokens):
+        seat = api.get(url).get_json()["clock"]["seat"]
+        move = api.get(f"{url}/moves", token=tokens[seat]).get_json()["moves"][0]
+        assert api.post(f"{url}/play", json=move, token=tokens[seat]).status_code == 200
+        acted.add(seat)
+    return api.get(url).get_json()

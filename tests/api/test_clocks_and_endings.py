@@ -10,6 +10,7 @@ import time
 import pytest
 
 from service.web.current import services
+from tests.api.conftest import first_actions
 from tests.conftest import OPERATOR_TOKEN
 
 
@@ -69,9 +70,10 @@ def test_the_view_shows_the_clock_and_its_deadline(api):
 @pytest.mark.both_wirings
 def test_a_seat_that_does_not_act_times_out_and_the_service_appends_it(api, app, wiring):
     url, tokens = created(api, clock={"per_move_seconds": 1})
-    deadline = api.get(url).get_json()["clock"]["deadline"]
+    deadline = first_actions(api, url, tokens)["clock"]["deadline"]  # seat 0's second action: its 1 s
+    move = api.get(f"{url}/moves", token=tokens[0]).get_json()["moves"][0]
     time.sleep(1.1)
-    late = api.post(f"{url}/deal", json={}, token=tokens[0])
+    late = api.post(f"{url}/play", json=move, token=tokens[0])
     assert late.status_code == 422 and late.get_json()["rule"] == "time_out"
     assert deadline in late.get_json()["detail"]  # says when the time ran out
     assert services(app).keeper.tick() == 1

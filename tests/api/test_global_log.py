@@ -55,7 +55,9 @@ def test_only_the_operator_reads_the_global_log(api):
     game = api.create()
     assert api.get("/v1/events").status_code == 401
     refused = api.get("/v1/events", token=game.tokens[0])
-    assert refused.status_code == 401 and refused.get_json()["detail"] == "This is not the operator's token."
+    assert refused.status_code == 401 and refused.get_json()["detail"] == (
+        "This is not the operator's token, nor a player token (a seat's token works only in its own game):"
+        " send the operator's token to read every game's events.")
 
 
 def test_a_bad_cursor_is_400(api, operator):

@@ -16,7 +16,7 @@ from service.web.current import services
 from tests.api.masscool import HttpTable, deck_codes
 from tests.api.test_join import join, open_game, player
 
-from .conftest import ONE_HAND
+from .conftest import ONE_HAND, first_actions
 
 pytestmark = pytest.mark.both_wirings
 
@@ -88,6 +88,7 @@ def test_a_timed_out_game_is_listed_with_the_other_side_as_winner(api, app, oper
                                           "clock": {"per_move_seconds": 1}})
     assert created.status_code == 201, created.get_json()
     url = f"/v1/games/{created.get_json()['id']}"
+    first_actions(api, url, [s["token"] for s in created.get_json()["seats"]])  # then seat 0 has 1 s
     time.sleep(1.1)
     assert services(app).keeper.tick() == 1
     outcome = assert_listed_as_viewed(api, operator, name, url)

@@ -5,6 +5,7 @@ appends keep; newest first, filtered by status, paged. Both game types."""
 from __future__ import annotations
 
 import uuid
+from datetime import datetime
 
 import pytest
 
@@ -29,9 +30,13 @@ def test_a_players_game_says_whose_turn_it_is_as_the_game_goes_on(api, variant):
     game = open_game(api, variant, seats=("Host", None), first_dealer=0)
     join(api, game, ann["token"])
     [waiting] = my_games(api, ann["token"])
+    created_at = api.get(f"{game.url}/events").get_json()["events"][0]["recorded_at"]
     assert waiting == {"id": game.id, "url": game.url, "variant": variant, "status": "waiting", "seat": 1,
+                       "players": ["Host", "Ann"], "created_at": waiting["created_at"],
                        "version": api.view(game)["version"], "your_turn": False, "deadline": None,
                        "outcome": None}
+    assert datetime.fromisoformat(waiting["created_at"]) == datetime.fromisoformat(created_at).replace(
+        microsecond=datetime.fromisoformat(created_at).microsecond // 1000 * 1000)  # to the millisecond
 
     api.post(f"{game.url}/deal", json={}, token=game.tokens[0])
     for _ in range(6):  # a few turns, each checked against the view

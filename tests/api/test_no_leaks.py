@@ -16,7 +16,7 @@ from domain.cassino import resolve
 from domain.cassino.dealing import deck_for
 from tests.service.spec_check import sse_messages
 
-from .conftest import ACE_MADE_SURE_OF, ORDERED_DECK
+from .conftest import ACE_MADE_SURE_OF, ORDERED_DECK, first_actions
 from .masscool import HttpTable, deck_codes
 from .test_join import join, open_game, player
 
@@ -269,6 +269,7 @@ def test_a_time_out_and_the_computers_move_for_it_show_no_hidden_card(api, opera
                                           "first_dealer": 0, "clock": {"per_move_seconds": 1},
                                           "on_timeout": "computer"}).get_json()
     url, tokens = f"/v1/games/{created['id']}", [s["token"] for s in created["seats"]]
+    first_actions(api, url, tokens)  # then each seat has its clock's 1 s
     for _ in range(3):
         time.sleep(1.05)
         assert services(app).keeper.tick() == 1

@@ -185,7 +185,7 @@ def test_a_player_is_told_of_an_append_another_worker_made(app_for, database_url
     game = open_game(api, seats=("Host", None), first_dealer=1)
     join(api, game, ann["token"])
     listener = Listener(streaming.test_client(), ann["token"])  # the game waits for Ann to deal
-    assert services(streaming).hub.listening
+    assert services(streaming).hub.listener.listening
 
     api.post(f"{game.url}/deal", json={}, token=ann["token"])
     move(api, game, game.tokens[0])

@@ -142,3 +142,19 @@ def test_every_schema_key_is_a_keyword():
     strays = [f"{where}: {key!r}" for where, schema in found for key in schema
               if key not in SCHEMA_KEYWORDS and not key.startswith("x-")]
     assert strays == []
+
+
+def test_every_operation_that_takes_a_query_declares_the_servers_414():
+    """A long enough query meets the HTTP server's request-line limit before the app (uri_too_long)."""
+    document = spec()
+    shared = document["components"]["parameters"]
+
+    def in_query(parameter: dict) -> bool:
+        return (shared[parameter["$ref"].rsplit("/", 1)[1]] if "$ref" in parameter else parameter)["in"] == "query"
+
+    queried = [(path, method) for path, item in document["paths"].items() for method, operation in item.items()
+               if method != "parameters"
+               and any(map(in_query, item.get("parameters", []) + operation.get("parameters", [])))]
+    assert len(queried) >= 10
+    assert [(path, method) for path, method in queried
+            if "414" not in document["paths"][path][method]["responses"]] == []

@@ -19,7 +19,7 @@ from service.web.app import close_app, create_app
 from tests.conftest import TEST_SETTINGS
 from tests.service.spec_check import check, sse_messages
 
-from .conftest import ONE_HAND, ORDERED_DECK, Api
+from .conftest import ONE_HAND, ORDERED_DECK, Api, first_actions
 
 
 pytestmark = pytest.mark.both_wirings
@@ -212,12 +212,13 @@ def test_a_time_out_the_service_appends_arrives_on_the_stream(api, app):
     created = api.post("/v1/games", json={"seats": [{"name": "Ann"}, {"name": "Bob"}], "first_dealer": 0,
                                           "clock": {"per_move_seconds": 1}}).get_json()
     url, token = f"/v1/games/{created['id']}", created["seats"][1]["token"]
+    version = first_actions(api, url, [s["token"] for s in created["seats"]])["version"]  # then seat 0 has 1 s
     reader = Reader(api.client, f"{url}/events/stream?timeout=3", headers={"Authorization": f"Bearer {token}"})
-    reader.wait_for(created["version"])
+    reader.wait_for(version)
     time.sleep(1.05)
     assert services(app).keeper.tick() == 1
     timed_out = time.monotonic()
-    reader.wait_for(created["version"] + 3)
-    assert reader.received[created["version"]][0] - timed_out < 1.0
+    reader.wait_for(version + 3)
+    assert reader.received[version][0] - timed_out < 1.0
     reader.join()
     assert [data["type"] for _, data in reader.received][-3:] == ["TimedOut", "SeedRevealed", "GameFinished"]

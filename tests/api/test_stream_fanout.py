@@ -116,8 +116,8 @@ class CountedReads:
 
 def counted(monkeypatch, app) -> CountedReads:
     hub = services(app).hub
-    store = CountedReads(hub._read_events)
-    monkeypatch.setattr(hub, "_read_events", store)
+    store = CountedReads(hub.games._read_events)
+    monkeypatch.setattr(hub.games, "_read_events", store)
     return store
 
 
@@ -130,9 +130,9 @@ def other_worker(own_database_url):
     other = Api(app, app.test_client())
     other.get(f"{other.create().url}/events/stream?timeout=0.01").get_data()  # a first stream starts the listener
     deadline = time.monotonic() + 10
-    while not services(app).hub.listening and time.monotonic() < deadline:
+    while not services(app).hub.listener.listening and time.monotonic() < deadline:
         time.sleep(0.01)
-    assert services(app).hub.listening
+    assert services(app).hub.listener.listening
     yield app
     close_app(app)
 
@@ -142,13 +142,13 @@ def test_the_process_that_appends_pushes_to_its_own_streams_with_no_read(api, ap
     # streams would only look every STREAM_POLL_SECONDS (30): whatever they
     # get sooner, the command's own process pushed.
     hub = services(app).hub
-    monkeypatch.setattr(hub, "_listen_with",
+    monkeypatch.setattr(hub.listener, "_listen_with",
                         functools.partial(notifications.listen, "postgresql://127.0.0.1:9/nowhere?connect_timeout=1",
                                           notifications.Seal(bytes(32))))
     game = dealt_game(api)
     store = counted(monkeypatch, app)
     readers = open_streams(api, game, 3)
-    assert not hub.listening
+    assert not hub.listener.listening
     store.reads.clear()
 
     play_and_follow(api, game, 3, readers)
@@ -207,10 +207,10 @@ def test_an_append_past_what_the_hub_has_read_is_read_not_pushed_out_of_order(ap
     game = dealt_game(api)
     (reader,) = open_streams(api, game, 1, timeout=4)
     hub = services(app).hub
-    feed = hub._feeds[uuid.UUID(game.id)]
+    feed = hub.games._feeds[uuid.UUID(game.id)]
     with monkeypatch.context() as held:
         held.setattr("service.postgres.notifications.PAYLOAD_LIMIT", 100)  # no events in notifications
-        held.setattr(hub, "_want_read", lambda feed: None)  # notified, not read yet
+        held.setattr(hub.games, "_want_read", lambda feed: None)  # notified, not read yet
         Api(other_worker, other_worker.test_client()).play(game, steps=1)
         announced = api.view(game)["version"]
         deadline = time.monotonic() + 5

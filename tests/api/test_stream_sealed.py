@@ -157,7 +157,7 @@ def test_streams_of_a_process_with_another_key_read_what_they_cannot_open(api, o
     hub = services(other_worker).hub  # it listens with another key (its listener starts with its first stream)
     another = Seal(b"another key".ljust(32))
     listen = functools.partial(notifications.listen, other_worker.config["DATABASE_URL"], another)
-    monkeypatch.setattr(hub, "_listen_with", listen)
+    monkeypatch.setattr(hub.listener, "_listen_with", listen)
     game = dealt_game(api)
     readers = open_streams(api, game, 2, worker=other_worker)
     refused = metric(api, "casino_stream_notifications_refused_total")

@@ -20,13 +20,17 @@ import psycopg
 import pytest
 
 from service.auth import TicketUses
+from service.deadlines import DeadlineClaims
 from service.events import EventStore
+from service.memory.deadlines import MemoryDeadlines
 from service.memory.players import MemoryPlayers
+from service.memory.ratings import MemoryRatings
 from service.memory.readmodel import MemoryReadModel
 from service.memory.store import MemoryEventStore
 from service.memory.tables import IDEMPOTENCY_LIFETIME, Tables
 from service.memory.tickets import MemoryTicketUses
 from service.players import Players
+from service.ratings import Ratings
 from service.readmodel import ReadModel
 
 
@@ -39,6 +43,8 @@ class Harness:
     games_row: Callable[[UUID], dict[str, Any] | None]
     signing: Callable[[bytes], EventStore]  # a store over the same database that signs checkpoints
     players: Players
+    deadlines: DeadlineClaims
+    ratings: Ratings
 
 
 def _memory() -> Harness:
@@ -53,11 +59,14 @@ def _memory() -> Harness:
         return {"id": game, **row} if row is not None else None
 
     return Harness(MemoryEventStore(tables), MemoryReadModel(tables), MemoryTicketUses(tables), expire_keys,
-                   games_row, lambda key: MemoryEventStore(tables, key), MemoryPlayers(tables))
+                   games_row, lambda key: MemoryEventStore(tables, key), MemoryPlayers(tables),
+                   MemoryDeadlines(tables), MemoryRatings(tables))
 
 
 def _postgres(pool, database_url: str) -> Harness:
+    from service.postgres.deadlines import PostgresDeadlines
     from service.postgres.players import PostgresPlayers
+    from service.postgres.ratings import PostgresRatings
     from service.postgres.readmodel import PostgresReadModel
     from service.postgres.store import PostgresEventStore
     from service.postgres.tickets import TicketUses as PostgresTicketUses
@@ -74,7 +83,8 @@ def _postgres(pool, database_url: str) -> Harness:
             return dict(zip([c.name for c in cursor.description], row)) if row else None
 
     return Harness(PostgresEventStore(pool), PostgresReadModel(pool), PostgresTicketUses(pool), expire_keys,
-                   games_row, lambda key: PostgresEventStore(pool, key), PostgresPlayers(pool))
+                   games_row, lambda key: PostgresEventStore(pool, key), PostgresPlayers(pool),
+                   PostgresDeadlines(pool), PostgresRatings(pool))
 
 
 @pytest.fixture(scope="module")

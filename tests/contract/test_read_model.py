@@ -7,7 +7,8 @@ from __future__ import annotations
 import uuid
 from datetime import timedelta
 
-from service.events import NOW, Append, NewEvent
+from service.events import Append, NewEvent
+from service.writes import NOW, GameRow
 from service.readmodel import Cursor, GameFilter
 
 META = {"actor": "public", "command_id": "c-1", "request_id": "r-1"}
@@ -20,7 +21,7 @@ def new_game(contract, tag: str, *, variant: str = "cassino", status: str = "wai
     row = {"variant": variant, "status": status, "player_names": [tag, *players], "version": 1}
     if finished:
         row |= {"finished_at": NOW, "winner": {"team": 0}}
-    contract.store.append(Append(game, 0, [NewEvent("GameCreated", 1, {})], META, game_row=row))
+    contract.store.append(Append(game, 0, [NewEvent("GameCreated", 1, {})], META, writes=[GameRow(row)]))
     return game
 
 
@@ -73,8 +74,8 @@ def test_the_evidence_is_a_games_events_row_and_checkpoint(contract):
     store = contract.signing(b"k" * 32)
     game = uuid.uuid4()
     stored = store.append(Append(game, 0, [NewEvent("A", 1, {}), NewEvent("B", 1, {})], META,
-                                 game_row={"variant": "cassino", "status": "waiting", "player_names": ["Ann"],
-                                           "version": 2}))
+                                 writes=[GameRow({"variant": "cassino", "status": "waiting",
+                                                  "player_names": ["Ann"], "version": 2})]))
 
     events, row, checkpoint = contract.read_model.evidence(game)
 

@@ -13,6 +13,8 @@ import pytest
 from service.auth import hash_token
 from service.events import Append, ConcurrencyError, NewEvent, StoredEvent
 from service.readmodel import Cursor
+from service.writes import GameRow, Write, seat_tokens
+from service.writes import player_seats as held_seats
 
 META = {"actor": "public", "command_id": "c-1", "request_id": "r-1"}
 ENTRY = {"seats": [{"seat": 0, "name": "Ann", "open": False}, {"seat": 1, "name": None, "open": True}],
@@ -24,16 +26,20 @@ def first(contract, game: uuid.UUID, *, variant: str = "cassino", listed: bool =
     row = {"variant": variant, "status": "waiting", "player_names": ["Ann", None], "version": 1}
     if listed:
         row |= {"listed": True, "lobby": lobby}
-    [stored] = contract.store.append(Append(game, 0, [NewEvent("GameCreated", 1, {})], META, game_row=row,
-                                            **append))
+    [stored] = contract.store.append(Append(game, 0, [NewEvent("GameCreated", 1, {})], META,
+                                            writes=_writes(game_row=row, **append)))
     return stored
 
 
 def then(contract, game: uuid.UUID, before: StoredEvent, **append) -> StoredEvent:
     append.setdefault("game_row", {"version": before.version + 1})
     [stored] = contract.store.append(Append(game, before.version, [NewEvent("Next", 1, {})], META,
-                                            previous_hash=before.hash, **append))
+                                            previous_hash=before.hash, writes=_writes(**append)))
     return stored
+
+
+def _writes(game_row, seat_token_hashes=None, player_seats=None) -> list[Write]:
+    return [GameRow(game_row), *seat_tokens(seat_token_hashes or {}), *held_seats(player_seats or {})]
 
 
 def test_a_seat_token_withdrawn_stops_being_kept_and_its_seat_may_get_another(contract):

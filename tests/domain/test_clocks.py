@@ -59,14 +59,17 @@ class Timed:
 
 def test_a_clock_is_per_move_or_a_bank_and_nothing_else():
     assert clocks.rule(None) is None and clocks.rule(None, "computer") is None  # no clock: nothing times out
-    assert clocks.rule({"per_move_seconds": 86400 * 3}) == ClockRule(per_move_seconds=259200)
+    first = clocks.FIRST_ACTION_SECONDS  # every clock made from a creation gives the first action its own time
+    assert clocks.rule({"per_move_seconds": 86400 * 3}) == ClockRule(per_move_seconds=259200,
+                                                                     first_action_seconds=first)
     assert clocks.rule({"initial_seconds": 300, "increment_seconds": 2}, "computer") == ClockRule(
-        None, 300, 2, "computer")
+        None, 300, 2, "computer", first)
     for bad, on_timeout in [({"per_move_seconds": 0}, None), ({"per_move_seconds": True}, None),
                             ({"per_move_seconds": 5, "initial_seconds": 5}, None), ({"increment_seconds": 5}, None),
                             ({"initial_seconds": 5, "increment_seconds": -1}, None), ("fast", None),
                             ({"per_move_seconds": clocks.MAX_SECONDS + 1}, None),
-                            ({"per_move_seconds": 5}, "pass"), (None, "pass")]:
+                            ({"per_move_seconds": 5}, "pass"), (None, "pass"),
+                            ({"per_move_seconds": 5, "first_action_seconds": 1}, None)]:
         with pytest.raises(OptionError):
             clocks.rule(bad, on_timeout)
 
@@ -252,3 +255,59 @@ def test_mass_cool_casino_forfeits_a_seat_whose_time_runs_out_among_three():
     t.run(masscool.time_out_command(SEED), 31)
     outcome = masscool.outcome(t.state)
     assert outcome.result == "timed_out" and seat not in outcome.winners and outcome.winners
+
+
+FIRST = ClockRule(per_move_seconds=5, first_action_seconds=30)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_each_seats_first_action_has_the_longer_of_its_clock_and_its_own_time(name):
+    t = Timed(name, ("Ann", "Bob"), FIRST)
+    assert t.game.deadline(t.state) == at(30)  # the dealer's first deal: 30 s, not 5
+    t.run(t.game.deal_command(0, None, SEED), 10)
+    seat = t.state.clock.seat
+    assert t.game.deadline(t.state) == at(10 + (30 if seat == 1 else 5))  # the dealer has acted
+    assert clocks.clock_view(t.state.clock)["first_action_seconds"] == 30
+    while t.state.clock.seat == 0:  # Mass Cool Casino's dealer bets first
+        t.move(12)
+    t.move(20)  # seat 1's first action; from now on every seat has its clock's 5 s
+    assert t.state.clock.acted == (0, 1)
+    assert t.game.deadline(t.state) == at(25)
+
+
+def test_a_first_action_takes_nothing_from_a_bank():
+    t = Timed("cassino", ("Ann", "Bob"), ClockRule(initial_seconds=10, increment_seconds=2, first_action_seconds=30))
+    t.run(cassino.deal_command(0, None, SEED), 25)  # 25 s, more than the bank, for the first deal
+    assert t.state.clock.remaining == (timedelta(seconds=10), timedelta(seconds=10))
+    assert t.game.deadline(t.state) == at(55)  # seat 1's first play: 30 s
+    t.move(30)
+    t.move(34)  # the dealer's second action comes from its bank: 4 s spent, 2 added
+    assert t.state.clock.remaining[0] == timedelta(seconds=8)
+
+
+@pytest.mark.parametrize("name", GAMES)
+@pytest.mark.parametrize("on_timeout", ["forfeit", "computer"])
+def test_a_seat_that_never_makes_its_first_action_calls_the_game_off_and_nobody_loses(name, on_timeout):
+    t = Timed(name, ("Ann", "Bob"), ClockRule(per_move_seconds=5, on_timeout=on_timeout, first_action_seconds=30))
+    t.run(t.game.deal_command(0, None, SEED), 1)
+    if t.state.clock.seat in t.state.clock.acted:  # Mass Cool Casino's dealer, who has dealt, bets first
+        t.move(2)
+    seat = t.state.clock.seat
+    assert seat not in t.state.clock.acted and t.refused(t.game.time_out_command(SEED), 31) == "not_due"
+    events = t.run(t.game.time_out_command(SEED), 33)
+    assert t.game.to_json(events[0])["data"]["seat"] == seat
+    view = t.game.game_view(t.state)
+    assert (view["status"], view["result"], view["winners"]) == ("finished", "aborted", [])
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_after_its_first_action_a_seat_that_runs_out_of_time_loses(name):
+    t = Timed(name, ("Ann", "Bob"), FIRST)
+    t.run(t.game.deal_command(0, None, SEED), 1)
+    while t.state.clock.seat in t.state.clock.acted or t.state.clock.seat == 0:
+        t.move(2)
+    t.move(3)  # both seats have acted
+    seat = t.state.clock.seat
+    t.run(t.game.time_out_command(SEED), 9)
+    view = t.game.game_view(t.state)
+    assert view["result"] == "timed_out" and seat not in view["winners"]

@@ -10,6 +10,7 @@ directory."""
 
 from __future__ import annotations
 
+import re
 import signal
 import subprocess
 import sys
@@ -25,8 +26,10 @@ import pytest
 
 import migrations
 from service.ops import cli
+from service.postgres.archiving import ArchiveKeeper
 from service.postgres.database import EmbeddedPostgres, Exposure
-from service.postgres.servers import wait_for
+from service.postgres.servers import Server, wait_for
+from service.postgres.wal import last_commit
 from service.web.app import close_app, create_app
 from tests.api.conftest import ORDERED_DECK, Api
 from tests.conftest import OPERATOR_TOKEN, TEST_SETTINGS, directory_for_postgres
@@ -96,14 +99,15 @@ def test_a_restore_to_a_moment_has_every_game_as_it_was_then_and_each_verifies(p
     status, said = casino(monkeypatch, capsys, "backup", "--into", str(primary.backups),
                           data=primary.directory / "primary")
     assert status == 0, said
-    before = api.create(first_dealer=1)
-    api.deal(before, ORDERED_DECK)
-    api.play(before, steps=2)
-    kept = primary.version(before.id)
+    before = [api.create(first_dealer=1) for _ in range(3)]
+    for game in before:
+        api.deal(game, ORDERED_DECK)
+        api.play(game, steps=2)
+    kept = {game.id: primary.version(game.id) for game in before}
     time.sleep(0.05)
     moment = datetime.now(UTC)
     time.sleep(0.05)
-    api.play(before, steps=3)
+    api.play(before[0], steps=3)
     after = api.create(first_dealer=1)
     archived(primary)
 
@@ -111,18 +115,111 @@ def test_a_restore_to_a_moment_has_every_game_as_it_was_then_and_each_verifies(p
     status, said = casino(monkeypatch, capsys, "restore", "--from", str(primary.backups), "--to", moment.isoformat(),
                           data=restored)
     assert status == 0, said
-    server = EmbeddedPostgres(restored)  # casino verify's, started now and stopped below
+    assert f"Restored to {moment.isoformat()}; its last change was committed at" in said
+    # casino verify, in a process of its own, starts the restored server, finds every game sound,
+    # and the server stops with it: it waits for no process of the primary's (this one).
+    environ = serve_environment(CASINO_DATA_DIR=str(restored), CASINO_OPERATOR_TOKEN=OPERATOR_TOKEN)
+    done = subprocess.run([CASINO, "verify"], env=environ, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0 and "all sound" in done.stdout, done.stdout + done.stderr
     try:
-        status, said = casino(monkeypatch, capsys, "verify", data=restored)
-        assert status == 0 and "all sound" in said, said
+        wait_for(lambda: not (restored / "pgdata" / "postmaster.pid").exists(), 30, "the restored server stopped")
+    except TimeoutError:
+        Server(restored / "pgdata").stop("immediate")  # not left running by a failed test
+        raise
+
+    server = EmbeddedPostgres(restored)  # started now, and stopped below
+    try:
         with psycopg.connect(server.database_url()) as conn:
             versions = dict(conn.execute("SELECT game_id::text, max(version) FROM events"
                                          " WHERE game_id = ANY(%s::uuid[]) GROUP BY game_id",
-                                         ([before.id, after.id],)).fetchall())
+                                         ([game.id for game in [*before, after]],)).fetchall())
     finally:
         server.stop()
-    assert versions == {before.id: kept}  # as it was at the moment; the later game not at all
-    assert primary.version(before.id) == kept + 3
+    assert versions == kept  # as it was at the moment; the later game not at all
+    assert primary.version(before[0].id) == kept[before[0].id] + 3
+
+
+def test_a_restore_past_the_archive_is_refused_before_touching_anything(primary, monkeypatch, capsys):
+    api = primary.api
+    status, said = casino(monkeypatch, capsys, "backup", "--into", str(primary.backups),
+                          data=primary.directory / "primary")
+    assert status == 0, said
+    archived_game = api.create(first_dealer=1)
+    archived(primary)
+    api.create(first_dealer=1)  # committed, not archived yet
+    moment = datetime.now(UTC)
+
+    refused = primary.directory / "refused"
+    status, said = casino(monkeypatch, capsys, "restore", "--from", str(primary.backups), "--to", moment.isoformat(),
+                          data=refused)
+    assert status == 1
+    last = datetime.fromisoformat(re.search(r"its last change was committed at (\S+):", said).group(1))
+    assert last < moment and "Nothing was touched" in said and "pg_switch_wal()" in said, said
+    assert not (refused / "pgdata").exists()
+
+    # Without --to, the restore reaches that last change, and says so.
+    status, said = casino(monkeypatch, capsys, "restore", "--from", str(primary.backups), data=refused)
+    assert status == 0, said
+    assert f"Restored to the last archived change; its last change was committed at {last.isoformat()}." in said
+    server = EmbeddedPostgres(refused)
+    try:
+        with psycopg.connect(server.database_url()) as conn:
+            assert conn.execute("SELECT count(*) FROM events WHERE game_id = %s",
+                                (uuid.UUID(archived_game.id),)).fetchone()[0] > 0
+    finally:
+        server.stop()
+
+
+def test_with_the_wal_streamed_a_restore_reaches_a_moment_a_second_old(primary, monkeypatch, capsys):
+    """casino receive-wal streams the primary's WAL as it is written: a
+    restore then reaches a moment that no archived segment holds yet."""
+    api = primary.api
+    status, said = casino(monkeypatch, capsys, "backup", "--into", str(primary.backups),
+                          data=primary.directory / "primary")
+    assert status == 0, said
+    source = f"postgresql://postgres:{PASSWORD}@127.0.0.1:{primary.port}/casino"
+    receiving = subprocess.Popen([CASINO, "receive-wal", source, "--into", str(primary.backups)],
+                                 env=serve_environment(), stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    restored = primary.directory / "streamed"
+    try:
+        _line_with(receiving, "as it is written", 60)
+        kept = api.create(first_dealer=1)
+        time.sleep(0.05)
+        moment = datetime.now(UTC)
+        time.sleep(0.05)
+        later = api.create(first_dealer=1)
+        time.sleep(1.0)
+        status, said = casino(monkeypatch, capsys, "restore", "--from", str(primary.backups),
+                              "--to", moment.isoformat(), data=restored)
+        assert status == 0, said
+    finally:
+        receiving.send_signal(signal.SIGTERM)
+        assert receiving.wait(30) == 0
+    server = EmbeddedPostgres(restored)
+    try:
+        with psycopg.connect(server.database_url()) as conn:
+            found = {game for (game,) in conn.execute("SELECT DISTINCT game_id::text FROM events WHERE game_id"
+                                                      " = ANY(%s::uuid[])", ([kept.id, later.id],)).fetchall()}
+    finally:
+        server.stop()
+    assert found == {kept.id}
+
+
+def test_the_archive_keeper_archives_what_was_written_and_finishes_no_empty_segment(primary):
+    """casino serve's ArchiveKeeper (here every half second, not every minute)."""
+    keeper = ArchiveKeeper(primary.url, every=0.5)
+    keeper.start()
+    try:
+        before = datetime.now(UTC)
+        primary.api.create(first_dealer=1)
+        wait_for(lambda: (last_commit(primary.backups / "wal") or before) > before, 10, "the game archived")
+    finally:
+        keeper.stop()
+    with psycopg.connect(primary.url, autocommit=True) as conn:
+        (segment,) = conn.execute("SELECT pg_walfile_name(pg_current_wal_lsn())").fetchone()
+        seen = keeper.tick(None)
+        assert keeper.tick(seen) == seen  # nothing written in between: no switch
+        assert conn.execute("SELECT pg_walfile_name(pg_current_wal_lsn())").fetchone() == (segment,)
 
 
 def test_one_command_makes_a_standby_of_the_embedded_primary_on_another_machine(primary, monkeypatch, capsys):

@@ -15,6 +15,7 @@ accepted by the new primary is reported.
 from __future__ import annotations
 
 import io
+import json
 import time
 from collections.abc import Iterator
 
@@ -59,6 +60,7 @@ def test_the_primary_killed_under_load(served, pair, synchronous, promote_after,
     try:
         follower = Follower(served.port, _first_game(watched))
         time.sleep(LOAD_SECONDS)
+        logged = len(served.stderr.read_text().splitlines())
         killed_at = pair.kill()
         time.sleep(promote_after)
         pair.promote()
@@ -89,6 +91,11 @@ def test_the_primary_killed_under_load(served, pair, synchronous, promote_after,
     if synchronous:
         assert outcome.lost == []
     assert load.sent_after(killed_at) and watched.sent_after(killed_at)  # both played on after the failover
+    # The log says the service noticed, and which server it found the primary on.
+    said = [json.loads(line) for line in served.stderr.read_text().splitlines()[logged:] if line.startswith("{")]
+    assert any(line.get("event") == "connection_broke" for line in said)
+    found = [line["server"] for line in said if line.get("event") == "new_primary"]
+    assert found and set(found) == {f"{pair.primary.socket}:{pair.primary.port}"}, found
     with open_pool(pair.primary.url("casino")) as pool:
         report = io.StringIO()
         key = checkpoints.key_for({"CHECKPOINT_KEY": None, "OPERATOR_TOKEN": OPERATOR_TOKEN})

@@ -17,6 +17,7 @@ from service.postgres.database import open_pool
 from service.postgres.store import PostgresEventStore
 from service.views import game_view
 from service.web.current import services
+from tests.api.conftest import first_actions
 from tests.service.test_operator_commands import content, stored
 
 
@@ -25,8 +26,8 @@ def test_a_timed_out_game_replays_with_its_clocks_as_they_stood(api, app, operat
     created = api.post("/v1/games", json={"seats": [{"name": "Ann"}, {"name": "Bob"}], "first_dealer": 1,
                                           "clock": {"initial_seconds": 3, "increment_seconds": 0}}).get_json()
     game_id, tokens = created["id"], [s["token"] for s in created["seats"]]
-    assert api.post(f"/v1/games/{game_id}/deal", json={}, token=tokens[1]).status_code == 200
-    time.sleep(3.1)  # seat 0, to play first, has 3 seconds in all
+    first_actions(api, f"/v1/games/{game_id}", tokens, dealer=1)  # seat 1 deals, seat 0 plays: no time spent
+    time.sleep(3.1)  # seat 1, to play, has 3 seconds in all
     assert services(app).keeper.tick() == 1
     path = tmp_path / "game.json"
     monkeypatch.setenv("DATABASE_URL", database_url)
@@ -42,7 +43,7 @@ def test_a_timed_out_game_replays_with_its_clocks_as_they_stood(api, app, operat
         state = GameService(PostgresEventStore(pool), StateCache()).load(uuid.UUID(game_id))
     view = game_view(state, OPERATOR)
     assert view == api.get(f"/v1/games/{game_id}", token=operator).get_json()
-    assert view["result"] == "timed_out" and view["clock"]["seats"][0]["remaining_ms"] == 0
+    assert view["result"] == "timed_out" and view["clock"]["seats"][1]["remaining_ms"] == 0
     assert main(["verify", game_id]) == 0
 
 

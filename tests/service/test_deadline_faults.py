@@ -7,6 +7,7 @@ instances each time-out is appended once (docs/design.md, "Deadlines")."""
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import time
@@ -55,7 +56,13 @@ def clocked_game(server: Serving, seconds: int = 2) -> tuple[str, datetime]:
     status, created = call(server, "POST", "/v1/games", {"seats": [{"name": "Ann"}, {"name": "Bob"}],
                                                          "first_dealer": 0, "clock": {"per_move_seconds": seconds}})
     assert status == 201, created
-    return created["id"], datetime.fromisoformat(created["game"]["clock"]["deadline"])
+    url, tokens = f"/v1/games/{created['id']}", [s["token"] for s in created["seats"]]
+    # Each seat's first action has a time of its own: Ann deals and Bob plays, then Ann has her clock's.
+    assert call(server, "POST", f"{url}/deal", {}, tokens[0])[0] == 200
+    move = call(server, "GET", f"{url}/moves", token=tokens[1])[1]["moves"][0]
+    status, played = call(server, "POST", f"{url}/play", move, tokens[1])
+    assert status == 200, played
+    return created["id"], datetime.fromisoformat(played["game"]["clock"]["deadline"])
 
 
 def time_outs(server: Serving, game: str) -> list[dict]:
@@ -101,6 +108,12 @@ def test_a_restarted_service_acts_on_the_deadlines_that_passed_while_it_was_down
     found = wait_for_time_out(again, game, time.monotonic() + 10)
     assert len(found) == 1
     assert datetime.fromisoformat(found[0]["recorded_at"]).timestamp() - ready <= LAG
+    # The log says the deadline was claimed late, and by how much.
+    late = [line for line in map(json.loads, again.stderr.read_text().splitlines())
+            if line.get("event") == "deadline_late" and line["game"] == game]
+    assert len(late) == 1 and datetime.fromisoformat(late[0]["deadline"]) == deadline
+    claimed = datetime.fromisoformat(found[0]["recorded_at"])
+    assert abs(late[0]["late_seconds"] - (claimed - deadline).total_seconds()) < 0.01
 
 
 def test_two_instances_append_each_time_out_once(tmp_path, environ, servers):

@@ -14,9 +14,11 @@ import psycopg
 from service.events import Append, NewEvent
 
 META = {"actor": "test"}
+# An event written by hand, at the position the store would give it (its transaction's first).
 INSERT_IN_FLIGHT = (
-    "INSERT INTO events (game_id, version, type, schema_version, data, hash)"
-    " VALUES (%s, 1, 'InFlight', 1, '{}', repeat('0', 64)) RETURNING position"
+    "INSERT INTO events (position, game_id, version, type, schema_version, data, hash)"
+    " VALUES (pg_current_xact_id()::text::bigint * 65536 + 1, %s, 1, 'InFlight', 1, '{}', repeat('0', 64))"
+    " RETURNING position"
 )
 
 

@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
+import json
 import threading
+import uuid
 
 import psycopg
 import pytest
 
 from service.auth import hash_token
 from service.chain import chain
-from service.events import Append, ConcurrencyError, IdempotencyRecord, NewEvent
-from service.postgres.positions import PER_TRANSACTION
+from service.events import Append, ConcurrencyError, NewEvent
 from service.postgres.notifications import CHANNEL, PAYLOAD_LIMIT, Seal, parse_notification, tag
+from service.postgres.positions import PER_TRANSACTION
+from service.writes import IdempotencyRecord, PlayerNotice, SeatToken
 from tests.contract.test_event_store import META, SOME_HASH, events, new_game
 
 def test_a_writer_committing_the_same_version_meanwhile_makes_the_append_fail(
@@ -24,8 +27,8 @@ def test_a_writer_committing_the_same_version_meanwhile_makes_the_append_fail(
 
     with psycopg.connect(database_url) as other:
         other.execute(
-            "INSERT INTO events (game_id, version, type, schema_version, data, hash)"
-            " VALUES (%s, 2, 'Other', 1, '{}', repeat('0', 64))",
+            "INSERT INTO events (position, game_id, version, type, schema_version, data, hash)"
+            " VALUES (pg_current_xact_id()::text::bigint * 65536 + 1, %s, 2, 'Other', 1, '{}', repeat('0', 64))",
             (game,),
         )
         appending = threading.Thread(target=lambda: outcome.append(_try_append(store, game, 1)))
@@ -40,8 +43,8 @@ def test_a_writer_committing_the_same_version_meanwhile_makes_the_append_fail(
 
 def test_idempotency_keys_and_seat_tokens_are_stored_hashed(store, database_url):
     game = new_game()
-    store.append(Append(game, 0, events("A"), META, idempotency=IdempotencyRecord("secret-key", "h1", {}, "public"),
-                 seat_token_hashes={0: hash_token("alpha")}))
+    store.append(Append(game, 0, events("A"), META, writes=[IdempotencyRecord("secret-key", "h1", {}, "public"),
+                                                            SeatToken(0, hash_token("alpha"))]))
 
     with psycopg.connect(database_url, autocommit=True) as conn:
         keys = {k for (k,) in conn.execute("SELECT key FROM idempotency WHERE game_id = %s", (game,))}
@@ -204,9 +207,23 @@ def test_of_appends_of_several_games_one_that_files_a_key_filed_before_is_left_o
     games = [new_game() for _ in range(3)]
     firsts = [store.append(Append(g, 0, events("A"), META)) for g in games]
     filed = IdempotencyRecord("key-1", "hash", {"versions": [2, 2]}, "seat:0")
-    store.append(Append(games[1], 1, events("B"), META, previous_hash=firsts[1][-1].hash, idempotency=filed))
+    store.append(Append(games[1], 1, events("B"), META, previous_hash=firsts[1][-1].hash, writes=[filed]))
     written = store.append_each([Append(g, 2 if g == games[1] else 1, events("C"), META,
-                                        previous_hash=store.load(g)[-1].hash, idempotency=filed)
+                                        previous_hash=store.load(g)[-1].hash, writes=[filed])
                                  for g in games])
     assert isinstance(written[1], ConcurrencyError)
     assert [[e.type for e in store.load(g)] for g in games] == [["A", "C"], ["A", "B"], ["A", "C"]]
+
+
+def test_a_player_is_told_after_the_commit_and_not_of_an_append_refused(sealed_store, database_url):
+    store, game, player = sealed_store, new_game(), uuid.uuid4()
+    told = [PlayerNotice(player, [{"event": "your_turn", "game": str(game), "version": 2}])]
+    [first] = store.append(Append(game, 0, events("A"), META))
+    with psycopg.connect(database_url, autocommit=True) as listener:
+        listener.execute(f"LISTEN {CHANNEL}")
+        with pytest.raises(ConcurrencyError):
+            store.append(Append(game, 0, events("B"), META, writes=[PlayerNotice(player, [{"refused": True}])]))
+        store.append(Append(game, 1, events("B"), META, previous_hash=first.hash, writes=told))
+        payloads = [n.payload for n in listener.notifies(timeout=1.0, stop_after=2)]
+    opened = [parse_notification(p, Seal(KEY)).open_player(player) for p in payloads]
+    assert [json.loads(o) for o in opened if o is not None] == [told[0].notices]

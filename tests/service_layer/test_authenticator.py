@@ -8,7 +8,8 @@ import uuid
 
 import pytest
 
-from service.auth import OPERATOR, PUBLIC, Authenticator, Unauthenticated, hash_token, new_player_token, player, seat
+from service.auth import (OPERATOR, PUBLIC, TOKEN_TRUST_SECONDS, Authenticator, Unauthenticated, hash_token,
+                          new_player_token, player, seat)
 from service.memory.players import MemoryPlayers
 from service.memory.store import MemoryEventStore
 from service.memory.tables import HeldSeat, KeptPlayer, Tables
@@ -106,3 +107,16 @@ def test_a_players_stream_ticket_dies_with_the_players_token(tables):
     tables.players[ann.id] = KeptPlayer("Ann", hash_token("replaced"), tables.now())
     with pytest.raises(Unauthenticated):
         who.redeem_player(other, now + 1)  # the token it was issued under is gone
+
+
+def test_what_the_store_said_of_a_token_is_trusted_for_a_minute_then_asked_again(tables):
+    tables.tokens[GAME] = {0: hash_token("zero")}
+    now = [1000.0]
+    who = Authenticator("operator", MemoryEventStore(tables), clock=lambda: now[0], settled=lambda game_id: True)
+    assert who.caller(bearer("zero"), GAME) == seat(0)
+    del tables.tokens[GAME][0]  # withdrawn in the database
+    now[0] += TOKEN_TRUST_SECONDS - 0.5
+    assert who.caller(bearer("zero"), GAME) == seat(0)  # still trusted
+    now[0] += 0.5
+    with pytest.raises(Unauthenticated):
+        who.caller(bearer("zero"), GAME)

@@ -14,12 +14,14 @@ import pytest
 from domain.cards import Card
 from domain.clocks import Clock, ClockRule
 from domain.game_types import GAME_TYPES
+from domain.rating import INITIAL, Rating, RatingChange
 from service import games as games_module
 from service import jsonio, snapshots, state_codec
 from service.auth import seat
 from service.cache import StateCache
 from service.commands import CreateGame, SetClientSeed
-from service.events import Snapshot, refold
+from service.events import refold
+from service.writes import Snapshot
 from service.games import GameService
 from service.memory.store import MemoryEventStore
 from tests.domain.test_stored_payloads import GAMES
@@ -58,6 +60,14 @@ def test_a_state_with_a_running_clock_reads_back_equal():
     clock = Clock(ClockRule(initial_seconds=300, increment_seconds=5), (timedelta(seconds=12.5), timedelta(0)), 0,
                   since)
     assert round_trip(state._replace(clock=clock)).clock == clock
+
+
+@pytest.mark.parametrize("game_type", sorted(GAMES))
+def test_a_rated_state_with_its_rating_changes_reads_back_equal(game_type):
+    state = list(every_state(game_type))[-1]
+    changes = (RatingChange(0, str(uuid.UUID(int=1)), INITIAL, Rating(1612.25, 480.5, 1)),)
+    rated = state._replace(rated=True, rating_changes=changes)
+    assert round_trip(rated) == rated
 
 
 def test_a_snapshot_altered_copied_or_relabelled_is_not_read():

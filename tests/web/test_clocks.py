@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
-from tests.api.conftest import Game
+from tests.api.conftest import Game, first_actions
 from tests.web.conftest import (DESKTOP, MCC, PHONE, Seen, assert_counts_down_to, countdown_seconds, open_page, shoot,
                                wait_version)
 
@@ -34,7 +34,8 @@ def seconds_shown(page) -> int:
 
 def test_the_running_clock_counts_down_to_its_deadline_and_the_time_out_is_told(
         browser, base_url, web_api, time_keeper):
-    game = created(web_api, clock={"per_move_seconds": 6})  # Bob deals first, within 6 seconds
+    game = created(web_api, clock={"per_move_seconds": 6})
+    first_actions(web_api, game.url, game.tokens, dealer=1)  # Bob deals and Ann plays, each in its own time
     ann, ann_seen = open_page(browser, table(base_url, game, 0), PHONE)
     # A spectator whose computer's clock is an hour fast: its countdown is the service's all the same.
     context = browser.new_context(viewport=DESKTOP)
@@ -47,7 +48,7 @@ def test_the_running_clock_counts_down_to_its_deadline_and_the_time_out_is_told(
         page.wait_for_selector(RUNNING)
         assert page.inner_text("#clock-rule") == ("Clock: 6 seconds a move; a seat whose time runs out loses the"
                                                   " game for its side.")
-        assert page.inner_text("#clocks li.running .clock-name") == "Bob"  # the dealer's clock runs
+        assert page.inner_text("#clocks li.running .clock-name") == "Bob"  # Bob's clock runs: his 6 seconds
         assert page.locator("#clocks li:not(.running) .clock-time").inner_text() == "0:06"  # Ann's time for a move
         assert_counts_down_to(page.inner_text(RUNNING), deadline)
     shoot(ann, "clock", PHONE)
@@ -55,7 +56,7 @@ def test_the_running_clock_counts_down_to_its_deadline_and_the_time_out_is_told(
     ann.wait_for_timeout(1100)
     assert seconds_shown(ann) in (before - 1, before - 2)  # it counts down by itself, with no new view
 
-    # Bob does not deal: the service calls his time, and both pages say so.
+    # Bob does not play: the service calls his time, and both pages say so.
     for page, said in ((ann, "Bob's time ran out: you won."), (watcher, "Bob's time ran out: Ann won.")):
         page.wait_for_selector("#result", timeout=15_000)
         assert page.inner_text("#result").startswith(said)

@@ -28,8 +28,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from itertools import combinations, product
-from typing import Any, Generic, Protocol, TypeVar, overload
+from typing import Any, Protocol, TypeVar
 
 from ...cards import Card
 from ...groups import ONES, Counts, _sub_multisets, fitting, one, splits_into, value_counts
@@ -47,29 +48,6 @@ Named = tuple[tuple[Card, ...], tuple[Build, ...], tuple[str, ...]] | None
 
 
 _NONE: frozenset[str] = frozenset()
-
-
-class lazy(Generic[T]):  # noqa: N801 - used as a decorator, like functools.cached_property
-    """A property computed on first use and then kept in the instance, as
-    :func:`functools.cached_property` does, but without the lock it takes on
-    every first use before Python 3.12: a move's check reads a few of these
-    each time."""
-
-    def __init__(self, make: Callable[[Any], T]):
-        self.make, self.name = make, make.__name__
-        self.__doc__ = make.__doc__
-
-    @overload
-    def __get__(self, owner: None, kind: type) -> lazy[T]: ...
-
-    @overload
-    def __get__(self, owner: object, kind: type) -> T: ...
-
-    def __get__(self, owner: object, kind: type) -> T | lazy[T]:
-        if owner is None:
-            return self
-        found = owner.__dict__[self.name] = self.make(owner)
-        return found
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,7 +84,7 @@ class Target:
                  items: tuple[TableItem, ...] | None = None):
         self.move, self.state, self.play, self.items = move, state, play, items
 
-    @lazy
+    @cached_property
     def named(self) -> Named:
         """What the move's targets name: the loose cards and the builds
         (``items``, where the check has found them), and the targets naming
@@ -150,16 +128,16 @@ class Lister:
         self._memo: dict[object, Any] = {}
         self._must: dict[Card, frozenset[str]] = {}
 
-    @lazy
+    @cached_property
     def values(self) -> dict[Card, int]:
         """The loose cards with numbers, with their values in this run."""
         return self._table[0]
 
-    @lazy
+    @cached_property
     def builds(self) -> tuple[Build, ...]:
         return self._table[1]
 
-    @lazy
+    @cached_property
     def _table(self) -> tuple[dict[Card, int], tuple[Build, ...]]:
         """The table read once: :attr:`values` and :attr:`builds`."""
         worth, table = self.rules.worth, self.state.table
@@ -168,18 +146,18 @@ class Lister:
             values.update(self.chosen)
         return values, tuple(it for it in table if type(it) is Build)
 
-    @lazy
+    @cached_property
     def loose(self) -> Counts:
         """The loose cards with numbers, by value."""
         return sum(map(ONES.__getitem__, self.values.values()))
 
-    @lazy
+    @cached_property
     def hand(self) -> tuple[Card, ...]:
         return tuple(dict.fromkeys(self.state.hands[self.seat]))
 
     # -- what the kinds share ---------------------------------------------
 
-    @lazy
+    @cached_property
     def by_value(self) -> dict[int, list[Card]]:
         """The loose cards with numbers, by their values in this run."""
         out: dict[int, list[Card]] = {}
@@ -331,7 +309,7 @@ class Lister:
             counts = counts + one(b.value) if summable and any(s is b for s in summable.get(b.value, ())) else None
         return counts
 
-    @lazy
+    @cached_property
     def _named_cards(self) -> Counts | None:
         """The loose cards the targeted move names, by their values in this
         run; None if one has no number (or it names an item twice)."""

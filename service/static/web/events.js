@@ -8,12 +8,13 @@ export const GAME_EVENTS = {
     "GameCreated", "ShuffleCommitted", "ClientSeedSet", "HandDealt", "InitialPairsTaken", "RoundDealt",
     "CardTrailed", "CardsCaptured", "BundleStolen", "BuildMade", "CardDrawn", "CardPlucked", "PointsScored", "HandEnded",
     "SeedRevealed", "CountedOut", "GameFinished", "UndoRequested", "UndoAnswered", "PlayUndone", "HandVoided",
-    "ClockSet", "SeatJoined", "SeatLeft", "SeatResigned", "GameAborted", "TimedOut",
+    "ClockSet", "SeatJoined", "SeatLeft", "SeatResigned", "GameAborted", "TimedOut", "RatedSet", "RatingsChanged",
   ],
   "mass-cool-casino": [
     "TableOpened", "ShufflePromised", "MoneyDealt", "HandsDrawn", "BetPlaced", "StopCalled", "PotWon", "PotTied",
     "DeckReshuffled", "ShuffleRevealed", "MoneyCounted", "BetUndoAsked", "BetUndoAnswered", "BetTakenBack",
-    "TimerSet", "PlayerSeated", "PlayerUnseated", "PlayerResigned", "TableAborted", "TurnTimedOut",
+    "TimerSet", "PlayerSeated", "PlayerUnseated", "PlayerResigned", "TableAborted", "TurnTimedOut", "TableRated",
+    "TableRatingsChanged",
   ],
 };
 
@@ -109,6 +110,8 @@ export function describe(event, who) {
     case "SeatLeft": case "PlayerUnseated": return `Seat ${d.seat} is open again.`;
     case "SeatResigned": case "PlayerResigned": return `${subject(d.seat, "resigns", "resign")}.`;
     case "GameAborted": case "TableAborted": return `${subject(d.seat, "calls", "call")} the game off.`;
+    case "RatedSet": case "TableRated": return "The game is rated.";
+    case "RatingsChanged": case "TableRatingsChanged": return `Ratings: ${d.changes.map((c) => `${name(c.seat)} ${Math.round(c.before[0])} → ${Math.round(c.after[0])}`).join(", ")}.`;
     case "TimedOut": case "TurnTimedOut": return `${capital(whose(d.seat))} time has run out${d.computer ? ": the computer moves for them" : ""}.`;
     // Mass Cool Casino
     case "TableOpened": return `The game of Mass Cool Casino is created for ${listed(d.names.map((n) => n ?? "an open seat"))}.`;
