@@ -136,3 +136,30 @@ def test_mass_cool_casino_bets_narrow_and_page_past_the_bound(api):
     played = api.post(f"{game.url}/play", json={"action": "stop"}, token=token).get_json()
     assert not refused["legal"] and (refused["rule"], refused["detail"]) == (played["rule"], played["detail"])
     assert api.post(f"{game.url}/play", json=last, token=token).status_code == 200
+
+
+def test_no_hidden_card_shows_through_the_narrowed_moves_or_the_dry_run(api):
+    table = TABLES[1]
+    game = laid(api, table)
+    hidden_from = {0: {c.code for c in (*table.hands[1], *table.stock)},
+                   1: {c.code for c in (*table.hands[0], *table.stock)}}  # asked below: some of each
+    loose = [it.id for it in table.table][:2]
+    for seat, hidden in hidden_from.items():
+        other = {c.code for c in table.hands[1 - seat]}
+        asked = sorted(hidden & other)[:3] + sorted(hidden - other)[:3]
+        answers = [api.get(f"{game.url}/moves?{query}", token=game.tokens[seat]) for query in
+                   ("limit=3", f"card={asked[0]}", f"card={table.hands[seat][0].code}&target={asked[1]}",
+                    f"action=capture&target={loose[0]}")]
+        for code in asked:
+            for body in ({"card": code, "action": "trail"},
+                         {"card": table.hands[seat][0].code, "action": "capture", "targets": [code, *loose]}):
+                answers.append(api.post(f"{game.url}/moves/check", json=body, token=game.tokens[seat]))
+        for answer in answers:
+            assert answer.status_code == 200
+            text = answer.get_data(as_text=True) + str(dict(answer.headers))
+            shown = {code for code in hidden if f'"{code}"' in text} - set(asked)  # none but those it named
+            assert not shown, (seat, shown)
+        # The answers about a hidden card are the same wherever it lies (another hand or the stock).
+        verdicts = {(a.get_json()["rule"], a.get_json()["detail"].replace(code, "?")) for a, code in
+                    zip(answers[4::2], asked)}
+        assert len(verdicts) == 1, verdicts
