@@ -34,7 +34,7 @@ from domain.game_types import game_of
 
 from service.commands import TimeOut
 from service.deadlines import DeadlineClaims
-from service.games import GameNotFound, PreconditionFailed, VersionConflict
+from service.games import CorruptGame, GameNotFound, PreconditionFailed, VersionConflict
 
 #: How long a claim keeps the other workers from a due game.
 LEASE = timedelta(seconds=1)
@@ -85,7 +85,9 @@ class TimeKeeper:
         return len(claimed)
 
     def time_out(self, game_id: UUID) -> bool:
-        """Claim the time-out of the game; whether this call appended it."""
+        """Claim the time-out of the game; whether this call appended it. A
+        damaged game (``CorruptGame``) is logged and left, not raised: it
+        must not keep the time-outs of the rest of its claim from coming."""
         try:
             self._execute(TimeOut(game_id=game_id))
         except (PreconditionFailed, VersionConflict):
@@ -94,6 +96,12 @@ class TimeKeeper:
             self._forget_if_none(game_id)
             return False
         except GameNotFound:
+            return False
+        except CorruptGame as damaged:
+            # Nothing can be decided on a game the service cannot read
+            # (docs/audit.md): its deadline stays, claimed again each lease
+            # and told each time, while the claim's other games go on.
+            _log.error("time keeper: %s Its time-out waits for the operator (casino verify).", damaged)
             return False
         return True
 

@@ -109,13 +109,14 @@ TEST_SETTINGS = {"TESTING": True, "OPERATOR_TOKEN": OPERATOR_TOKEN, "STREAM_MAX_
 
 #: Fixtures that reach PostgreSQL beside the app: a test that asks for one is marked ``postgres``.
 POSTGRES_FIXTURES = frozenset({"database_url", "own_database_url", "scratch_url", "pool", "store", "tamper",
-                               "last_position", "wait_for_lock_wait", "postgres_dir"})
+                               "last_position", "wait_for_lock_wait", "postgres_dir", "citus_url", "citus_cluster"})
 
 
 #: Tests that share one costly session fixture, each group run by one xdist
 #: worker (make test's ``--dist loadgroup``): one replica pair a session, one
-#: install of the client generators' tools into their cache.
-XDIST_GROUPS = {"tests/replicas": "replica-pair", "tests/service/test_generated_clients.py": "client-generators"}
+#: install of the client generators' tools into their cache, one Citus cluster.
+XDIST_GROUPS = {"tests/replicas": "replica-pair", "tests/service/test_generated_clients.py": "client-generators",
+               "tests/citus": "citus-cluster"}
 _ROOT = Path(__file__).parent.parent
 
 

@@ -62,12 +62,13 @@ class Failed(Exception):
     """A PostgreSQL program failed; the message holds what it said."""
 
 
-def run(program: str, args: Sequence[str], *, timeout: float = 120) -> str:
-    """Run one of the wheel's programs as ``system_user()``; its output.
+def run(program: str, args: Sequence[str], *, timeout: float = 120, directory: Path | None = None) -> str:
+    """Run one of the wheel's programs (or of the installation whose
+    programs are in ``directory``) as ``system_user()``; its output.
     Raises ``Failed`` with its output when it fails."""
     user = system_user()
     try:
-        done = subprocess.run([str(programs() / program), *args], capture_output=True, text=True,
+        done = subprocess.run([str((directory or programs()) / program), *args], capture_output=True, text=True,
                               timeout=timeout, user=user, cwd="/", env=_environment())
     except subprocess.TimeoutExpired as error:
         raise Failed(f"{program} did not finish within {timeout:.0f} s") from error
@@ -112,13 +113,16 @@ class Server:
 
     ``listen``: TCP addresses to listen on besides the Unix socket ("" for
     none); ``settings``: server settings given on its command line, which
-    win over its configuration files.
+    win over its configuration files; ``programs``: the directory of the
+    PostgreSQL programs it runs with (None: the wheel's; a copy of the
+    wheel's installation with an extension built into it, say).
     """
 
     pgdata: Path
     port: int = 5432
     listen: str = ""
     settings: Mapping[str, str] = field(default_factory=dict)
+    programs: Path | None = None
 
     # -- making one -----------------------------------------------------------
 
@@ -131,7 +135,7 @@ class Server:
         """A new, empty cluster in ``pgdata`` (not started), as the wheel makes its own."""
         make_private_directory(pgdata)
         run("initdb", ["-D", str(pgdata), "--auth=trust", "--auth-local=trust", "--encoding=utf8",
-                       "-U", "postgres", *_no_sync(sync)])
+                       "-U", "postgres", *_no_sync(sync)], directory=options.get("programs"))
         return cls(pgdata, **options)
 
     @classmethod
@@ -165,7 +169,7 @@ class Server:
     @property
     def running(self) -> bool:
         try:
-            run("pg_ctl", ["-D", str(self.pgdata), "status"], timeout=30)
+            run("pg_ctl", ["-D", str(self.pgdata), "status"], timeout=30, directory=self.programs)
         except Failed:
             return False
         return True
@@ -178,13 +182,14 @@ class Server:
         options = [f"-h {shlex.quote(self.listen)}", f"-k {shlex.quote(str(self.socket))}", f"-p {self.port}",
                    *(f"-c {name}={shlex.quote(value)}" for name, value in self.settings.items())]
         run("pg_ctl", ["-D", str(self.pgdata), "-l", str(self.pgdata / "log"), "-w", "-t", str(int(timeout)),
-                       *(arg for option in options for arg in ("-o", option)), "start"], timeout=timeout + 10)
+                       *(arg for option in options for arg in ("-o", option)), "start"], timeout=timeout + 10,
+            directory=self.programs)
 
     def stop(self, mode: str = "fast") -> None:
         """Stop it: ``fast`` (ends sessions, a clean shutdown) or
         ``immediate`` (as if its machine lost power: no shutdown checkpoint,
         crash recovery at the next start)."""
-        run("pg_ctl", ["-D", str(self.pgdata), "-m", mode, "-w", "stop"], timeout=120)
+        run("pg_ctl", ["-D", str(self.pgdata), "-m", mode, "-w", "stop"], timeout=120, directory=self.programs)
 
     def promote(self, *, timeout: float = 60) -> None:
         """Make this standby a primary (a new timeline), waiting until it takes writes."""

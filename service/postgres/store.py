@@ -65,6 +65,7 @@ import hashlib
 import itertools
 import logging
 import os
+import re
 import time
 import weakref
 from collections.abc import Callable, Mapping, Sequence
@@ -313,11 +314,11 @@ class PostgresEventStore(AppendingStore):
         """The games of ``appends`` that are no longer at the version their append expects."""
         expected = {UUID(str(a.append.game_id)): a.append.expected_version for a in appends}
         with self._pool.connection() as conn:
-            rows = conn.execute("SELECT g.id, coalesce(max(e.version), 0) FROM unnest(%s::uuid[]) AS g(id)"
-                                " LEFT JOIN LATERAL (SELECT version FROM events WHERE game_id = g.id"
-                                "                    ORDER BY version DESC LIMIT 1) e ON true GROUP BY g.id",
-                                (list(expected),)).fetchall()
-        return {game for game, version in rows if version != expected[game]}
+            # No join with the list of games: Citus runs this on each shard as it is.
+            rows = conn.execute("SELECT game_id, max(version) FROM events WHERE game_id = ANY(%s::uuid[])"
+                                " GROUP BY game_id", (list(expected),)).fetchall()
+        last: dict[UUID, int] = dict(rows)
+        return {game for game, version in expected.items() if last.get(game, 0) != version}
 
     def _statement(self, append: Chained, first: int = 1) -> _Statement:
         """The append as one prepared statement and its arguments: its events,
@@ -369,19 +370,20 @@ class PostgresEventStore(AppendingStore):
         snapshot of the database."""
         with self._pool.connection() as conn:
             rows = conn.execute(
-                # Each game by its keys: lateral joins, kept so by LIMIT 1 (a
-                # plain join of whole tables would hash all of checkpoints).
+                # Each table read by its keys (game_id = ANY: one index scan
+                # each, never a whole table), and joined on the game: a join
+                # Citus runs on each shard as it is.
                 f"SELECT {_EVENT_COLUMNS_OF_E}, c.version, c.head, c.signature, s.version, s.code_version,"
                 " CASE WHEN e.version = s.version THEN s.state END"
-                " FROM unnest(%s::uuid[]) AS g(id)"
-                " LEFT JOIN LATERAL (SELECT version, code_version, state FROM snapshots"
-                "                    WHERE game_id = g.id AND code_version = %s LIMIT 1) s ON true"
-                " CROSS JOIN LATERAL (SELECT * FROM events"
-                "                     WHERE game_id = g.id AND version >= coalesce(s.version, 1)) e"
-                " LEFT JOIN LATERAL (SELECT version, head, signature FROM checkpoints"
-                "                    WHERE game_id = g.id LIMIT 1) c ON true"
+                " FROM events e"
+                " LEFT JOIN snapshots s ON s.game_id = e.game_id AND s.game_id = ANY(%(games)s)"
+                "                      AND s.code_version = %(code)s"
+                " LEFT JOIN checkpoints c ON c.game_id = e.game_id AND c.game_id = ANY(%(games)s)"
+                " WHERE e.game_id = ANY(%(games)s) AND e.version >= coalesce(s.version, 1)"
                 " ORDER BY e.game_id, e.version",
-                (list(game_ids), code_version),
+                # No code version is "": none asked, no snapshot matches (a
+                # join on NULL would leave Citus a join it cannot run).
+                {"games": list(game_ids), "code": code_version or ""},
             ).fetchall()
         heads: dict[UUID, Head] = {}
         for row in rows:
@@ -669,8 +671,7 @@ def _write(conn: psycopg.Connection, statements: Sequence[_Statement], game_id, 
             if isinstance(error, psycopg.errors.InvalidSqlStatementName) and again:
                 return _write(conn, statements, game_id, expected_version, again=False)
             if _is_conflict(error):
-                moved = (isinstance(error, psycopg.errors.UniqueViolation)
-                         and error.diag.constraint_name == RATINGS_MOVED)
+                moved = _broke_key(error, RATINGS_MOVED)
                 raise (RatingsMoved if moved else ConcurrencyError)(game_id, expected_version) from error
             if isinstance(error, psycopg.errors.ReadOnlySqlTransaction):
                 conn.close()  # a server that no longer takes writes: the pool connects anew
@@ -701,11 +702,29 @@ def _json(value: Any) -> Jsonb:
     return Jsonb(value, dumps=jsonio.dumps)
 
 
+# What PostgreSQL says of a NULL version (Citus forwards the message of a
+# shard's error, as events_102017's, without its table and column fields).
+_REFUSED_VERSION = re.compile(r'column "version" of relation "events(_[0-9]+)?"')
+
+
+def _broke_key(error: psycopg.Error, name: str) -> bool:
+    """Whether ``error`` is the unique key ``name`` broken (on Citus, a
+    shard's copy of it, ``name_102074``, which only the message names)."""
+    if error.diag.constraint_name is not None:
+        return re.fullmatch(f"{name}(_[0-9]+)?", error.diag.constraint_name) is not None
+    return re.search(f'unique constraint "{name}(_[0-9]+)?"', error.diag.message_primary or "") is not None
+
+
 def _is_conflict(error: BaseException) -> bool:
-    """A unique key broken, or the events' versions refused as not following the game's last (``_INSERT_EVENTS``)."""
+    """A unique key broken, or the events' versions refused as not following
+    the game's last (``_INSERT_EVENTS``). On Citus the table is a shard of
+    events (``events_102017``), and a unique key broken on a worker may come
+    back as an internal error that only its message names."""
+    if isinstance(error, psycopg.errors.NotNullViolation):
+        return _REFUSED_VERSION.search(error.diag.message_primary or "") is not None
     return isinstance(error, psycopg.errors.UniqueViolation) or (
-        isinstance(error, psycopg.errors.NotNullViolation) and error.diag.table_name == "events"
-        and error.diag.column_name == "version")
+        isinstance(error, psycopg.errors.InternalError_)
+        and (error.diag.message_primary or "").startswith("duplicate key value violates unique constraint"))
 
 
 def _write_game(row: Mapping[str, Any], *, new: bool) -> str:
@@ -719,22 +738,24 @@ def _write_game(row: Mapping[str, Any], *, new: bool) -> str:
     return _game_insert(columns, now) if new else _game_update(columns, now)
 
 
-# How a games column's value is read from the document's "row".
+# How a games column's value is read from the document's "row" (its key).
+# An array is read by jsonb_populate_record, not ARRAY(SELECT ...): Citus
+# takes no subquery in an UPDATE's SET or an INSERT's values.
 _FROM_ROW = {
-    "text": "$1 -> 'row' ->> {}",
-    "integer": "($1 -> 'row' ->> {})::integer",
-    "boolean": "($1 -> 'row' ->> {})::boolean",
-    "timestamptz": "($1 -> 'row' ->> {})::timestamptz",
-    "text[]": "ARRAY(SELECT jsonb_array_elements_text($1 -> 'row' -> {}))",
+    "text": "$1 -> 'row' ->> {key}",
+    "integer": "($1 -> 'row' ->> {key})::integer",
+    "boolean": "($1 -> 'row' ->> {key})::boolean",
+    "timestamptz": "($1 -> 'row' ->> {key})::timestamptz",
+    "text[]": "(jsonb_populate_record(NULL::games, $1 -> 'row')).{column}",
     # JSON null is no winner (no lobby entry): SQL NULL.
-    "jsonb": "nullif($1 -> 'row' -> {}, 'null')",
-    "integer[]": "CASE WHEN jsonb_typeof($1 -> 'row' -> {0}) = 'array'"
-                 " THEN ARRAY(SELECT jsonb_array_elements_text($1 -> 'row' -> {0})::integer) END",
+    "jsonb": "nullif($1 -> 'row' -> {key}, 'null')",
+    "integer[]": "(jsonb_populate_record(NULL::games, $1 -> 'row')).{column}",
 }
 
 
 def _values(columns: tuple[str, ...], now: tuple[bool, ...]) -> list[sql.Composable]:
-    return [_NOW if is_now else sql.SQL(_FROM_ROW[_COLUMN_TYPES[c]]).format(sql.Literal(c))
+    return [_NOW if is_now else
+            sql.SQL(_FROM_ROW[_COLUMN_TYPES[c]]).format(key=sql.Literal(c), column=sql.Identifier(c))
             for c, is_now in zip(columns, now, strict=True)]
 
 

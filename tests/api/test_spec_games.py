@@ -79,3 +79,7 @@ def test_every_games_view_says_where_it_stands_in_one_shape():
         assert SCHEMAS[view]["properties"]["awaiting"] == {"$ref": _ref("AwaitingOrNull")}
         assert SCHEMAS[view]["properties"]["winners"] == {"$ref": _ref("Winners")}
     assert SCHEMAS["AwaitedCommand"]["enum"] == [a.value for a in Awaited]
+
+
+def test_the_variant_names_are_every_game_types_variants():
+    assert set(SCHEMAS["VariantName"]["enum"]) == {name for game in GAME_TYPES.values() for name in game.VARIANTS}

@@ -37,7 +37,7 @@ DUE = datetime(2030, 1, 2, 3, 4, 5, tzinfo=UTC)
 
 @dataclass(frozen=True)
 class Example:
-    """``writes``: the kind's writes for the game's second append (the
+    """``writes``: the kind's writes for the game's third append (the
     first made its row, seat 0's token, Ann in seat 0 and a deadline);
     ``held``: what the store holds of them, read back; ``after``: what
     ``held`` gives once they are written (before: whatever the first left)."""
@@ -53,15 +53,15 @@ def _checkpoint(contract: Harness, game: uuid.UUID) -> Checkpoint | None:
 
 EXAMPLES: dict[type, Example] = {
     # The store signs the head itself (service.appends): the example writes nothing more.
-    Checkpoint: Example([], _checkpoint, lambda game, stored: checkpoints.sign(KEY, game, 2, stored[-1].hash)),
+    Checkpoint: Example([], _checkpoint, lambda game, stored: checkpoints.sign(KEY, game, 3, stored[-1].hash)),
     IdempotencyRecord: Example(
-        [IdempotencyRecord("key-1", "h", {"versions": [2, 2]}, "seat:0")],
+        [IdempotencyRecord("key-1", "h", {"versions": [3, 3]}, "seat:0")],
         lambda contract, game: contract.store.find_idempotent(game, "seat:0", "key-1"),
-        lambda game, stored: ("h", {"versions": [2, 2]})),
+        lambda game, stored: ("h", {"versions": [3, 3]})),
     GameRow: Example(
-        [GameRow({"version": 2, "status": "finished", "winner": {"winners": [0]}})],
+        [GameRow({"version": 3, "status": "finished", "winner": {"winners": [0]}})],
         lambda contract, game: {c: (contract.games_row(game) or {}).get(c) for c in ("version", "status", "winner")},
-        lambda game, stored: {"version": 2, "status": "finished", "winner": {"winners": [0]}}),
+        lambda game, stored: {"version": 3, "status": "finished", "winner": {"winners": [0]}}),
     Deadline: Example([Deadline(None)], lambda contract, game: contract.deadlines.due_at(game),
                       lambda game, stored: None),
     SeatToken: Example([SeatToken(1, hash_token("b"))], lambda contract, game: contract.store.seat_token_hashes(game),
@@ -73,16 +73,16 @@ EXAMPLES: dict[type, Example] = {
                        lambda game, stored: 1),
     SeatLeft: Example([SeatLeft(ANN)], lambda contract, game: contract.players.seat_of(ANN, game),
                       lambda game, stored: None),
-    Snapshot: Example([Snapshot(2, "code-1", b"\x00state")],
+    Snapshot: Example([Snapshot(3, "code-1", b"\x00state")],
                       lambda contract, game: contract.store.load_snapshot(game, "code-1"),
-                      lambda game, stored: Snapshot(2, "code-1", b"\x00state")),
+                      lambda game, stored: Snapshot(3, "code-1", b"\x00state")),
     RatingChanged: Example([RatingChanged(ANN, "royal", 0, 1612.5, 480.25, 1)],
                            lambda contract, game: contract.ratings.of([str(ANN)], "royal"),
                            lambda game, stored: {str(ANN): Rating(1612.5, 480.25, 1)}),
     # What a player is told leaves nothing in the tables: heard by other
     # processes' streams on PostgreSQL (tests/service/test_store.py,
     # tests/api/test_player_stream.py), by none in memory.
-    PlayerNotice: Example([PlayerNotice(ANN, [{"event": "your_turn", "version": 2}])],
+    PlayerNotice: Example([PlayerNotice(ANN, [{"event": "your_turn", "version": 3}])],
                           lambda contract, game: None, lambda game, stored: None),
 }
 
@@ -99,13 +99,15 @@ def test_each_kind_of_write_is_written_with_its_append_and_not_with_one_refused(
     [created] = store.append(Append(game, 0, [NewEvent("GameCreated", 1, {})], META, writes=[
         GameRow({"variant": "cassino", "status": "waiting", "player_names": ["Ann", None], "version": 1}),
         SeatToken(0, hash_token("a")), SeatTaken(ANN, 0), Deadline(DUE)]))
+    [dealt] = store.append(Append(game, 1, [NewEvent("Dealt", 1, {})], META, previous_hash=created.hash))
     before = example.held(contract, game)
 
     with pytest.raises(ConcurrencyError):
-        store.append(Append(game, 0, [NewEvent("Again", 1, {})], META, writes=example.writes))
+        store.append(Append(game, 1, [NewEvent("Again", 1, {})], META, previous_hash=created.hash,
+                            writes=example.writes))
     assert example.held(contract, game) == before
 
-    stored = store.append(Append(game, 1, [NewEvent("Next", 1, {})], META, previous_hash=created.hash,
+    stored = store.append(Append(game, 2, [NewEvent("Next", 1, {})], META, previous_hash=dealt.hash,
                                  writes=example.writes))
     assert example.held(contract, game) == example.after(game, stored)
     if kind is not PlayerNotice:

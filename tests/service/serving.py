@@ -14,6 +14,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.conftest import OPERATOR_TOKEN
+
 
 def free_port() -> int:
     with socket.socket() as s:
@@ -22,7 +24,17 @@ def free_port() -> int:
 
 
 def serve_environment(**settings: str) -> dict[str, str]:
-    """This process's environment without the service's own settings, plus ``settings``."""
+    """This process's environment without the service's own settings, plus
+    ``settings``. A server on a database the tests share (``DATABASE_URL``)
+    runs with the tests' operator token, as every ``casino serve`` of one
+    deployment must (README): it signs the games' heads with the tests' key.
+    With a token of its own it would leave games every other test's service
+    finds damaged, and a time keeper that claims one (its clock's deadline
+    still kept) cannot time it out."""
+    if "DATABASE_URL" in settings:
+        settings = {"CASINO_OPERATOR_TOKEN": OPERATOR_TOKEN, **settings}
+        if settings["CASINO_OPERATOR_TOKEN"] != OPERATOR_TOKEN:
+            raise ValueError("a server on a database the tests share must sign with their key: use OPERATOR_TOKEN")
     environ = {k: v for k, v in os.environ.items()
                if k not in ("DATABASE_URL", "CASINO_OPERATOR_TOKEN", "CASINO_PORT",
                             "PROMETHEUS_MULTIPROC_DIR")}

@@ -18,6 +18,7 @@ import pytest
 import migrations
 from service.ops.cli import main
 from service.auth import OPERATOR_TOKEN_FILE
+from tests.conftest import OPERATOR_TOKEN
 from tests.service.serving import Serving, serve_environment
 
 
@@ -126,3 +127,11 @@ def test_a_reader_that_goes_away_ends_a_command_quietly(tmp_path, database_url):
                               stderr=subprocess.PIPE, text=True, timeout=120, cwd=tmp_path)
     assert done.returncode == 128 + signal.SIGPIPE
     assert done.stderr.splitlines() == ["Database: DATABASE_URL"], done.stderr
+
+
+def test_a_server_on_the_tests_database_signs_with_their_key():
+    """Else the games it leaves there are damaged to every other test's
+    service, and a time keeper that claims one of them cannot time it out."""
+    assert serve_environment(DATABASE_URL="postgresql:///shared")["CASINO_OPERATOR_TOKEN"] == OPERATOR_TOKEN
+    with pytest.raises(ValueError, match="sign with their key"):
+        serve_environment(DATABASE_URL="postgresql:///shared", CASINO_OPERATOR_TOKEN="a token of its own")

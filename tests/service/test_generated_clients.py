@@ -29,6 +29,7 @@ from uuid import UUID
 
 import pytest
 
+from tests.conftest import OPERATOR_TOKEN
 from tests.service.npm_tools import NpmMissing, npm_tools, tool_cache
 from tests.service.serving import Serving, serve_environment
 from tests.service.spec_check import spec
@@ -42,8 +43,8 @@ SPEC = ROOT / "openapi.yaml"
 #: them: no formatter run afterwards, and the spec's own YAML answer read as text.
 PYTHON_CONFIG = ROOT / "docs" / "openapi-python-client.yaml"
 
-#: The live server's operator token.
-OPERATOR = "operator-for-generated-clients"
+#: The live server's operator token: the tests', as the server shares their database (``serve_environment``).
+OPERATOR = OPERATOR_TOKEN
 
 
 def _generate_python_client(where: Path):

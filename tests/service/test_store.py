@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import random
 import threading
 import uuid
 
@@ -10,10 +11,12 @@ import psycopg
 import pytest
 
 from service.auth import hash_token
-from service.chain import chain
+from service.chain import chain, first_break
+from service.checkpoints import mismatch
 from service.events import Append, ConcurrencyError, NewEvent
 from service.postgres.notifications import CHANNEL, PAYLOAD_LIMIT, Seal, parse_notification, tag
 from service.postgres.positions import PER_TRANSACTION
+from service.postgres.store import PostgresEventStore
 from service.writes import IdempotencyRecord, PlayerNotice, SeatToken
 from tests.contract.test_event_store import META, SOME_HASH, events, new_game
 
@@ -227,3 +230,47 @@ def test_a_player_is_told_after_the_commit_and_not_of_an_append_refused(sealed_s
         payloads = [n.payload for n in listener.notifies(timeout=1.0, stop_after=2)]
     opened = [parse_notification(p, Seal(KEY)).open_player(player) for p in payloads]
     assert [json.loads(o) for o in opened if o is not None] == [told[0].notices]
+
+
+def test_appends_racing_alone_and_in_batches_never_leave_a_checkpoint_out_of_step(pool):
+    """Under READ COMMITTED, single appends and appends of several games at
+    once race on the same few games for two seconds, each from the head it
+    just read: whatever wins or loses, every game's events end where its
+    signed checkpoint says, and its chain holds."""
+    store, games, stop = PostgresEventStore(pool, checkpoint_key=KEY), [new_game() for _ in range(4)], threading.Event()
+    for game in games:
+        store.append(Append(game, 0, events("GameCreated"), META))
+    outcomes: list[object] = []
+
+    def head(game) -> Append:
+        stored, _ = store.load_head(game)
+        return Append(game, stored[-1].version, events("Next"), META, previous_hash=stored[-1].hash)
+
+    def race(seed: int, together: bool) -> None:
+        chosen = random.Random(seed)
+        while not stop.is_set():
+            try:
+                if together:
+                    outcomes.extend(store.append_each([head(g) for g in chosen.sample(games, 3)]))
+                else:
+                    outcomes.append(store.append(head(chosen.choice(games))))
+            except ConcurrencyError as lost:
+                outcomes.append(lost)
+            except Exception as error:  # noqa: BLE001 - anything else fails the test
+                outcomes.append(error)
+                stop.set()
+
+    threads = [threading.Thread(target=race, args=(n, n % 2 == 1)) for n in range(4)]
+    for thread in threads:
+        thread.start()
+    stop.wait(2)
+    stop.set()
+    for thread in threads:
+        thread.join()
+
+    assert not [o for o in outcomes if isinstance(o, Exception) and not isinstance(o, ConcurrencyError)]
+    assert any(isinstance(o, ConcurrencyError) for o in outcomes) and any(isinstance(o, list) for o in outcomes)
+    for game in games:
+        stored, checkpoint = store.load_head(game)
+        assert mismatch(KEY, game, checkpoint, stored) is None and first_break(game, stored) is None
+        assert [e.version for e in stored] == list(range(1, len(stored) + 1))

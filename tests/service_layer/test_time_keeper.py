@@ -125,3 +125,30 @@ def test_a_claim_of_several_games_times_each_out_once_deciding_again_one_that_mo
         assert first.games.load(game_id).status == "finished"
     assert "HandDealt" in types(tables, games[2])[:-2]
     assert tables.deadlines == {}
+
+
+def signing_services_on(tables: Tables, key: bytes) -> Services:
+    """One process's services, signing the games' heads with ``key``."""
+    return bootstrap(wiring.adapters({}, key, tables), Settings(None, key))
+
+
+def test_a_damaged_game_in_a_claim_is_told_and_left_and_the_claims_other_time_outs_still_come(tables, clock,
+                                                                                               caplog):
+    """A game signed with another key (a service with another operator token
+    on the same database) is damaged to this one: it cannot be decided, and
+    it comes first in the claim (its deadline is the earliest). The game
+    after it, moved meanwhile by another worker, is timed out by itself all
+    the same, and the damaged one is logged with its first bad version."""
+    first, second = signing_services_on(tables, b"k" * 32), signing_services_on(tables, b"k" * 32)
+    damaged = create(signing_services_on(tables, b"another key"), ClockRule(per_move_seconds=2)).game_id
+    games = [create(first, ClockRule(per_move_seconds=2)).game_id for _ in range(2)]
+    clock.now = T0 + timedelta(seconds=1, milliseconds=500)
+    second.execute(Deal(game_id=games[1], caller=seat(1)))  # the first worker's cache is now behind
+    clock.now = T0 + timedelta(seconds=3, milliseconds=600)
+
+    assert first.keeper.tick() == 3
+
+    for game_id in games:
+        assert types(tables, game_id).count("TimedOut") == 1 and types(tables, game_id)[-1] == "GameFinished"
+    assert "TimedOut" not in types(tables, damaged) and damaged in tables.deadlines
+    assert f"Game {damaged} is damaged from version {len(tables.events[damaged])} on." in caplog.text
