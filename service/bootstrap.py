@@ -34,6 +34,7 @@ from service.deadlines import DeadlineClaims
 from service.events import EventStore
 from service.games import Applied, Created, GameReads, GameService
 from service.players import Players, PlayerService
+from service.pairing import Pairer, Pairings, game_for
 from service.ratings import Ratings
 from service.readmodel import ReadModel
 from service.replicas import Reads, Replica, Source
@@ -52,6 +53,7 @@ class Adapters:
     deadlines: DeadlineClaims  # where the time keeper claims the games whose clock has run out
     players: Players  # players, and the seats they hold
     ratings: Ratings  # players' ratings, kept by the appends that rate games
+    pairings: Pairings  # the players waiting to be paired
     #: Hears of other processes' appends, for live streams; None: no other process appends.
     listen: Listen | None
     #: Whether the adapters answer within so many seconds (``/readyz``).
@@ -101,6 +103,7 @@ class Services:
     checkpoint_key: bytes | None
     adapters: Adapters
     keeper: TimeKeeper
+    pairer: Pairer
 
     def create(self, command: CreateGame) -> Created:
         created = self.games.create(command)
@@ -117,6 +120,7 @@ class Services:
 
     def close(self) -> None:
         self.keeper.stop()
+        self.pairer.stop()
         self.hub.close()
         self.adapters.close()
 
@@ -163,4 +167,5 @@ def bootstrap(adapters: Adapters, settings: Settings) -> Services:
         checkpoint_key=settings.checkpoint_key,
         adapters=adapters,
         keeper=TimeKeeper(time_out, time_outs, games.load, adapters.deadlines, adapters.store.now),
+        pairer=Pairer(adapters.pairings, lambda group: games.create(game_for(group)), adapters.store.now),
     )

@@ -29,6 +29,7 @@ from domain.game_types import GameType
 
 from service import jsonio
 from service.auth import SERVICE, Caller
+from service.writes import Paired
 
 SEED_BYTES = 32
 #: The most seats a game has.
@@ -65,7 +66,7 @@ class Request:
 
 @dataclass(frozen=True)
 class SeatedPlayer:
-    """The player who creates a game sitting at it: the seat, the player and the player's name."""
+    """A player who holds a seat of a game from its creation on: the seat, the player and the player's name."""
 
     seat: int
     player: UUID
@@ -93,6 +94,10 @@ class CreateGame(Request):
     #: Whether a guest (a name without a player token) may take an open seat, or only players.
     guests: bool = True
     me: SeatedPlayer | None = None
+    #: Players seated from the creation on (their seats None in ``seats``), in the same append.
+    seated: tuple[SeatedPlayer, ...] = ()
+    #: The pairings the game is made for (``service.pairing``), which its append ends.
+    paired: tuple[Paired, ...] = ()
 
     def body(self) -> dict[str, Any]:
         me = self.me.seat if self.me is not None else None

@@ -41,7 +41,7 @@ from service.notices import Told, notices
 from service.projection import LISTED, player_seat_changes, row_changes, seat_changes
 from service.ratings import rating_writes
 from service.snapshots import code_version, seal, unseal
-from service.writes import (CREATION_SCOPE, GameRow, IdempotencyRecord, Write, player_notices, player_seats,
+from service.writes import (CREATION_SCOPE, GameRow, IdempotencyRecord, Paired, Write, player_notices, player_seats,
                             seat_tokens)
 
 SNAPSHOT_EVERY = 100
@@ -361,11 +361,14 @@ class GameService(GameReads):
         tokens = self._tokens(game_id, names, key)
         state = created = game.fold(events, times=itertools.repeat(at))
         me, actor = command.me, PUBLIC.actor
-        if me is not None:  # the creator sits down in the same append: the seat is never open to anyone else
-            joined = game.decide(state, game.join_command(me.seat, me.name, str(me.player)), at)
+        sitting_down = (*([me] if me is not None else []), *command.seated)
+        for sitting in sitting_down:  # the creator, or a pairing's players, seated in the same append
+            joined = game.decide(state, game.join_command(sitting.seat, sitting.name, str(sitting.player)), at)
             state = game.fold(joined, state, itertools.repeat(at))
-            events, actor = [*events, *joined], player(me.player).actor
-        told = notices(game_id, created, state)
+            events = [*events, *joined]
+        if me is not None:
+            actor = player(me.player).actor
+        told = _started(game_id, state, command.paired, notices(game_id, created, state))
         meta = metadata(actor, command)
         if command.computers:
             meta[COMPUTER_SEATS] = list(command.computers)
@@ -382,10 +385,11 @@ class GameService(GameReads):
         try:
             writes = [GameRow(row_changes(state, listed=command.listed)), *seat_tokens(_hashes(tokens)),
                       *_optional(record, _deadline(game, None, state)),
-                      *player_seats({me.player: me.seat} if me is not None else {}), *player_notices(told)]
+                      *player_seats({s.player: s.seat for s in sitting_down}), *player_notices(told),
+                      *command.paired]
             stored = self._store.append(Append(game_id, 0, [_new(game, e) for e in events], meta, writes=writes,
                                                at=at))
-        except ConcurrencyError:  # a new game's only conflict: the key was filed before
+        except ConcurrencyError:  # the key was filed before, or (a paired game) one of its pairings has ended
             retried = self._retried_creation(key, fingerprint) if key and fingerprint else None
             if retried is None:
                 raise
@@ -683,6 +687,15 @@ def _optional(*writes: Write | None) -> list[Write]:
 def _hash_list(tokens: list[str | None]) -> list[str | None]:
     """The hashes of a creation's tokens, seat by seat (None: an open seat), as its key's record keeps them."""
     return [None if token is None else hash_token(token) for token in tokens]
+
+
+def _started(game_id: uuid.UUID, state: State, paired: Sequence[Paired], told: Told) -> dict[uuid.UUID, list[Any]]:
+    """What a new game tells its players (``told``), and before it, to each
+    player of a pairing it is made for, that it has begun for them
+    (``game_started``, with the pairing it ends)."""
+    started = {p.player: [{"event": "game_started", "game": str(game_id), "version": state.version,
+                           "pairing": str(p.pairing)}] for p in paired}
+    return {player: [*started.get(player, []), *told.get(player, [])] for player in {*started, *told}}
 
 
 def _hashes(tokens: list[str | None]) -> dict[int, str]:

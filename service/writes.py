@@ -23,7 +23,9 @@ The kinds (one of each of ``SINGLE`` at most per append):
   store adds it itself (``service.appends``) when it has a key;
 - ``RatingChanged`` (``service.ratings``): a player's new rating after a
   rated game, under the key (player, variant, games), which an append
-  decided on the same rating breaks (``service.events.RatingsMoved``).
+  decided on the same rating breaks (``service.events.RatingsMoved``);
+- ``Paired`` (``service.pairing``): a waiting pairing ended by the game the
+  append creates, under the pairing's key, which an ended one breaks.
 """
 
 from __future__ import annotations
@@ -155,12 +157,25 @@ class RatingChanged:
     games: int
 
 
+@dataclass(frozen=True)
+class Paired:
+    """A waiting pairing that the append creating a game ends, its player
+    seated at ``seat`` (``service.pairing``): a pairing ends once, so an
+    append that would end one that has ended (paired, or cancelled) writes
+    nothing (a ``ConcurrencyError``)."""
+
+    pairing: UUID
+    player: UUID
+    ask: Mapping[str, Any]
+    seat: int
+
+
 Write = (IdempotencyRecord | GameRow | SeatToken | SeatTokenWithdrawn | SeatTaken | SeatLeft | PlayerNotice
-         | Snapshot | Deadline | Checkpoint | RatingChanged)
+         | Snapshot | Deadline | Checkpoint | RatingChanged | Paired)
 
 #: Every kind of write, in the order a store writes them.
 KINDS: tuple[type, ...] = (Checkpoint, IdempotencyRecord, GameRow, Deadline, SeatToken, SeatTokenWithdrawn,
-                           SeatTaken, SeatLeft, Snapshot, RatingChanged, PlayerNotice)
+                           SeatTaken, SeatLeft, Snapshot, RatingChanged, Paired, PlayerNotice)
 #: The kinds an append has one of at most.
 SINGLE: frozenset[type] = frozenset({Checkpoint, IdempotencyRecord, GameRow, Deadline, Snapshot})
 

@@ -34,9 +34,9 @@ from service.chain import CURRENT
 from service.checkpoints import Checkpoint
 from service.deadlines import Deadline
 from service.events import ConcurrencyError, Head, Horizon, RatingsMoved, StoredEvent
-from service.memory.tables import IDEMPOTENCY_LIFETIME, DeadlineRow, Filed, HeldSeat, Tables
+from service.memory.tables import IDEMPOTENCY_LIFETIME, DeadlineRow, Filed, HeldSeat, PairingResult, Tables
 from service.postgres.positions import position
-from service.writes import (GAME_COLUMNS, NOW, GameRow, IdempotencyRecord, PlayerNotice, RatingChanged,
+from service.writes import (GAME_COLUMNS, NOW, GameRow, IdempotencyRecord, Paired, PlayerNotice, RatingChanged,
                             SeatLeft, SeatTaken, SeatToken, SeatTokenWithdrawn, Snapshot)
 
 
@@ -174,6 +174,11 @@ def _rating_changed(t: Tables, game: UUID, changed: RatingChanged, append: Chain
     t.rating_changes[(changed.player, changed.variant, changed.games)] = game
 
 
+def _paired(t: Tables, game: UUID, paired: Paired, append: Chained) -> None:
+    t.pairings.pop(paired.pairing, None)
+    t.pairing_results[paired.pairing] = PairingResult(paired.player, dict(paired.ask), game, paired.seat, append.at)
+
+
 _WRITES: dict[type, Callable[[Tables, UUID, Any, Chained], object]] = {
     Checkpoint: lambda t, game, signed, _: t.checkpoints.__setitem__(game, signed),
     IdempotencyRecord: _file,
@@ -185,6 +190,7 @@ _WRITES: dict[type, Callable[[Tables, UUID, Any, Chained], object]] = {
     SeatLeft: lambda t, game, left, _: t.player_seats.pop((left.player, game), None),
     Snapshot: lambda t, game, snapshot, _: t.snapshots.__setitem__(game, snapshot),
     RatingChanged: _rating_changed,
+    Paired: _paired,
     PlayerNotice: lambda t, game, notice, _: None,  # no other process hears of this store's appends
 }
 
@@ -206,6 +212,7 @@ _REFUSES: dict[type, Callable[[Tables, UUID, Any, Chained], bool]] = {
     SeatToken: lambda t, game, token, _: token.seat in t.tokens.get(game, {}),
     SeatTaken: _seat_held,
     RatingChanged: lambda t, game, changed, _: (changed.player, changed.variant, changed.games) in t.rating_changes,
+    Paired: lambda t, game, paired, _: paired.pairing in t.pairing_results,
 }
 #: What a refusal of a kind other than a conflict of versions or keys is told as.
 _REFUSED_AS: dict[type, type[ConcurrencyError]] = {RatingChanged: RatingsMoved}

@@ -64,6 +64,31 @@ class HeldSeat:
     created_at: datetime
 
 
+@dataclass(frozen=True)
+class WaitingRow:
+    """A row of ``pairings``: a player waiting to be paired, and until when a pairer holds it."""
+
+    player: UUID
+    name: str
+    pool: str
+    ask: dict[str, Any]
+    rating: float
+    created_at: datetime
+    claimed_until: datetime | None = None
+    held: bool = False  # set aside by a claim that could not pair it
+
+
+@dataclass(frozen=True)
+class PairingResult:
+    """A row of ``pairing_results``: how a pairing ended (no game: cancelled)."""
+
+    player: UUID
+    ask: dict[str, Any]
+    game: UUID | None
+    seat: int | None
+    ended_at: datetime
+
+
 @dataclass
 class Tables:
     now: Callable[[], datetime] = utc_now
@@ -83,4 +108,6 @@ class Tables:
     player_seats: dict[tuple[UUID, UUID], HeldSeat] = field(default_factory=dict)  # (player, game)
     transfers: dict[str, tuple[UUID, datetime]] = field(default_factory=dict)  # code hash: player, expiry
     ratings: dict[tuple[UUID, str], Rating] = field(default_factory=dict)  # (player, variant)
+    pairings: dict[UUID, WaitingRow] = field(default_factory=dict)
+    pairing_results: dict[UUID, PairingResult] = field(default_factory=dict)
     rating_changes: dict[tuple[UUID, str, int], UUID] = field(default_factory=dict)  # (player, variant, games): game

@@ -10,6 +10,7 @@ from typing import Any
 from service.bootstrap import Adapters
 from service.memory.deadlines import MemoryDeadlines
 from service.memory.players import MemoryPlayers
+from service.memory.pairing import MemoryPairings
 from service.memory.ratings import MemoryRatings
 from service.memory.readmodel import MemoryReadModel
 from service.memory.store import MemoryEventStore
@@ -26,6 +27,7 @@ def adapters(config: Mapping[str, Any], checkpoint_key: bytes | None, tables: Ta
         ticket_uses=MemoryTicketUses(tables),
         deadlines=MemoryDeadlines(tables),
         players=MemoryPlayers(tables),
+        pairings=MemoryPairings(tables),
         ratings=MemoryRatings(tables),
         listen=None,
         ready=lambda timeout: True,

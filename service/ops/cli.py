@@ -273,6 +273,7 @@ def serve(args: argparse.Namespace) -> int:
         "DATABASE_URL": url,
         "OPERATOR_TOKEN": os.environ.get("CASINO_OPERATOR_TOKEN") or _kept_operator_token(),
         "KEEP_DEADLINES": True,  # every worker claims the games whose clock has run out
+        "PAIR_PLAYERS": True,  # and pairs the players waiting for a game
     }
     if not os.environ.get("CASINO_DB_POOL_MAX_SIZE"):
         app_config["DB_POOL_MAX_SIZE"] = options["threads"]

@@ -90,8 +90,8 @@ from service.events import ConcurrencyError, Head, Horizon, RatingsMoved, Stored
 from service.postgres.database import unconfirmed
 from service.postgres.notifications import CHANNEL, Seal
 from service.postgres.positions import PER_TRANSACTION
-from service.writes import (NOW, GameRow, IdempotencyRecord, PlayerNotice, RatingChanged, SeatLeft, SeatTaken,
-                            SeatToken, SeatTokenWithdrawn, Snapshot)
+from service.writes import (NOW, GameRow, IdempotencyRecord, Paired, PlayerNotice, RatingChanged, SeatLeft,
+                            SeatTaken, SeatToken, SeatTokenWithdrawn, Snapshot)
 
 _log = logging.getLogger("casino.store")
 
@@ -225,6 +225,19 @@ _UPSERT_RATINGS = """
     FROM jsonb_array_elements($1 -> 'ratings') AS r
     ON CONFLICT (player_id, variant) DO UPDATE SET rating = EXCLUDED.rating, deviation = EXCLUDED.deviation,
         games = EXCLUDED.games, updated_at = EXCLUDED.updated_at
+"""
+
+# The pairings a new game ends (service.pairing): their waiting rows go, and
+# each gets its result, whose key (the pairing) an ended one breaks.
+_DELETE_PAIRINGS = """
+    DELETE FROM pairings WHERE id IN (SELECT (p ->> 'pairing')::uuid FROM jsonb_array_elements($1 -> 'paired') AS p)
+"""
+
+_INSERT_PAIRING_RESULTS = """
+    INSERT INTO pairing_results (pairing_id, player_id, ask, game_id, seat, ended_at)
+    SELECT (p ->> 'pairing')::uuid, (p ->> 'player')::uuid, p -> 'ask', ($1 ->> 'game')::uuid,
+           (p ->> 'seat')::integer, ($1 ->> 'at')::timestamptz
+    FROM jsonb_array_elements($1 -> 'paired') AS p
 """
 
 #: The key that a rating moved by another append breaks (migration 0012).
@@ -532,6 +545,12 @@ def _ratings(parts: _Parts, writes: list[RatingChanged]) -> None:
     parts.write("ratings", _UPSERT_RATINGS)
 
 
+def _paired(parts: _Parts, writes: list[Paired]) -> None:
+    parts.write("pairings_gone", _DELETE_PAIRINGS, "paired",
+                [{"pairing": w.pairing, "player": w.player, "ask": dict(w.ask), "seat": w.seat} for w in writes])
+    parts.write("pairings_ended", _INSERT_PAIRING_RESULTS)
+
+
 def _told(parts: _Parts, writes: list[PlayerNotice]) -> None:
     parts.told += [parts.seal.player_notification(w.player, jsonio.dumps(w.notices)) for w in writes]
 
@@ -552,6 +571,7 @@ _MAPPED: dict[type, Callable[[_Parts, list[Any]], None]] = {
         "unseated", _DELETE_PLAYER_SEATS, "unseated", [w.player for w in writes]),
     Snapshot: _snapshot,
     RatingChanged: _ratings,
+    Paired: _paired,
     PlayerNotice: _told,
 }
 

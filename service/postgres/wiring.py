@@ -31,6 +31,7 @@ from service.postgres.database import (REPLICA_DEFAULTS, Limits, Pool, each_serv
                                        with_defaults)
 from service.postgres.deadlines import PostgresDeadlines
 from service.postgres.players import PostgresPlayers
+from service.postgres.pairing import PostgresPairings
 from service.postgres.ratings import PostgresRatings
 from service.postgres.readmodel import PostgresReadModel
 from service.postgres.store import PostgresEventStore
@@ -62,6 +63,7 @@ def adapters(config: Mapping[str, Any], checkpoint_key: bytes | None) -> Adapter
         ticket_uses=TicketUses(pool),
         deadlines=PostgresDeadlines(pool),
         players=PostgresPlayers(pool),
+        pairings=PostgresPairings(pool),
         ratings=PostgresRatings(pool),
         listen=functools.partial(notifications.listen, url, seal),
         ready=functools.partial(_answers, pool),

@@ -21,8 +21,8 @@ from service import checkpoints
 from service.bootstrap import Adapters, Settings, bootstrap
 from service.postgres import wiring as postgres_wiring
 from service.web import (allowances, audit, client, commands, cors, current, events, front, games, headers, health,
-                         listing, lobby, observability, players, problems, ratings, requests, rules, seats, spec, sse,
-                         stream, variants)
+                         listing, lobby, observability, pairing, players, problems, ratings, requests, rules, seats,
+                         spec, sse, stream, variants)
 
 DEFAULTS: dict[str, Any] = {
     "DATABASE_URL": None,
@@ -77,6 +77,9 @@ DEFAULTS: dict[str, Any] = {
     # Keep the games' deadlines in a thread (a greenlet) of this process
     # (service.timeouts): `casino serve` turns it on in every worker.
     "KEEP_DEADLINES": False,
+    # Pair the players waiting for a game in a thread (a greenlet) of this
+    # process (service.pairing): `casino serve` turns it on in every worker.
+    "PAIR_PLAYERS": False,
     # Origins whose pages may call the API (service.web.cors): "*" any, a
     # comma-separated list, or "none".
     "CORS_ORIGINS": "*",
@@ -115,7 +118,8 @@ Wiring = Callable[[Mapping[str, Any], bytes | None], Adapters]
 
 #: Every resource the app serves, one blueprint each.
 BLUEPRINTS = (health.bp, observability.bp, spec.bp, front.bp, rules.bp, client.bp, variants.bp, games.bp, listing.bp,
-              commands.bp, events.bp, stream.bp, audit.bp, players.bp, seats.bp, lobby.bp, ratings.bp)
+              commands.bp, events.bp, stream.bp, audit.bp, players.bp, seats.bp, lobby.bp, ratings.bp,
+              pairing.bp)
 
 
 def create_app(overrides: Mapping[str, Any] | None = None, *, wiring: Wiring = postgres_wiring.adapters) -> Flask:
@@ -143,6 +147,8 @@ def create_app(overrides: Mapping[str, Any] | None = None, *, wiring: Wiring = p
         app.register_blueprint(blueprint)
     if app.config["KEEP_DEADLINES"]:
         current.services(app).keeper.start()
+    if app.config["PAIR_PLAYERS"]:
+        current.services(app).pairer.start()
     return app
 
 

@@ -52,6 +52,8 @@ TITLES = {
     "invalid_transfer_code": "Transfer code not valid",
     "invalid_name": "Not a name that can be used",
     "too_many_requests": "Too many requests",
+    "already_waiting": "Waiting already",
+    "already_paired": "Paired already",
     # Sent by the HTTP server before the app sees the request (service.ops.refusals).
     "uri_too_long": "Request line too long",
     "headers_too_large": "Request headers too large",

@@ -85,3 +85,27 @@ def playing(game_type: str, variant: str | None) -> Playing | None:
         if re.search(rf"(^|-){re.escape(variant)}(-|$)", slug(heading)):
             return Playing(variant, heading.strip(), slug(heading))
     return Playing(variant, None, None)
+
+
+@dataclass(frozen=True)
+class Variant:
+    """A variant as the players' page lists it: its name, its anchor, the seats it takes, and what it is."""
+
+    name: str
+    anchor: str
+    players: str
+    description: str
+
+
+@cache
+def for_players(game_type: str) -> Markup:
+    """How to play the game, in a player's words (``service/playing-<game_type>.md``)."""
+    text = (RULES_PATH.parent / f"playing-{game_type}.md").read_text(encoding="utf-8")
+    return Markup(_renderer().render(text))  # noqa: S704 - our own text, from the package
+
+
+def variants_of(game_type: str) -> list[Variant]:
+    """Each variant of the game, as the players' page lists it."""
+    return [Variant(" ".join(w.capitalize() for w in name.split("-")), name,
+                    " or ".join(", ".join(map(str, sorted(v.players))).rsplit(", ", 1)), v.description)
+            for name, v in GAME_TYPES[game_type].VARIANTS.items()]

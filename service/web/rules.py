@@ -6,7 +6,7 @@ from __future__ import annotations
 from flask import Blueprint, abort, render_template, request
 
 from service.web.pages import HEADERS
-from service.web.rulebook import playing, rendered, sections
+from service.web.rulebook import for_players, playing, rendered, sections, variants_of
 
 bp = Blueprint("rules", __name__, template_folder="templates")
 
@@ -18,4 +18,15 @@ def rules(game_type: str):
     page = render_template("rules.html", game_type=game_type, title=sections()[game_type].title,
                            games=[(name, s.title) for name, s in sections().items()],
                            variant=playing(game_type, request.args.get("variant")), body=rendered(game_type))
+    return page, 200, {**HEADERS, "Content-Type": "text/html; charset=utf-8"}
+
+
+@bp.get("/rules/<string:game_type>/play")
+def how_to_play(game_type: str):
+    """How to play the game, for players: the basics, then each variant in a few words (the engineering
+    rulebook, every rule with its sources and tests, stays at ``/rules/<game_type>``)."""
+    if game_type not in sections():
+        abort(404)
+    page = render_template("playing.html", game_type=game_type, title=sections()[game_type].title,
+                           body=for_players(game_type), variants=variants_of(game_type))
     return page, 200, {**HEADERS, "Content-Type": "text/html; charset=utf-8"}

@@ -155,6 +155,15 @@ class CreateGameSchema(Strict):
         return data
 
 
+class PairingSchema(Strict):
+    """What a player asks to be paired for (``service.pairing.Ask``)."""
+
+    variant = fields.String(load_default="cassino", validate=validate.Length(max=40))
+    seats = fields.Integer(load_default=2, strict=True, validate=validate.Range(2, 8))
+    clock = ClockField(load_default=None, allow_none=True)
+    rated = StrictBoolean(load_default=False)
+
+
 class PlayerSchema(Strict):
     name = Name(required=True)
 

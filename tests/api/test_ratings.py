@@ -177,6 +177,10 @@ def test_a_time_out_and_a_resignation_at_once_rate_the_game_once(app_for, databa
     ann, bob = player(apis[0], "Ann"), player(apis[0], "Bob")
     url = rated_game(apis[0], [ann, bob], clock={"per_move_seconds": 1})
     game_id = uuid.UUID(url.rsplit("/", 1)[1])
+    # Each seat's first action (Ann's deal, Bob's play) has a longer time of its own: past them, Ann has 1 s.
+    assert apis[0].post(f"{url}/deal", json={}, token=ann[1]).status_code == 200
+    first = apis[0].get(f"{url}/moves", token=bob[1]).get_json()["moves"][0]
+    assert apis[0].post(f"{url}/play", json=first, token=bob[1]).status_code == 200
     deadline = datetime.fromisoformat(apis[0].get(url).get_json()["clock"]["deadline"])
     time.sleep(max(0.0, (deadline - datetime.now(UTC)).total_seconds() - 0.01))
     answers = at_once(lambda: apis[0].post(f"{url}/resign", token=bob[1]),

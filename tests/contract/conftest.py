@@ -23,12 +23,14 @@ from service.auth import TicketUses
 from service.deadlines import DeadlineClaims
 from service.events import EventStore
 from service.memory.deadlines import MemoryDeadlines
+from service.memory.pairing import MemoryPairings
 from service.memory.players import MemoryPlayers
 from service.memory.ratings import MemoryRatings
 from service.memory.readmodel import MemoryReadModel
 from service.memory.store import MemoryEventStore
 from service.memory.tables import IDEMPOTENCY_LIFETIME, Tables
 from service.memory.tickets import MemoryTicketUses
+from service.pairing import Pairings
 from service.players import Players
 from service.ratings import Ratings
 from service.readmodel import ReadModel
@@ -45,6 +47,7 @@ class Harness:
     players: Players
     deadlines: DeadlineClaims
     ratings: Ratings
+    pairings: Pairings
 
 
 def _memory() -> Harness:
@@ -60,11 +63,12 @@ def _memory() -> Harness:
 
     return Harness(MemoryEventStore(tables), MemoryReadModel(tables), MemoryTicketUses(tables), expire_keys,
                    games_row, lambda key: MemoryEventStore(tables, key), MemoryPlayers(tables),
-                   MemoryDeadlines(tables), MemoryRatings(tables))
+                   MemoryDeadlines(tables), MemoryRatings(tables), MemoryPairings(tables))
 
 
 def _postgres(pool, database_url: str) -> Harness:
     from service.postgres.deadlines import PostgresDeadlines
+    from service.postgres.pairing import PostgresPairings
     from service.postgres.players import PostgresPlayers
     from service.postgres.ratings import PostgresRatings
     from service.postgres.readmodel import PostgresReadModel
@@ -84,7 +88,7 @@ def _postgres(pool, database_url: str) -> Harness:
 
     return Harness(PostgresEventStore(pool), PostgresReadModel(pool), PostgresTicketUses(pool), expire_keys,
                    games_row, lambda key: PostgresEventStore(pool, key), PostgresPlayers(pool),
-                   PostgresDeadlines(pool), PostgresRatings(pool))
+                   PostgresDeadlines(pool), PostgresRatings(pool), PostgresPairings(pool))
 
 
 @pytest.fixture(scope="module")

@@ -24,9 +24,10 @@ from service.checkpoints import Checkpoint
 from service.deadlines import Deadline
 from service.events import Append, ConcurrencyError, NewEvent, RatingsMoved
 from service.memory import store as memory_store
+from service.pairing import Ask, Waiting
 from service.postgres import store as postgres_store
-from service.writes import (KINDS, GameRow, IdempotencyRecord, PlayerNotice, RatingChanged, SeatLeft, SeatTaken,
-                            SeatToken, SeatTokenWithdrawn, Snapshot, Write)
+from service.writes import (KINDS, GameRow, IdempotencyRecord, Paired, PlayerNotice, RatingChanged, SeatLeft,
+                            SeatTaken, SeatToken, SeatTokenWithdrawn, Snapshot, Write)
 from tests.contract.conftest import Harness
 
 META = {"actor": "seat:0"}
@@ -49,6 +50,18 @@ class Example:
 
 def _checkpoint(contract: Harness, game: uuid.UUID) -> Checkpoint | None:
     return contract.store.load_head(game)[1]
+
+
+#: Ann waiting to be paired (service.pairing), the pairing the example of ``Paired`` ends.
+WAITING = Waiting(uuid.UUID(int=11), ANN, "Ann", Ask("cassino", 2, None, False), 1500.0, DUE)
+
+
+def _pairing_of_ann(contract: Harness, game: uuid.UUID) -> tuple[str, uuid.UUID | None, int | None]:
+    if contract.pairings.find(WAITING.id) is None:
+        contract.pairings.ask(WAITING)  # Ann waits, before the appends
+    found = contract.pairings.find(WAITING.id)
+    assert found is not None
+    return found.status, found.game_id, found.seat
 
 
 EXAMPLES: dict[type, Example] = {
@@ -79,6 +92,8 @@ EXAMPLES: dict[type, Example] = {
     RatingChanged: Example([RatingChanged(ANN, "royal", 0, 1612.5, 480.25, 1)],
                            lambda contract, game: contract.ratings.of([str(ANN)], "royal"),
                            lambda game, stored: {str(ANN): Rating(1612.5, 480.25, 1)}),
+    Paired: Example([Paired(WAITING.id, ANN, WAITING.ask.to_dict(), 0)], _pairing_of_ann,
+                    lambda game, stored: ("paired", game, 0)),
     # What a player is told leaves nothing in the tables: heard by other
     # processes' streams on PostgreSQL (tests/service/test_store.py,
     # tests/api/test_player_stream.py), by none in memory.

@@ -90,9 +90,10 @@ def test_the_matcher_tells_a_wrong_answer_from_a_right_one():
 
 
 @pytest.fixture
-def server(tmp_path, database_url):
-    # A live stream ends after two seconds, so that the snippet's `curl -N` ends too.
-    environ = serve_environment(DATABASE_URL=database_url, CASINO_DATA_DIR=str(tmp_path / "data"),
+def server(tmp_path, own_database_url):
+    # A live stream ends after two seconds, so that the snippet's `curl -N` ends too. The walk-through
+    # leaves a game on a running clock: on a database of its own, no other test's time keeper claims it.
+    environ = serve_environment(DATABASE_URL=own_database_url, CASINO_DATA_DIR=str(tmp_path / "data"),
                                 CASINO_WORKERS="1", CASINO_THREADS="2", CASINO_STREAM_MAX_SECONDS="2")
     serving = Serving(tmp_path, environ, "readme")
     yield serving

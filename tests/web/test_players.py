@@ -36,16 +36,18 @@ def register(page, name: str) -> dict:
 
 
 def create_with_open_seat(page, *, listed: bool = True, clock: str = "") -> str:
-    """Seat 0 is this browser's player's, seat 1 open; seat 0 deals first. The new game's id."""
+    """Seat 0 is this browser's player's, who sits down in it at the creation, seat 1 open; seat 0 deals
+    first. The creator is taken to the new game's table, which waits for a player: the game's id."""
     page.select_option("#seat-kind-0", "me")
     page.select_option("#seat-kind-1", "open")
     if not listed:
         page.uncheck("#listed")
-    page.fill("#clock", clock)
+    page.select_option("#clock", clock)
     page.select_option("#first-dealer", "0")
     page.click("#create")
-    page.wait_for_selector("#seat-links")
-    return page.locator("#my-games li").first.get_attribute("data-game")
+    page.wait_for_url("**/play/table.html?game=*")
+    page.wait_for_selector("#waiting")
+    return page.url.split("game=")[1].split("#")[0]
 
 
 def my_game(page, game_id: str):
@@ -59,19 +61,26 @@ def assert_token_never_in_an_address(urls: list[str], *tokens: str) -> None:
 def test_two_players_meet_in_the_lobby_play_and_find_their_games_again(browser, base_url, web_api):
     ann, ann_seen, ann_urls = open_lobby(browser, base_url)
     ann_player = register(ann, "Ann")
-    game_id = create_with_open_seat(ann, clock="600")
+    game_id = create_with_open_seat(ann, clock="per_move:600")
     game = Game(game_id, [ann_player["token"]], {})
     view = web_api.view(game)
     assert [(s["name"], s["open"]) for s in view["seats"]] == [("Ann", False), (None, True)]
-    assert view["clock"]["per_move_seconds"] == 600
+    assert view["clock"]["per_move_seconds"] == 600 and view["clock"]["first_action_seconds"] == 30
+    # Ann's table says what it waits for, and how to invite a player.
+    assert ann.inner_text("#waiting h2") == "Waiting for a player to join"
+    assert ann.input_value("#invitation").endswith(f"/play/?join={game_id}")
+    assert ann.inner_text('#facts [data-fact="status"]') == "Waiting for a player to join"
+    assert ann.inner_text("#role") == "Seat 0: Ann"
+    shoot(ann, "table-waiting", PHONE)
+    ann.goto(f"{base_url}{LOBBY}")
+    ann.wait_for_selector(f'#my-games li[data-game="{game_id}"]')
     assert my_game(ann, game_id).get_attribute("data-your-turn") == "false"  # nobody deals while a seat is open
-    assert "open: a player joins it from the lobby" in ann.inner_text("#seat-links")
-    shoot(ann, "lobby-created", PHONE)
+    assert "Waiting for a player to join" in my_game(ann, game_id).inner_text()
 
     bob, bob_seen, bob_urls = open_lobby(browser, base_url)
     bob.wait_for_selector(f'#open-games li[data-game="{game_id}"]')
     offered = bob.locator(f'#open-games li[data-game="{game_id}"]')
-    assert offered.inner_text().startswith("cassino: Ann, an open seat.")
+    assert offered.inner_text().startswith("Cassino: Ann, an open seat.")
     assert "Clock: 10 minutes a move" in offered.inner_text()
     assert offered.get_by_role("button", name="Join").is_disabled()  # a name first
     bob_player = register(bob, "Bob")
@@ -132,16 +141,59 @@ def test_two_players_meet_in_the_lobby_play_and_find_their_games_again(browser, 
     assert my_game(ann, game_id).locator(".outcome").inner_text() == "You lost (by resignation)"
     assert_token_never_in_an_address(ann_urls, ann_player["token"], bob_player["token"])
     assert_token_never_in_an_address(bob_urls + more_urls, ann_player["token"], bob_player["token"])
-    assert not ann_seen.errors and not bob_seen.errors
+
+    # Ann moves who she is to a third browser with a one-time code, and finds her games there.
+    ann.locator("#devices summary").click()
+    ann.click("#transfer")
+    code = ann.inner_text("#code")
+    third, third_seen, third_urls = open_lobby(browser, base_url)
+    third.fill("#claim-code", code)
+    third.get_by_role("button", name="Play as me here").click()
+    third.wait_for_selector("#you")
+    assert third.inner_text("#you strong") == "Ann"
+    third.wait_for_selector(f'#my-games li[data-game="{game_id}"] .outcome')
+    finished = my_game(third, game_id)
+    assert finished.locator("a").get_attribute("href").endswith(f"/play/replay.html?game={game_id}")
+    assert finished.locator("a").inner_text() == "Cassino against Bob"
+    shoot(third, "lobby-moved-here", PHONE)
+    assert web_api.get("/v1/players/me", token=ann_player["token"]).status_code == 401  # moved, not copied
+    assert code.replace("-", "") not in "".join(third_urls)
+    assert not ann_seen.errors and not bob_seen.errors and not third_seen.errors
+
+
+def test_a_player_with_sixty_games_pages_through_them(browser, base_url, web_api):
+    ann = web_api.post("/v1/players", json={"name": "Ann"}).get_json()
+    made = []
+    for n in range(60):
+        seats = [{"me": True}, {"name": f"Rival {n}", "computer": True}] if n % 2 else [{"me": True}, {"open": True}]
+        answer = web_api.post("/v1/games", json={"seats": seats}, token=ann["token"])
+        assert answer.status_code == 201, answer.get_json()
+        made.append(answer.get_json()["id"])
+    page, seen, _ = open_lobby(browser, base_url)
+    page.evaluate("player => localStorage.setItem('casino.player', JSON.stringify(player))", ann)
+    page.reload()
+    shown: list[str] = []
+    for number in (1, 2, 3):
+        page.wait_for_selector(f'#my-games[data-page="{number}"]')
+        rows = page.locator("#my-games li")
+        shown += [rows.nth(i).get_attribute("data-game") for i in range(rows.count())]
+        if number == 1:
+            assert "Cassino against Rival 59" in rows.first.inner_text()
+            assert "Waiting for a player to join" in rows.nth(1).inner_text()
+        if number < 3:
+            page.click("#older-games")
+    assert page.locator("#older-games").count() == 0 and shown == made[::-1]
+    page.click("#newer-games")
+    page.wait_for_selector('#my-games[data-page="2"]')
+    assert not seen.errors
 
 
 def test_a_game_not_listed_is_joined_by_its_invitation_link(browser, base_url, web_api):
     ann, ann_seen, _ = open_lobby(browser, base_url)
     register(ann, "Ann")
     game_id = create_with_open_seat(ann, listed=False)
-    invitation = ann.input_value('[aria-label="Link for Invitation to the open seats"]')
+    invitation = ann.input_value("#invitation")
     assert invitation.endswith(f"/play/?join={game_id}")
-    assert "open: a player joins it by the invitation link" in ann.inner_text("#seat-links")
     lobby = web_api.get("/v1/lobby?limit=200").get_json()["games"]
     assert game_id not in [g["id"] for g in lobby]
 

@@ -5,7 +5,8 @@
 // browser's player (players.js), whose games are then listed here.
 
 import { Api, el, replayLink, showError, tableLink } from "./api.js";
-import { currentPlayer, invitationLink, readSoon, startPlayers, takeSeat } from "./players.js";
+import { currentPlayer, invitationLink, readSoon, startPlayers } from "./players.js";
+import { variantName } from "./words.js";
 
 const api = new Api();
 const form = document.getElementById("new-game");
@@ -28,7 +29,7 @@ function kindOptions(kind) {
   return seatKinds().map(([value, words]) => el("option", { value, selected: value === kind }, words));
 }
 
-/** Whether a seat of ``kind`` is created open (this browser's player's is joined at once), and so takes no name here. */
+/** Whether a seat of ``kind`` takes no name here: an open one, or this browser's player's (sitting under the player's name). */
 function createdOpen(kind) {
   return kind === "open" || kind === "me";
 }
@@ -99,15 +100,32 @@ function request() {
   if (hasTarget(variant())) options.target = form.target.value === "" ? null : Number(form.target.value);
   const kinds = [...seatList.children].map(rowValue);
   if (kinds.filter(([, kind]) => kind === "me").length > 1) throw new Error("A player holds one seat of a game: choose “me” for one seat only.");
-  const seats = kinds.map(([name, kind]) => (createdOpen(kind) ? { open: true } : kind === "computer" ? { name, computer: true } : { name }));
+  const seats = kinds.map(([name, kind]) => (kind === "me" ? { me: true } : kind === "open" ? { open: true }
+    : kind === "computer" ? { name, computer: true } : { name }));
   const dealer = form.first_dealer.value;
   const made = { variant: form.variant.value, seats, options, first_dealer: dealer === "" ? null : Number(dealer) };
-  if (form.clock.value !== "") made.clock = { per_move_seconds: Number(form.clock.value) };
+  const clock = clockChosen();
+  if (clock) made.clock = clock;
   if (seats.some((seat) => seat.open)) made.listed = form.listed.checked;
   return made;
 }
 
-/** The seat this browser's player takes in the game the form creates (an open one, joined at once), or -1. */
+/** The clock preset chosen: ``per_move:N`` or ``bank:N:M``; null for none. */
+function clockChosen() {
+  const [kind, first, second] = form.clock.value.split(":");
+  if (kind === "per_move") return { per_move_seconds: Number(first) };
+  if (kind === "bank") return { initial_seconds: Number(first), increment_seconds: Number(second) };
+  return null;
+}
+
+/** Say what the service refused, next to the buttons that sent it (null: nothing to say). */
+function formError(error) {
+  const box = document.getElementById("form-error");
+  box.textContent = error ? error.message : "";
+  box.hidden = !error;
+}
+
+/** The seat this browser's player sits in at the game the form creates, or -1. */
 function mySeat() {
   return [...seatList.children].findIndex((row) => row.querySelector(".seat-kind").value === "me");
 }
@@ -142,14 +160,21 @@ function showLinks(created, mine, listed) {
       linkRow("Replay (once the game is over)", replayLink(created.id))));
 }
 
-/** Create the game the form describes; the answer (null when refused, the service's sentence then shown). */
+/**
+ * Create the game the form describes, this browser's player sitting in a
+ * seat "me" from the start (the creation sends the player's token); the
+ * answer (null when refused, the service's sentence then shown by the buttons).
+ */
 async function create() {
   try {
-    const created = await api.post("/v1/games", request());
-    showError(null);
+    const made = request();
+    const player = currentPlayer();
+    const creator = made.seats.some((seat) => seat.me) ? new Api(player.token) : api;
+    const created = await creator.post("/v1/games", made);
+    formError(null);
     return created;
   } catch (error) {
-    showError(error);
+    formError(error);
     return null;
   }
 }
@@ -159,9 +184,12 @@ async function start() {
   // One group of variants for each game, in the order the service lists them.
   const games = [...new Set(variants.map((v) => v.game_type || "cassino"))];
   form.variant.replaceChildren(...games.map((game) => el("optgroup", { label: GAME_NAMES[game] || game },
-    variants.filter((v) => (v.game_type || "cassino") === game).map((v) => el("option", { value: v.name }, v.name)))));
+    variants.filter((v) => (v.game_type || "cassino") === game).map((v) => el("option", { value: v.name },
+      variantName(v.name))))));
   form.variant.value = variants.some((v) => v.name === "cassino") ? "cassino" : variants[0].name;
-  setSeats([["Player 1", "person"], ["Player 2", "person"]]);
+  // A player who has chosen a name sits down in seat 0, and waits for someone to take seat 1.
+  setSeats(currentPlayer() ? [[currentPlayer().name, "me"], ["Player 2", "open"]]
+    : [["Player 1", "person"], ["Player 2", "person"]]);
   variantChanged();
 }
 
@@ -171,15 +199,12 @@ form.addEventListener("submit", async (event) => {
   const mine = mySeat();
   const created = await create();
   if (!created) return;
-  if (mine >= 0) {
-    // The seat was created open: taken now, at once, as this browser's player.
-    try {
-      await takeSeat(created.id, mine);
-      readSoon();
-    } catch (error) {
-      showError(error);
-    }
+  if (mine >= 0 && !created.seats.some((seat) => seat.token)) {
+    // No seat link to hand out: the creator goes to the table, which says whom it waits for and shows the invitation.
+    location.assign(tableLink(created.id, null));
+    return;
   }
+  if (mine >= 0) readSoon();
   showLinks(created, mine, form.listed.checked);
 });
 document.getElementById("add-seat").addEventListener("click", () => {

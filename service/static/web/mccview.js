@@ -36,7 +36,8 @@ export function mccHeader(view) {
   const dealt = view.status !== "waiting";
   const facts = [
     ["game", "Game", "Mass Cool Casino"],
-    ["status", "Status", MCC_STATUS[view.status] || view.status],
+    ["status", "Status", view.seats.some((s) => s.open) ? "Waiting for a player to join"
+      : MCC_STATUS[view.status] || view.status],
     dealt && ["round", "Round", view.round],
     ["dealer", "Dealer", seatName(view, view.dealer)],
     dealt && ["leader", "Bets first", view.round ? seatName(view, view.leader) : "—"],

@@ -4,9 +4,10 @@
 // and the open games, which the player joins. A game's invitation link
 // (``/play/?join=<id>``) shows that game among them, listed or not.
 
-import { Api, el, idempotencyKey, keepPlayer, savedPlayer, showError, tableLink } from "./api.js";
+import { Api, el, idempotencyKey, keepPlayer, replayLink, savedPlayer, showError, tableLink } from "./api.js";
 import { clockRule, countdown } from "./clock.js";
 import { PlayerEvents } from "./stream.js";
+import { listed, variantName } from "./words.js";
 
 const STATUS_WORDS = {
   waiting: "not dealt yet", in_progress: "being played", hand_over: "between hands",
@@ -14,12 +15,15 @@ const STATUS_WORDS = {
 };
 // How a finished game ended, in words after "You won" or "You lost" (others: the result's own words).
 const RESULT_WORDS = { resigned: "by resignation", timed_out: "on time", aborted: "called off", count_out: "by count out" };
-const SHOWN = 50; // games a list shows: the newest
+const SHOWN = 50; // open games the lobby shows: the newest
+const PAGE = 20; // the player's games a page of "Your games" shows
+const DAY = new Intl.DateTimeFormat("en-GB", { day: "numeric", month: "short", year: "numeric" });
 
 let player = savedPlayer();
 let mine = new Set(); // the ids of the player's games, as last read
 let onRegistered = () => {};
 let reading = null;
+let pages = [null]; // the cursors of the pages of "Your games" seen, the one shown last
 
 /** The player this browser plays as, or null. */
 export function currentPlayer() {
@@ -52,7 +56,13 @@ function showPlayer() {
   const area = document.getElementById("player-area");
   if (player) {
     area.replaceChildren(el("p", { id: "you" }, "You play as ", el("strong", {}, player.name),
-      ". This browser keeps who you are: your games are here whenever you come back."));
+      ". This browser keeps who you are: your games are here whenever you come back."),
+    el("details", { id: "devices" }, el("summary", {}, "Play on another device, or forget me here"),
+      el("p", { class: "note" }, "A code moves who you are, with your games, to another device: enter it there"
+        + " within ten minutes. This browser then no longer plays as you."),
+      el("button", { type: "button", id: "transfer", onclick: transfer }, "Give me a code for another device"),
+      el("p", { id: "transfer-code", "aria-live": "polite" }),
+      el("button", { type: "button", id: "forget", onclick: forget }, "Forget me on this browser")));
     return;
   }
   area.replaceChildren(
@@ -62,7 +72,41 @@ function showPlayer() {
     el("form", { id: "register", onsubmit: register },
       el("label", { for: "player-name" }, "Your name"),
       el("input", { id: "player-name", maxlength: 40, required: true, autocomplete: "nickname" }),
-      el("button", { type: "submit", class: "primary" }, "Play as this name")));
+      el("button", { type: "submit", class: "primary" }, "Play as this name")),
+    el("form", { id: "claim", onsubmit: claim },
+      el("label", { for: "claim-code" }, "Or, with a code from your other device"),
+      el("input", { id: "claim-code", maxlength: 40, required: true, autocomplete: "off", spellcheck: "false" }),
+      el("button", { type: "submit" }, "Play as me here")));
+}
+
+/** A one-time code that moves this browser's player to another device. */
+async function transfer() {
+  try {
+    const given = await new Api(player.token).post("/v1/players/me/transfer", {});
+    const until = new Date(given.expires_at).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+    document.getElementById("transfer-code").replaceChildren("Your code: ", el("strong", { id: "code" }, given.code),
+      ` (good once, until ${until})`);
+  } catch (error) {
+    showError(error);
+  }
+}
+
+/** This browser no longer plays as the player (who stays, with their games, wherever else they play). */
+function forget() {
+  keepPlayer(null);
+  location.reload();
+}
+
+/** Play here as the player whose other device gave the code. */
+async function claim(event) {
+  event.preventDefault();
+  try {
+    keepPlayer(await new Api().post("/v1/players/claim", { code: document.getElementById("claim-code").value }));
+  } catch (error) {
+    showError(error);
+    return;
+  }
+  location.reload();
 }
 
 async function register(event) {
@@ -93,24 +137,42 @@ export function readSoon() {
   reading = setTimeout(() => showMyGames().then(showOpenGames).catch(showError), 50);
 }
 
+/** One page of the player's games (the one at ``pages.at(-1)``), with links to the pages before and after. */
 async function showMyGames() {
-  const page = await new Api(player.token).get(`/v1/players/me/games?limit=${SHOWN}`);
-  mine = new Set(page.games.map((game) => game.id));
+  const cursor = pages.at(-1);
+  const page = await new Api(player.token).get(`/v1/players/me/games?limit=${PAGE}`
+    + (cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""));
+  page.games.forEach((game) => mine.add(game.id));
+  const turn = (step) => () => {
+    pages = step > 0 ? [...pages, page.next] : pages.slice(0, -1);
+    showMyGames().catch(showError);
+  };
   document.getElementById("my-games-area").replaceChildren(
     el("h2", {}, "Your games"),
     page.games.length
-      ? el("ul", { class: "game-list", id: "my-games" }, page.games.map(myGame))
-      : el("p", { class: "note", id: "no-games" }, "None yet: join an open game, or create one."));
+      ? el("ul", { class: "game-list", id: "my-games", "data-page": String(pages.length) }, page.games.map(myGame))
+      : el("p", { class: "note", id: "no-games" }, "None yet: join an open game, or create one."),
+    el("p", { class: "pager" },
+      pages.length > 1 ? el("button", { type: "button", id: "newer-games", onclick: turn(-1) }, "Newer games") : null,
+      page.next ? el("button", { type: "button", id: "older-games", onclick: turn(1) }, "Older games") : null));
 }
 
+/** A game of the player's: its variant, whom against, when, where it stands; a finished one opens its replay. */
 function myGame(game) {
-  const waiting = game.your_turn ? "Your turn" : game.status === "finished" ? null : "Not your turn";
+  const others = game.players.filter((name, seat) => seat !== game.seat);
+  const against = others.every((name) => name === null) ? "waiting for players"
+    : `against ${listed(others.map((name) => name ?? "an open seat"))}`;
+  const waiting = game.your_turn ? "Your turn" : game.status === "finished" ? null
+    : game.players.includes(null) ? "Waiting for a player to join" : "Their turn";
+  const finished = game.status === "finished";
   return el("li", { class: `game${game.your_turn ? " your-turn" : ""}`, "data-game": game.id,
     "data-your-turn": String(game.your_turn) },
-  el("a", { href: tableLink(game.id, null), class: "game-link" }, `${game.variant}, seat ${game.seat}`),
-  el("span", { class: "note" }, ` ${STATUS_WORDS[game.status] || game.status}`),
+  el("a", { href: finished ? replayLink(game.id) : tableLink(game.id, null), class: "game-link" },
+    `${variantName(game.variant)} ${against}`),
+  el("span", { class: "note" }, ` ${DAY.format(new Date(game.created_at))} · ${STATUS_WORDS[game.status] || game.status}`),
   waiting ? el("span", { class: "turn" }, waiting) : null,
-  game.deadline ? el("span", { class: "deadline" }, "time left: ", countdown(game.deadline)) : null,
+  game.deadline ? el("span", { class: "deadline" }, game.your_turn ? "your time: " : "their time: ",
+    countdown(game.deadline)) : null,
   game.outcome ? el("span", { class: "outcome" }, outcomeWords(game.outcome, game.seat)) : null);
 }
 
@@ -147,7 +209,7 @@ function openGame(game) {
   const seats = game.seats.map((s) => (s.open ? "an open seat" : s.name)).join(", ");
   const sitting = mine.has(game.id);
   return el("li", { class: "game", "data-game": game.id },
-    el("span", {}, `${game.variant}: ${seats}.`),
+    el("span", {}, `${variantName(game.variant)}: ${seats}.`),
     game.clock ? el("span", { class: "note" }, ` Clock: ${clockRule(game.clock)}.`) : null,
     sitting ? el("a", { href: tableLink(game.id, null), class: "button" }, "Your seat")
       : el("button", { type: "button", class: "primary", "data-key": `join-${game.id}`, disabled: !player,

@@ -99,7 +99,7 @@ export class Seat {
       const you = view.you;
       const drawn = areas(you);
       document.getElementById("role").textContent = you === undefined ? "Watching" : `Seat ${you}: ${view.seats[you].name}`;
-      document.getElementById("status-area").replaceChildren(drawn.status);
+      document.getElementById("status-area").replaceChildren(...waitingForPlayers(view, this.id), drawn.status);
       document.getElementById("clock-area").replaceChildren(...clockPanel(view));
       document.getElementById("seats-area").replaceChildren(drawn.seats);
       document.getElementById("table-area").replaceChildren(drawn.table);
@@ -153,6 +153,24 @@ export class Seat {
  * a spectator sees, why (``why``: the tab has no seat's token, or the one
  * it had was refused), and how a player takes their seat again.
  */
+/**
+ * While a seat is open, what the table waits for, said first: a player to
+ * join, by the game's invitation link or from the lobby's open games.
+ */
+function waitingForPlayers(view, id) {
+  const open = view.seats.filter((s) => s.open).map((s) => s.seat);
+  if (!open.length || view.status !== "waiting") return [];
+  const link = `${location.origin}/play/?join=${encodeURIComponent(id)}`;
+  const seats = open.length > 1 ? `seats ${open.join(", ")} are open` : `seat ${open[0]} is open`;
+  return [el("div", { id: "waiting", class: "waiting" },
+    el("h2", {}, open.length > 1 ? "Waiting for players to join" : "Waiting for a player to join"),
+    el("p", {}, `Nobody can deal yet: ${seats}. Send this invitation link to whoever you want to play with,`
+      + " or wait for someone to join from the lobby's open games (if you listed the game there)."),
+    el("label", { for: "invitation" }, "Invitation link"),
+    el("input", { id: "invitation", readonly: true, value: link, class: "link-text" }),
+    el("p", {}, el("a", { href: "/play/" }, "The lobby's open games")))];
+}
+
 export function watchingNote(why) {
   const reason = why === "refused"
     ? "The seat's token this tab had is not one of this game's, so it shows what a spectator sees: no hand."

@@ -8,6 +8,7 @@
 // the spectators' view and how to get the seat back.
 
 import { Api, el, forgetSeatToken, gameIdFromPage, savedPlayer, seatToken, showError, tableLink } from "./api.js";
+import { variantName } from "./words.js";
 
 const TABLES = {
   cassino: () => import("./cassinotable.js"),
@@ -83,8 +84,9 @@ async function open() {
   const type = view.game_type || "cassino"; // a view without the field is Cassino's
   if (!TABLES[type]) throw new Error(`This page cannot show a game of ${type}.`);
   document.body.dataset.game = type;
+  document.getElementById("table-title").textContent = `A table of ${variantName(view.variant || type)}`;
   const rules = document.getElementById("rules-link");
-  rules.href = `/rules/${type}${view.variant ? `?variant=${encodeURIComponent(view.variant)}` : ""}`;
+  rules.href = `/rules/${type}/play${view.variant ? `#${encodeURIComponent(view.variant)}` : ""}`;
   rules.hidden = false;
   // A seat held by this browser's player needs no link of its own: it opens from the lobby's "Your games".
   if (token && view.you !== undefined) showSeatLink(gameId, token);

@@ -48,7 +48,7 @@ export function header(view) {
   const dealt = view.status !== "waiting";
   const facts = [
     ["Variant", view.variant],
-    ["Status", STATUS[view.status] || view.status],
+    ["Status", view.seats.some((s) => s.open) ? "Waiting for a player to join" : STATUS[view.status] || view.status],
     dealt && ["Hand", view.hand_number],
     ["Dealer", seatName(view, view.dealer)],
     dealt && ["Turn", view.status === "in_progress" ? seatName(view, view.turn) : "—"],

@@ -32,3 +32,8 @@ export function readerWords(view, you) {
     subject: (seat, third, second) => (mine(seat) ? `You ${second}` : `${named(seat)} ${third}`),
   };
 }
+
+/** A variant as players call it: "mass-cool-casino" is "Mass Cool Casino", "cassino" "Cassino". */
+export function variantName(variant) {
+  return variant.split("-").map(capital).join(" ");
+}
