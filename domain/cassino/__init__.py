@@ -21,7 +21,8 @@ from .game import (DESCRIPTION, GAME_TYPE, PLAYERS, STATE, STATUSES, abort_comma
                    rate_command, rematch_command, rematch_terms, resign_command, seat_holders, seats, summary,
                    time_out_command, undo_command,
                    void_command)
-from .legal import LegalMoves, MoveList, is_legal, legal_moves
+from ..paging import MoveList
+from .legal import LegalMoves, is_legal, legal_moves
 from .moves import Action, Move
 from .options import VARIANTS, Options, resolve
 from .state import EndReason, GameState, Outcome, Seat, Status
