@@ -9,12 +9,13 @@ export const GAME_EVENTS = {
     "CardTrailed", "CardsCaptured", "BundleStolen", "BuildMade", "CardDrawn", "CardPlucked", "PointsScored", "HandEnded",
     "SeedRevealed", "CountedOut", "GameFinished", "UndoRequested", "UndoAnswered", "PlayUndone", "HandVoided",
     "ClockSet", "SeatJoined", "SeatLeft", "SeatResigned", "GameAborted", "TimedOut", "RatedSet", "RatingsChanged",
+    "RematchAnswered",
   ],
   "mass-cool-casino": [
     "TableOpened", "ShufflePromised", "MoneyDealt", "HandsDrawn", "BetPlaced", "StopCalled", "PotWon", "PotTied",
     "DeckReshuffled", "ShuffleRevealed", "MoneyCounted", "BetUndoAsked", "BetUndoAnswered", "BetTakenBack",
     "TimerSet", "PlayerSeated", "PlayerUnseated", "PlayerResigned", "TableAborted", "TurnTimedOut", "TableRated",
-    "TableRatingsChanged",
+    "TableRatingsChanged", "TableRematchAnswered",
   ],
 };
 
@@ -112,6 +113,7 @@ export function describe(event, who) {
     case "GameAborted": case "TableAborted": return `${subject(d.seat, "calls", "call")} the game off.`;
     case "RatedSet": case "TableRated": return "The game is rated.";
     case "RatingsChanged": case "TableRatingsChanged": return `Ratings: ${d.changes.map((c) => `${name(c.seat)} ${Math.round(c.before[0])} → ${Math.round(c.after[0])}`).join(", ")}.`;
+    case "RematchAnswered": case "TableRematchAnswered": return `${capital(name(d.seat))} answers the rematch${d.game_id ? ": every seat has, and the new game is made" : ""}.`;
     case "TimedOut": case "TurnTimedOut": return `${capital(whose(d.seat))} time has run out${d.computer ? ": the computer moves for them" : ""}.`;
     // Mass Cool Casino
     case "TableOpened": return `The game of Mass Cool Casino is created for ${listed(d.names.map((n) => n ?? "an open seat"))}.`;
