@@ -8,7 +8,7 @@
 // chosen, and the moves made of exactly the chosen pieces are offered.
 
 import { el } from "./api.js";
-import { cardFace } from "./cards.js";
+import { cardFace, withFaces } from "./cards.js";
 import { Seat, button, undoControls, watchingNote } from "./seat.js";
 import { gameResult, handScore, header, pileSeat, seatsPanel, tableArea } from "./tableview.js";
 import { listed, seatName } from "./words.js";
@@ -121,7 +121,7 @@ function handArea(enabled) {
 function playChoices() {
   if (!seat.moves.length) return [];
   const offered = fitting();
-  const out = offered.map((m, i) => button(moveLabel(m), `move-${i}-${moveLabel(m)}`, () => seat.command("play", m), { class: "primary" }));
+  const out = offered.map((m, i) => button(withFaces(moveLabel(m)), `move-${i}-${moveLabel(m)}`, () => seat.command("play", m), { class: "primary" }));
   if (!chosen.size) return out;
   const more = seat.moves.some((m) => holdsChosen(m) && piecesOf(m).length > chosen.size);
   return [

@@ -8,7 +8,7 @@
 // sizes it lists, and says which sizes those are.
 
 import { el } from "./api.js";
-import { cardFace } from "./cards.js";
+import { cardFace, withFaces } from "./cards.js";
 import { finalCount, mccHeader, mccSeats, mccTable, showdownResult } from "./mccview.js";
 import { Seat, button, undoControls, watchingNote } from "./seat.js";
 import { listed, seatName } from "./words.js";
@@ -100,7 +100,7 @@ function betChoices() {
   if (chosen.size) {
     const cards = chosenCards();
     if (makeable()) {
-      out.push(button(`Bet ${cards.join(" ")}`, "bet", () => seat.command("play", { action: "bet", cards }), { class: "primary" }));
+      out.push(button(withFaces(`Bet ${cards.join(" ")}`), "bet", () => seat.command("play", { action: "bet", cards }), { class: "primary" }));
     } else {
       out.push(el("p", { class: "note" }, `You chose ${cards.join(" ")}: that is not a bet you can make now.`));
     }
