@@ -32,6 +32,9 @@ machines (CI keeps it; compare runs on the same machine only):
   and over crowded tables where seat 0 owns one or two builds, with and
   without a second card of each build's value in hand (the owner's duty
   refuses most moves there);
+- ``narrowed_card_ms``: the slowest ``legal_moves(state, seat).narrowed(card).first()``,
+  one card's moves (what a player who has picked a card is offered), over
+  each hand card of the slowest table to list of each size above;
 - ``validate_all_ms``: ``is_legal`` over every candidate move of every
   table above, each call's fastest repeat, added up (what checking costs
   on the whole, where the worst case says only what one move may cost).
@@ -76,6 +79,7 @@ TARGETS = {  # what the engine should manage on a modest machine
     "validate_ms_30": ("<", 1.0),
     "legal_moves_ms_30": ("<", 20.0),
     "legal_moves_worst_ms": ("<", 20.0),
+    "narrowed_card_ms": ("<", 5.0),
 }
 REPEATS = 3  # timings of the same call; the fastest counts
 clock = time.perf_counter  # time.process_time with --cpu
@@ -266,12 +270,12 @@ def candidates(rnd: random.Random, state: GameState, listed: tuple[Move, ...], p
 
 def bench_tables(rnd: random.Random, tables: int, plain: int) -> dict:
     results: dict = {}
-    worst_listing = validate_total = 0.0
+    worst_listing = validate_total = narrowed_worst = 0.0
     checked_total = legal_total = 0
     print(f"crowded tables: {tables} per size, seat 0 to play with four cards; "
           f"times are the fastest of {REPEATS} cold-cache calls")
     for size in SIZES:
-        validate_worst, validate_all, legal_worst, legal_all = (0.0, None), [], (0.0, None), []
+        validate_worst, validate_all, legal_worst, legal_all = (0.0, None), [], (0.0, None, None), []
         legal_count = truncated = checked = 0
         for k in range(tables):
             state = crowded_table(rnd, size, with_builds=k % 2 == 1)
@@ -280,7 +284,7 @@ def bench_tables(rnd: random.Random, tables: int, plain: int) -> dict:
             t = timed(lambda: legal_moves(state, 0).first())
             legal_all.append(t)
             if t > legal_worst[0]:
-                legal_worst = (t, " ".join(str(it) for it in state.table))
+                legal_worst = (t, " ".join(str(it) for it in state.table), state)
             for move in candidates(rnd, state, listed.moves, plain):
                 t = timed(lambda: is_legal(state, 0, move))
                 checked += 1
@@ -289,6 +293,7 @@ def bench_tables(rnd: random.Random, tables: int, plain: int) -> dict:
                 if t > validate_worst[0]:
                     validate_worst = (t, move.text)
         worst_listing = max(worst_listing, legal_worst[0])
+        narrowed_worst = max(narrowed_worst, narrowed_card(legal_worst[2]))
         validate_total += sum(validate_all)
         checked_total, legal_total = checked_total + checked, legal_total + legal_count
         results[f"validate_ms_{size}"] = round(validate_worst[0] * 1000, 3)
@@ -300,9 +305,21 @@ def bench_tables(rnd: random.Random, tables: int, plain: int) -> dict:
               f"worst {legal_worst[0] * 1000:.2f} ms; {truncated} of {tables} lists cut")
     print(f"  every size: validate {checked_total} moves ({legal_total} legal): {validate_total * 1000:.1f} ms")
     results["validate_all_ms"] = round(validate_total * 1000, 1)
+    results["narrowed_card_ms"] = round(narrowed_worst * 1000, 3)
+    print(f"  one card's moves (narrowed), each card of each size's slowest table: worst "
+          f"{narrowed_worst * 1000:.2f} ms")
     worst_listing = max(worst_listing, bench_owned_tables(rnd, tables))
     results["legal_moves_worst_ms"] = round(worst_listing * 1000, 3)
     return results
+
+
+def narrowed_card(state: GameState) -> float:
+    """The slowest ``first()`` of one hand card's moves (seconds), over the
+    cards of seat 0's hand; 0 for a checkout whose moves do not narrow."""
+    moves = legal_moves(state, 0)
+    if not hasattr(moves, "narrowed"):
+        return 0.0
+    return max(timed(lambda: moves.narrowed(card.code).first()) for card in dict.fromkeys(state.hands[0]))
 
 
 OWNED_SIZES = (10, 20, 30)  # each owned build takes two low cards and one or two more in the hand

@@ -26,6 +26,7 @@ from .cards import Card
 from .clocks import Clock, ClockRule
 from .codec import Event
 from .errors import NotationError, RuleViolation
+from .paging import Resume
 from .rating import Rating
 from .seating import Holders
 from .standing import FINISHED, Awaiting, Outcome, is_finished
@@ -89,7 +90,8 @@ class Move(Protocol):
 
 
 class MoveList(Protocol):
-    """A bounded list of legal moves; ``truncated`` when more exist."""
+    """A page of legal moves; ``truncated`` when more exist, and ``next``
+    where the next page starts."""
 
     @property
     def moves(self) -> Sequence[Move]: ...
@@ -97,11 +99,24 @@ class MoveList(Protocol):
     @property
     def truncated(self) -> bool: ...
 
+    @property
+    def next(self) -> Resume | None: ...
+
 
 class LegalMoves(Protocol):
     """The legal moves of a seat, as a lazy view."""
 
     def first(self, limit: int = ...) -> MoveList: ...
+
+    def page(self, limit: int = ..., after: Resume | None = ...) -> MoveList:
+        """The page of at most ``limit`` moves after ``after``: following
+        each page's ``next`` from the first lists every legal move once."""
+
+    def narrowed(self, card: str | None = ..., action: str | None = ..., targets: Iterable[str] = ...
+                 ) -> LegalMoves:
+        """Those of the moves with the hand card ``card``, of ``action``,
+        naming every one of ``targets`` (each as the game's moves name
+        them); :class:`~domain.errors.NotationError` for a name that is none."""
 
 
 S = TypeVar("S", bound=State)

@@ -503,6 +503,18 @@ class GameService(GameReads):
         COMMANDS_APPENDED.inc()
         return applied
 
+    def dry_run(self, command: GameCommand) -> tuple[State, RuleViolation | None]:
+        """What :meth:`execute` would decide about ``command`` now, with
+        nothing appended: the game as it stands, and the RuleViolation the
+        rules refuse the command with (None when they accept it)."""
+        state = self.load(command.game_id)
+        game = game_of(state.variant)
+        try:
+            game.decide(state, command.rules(game), self._store.now())
+        except RuleViolation as refusal:
+            return state, refusal
+        return state, None
+
     def execute_together(self, commands: Sequence[GameCommand]) -> dict[uuid.UUID, Applied]:
         """Decide each of ``commands`` (one per game, none with an
         idempotency key or ``If-Match``) on its game as cached, or read, and

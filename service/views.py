@@ -11,9 +11,12 @@ append, from the domain's results (``service.games.Applied``, ``Created``).
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import Any
 
+from domain.errors import RuleViolation
 from domain.game_types import State, game_of, game_of_event
+from domain.paging import Resume
 
 from service.auth import Caller
 from service.events import StoredEvent, stored_form
@@ -77,8 +80,37 @@ def creation_answer(created: Created, caller: Caller, computers: Iterable[int]) 
             "game": game_view(state, caller)}
 
 
-def moves_answer(state: State, caller: Caller) -> dict[str, Any]:
-    """A seat's legal moves now, each a body ``/play`` accepts as it is; a bounded list."""
-    listed = game_of(state.variant).legal_moves(state, caller.own_seat).first()
+def moves_answer(state: State, caller: Caller, asked: MovesAsked) -> dict[str, Any]:
+    """A page of a seat's legal moves now (narrowed as ``asked``), each a
+    body ``/play`` accepts as it is, and the cursor of the next page."""
+    moves = game_of(state.variant).legal_moves(state, caller.own_seat)
+    if asked.narrowed:
+        moves = moves.narrowed(asked.card, asked.action, asked.targets)
+    listed = moves.page(asked.limit, asked.after)
+    following = listed.next
     return {"version": state.version, "seat": caller.own_seat, "moves": [m.to_dict() for m in listed.moves],
-            "truncated": listed.truncated}
+            "truncated": listed.truncated,
+            "next": None if following is None else f"{state.version}.{following.given}.{following.work}"}
+
+
+@dataclass(frozen=True)
+class MovesAsked:
+    """What a client asks of ``/moves``: a narrowing (the hand card, the
+    action, targets every move names), how many, and after which page."""
+
+    card: str | None = None
+    action: str | None = None
+    targets: tuple[str, ...] = ()
+    limit: int = 200
+    after: Resume | None = None
+
+    @property
+    def narrowed(self) -> bool:
+        return self.card is not None or self.action is not None or bool(self.targets)
+
+
+def check_answer(state: State, refusal: RuleViolation | None) -> dict[str, Any]:
+    """Whether a move would be accepted now, or the rule and sentence ``play`` would refuse it with."""
+    if refusal is None:
+        return {"version": state.version, "legal": True}
+    return {"version": state.version, "legal": False, "rule": refusal.rule, "detail": refusal.message}

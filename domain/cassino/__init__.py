@@ -20,7 +20,8 @@ from .game import (DESCRIPTION, GAME_TYPE, PLAYERS, STATE, STATUSES, abort_comma
                    deal_command, follow_up, join_command, leave_command, outcome, parse_move, players_to_rate,
                    rate_command, resign_command, seat_holders, seats, summary, time_out_command, undo_command,
                    void_command)
-from .legal import LegalMoves, MoveList, is_legal, legal_moves
+from ..paging import MoveList
+from .legal import LegalMoves, is_legal, legal_moves
 from .moves import Action, Move
 from .options import VARIANTS, Options, resolve
 from .state import EndReason, GameState, Outcome, Seat, Status

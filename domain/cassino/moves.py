@@ -67,6 +67,16 @@ def _target(text: Any) -> str:
     return Card.parse(text).code
 
 
+def target_named(text: str) -> str:
+    """The canonical form of a target a client names; :class:`NotationError` for none."""
+    return _target(text)
+
+
+def action_named(text: str) -> Action:
+    """The action a client names, in any case; :class:`NotationError` for none."""
+    return _action(text.strip().lower())
+
+
 def pile_target(seat: int) -> str:
     """How a move names ``seat``'s capture pile (a steal's target)."""
     return f"seat:{seat}"

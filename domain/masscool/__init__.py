@@ -27,7 +27,8 @@ from .game import (PLAYERS, STATE, STATUSES, VARIANTS, Variant, abort_command, a
                    client_seed_command, computer_command, count_out_command, create_command, deadline, deal_command,
                    join_command, leave_command, log_revealed, outcome, parse_move, players_to_rate, rate_command,
                    resign_command, seat_holders, seats, summary, time_out_command, undo_command, void_command)
-from .legal import LegalMoves, MoveList, legal_moves
+from ..paging import MoveList
+from .legal import LegalMoves, legal_moves
 from .moves import Move
 from .rules import DESCRIPTION, GAME_TYPE, MAX_PLAYERS, MIN_PLAYERS, Options, default_options, resolve
 from .state import MassCoolState, Outcome

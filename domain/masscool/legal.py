@@ -5,22 +5,30 @@
     move in moves                 # one move checked
     moves.count()                 # counted without listing them
     listed = moves.first(200)     # a bounded list, and whether it was cut
+    mine = moves.narrowed("KS")   # the bets holding KS (``action`` and ``targets`` narrow too)
+    more = mine.page(200, listed.next)   # the page after one
 
 A player with n cards of money has 2**n - 1 possible bets, so the list is
 cut (``truncated``) well before that can matter. The order puts first what
 a player most likely wants: the stop when it is allowed, then the smallest
-bets, cheapest cards first (by their worth in the final count).
+bets, cheapest cards first (by their worth in the final count). A narrowed
+view makes only the bets that hold the cards it names (the ``card`` and the
+``targets``), so paging through them skips no work on the others.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from functools import partial
 from itertools import combinations
 from math import comb
 
+from ..cards import Card
+from ..errors import NotationError, reading
+from ..paging import Budget, MoveList, Resume, page
 from .betting import is_legal
-from .moves import Move
+from .moves import ACTIONS, BET, STOP, Move
 from .rules import count_value
 from .state import MassCoolState
 
@@ -28,46 +36,73 @@ DEFAULT_LIMIT = 200
 
 
 @dataclass(frozen=True, slots=True)
-class MoveList:
-    """A bounded list of legal moves; ``truncated`` when more exist than listed."""
+class Narrow:
+    """What a listing is narrowed to: an action, and cards a bet must hold."""
 
-    moves: tuple[Move, ...]
-    truncated: bool
+    action: str | None = None
+    cards: frozenset[Card] = frozenset()
+
+    def admits(self, move: Move) -> bool:
+        return self.action in (None, move.action) and self.cards.issubset(move.cards)
+
+
+ANY = Narrow()
 
 
 class LegalMoves:
-    def __init__(self, state: MassCoolState, seat: int) -> None:
+    def __init__(self, state: MassCoolState, seat: int, narrow: Narrow = ANY) -> None:
         self.state = state
         self.seat = seat
+        self.narrow = narrow
 
     def __contains__(self, move: object) -> bool:
-        return isinstance(move, Move) and is_legal(self.state, self.seat, move)
+        return isinstance(move, Move) and self.narrow.admits(move) and is_legal(self.state, self.seat, move)
 
     def __iter__(self) -> Iterator[Move]:
-        if self._stop_allowed():
+        narrow = self.narrow
+        if narrow.action in (None, STOP) and not narrow.cards and self._stop_allowed():
             yield Move.stop()
-        if not self._bet_allowed():
+        if narrow.action not in (None, BET) or not self._bet_allowed():
             return
         money = sorted(self.state.money[self.seat], key=lambda c: (count_value(c), c.index))
+        held = [c for c in money if c in narrow.cards]
+        if len(held) < len(narrow.cards):
+            return
+        free = [c for c in money if c not in narrow.cards]
         for size in self._sizes():
-            for cards in combinations(money, size):
-                yield Move.bet(*cards)
+            for more in combinations(free, size - len(held)) if size >= len(held) else ():
+                yield Move.bet(*held, *more)
 
     def __bool__(self) -> bool:
-        return self._stop_allowed() or self._bet_allowed()
+        return any(True for _ in self)
 
     def count(self) -> int:
+        if self.narrow != ANY:
+            return sum(1 for _ in self)
         bets = sum(comb(len(self.state.money[self.seat]), k) for k in self._sizes()) if self._bet_allowed() else 0
         return bets + self._stop_allowed()
 
-    def first(self, limit: int = DEFAULT_LIMIT) -> MoveList:
+    def narrowed(self, card: str | None = None, action: str | None = None,
+                 targets: Iterable[str] = ()) -> LegalMoves:
+        """The moves of ``action`` whose bet holds ``card`` and every card of
+        ``targets`` (card codes); :class:`NotationError` for a code that is none."""
+        named = action.strip().lower() if action is not None else None
+        if named is not None and named not in ACTIONS:
+            raise NotationError(f"Unknown action {action!r}; the actions are {', '.join(ACTIONS)}.", "action")
+        cards = frozenset((*(() if card is None else (reading("card", lambda: Card.parse(card)),)),
+                           *(reading("target", partial(Card.parse, t)) for t in targets)))
+        return LegalMoves(self.state, self.seat, Narrow(named, cards))
+
+    def first(self, limit: int = DEFAULT_LIMIT) -> MoveList[Move]:
         """At most ``limit`` moves, in the view's order."""
-        out: list[Move] = []
-        for move in self:
-            if len(out) == limit:
-                return MoveList(tuple(out), True)
-            out.append(move)
-        return MoveList(tuple(out), False)
+        return self.page(limit)
+
+    def page(self, limit: int = DEFAULT_LIMIT, after: Resume | None = None) -> MoveList[Move]:
+        """The page of at most ``limit`` moves after ``after`` (a page's ``next``)."""
+        return page(self._generate, limit, after)
+
+    def _generate(self, budget: Budget) -> Iterator[Move]:
+        return iter(self)
 
     def _stop_allowed(self) -> bool:
         return is_legal(self.state, self.seat, Move.stop())

@@ -7,13 +7,16 @@ import uuid
 from flask import Blueprint, Response, g, url_for
 
 from domain.errors import RuleViolation
+from domain.game_types import read_move
 
+from service import commands
 from service.auth import PUBLIC, Caller, CallerKind, Forbidden, Unauthenticated
 from service.commands import CreateGame, SeatedPlayer
-from service.views import creation_answer, game_view, moves_answer
+from service.views import MovesAsked, check_answer, creation_answer, game_view, moves_answer
 from service.web.current import services
 from service.web.guards import any_caller, current_caller, seat_required
-from service.web.requests import body, creation_key, etag, not_modified, seen, shown
+from service.web.requests import (body, creation_key, etag, json_body, moves_asked, not_modified, seen,
+                                  shown)
 from service.web.schemas import CreateGameSchema
 
 bp = Blueprint("games", __name__, url_prefix="/v1/games")
@@ -75,5 +78,18 @@ def show(game_id: uuid.UUID, caller: Caller):
 @bp.get("/<uuid:game_id>/moves")
 @seat_required("list legal moves")
 def moves(game_id: uuid.UUID, caller: Caller):
+    """Narrowed by ``card``, ``action`` and ``target`` (repeatable), paged by
+    ``limit`` and ``cursor``; a cursor of an older version of the game is
+    refused (409), as its pages would not fit together."""
     state = services().games.load(game_id)
-    return moves_answer(state, caller), 200, etag(state.version)
+    asked: MovesAsked = moves_asked(state.version)
+    return moves_answer(state, caller, asked), 200, etag(state.version)
+
+
+@bp.post("/<uuid:game_id>/moves/check")
+@seat_required("check a move")
+def check_move(game_id: uuid.UUID, caller: Caller):
+    """A dry run of ``play``: decided as ``play`` decides it, appending nothing."""
+    move = read_move(services().games.rules_of(game_id), json_body())
+    state, refusal = services().games.dry_run(commands.Play(game_id=game_id, caller=caller, move=move))
+    return check_answer(state, refusal), 200, etag(state.version)

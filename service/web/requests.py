@@ -30,9 +30,12 @@ from marshmallow import Schema, ValidationError
 from werkzeug.exceptions import RequestEntityTooLarge
 
 from service import jsonio
+from domain.paging import Resume
+
 from service.readmodel import Cursor
 from service.replicas import Seen
 from service.web.problems import ApiProblem
+from service.views import MovesAsked
 from service.web.schemas import errors_list
 
 _IF_MATCH = re.compile(r'\s*(?:W/)?"?(\d{1,10})"?\s*')
@@ -46,6 +49,7 @@ _VERSION = re.compile(r"\s*([0-9]{1,10})\s*")
 
 #: Query parameters that may be given more than once, by endpoint (each value counts).
 REPEATABLE: dict[str, frozenset[str]] = {"listing.index": frozenset({"status", "variant", "player"}),
+                                         "games.moves": frozenset({"target"}),
                                          "players.my_games": frozenset({"status"}),
                                          "lobby.index": frozenset({"variant", "game_type"})}
 
@@ -306,6 +310,31 @@ def page_args() -> tuple[Cursor | None, int]:
     first page) and ``limit`` (50 unless given)."""
     cursor = parsed_arg("cursor", Cursor.parse, "Not a cursor this service gave out: pass a page's 'next' as it is.")
     return cursor, int_arg("limit", 50, 1, MAX_PAGE)
+
+
+MAX_MOVES = 1000  # moves in one page of /moves
+_MOVES_CURSOR = re.compile(r"([0-9]{1,9})\.([0-9]{1,9})\.([0-9]{1,12})")
+
+
+def moves_asked(version: int) -> MovesAsked:
+    """What ``/moves`` is asked of the game at ``version``: the narrowing
+    (``card``, ``action``, ``target``), ``limit`` and ``cursor``. A cursor
+    names the version it was listed at: one of another version is refused,
+    since the game's moves have changed since."""
+    after = parsed_arg("cursor", _moves_cursor, "Not a cursor this service gave out: pass a page's 'next' as it is.")
+    if after is not None and after[0] != version:
+        raise ApiProblem(409, "version_conflict", "The game has moved on since that page was listed: list the "
+                         "moves again from the first page.")
+    return MovesAsked(request.args.get("card"), request.args.get("action"), tuple(request.args.getlist("target")),
+                      int_arg("limit", 200, 1, MAX_MOVES), after[1] if after is not None else None)
+
+
+def _moves_cursor(text: str) -> tuple[int, Resume]:
+    found = _MOVES_CURSOR.fullmatch(text)
+    if found is None:
+        raise ValueError(text)
+    version, given, work = map(int, found.groups())
+    return version, Resume(given, work)
 
 
 def parsed_arg(name: str, parse: Callable[[str], Any], message: str) -> Any:

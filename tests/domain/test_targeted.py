@@ -15,7 +15,8 @@ import pytest
 from domain import RuleViolation
 from domain.cassino import Move, Play, decide, is_legal, legal_moves
 from domain.cassino.play import rules_for
-from domain.cassino.play.listing import Budget, Lister, Target
+from domain.cassino.play.listing import Lister, Target
+from domain.paging import Budget
 from domain.cassino.play.trail import Trail
 from domain.groups import ONES
 

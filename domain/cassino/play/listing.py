@@ -27,12 +27,14 @@ one direction (values and plays, then this, then the kinds, then the rules).
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
+from dataclasses import dataclass
 from functools import cached_property
 from itertools import combinations, product
 from typing import Any, Protocol, TypeVar
 
 from ...cards import Card
 from ...groups import ONES, Counts, _sub_multisets, fitting, one, splits_into, value_counts
+from ...paging import Budget
 from ..moves import Action, Move
 from ..state import GameState
 from ..table import Build, TableItem
@@ -48,21 +50,29 @@ Named = tuple[tuple[Card, ...], tuple[Build, ...], tuple[str, ...]] | None
 _NONE: frozenset[str] = frozenset()
 
 
-class OutOfWork(Exception):
-    """The budget of a bounded listing is spent."""
+@dataclass(frozen=True, slots=True)
+class Narrow:
+    """What a listing is narrowed to: the moves of one hand card, of one
+    action, naming (at least) some table items; None or empty for any."""
+
+    card: Card | None = None
+    action: Action | None = None
+    targets: frozenset[str] = frozenset()
+
+    def card_of(self, cards: Sequence[Card]) -> Sequence[Card]:
+        """Those of ``cards`` whose moves are listed."""
+        return cards if self.card is None else [c for c in cards if c is self.card]
+
+    def admits(self, move: Move) -> bool:
+        """Whether ``move`` is one the listing is narrowed to."""
+        return (self.card in (None, move.card) and self.action in (None, move.action)) and self.names(move)
+
+    def names(self, move: Move) -> bool:
+        """Whether ``move`` names every target the listing is narrowed to."""
+        return not self.targets or self.targets.issubset(move.targets)
 
 
-class Budget:
-    """How many templates may still be examined (None: no limit)."""
-
-    def __init__(self, work: int | None):
-        self.work = work
-
-    def spend(self) -> None:
-        if self.work is not None:
-            self.work -= 1
-            if self.work < 0:
-                raise OutOfWork
+ANY = Narrow()
 
 
 class Target:
@@ -112,9 +122,9 @@ class Lister:
     needed, so a targeted generation reads only what its move's kind asks."""
 
     def __init__(self, rules: Judge, state: GameState, seat: int, budget: Budget, seen: set[Move],
-                 chosen: dict[Card, int], target: Target | None = None):
+                 chosen: dict[Card, int], target: Target | None = None, narrow: Narrow = ANY):
         self.rules, self.state, self.seat, self.budget, self.seen = rules, state, seat, budget, seen
-        self.chosen, self.target = chosen, target
+        self.chosen, self.target, self.narrow = chosen, target, narrow
         self._memo: dict[object, Any] = {}
         self._must: dict[Card, frozenset[str]] = {}
 
@@ -183,7 +193,7 @@ class Lister:
         if it is the move looked for and the check accepts it."""
         if self.target is not None:
             return (move,) if move == self.target.move and self._reached() else ()
-        if move not in self.seen and self.legal(move):
+        if self.narrow.names(move) and move not in self.seen and self.legal(move):
             self.seen.add(move)
             return (move,)
         return ()
@@ -220,12 +230,27 @@ class Lister:
             return cards
         return [*cards, *summable[x]]
 
-    def spell(self, vectors: list[Counts], summable: dict[int, list[Build]] | None = None
-              ) -> Iterator[tuple[str, ...]]:
-        """Concrete ids for count vectors (added together)."""
-        choices = [combinations(self.pool(x, summable), k) for x, k in value_counts(sum(vectors))]
+    def spell(self, vectors: list[Counts], summable: dict[int, list[Build]] | None = None,
+              held: frozenset[str] = frozenset()) -> Iterator[tuple[str, ...]]:
+        """Concrete ids for count vectors (added together); only those
+        naming every item of ``held`` that the pools hold."""
+        choices: list[Iterable[tuple[TableItem, ...]]] = []
+        for x, k in value_counts(sum(vectors)):
+            pool = self.pool(x, summable)
+            kept = [it for it in pool if it.id in held] if held else []
+            if len(kept) > k:
+                return
+            free = [it for it in pool if it.id not in held] if kept else pool
+            choices.append([(*kept, *more) for more in combinations(free, k - len(kept))] if kept
+                           else combinations(pool, k))
         for picked in product(*choices):
             yield tuple(it.id for group in picked for it in group)
+
+    def _pooled(self, wanted: Collection[str], vectors: list[Counts], summable: dict[int, list[Build]] | None
+                ) -> bool:
+        """Whether every id ``wanted`` is in a pool the count vectors take from."""
+        found = {it.id for x, _ in value_counts(sum(vectors)) for it in self.pool(x, summable)}
+        return found.issuperset(wanted)
 
     def emit(self, template: Template, vectors: list[Counts], ids: tuple[str, ...],
              summable: dict[int, list[Build]] | None = None) -> Iterable[Move]:
@@ -243,8 +268,11 @@ class Lister:
                  summable: dict[int, list[Build]] | None) -> Iterator[Move]:
         """The moves of a template, if its first spelling is legal, each once."""
         card, action, value = template
+        wanted = self.narrow.targets.difference(ids)
+        if wanted and not self._pooled(wanted, vectors, summable):
+            return
         first = True
-        for codes in self.spell(vectors, summable):
+        for codes in self.spell(vectors, summable, wanted):
             move = Move(card, action, codes + ids, value)
             if first:
                 if not self.legal(move):

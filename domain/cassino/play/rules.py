@@ -21,6 +21,7 @@ from typing import cast
 
 from ...cards import Card, full_deck
 from ...errors import RuleViolation
+from ...paging import Budget
 from ..moves import Action, Move, pile_seat
 from ..options import Options
 from ..state import FINISHED, IN_PROGRESS, GameState
@@ -30,7 +31,7 @@ from .capture import SumCapture
 from .court import CourtBuild, CourtCapture, TableCapture
 from .duty import DUTIES, OwnerDuty
 from .kind import Absent, MoveKind, Phase
-from .listing import Budget, Lister, Target
+from .listing import ANY, Lister, Narrow, Target
 from .piles import NoPiles, PileAugment
 from .pluck import Pluck
 from .steal import Steal
@@ -143,19 +144,37 @@ class Rules:
             return False
         return True
 
-    def moves(self, state: GameState, seat: int, budget: Budget) -> Iterator[Move]:
-        """Every legal move once, pass by pass. Cards with a choice of values
-        (a Royal ace, say) are given each of their values in turn, one run
-        per choice."""
+    def moves(self, state: GameState, seat: int, budget: Budget, narrow: Narrow = ANY) -> Iterator[Move]:
+        """Every legal move once (of those ``narrow`` lets through), pass by
+        pass. Cards with a choice of values (a Royal ace, say) are given each
+        of their values in turn, one run per choice."""
         now = _now(state, seat)
-        passes = [(phase, kinds) for phase, kinds in self.listing.items() if phase in now]
+        passes = [(phase, kinds) for phase, kinds in self.listing.items() if phase in now
+                  and (narrow.action is None or any(k.action is narrow.action for k in kinds))]
         if not passes:
             return
         seen: set[Move] = set()
+        yield from self._exact(state, seat, narrow, seen)
         for chosen in self._choices(state):
-            lister = Lister(self, state, seat, budget, seen, chosen)
+            lister = Lister(self, state, seat, budget, seen, chosen, narrow=narrow)
             for phase, kinds in passes:
                 yield from _pass(lister, phase, kinds)
+
+    def _exact(self, state: GameState, seat: int, narrow: Narrow, seen: set[Move]) -> Iterator[Move]:
+        """With a card and targets named, first the legal moves naming
+        exactly those (a capture of them, a build of each value on them, a
+        steal of them), each checked by a targeted generation: on a crowded
+        table they may come late in listing's order, and they are what a
+        player who has chosen those pieces means."""
+        if narrow.card is None or not narrow.targets:
+            return
+        targets = tuple(narrow.targets)
+        made = [Move(narrow.card, Action.CAPTURE, targets), Move(narrow.card, Action.STEAL, targets),
+                *(Move(narrow.card, Action.BUILD, targets, v) for v in range(1, state.options.highest_value + 1))]
+        for move in made:
+            if narrow.action in (None, move.action) and self.is_legal(state, seat, move):
+                seen.add(move)
+                yield move
 
     def _makes(self, state: GameState, seat: int, target: Target) -> bool:
         """Whether the kinds make ``target``'s move: a generation targeted at
@@ -194,9 +213,10 @@ def _now(state: GameState, seat: int) -> Collection[Phase]:
 def _pass(lister: Lister, phase: Phase, kinds: Sequence[MoveKind]) -> Iterator[Move]:
     """The moves of one pass: each card the first of ``kinds`` walks, by the
     first of them that takes it."""
-    for card in kinds[0].cards(lister):
+    action = lister.narrow.action
+    for card in lister.narrow.card_of(kinds[0].cards(lister)):
         kind = next((k for k in kinds if k.takes(card)), None)
-        if kind is not None:
+        if kind is not None and (action is None or kind.action is action):
             yield from kind.moves(lister, card, phase)
 
 

@@ -6,6 +6,11 @@
 // hand and table cards, builds, seats' piles as ``seat:N``): the player
 // chooses pieces, only those that some listed move still holds can be
 // chosen, and the moves made of exactly the chosen pieces are offered.
+// Once a card is chosen the choice is made among that card's own moves,
+// /moves narrowed to the card and the table pieces chosen with it, so a
+// crowded table whose first page is cut never leaves a choice without its
+// moves: when even a narrowed list is cut the page says so, any table piece
+// may be chosen to narrow it further, and "Show more moves" reads its next page.
 
 import { el } from "./api.js";
 import { cardFace, withFaces } from "./cards.js";
@@ -15,6 +20,9 @@ import { listed, seatName } from "./words.js";
 
 let seat = null; // the caller's place at the table (seat.js): its view, moves and events
 let chosen = new Set(); // the pieces chosen
+let narrow = null; // {key, moves, truncated, next}: /moves narrowed to the chosen pieces
+let asking = 0; // the latest narrowing asked for (older answers are dropped)
+let missed = null; // a piece just chosen that no move holds with the others, to say so
 
 /** The distinct pieces of a move: its card, its cards and its targets (a target may repeat: see moveLabel). */
 function piecesOf(move) {
@@ -31,15 +39,71 @@ function holdsChosen(move) {
   return [...chosen].every((p) => pieces.includes(p));
 }
 
-/** The pieces that may be chosen now (or unchosen). */
+/** What the choice is narrowed to: its first piece as the card, the others as targets. */
+function chosenKey() {
+  const [card, ...targets] = [...chosen];
+  return JSON.stringify([seat.view.version, card, [...targets].sort()]);
+}
+
+/** The moves the choice is made among: the chosen pieces' narrowed list once it has come, else the first page. */
+function pool() {
+  return chosen.size && narrow && narrow.key === chosenKey() ? narrow.moves : seat.moves;
+}
+
+/** The cards a move may start with: those of the listed moves, and every card of the hand while the list is cut. */
+function leads() {
+  const first = seat.moves.flatMap(leadsOf);
+  const hand = seat.truncated && seat.view.turn === seat.view.you ? seat.view.hand || [] : [];
+  return new Set([...first, ...hand]);
+}
+
+/** The table's items (cards and builds) by the names moves give them. */
+function tableItems() {
+  return (seat.view.table || []).map((item) => (item.kind === "build" ? item.id : item.card));
+}
+
+/** The pieces that may be chosen now (or unchosen): with a cut narrowed list, any table item as well. */
 function choosable() {
-  if (!chosen.size) return new Set(seat.moves.flatMap(leadsOf));
-  return new Set([...chosen, ...seat.moves.filter(holdsChosen).flatMap(piecesOf)]);
+  if (!chosen.size) return leads();
+  const cut = narrow && narrow.key === chosenKey() && narrow.truncated ? tableItems() : [];
+  return new Set([...chosen, ...pool().filter(holdsChosen).flatMap(piecesOf), ...cut]);
+}
+
+/**
+ * Ask for the moves of the chosen pieces. A piece chosen last that no move
+ * holds with the others (possible only from a cut list) is let go again,
+ * and the page says so.
+ */
+async function narrowChoice() {
+  const mine = ++asking;
+  if (!chosen.size) { narrow = null; render(); return; }
+  const key = chosenKey();
+  const [card, ...targets] = [...chosen];
+  const list = await seat.narrowedMoves({ card, target: targets });
+  if (mine !== asking || list === null) return;
+  if (!list.moves.length && chosen.size > 1) {
+    missed = targets.at(-1);
+    chosen.delete(missed);
+    narrowChoice().catch(() => {});
+    return;
+  }
+  narrow = { key, moves: list.moves, truncated: list.truncated, next: list.next };
+  render();
+}
+
+/** The next page of the narrowed list, added to it. */
+async function showMore() {
+  const key = narrow.key;
+  const [card, ...targets] = [...chosen];
+  const list = await seat.narrowedMoves({ card, target: targets }, narrow.next);
+  if (list === null || !narrow || narrow.key !== key) return;
+  narrow = { key, moves: [...narrow.moves, ...list.moves], truncated: list.truncated, next: list.next };
+  render();
 }
 
 /** The moves to offer: those made of exactly the chosen pieces, and those made of none. */
 function fitting() {
-  return seat.moves.filter((m) => {
+  return pool().filter((m) => {
     const pieces = piecesOf(m);
     return !pieces.length || (pieces.length === chosen.size && holdsChosen(m));
   });
@@ -96,15 +160,17 @@ function moveLabel(m) {
  * starts the choice again from it.
  */
 function choose(piece) {
-  if (chosen.has(piece)) chosen.delete(piece);
+  missed = null;
+  if (chosen.has(piece)) chosen = [...chosen][0] === piece ? new Set() : new Set([...chosen].filter((p) => p !== piece));
   else if (choosable().has(piece)) chosen.add(piece);
   else chosen = new Set([piece]);
   render();
+  narrowChoice().catch(() => {});
 }
 
 /** The pieces shown as enabled buttons: those that may be chosen, and those a move starts with. */
 function clickable() {
-  return new Set([...choosable(), ...seat.moves.flatMap(leadsOf)]);
+  return new Set([...choosable(), ...leads()]);
 }
 
 function handArea(enabled) {
@@ -119,16 +185,33 @@ function handArea(enabled) {
 }
 
 function playChoices() {
-  if (!seat.moves.length) return [];
+  if (!seat.moves.length && !chosen.size) return [];
   const offered = fitting();
   const out = offered.map((m, i) => button(withFaces(moveLabel(m)), `move-${i}-${moveLabel(m)}`, () => seat.command("play", m), { class: "primary" }));
-  if (!chosen.size) return out;
-  const more = seat.moves.some((m) => holdsChosen(m) && piecesOf(m).length > chosen.size);
+  if (!chosen.size) {
+    const cut = seat.truncated && seat.view.turn === seat.view.you
+      ? el("p", { class: "note", id: "moves-cut" }, "You have more moves than are listed here: choose a card of your hand to see all of its moves.")
+      : null;
+    return [cut, ...out].filter(Boolean);
+  }
+  const current = narrow && narrow.key === chosenKey() ? narrow : null;
+  const waiting = current === null;
+  const [card] = [...chosen];
+  const more = pool().some((m) => holdsChosen(m) && piecesOf(m).length > chosen.size) || Boolean(current && current.truncated);
+  let note;
+  if (waiting) note = "Finding the moves of your choice…";
+  else if (!current.moves.length) note = `${pieceName(card)} has no move now: choose another card.`;
+  else if (offered.length) note = "Choose the move:";
+  else note = "Choose the rest of the move: what to take, build on or steal.";
   return [
-    el("p", { class: "note" }, offered.length ? "Choose the move:" : "Choose the rest of the move: what to take, build on or steal."),
+    missed ? el("p", { class: "note", id: "missed" }, `No move of yours holds ${pieceName(missed)} with what you chose.`) : null,
+    el("p", { class: "note" }, note),
     ...out,
     more && offered.length ? el("p", { class: "note" }, "Or choose more for another move.") : null,
-    button("Clear the choice", "clear", () => { chosen = new Set(); render(); }),
+    current && current.truncated ? el("p", { class: "note", id: "narrow-cut" },
+      `These are the first ${current.moves.length} moves of what you chose; more remain. Choose cards on the table to narrow them down, or show more.`) : null,
+    current && current.truncated ? button("Show more moves", "show-more", () => showMore().catch(() => {})) : null,
+    button("Clear the choice", "clear", () => { chosen = new Set(); missed = null; narrow = null; render(); }),
   ].filter(Boolean);
 }
 
@@ -211,11 +294,14 @@ export function start(caller, id, context) {
     // A seat may have moves off its turn too (a pluck just after its play).
     hasMoves: (view) => view.you !== undefined && view.status === "in_progress",
     render: () => {
-      if (chosen.size && !seat.moves.some(holdsChosen)) chosen = new Set();
+      if (chosen.size && !leads().has([...chosen][0])) chosen = new Set();
       render();
+      if (chosen.size && (!narrow || narrow.key !== chosenKey())) narrowChoice().catch(() => {});
     },
     sent: () => {
       chosen = new Set();
+      narrow = null;
+      missed = null;
     },
   }, context);
   seat.start();

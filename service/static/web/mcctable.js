@@ -3,9 +3,9 @@
 // live stream. A seat bets by choosing cards of its money, and only what
 // /moves lists can be sent: the stop when it is listed, and a bet of the
 // chosen cards when /moves lists it. The list is cut when a seat has many
-// money cards (``truncated``); since any cards may make up a bet of a
-// legal size (docs/rules.md), a cut list still offers every bet of the
-// sizes it lists, and says which sizes those are.
+// money cards (``truncated``): then any money card may be chosen, and the
+// bets holding the chosen cards are asked of /moves narrowed to them, so a
+// bet past the first page is offered as soon as its cards are chosen.
 
 import { el } from "./api.js";
 import { cardFace, withFaces } from "./cards.js";
@@ -15,6 +15,8 @@ import { listed, seatName } from "./words.js";
 
 let seat = null; // the caller's place at the table (seat.js): its view, moves and events
 let chosen = new Set(); // the money cards chosen for a bet
+let narrow = null; // {key, moves}: the bets /moves lists holding the chosen cards
+let asking = 0; // the latest narrowing asked for (older answers are dropped)
 
 /** Forget chosen cards the money no longer holds, and the choice when no bet can be made. */
 function keepChoice() {
@@ -37,11 +39,35 @@ function sizes() {
   return [...new Set(bets().map((m) => m.cards.length))].sort((a, b) => a - b);
 }
 
-/** Whether the chosen cards make a bet the page may send: a listed one, or, the list being cut, one of a listed size. */
+function chosenKey() {
+  return JSON.stringify([seat.view.version, [...chosen].sort()]);
+}
+
+/** The bets holding the chosen cards, once /moves has listed them; null before. */
+function holding() {
+  return narrow && narrow.key === chosenKey() ? narrow.moves : null;
+}
+
+/** Ask /moves for the bets holding the chosen cards (the first page of them: the smallest first). */
+async function narrowChoice() {
+  const mine = ++asking;
+  if (!chosen.size || !seat.truncated) { narrow = null; return; }
+  const key = chosenKey();
+  const [card, ...targets] = [...chosen];
+  const list = await seat.narrowedMoves({ action: "bet", card, target: targets });
+  if (mine !== asking || list === null) return;
+  narrow = { key, moves: list.moves };
+  render();
+}
+
+function exactly(m) {
+  return m.action === "bet" && m.cards.length === chosen.size && m.cards.every((c) => chosen.has(c));
+}
+
+/** Whether the chosen cards make a bet the page may send: one /moves lists, on its first page or narrowed to them. */
 function makeable() {
   if (!chosen.size) return false;
-  const listedExactly = bets().some((m) => m.cards.length === chosen.size && m.cards.every((c) => chosen.has(c)));
-  return listedExactly || (seat.truncated && sizes().includes(chosen.size));
+  return bets().some(exactly) || (holding() || []).some(exactly);
 }
 
 /** The chosen cards in the order the money lies. */
@@ -61,6 +87,7 @@ function toggle(code) {
   if (chosen.has(code)) chosen.delete(code);
   else chosen.add(code);
   render();
+  narrowChoice().catch(() => {});
 }
 
 /** The caller's own corner: the hand, and the money as cards to choose for a bet. */
@@ -68,7 +95,7 @@ function ownArea() {
   const view = seat.view;
   if (view.you === undefined) return watchingNote(seat.watching);
   const me = view.seats[view.you];
-  const most = bets().length ? Math.max(...sizes()) : 0;
+  const most = seat.truncated ? me.money.length : bets().length ? Math.max(...sizes()) : 0;
   const full = chosen.size >= most;
   return el("div", { class: "hand mcc-own", id: "hand" },
     el("div", { class: "own-hand" },
@@ -91,7 +118,7 @@ function betChoices() {
   const you = view.you;
   const list = sizes();
   if (list.length) {
-    const cut = seat.truncated ? " The service's list of moves stops there, so a larger bet is not offered now." : "";
+    const cut = seat.truncated ? " That is where the list of your bets stops: choose more cards and the page asks for the bets that hold them." : "";
     const owed = view.stopped_by !== null;
     out.push(el("p", { class: "note", id: "bet-sizes" }, owed
       ? `${seatName(view, view.stopped_by)} called stop: bet ${sizeWords(list)} to even out.${cut}`
@@ -101,6 +128,10 @@ function betChoices() {
     const cards = chosenCards();
     if (makeable()) {
       out.push(button(withFaces(`Bet ${cards.join(" ")}`), "bet", () => seat.command("play", { action: "bet", cards }), { class: "primary" }));
+    } else if (seat.truncated && holding() === null) {
+      out.push(el("p", { class: "note" }, `You chose ${cards.join(" ")}: finding the bets that hold them…`));
+    } else if (seat.truncated && holding().length) {
+      out.push(el("p", { class: "note" }, `You chose ${cards.join(" ")}: not a bet on its own; choose more cards.`));
     } else {
       out.push(el("p", { class: "note" }, `You chose ${cards.join(" ")}: that is not a bet you can make now.`));
     }
@@ -175,8 +206,12 @@ function render() {
 export function start(caller, id, context) {
   seat = new Seat(caller, id, "mass-cool-casino", {
     hasMoves: (view) => view.you !== undefined && view.status === "betting",
-    render: () => { keepChoice(); render(); },
-    sent: () => { chosen = new Set(); },
+    render: () => {
+      keepChoice();
+      render();
+      if (chosen.size && holding() === null) narrowChoice().catch(() => {});
+    },
+    sent: () => { chosen = new Set(); narrow = null; },
   }, context);
   seat.start();
 }

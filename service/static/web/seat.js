@@ -49,6 +49,19 @@ export class Seat {
     this.hooks.render();
   }
 
+  /**
+   * The caller's moves narrowed by ``query`` (``card``, ``action``,
+   * ``target``: a list), the page after ``cursor`` when given; null when
+   * the game has moved on from the view shown.
+   */
+  async narrowedMoves(query, cursor = null) {
+    const params = new URLSearchParams();
+    for (const [name, value] of Object.entries(query)) for (const one of [].concat(value)) params.append(name, one);
+    if (cursor) params.set("cursor", cursor);
+    const list = await this.api.get(`${this.base}/moves?${params}`);
+    return this.view && list.version === this.view.version ? list : null;
+  }
+
   refreshSoon() {
     clearTimeout(this.pending);
     this.pending = setTimeout(() => this.refresh().catch(showError), 40);
