@@ -317,9 +317,30 @@ def _listed(items: list[str]) -> str:
     return f"{', '.join(items[:-1])} and {items[-1]}"
 
 
+_RANKS = {"A": "ace", "J": "jack", "Q": "queen", "K": "king"}
+_SUITS = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
+_CODE = re.compile(r"\b(10|[2-9AJQK])([SHDC])\b")
+
+# An element's words as a screen reader says them: each card face drawn in
+# the line (cards.js, withFaces) read as its name, "6 of spades".
+SPOKEN = ("n => { const c = n.cloneNode(true);"
+          " c.querySelectorAll('.card').forEach(k => k.replaceWith(k.getAttribute('aria-label')));"
+          " return c.textContent; }")
+
+
+def spoken(text: str) -> str:
+    """Words naming cards by code ("Take 6S with 8S") as the page says them
+    with the cards' faces: "Take 6 of spades with 8 of spades"."""
+    return _CODE.sub(lambda m: f"{_RANKS.get(m[1], m[1])} of {_SUITS[m[2]]}", text)
+
+
 def move_label(move: dict, names=None) -> str:
     """The move's button, as the page words it (``names``: the seats' names,
-    needed for a move that names a seat's pile)."""
+    needed for a move that names a seat's pile), each card said by its name."""
+    return spoken(_move_words(move, names))
+
+
+def _move_words(move: dict, names=None) -> str:
     targets = move.get("targets", [])
     piles: dict[int, int] = {}
     for seat in filter(lambda s: s is not None, map(_pile_seat, targets)):
@@ -367,7 +388,7 @@ def click_move(page, move: dict, names=None) -> None:
     page.get_by_role("button", name=move_label(move, names), exact=True).click()
 
 
-OFFERED = "() => [...document.querySelectorAll('#actions button.primary')].map(b => b.textContent)"
+OFFERED = f"() => [...document.querySelectorAll('#actions button.primary')].map({SPOKEN})"
 
 
 def assert_every_move_is_offered(page, moves: list[dict], names) -> None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from domain import full_deck
 from tests.api.masscool import HttpTable, deck_codes
-from tests.web.conftest import DESKTOP, click_move, move_label, open_page, shoot, wait_version
+from tests.web.conftest import DESKTOP, OFFERED, click_move, move_label, open_page, shoot, wait_version
 
 #: The 20 cards the table holds once both seats have trailed two rounds of cards.
 TABLE = "AS 2S 3S 4S 5S 6S 7S 8S 9S 10S AD 3D 4D 5D 6D 7D 8D 4C 3C 5C".split()
@@ -67,8 +67,8 @@ def test_a_small_capture_a_trail_and_a_build_on_twenty_loose_cards(browser, base
     ann.click('[data-key="hand-2H"]')
     ann.click('[data-key="table-7S"]')
     ann.get_by_role("button", name=move_label(build), exact=True).wait_for()
-    offered = ann.evaluate("() => [...document.querySelectorAll('#actions button.primary')].map(b => b.textContent)")
-    assert all(label.startswith(("Build", "Take")) and " with 2H" in label for label in offered), offered
+    offered = ann.evaluate(OFFERED)
+    assert all(label.startswith(("Build", "Take")) and " with 2 of hearts" in label for label in offered), offered
     ann.get_by_role("button", name=move_label(build), exact=True).click()
     wait_version(ann, view["version"] + 5)
     builds = [it for it in web_api.view(game)["table"] if it["kind"] == "build"]

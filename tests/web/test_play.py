@@ -7,8 +7,8 @@ from __future__ import annotations
 from urllib.parse import parse_qs, urlsplit
 
 from tests.api.conftest import ACE_MADE_SURE_OF, ONE_HAND, ORDERED_DECK
-from tests.web.conftest import (DESKTOP, PHONE, click_move, hold_streams, move_label, open_page, settle, shoot,
-                               wait_streamed, wait_version)
+from tests.web.conftest import (DESKTOP, PHONE, SPOKEN, click_move, hold_streams, move_label, open_page, settle, shoot,
+                               spoken, wait_streamed, wait_version)
 
 
 def test_two_seats_play_a_whole_hand_by_clicking_and_nobody_sees_a_hidden_card(browser, base_url, web_api):
@@ -61,13 +61,21 @@ def test_a_refused_command_shows_the_services_sentence_and_keyboard_alone_plays(
     ann.keyboard.press("Enter")
     assert ann.evaluate("document.activeElement.dataset.key") == f"hand-{move['card']}"  # kept across the redraw
     button = ann.get_by_role("button", name=move_label(move), exact=True)
+    # The move reads in words with the card's face, as the hand shows it, not its code.
+    card = move["card"]
+    assert button.locator(f'.card[data-card="{card}"] svg.suit').count() == 1
+    assert card not in button.inner_text() and button.inner_text().startswith("Trail")
     for _ in range(20):
-        if ann.evaluate("document.activeElement.textContent") == move_label(move):
+        if ann.evaluate(f"({SPOKEN})(document.activeElement)") == move_label(move):
             break
         ann.keyboard.press("Tab")
     ann.keyboard.press("Enter")
     wait_version(ann, 4)
     assert button.count() == 0 and move["card"] not in web_api.view(game, token=game.tokens[0])["hand"]
+    wait_streamed(ann, 4)
+    trailed = ann.locator('#log li[data-version="4"]')  # the log says it the same way
+    assert trailed.locator(f'.card[data-card="{card}"]').count() == 1 and card not in trailed.inner_text()
+    assert trailed.evaluate(SPOKEN) == f"4. {spoken(f'You trail {card}.')}"
     ann.keyboard.press("Tab")
     focused = ann.evaluate("""() => ({tag: document.activeElement.tagName,
                                        outline: getComputedStyle(document.activeElement).outlineStyle})""")

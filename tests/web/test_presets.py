@@ -10,8 +10,8 @@ from __future__ import annotations
 import random
 
 from tests.api.conftest import ORDERED_DECK
-from tests.web.conftest import (DESKTOP, PHONE, assert_every_move_is_offered, choose_pieces, click_move, move_label,
-                                open_page, settle, shoot, wait_version)
+from tests.web.conftest import (DESKTOP, PHONE, SPOKEN, assert_every_move_is_offered, choose_pieces, click_move,
+                                move_label, open_page, settle, shoot, wait_version)
 
 
 def fixed_deck(seed: int) -> list[str]:
@@ -37,8 +37,8 @@ def press_until(page, key: str, data_key: str | None = None, text: str | None = 
     """Press ``key`` (Tab, Shift+Tab) until the focus is on the control with
     that ``data-key`` or text: the keyboard alone, as a player without a mouse."""
     for _ in range(limit):
-        focused = page.evaluate("() => ({key: document.activeElement.dataset.key,"
-                                " text: document.activeElement.textContent})")
+        focused = page.evaluate(f"() => ({{key: document.activeElement.dataset.key,"
+                                f" text: ({SPOKEN})(document.activeElement)}})")
         if (data_key is not None and focused["key"] == data_key) or (text is not None and focused["text"] == text):
             return
         page.keyboard.press(key)
@@ -66,7 +66,7 @@ def test_stealing_bundles_a_capture_then_a_steal_by_keyboard_alone(browser, base
     steal = {"card": "9S", "action": "steal", "targets": ["seat:0"]}
     listed = moves_of(web_api, game, 1)
     assert steal in listed
-    assert move_label(steal, names) == "Steal P0's bundle with 9S"
+    assert move_label(steal, names) == "Steal P0's bundle with 9 of spades"
     assert_every_move_is_offered(bob, listed, names)
 
     # With the keyboard alone: the card, then the bundle (before the hand on the page), then the move.
@@ -81,7 +81,7 @@ def test_stealing_bundles_a_capture_then_a_steal_by_keyboard_alone(browser, base
     state = settle(web_api, game, pages)
     assert bob_seen.plays == [steal]
     assert [s["captured_count"] for s in state["seats"]] == [0, 3] and state["seats"][1]["pile_top"] == "9S"
-    assert "steals P0's bundle with 9S" in watcher.text_content("#log")
+    assert "steals P0's bundle with 9 of spades" in watcher.locator("#log").evaluate(SPOKEN)
     for page, _, _ in pages:
         page.context.close()
 
@@ -118,7 +118,7 @@ def test_african_a_build_with_the_top_cards_of_two_opponents_piles(browser, base
     build = {"card": "10S", "action": "build", "value": 13,
              "targets": ["B1", "seat:0", "seat:0", "seat:0", "seat:2", "seat:2", "seat:2", "seat:2"]}
     assert build in listed and any(t.startswith("seat:") for m in listed if m != build for t in m.get("targets", []))
-    assert move_label(build, names) == ("Build 13 with 10S on B1, the top 3 cards of P0's pile "
+    assert move_label(build, names) == ("Build 13 with 10 of spades on B1, the top 3 cards of P0's pile "
                                         "and the top 4 cards of P2's pile")
     assert_every_move_is_offered(mine, listed, names)  # 23 moves: captures, builds, builds with piles
 

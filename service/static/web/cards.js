@@ -59,6 +59,24 @@ export function cardFace(code, { onclick = null, pressed = null, disabled = fals
   return node;
 }
 
+const CODE = /\b(?:10|[2-9AJQK])[SHDC]\b/g;
+
+/**
+ * Words that name cards by their codes ("Take 6S 2H with 8S"), each card
+ * drawn as its face, small, as the table draws it: a reader sees the faces
+ * and a screen reader says the cards' names ("six of spades").
+ */
+export function withFaces(text) {
+  const parts = [];
+  let last = 0;
+  for (const match of text.matchAll(CODE)) {
+    parts.push(text.slice(last, match.index), cardFace(match[0]));
+    last = match.index + match[0].length;
+  }
+  parts.push(text.slice(last));
+  return el("span", { class: "in-words" }, parts);
+}
+
 /** ``count`` cards lying face down, drawn as a small fan with the number. */
 export function cardBacks(count, label) {
   const fan = el("span", { class: "backs", role: "img", "aria-label": `${count} ${label}` });

@@ -13,7 +13,7 @@
 // may be chosen to narrow it further, and "Show more moves" reads its next page.
 
 import { el } from "./api.js";
-import { cardFace } from "./cards.js";
+import { cardFace, withFaces } from "./cards.js";
 import { Seat, button, undoControls, watchingNote } from "./seat.js";
 import { gameResult, handScore, header, pileSeat, seatsPanel, tableArea } from "./tableview.js";
 import { listed, seatName } from "./words.js";
@@ -187,7 +187,7 @@ function handArea(enabled) {
 function playChoices() {
   if (!seat.moves.length && !chosen.size) return [];
   const offered = fitting();
-  const out = offered.map((m, i) => button(moveLabel(m), `move-${i}-${moveLabel(m)}`, () => seat.command("play", m), { class: "primary" }));
+  const out = offered.map((m, i) => button(withFaces(moveLabel(m)), `move-${i}-${moveLabel(m)}`, () => seat.command("play", m), { class: "primary" }));
   if (!chosen.size) {
     const cut = seat.truncated && seat.view.turn === seat.view.you
       ? el("p", { class: "note", id: "moves-cut" }, "You have more moves than are listed here: choose a card of your hand to see all of its moves.")

@@ -8,7 +8,7 @@
 // bet past the first page is offered as soon as its cards are chosen.
 
 import { el } from "./api.js";
-import { cardFace } from "./cards.js";
+import { cardFace, withFaces } from "./cards.js";
 import { finalCount, mccHeader, mccSeats, mccTable, showdownResult } from "./mccview.js";
 import { Seat, button, undoControls, watchingNote } from "./seat.js";
 import { listed, seatName } from "./words.js";
@@ -127,7 +127,7 @@ function betChoices() {
   if (chosen.size) {
     const cards = chosenCards();
     if (makeable()) {
-      out.push(button(`Bet ${cards.join(" ")}`, "bet", () => seat.command("play", { action: "bet", cards }), { class: "primary" }));
+      out.push(button(withFaces(`Bet ${cards.join(" ")}`), "bet", () => seat.command("play", { action: "bet", cards }), { class: "primary" }));
     } else if (seat.truncated && holding() === null) {
       out.push(el("p", { class: "note" }, `You chose ${cards.join(" ")}: finding the bets that hold them…`));
     } else if (seat.truncated && holding().length) {

@@ -4,7 +4,7 @@
 // given on the operator's page), or for anyone once the game is over.
 
 import { Api, el, gameIdFromPage, operatorToken, seatToken, showError } from "./api.js";
-import { cardFace } from "./cards.js";
+import { cardFace, withFaces } from "./cards.js";
 import { describe } from "./events.js";
 import { finalCount, mccHeader, mccSeats, mccTable } from "./mccview.js";
 import { gameResult, header, seatsPanel, tableArea } from "./tableview.js";
@@ -63,7 +63,7 @@ async function go(version) {
 function eventList() {
   document.getElementById("events").replaceChildren(...events.map((e) => el("li", { "data-version": e.version },
     el("button", { type: "button", class: "link", onclick: () => go(e.version).catch(showError) },
-      `${e.version}. ${describe(e, readerWords(latest, undefined))}`),
+      withFaces(`${e.version}. ${describe(e, readerWords(latest, undefined))}`)),
     e.metadata ? el("small", { class: "actor" }, ` ${e.metadata.actor}`) : null)));
 }
 

@@ -8,6 +8,7 @@
 
 import { el, idempotencyKey, keepingFocus, showError } from "./api.js";
 import { clockPanel } from "./clock.js";
+import { withFaces } from "./cards.js";
 import { GAME_MOVES, describe, eventTypes } from "./events.js";
 import { LiveEvents } from "./stream.js";
 import { readerWords, seatName } from "./words.js";
@@ -115,7 +116,7 @@ export class Seat {
     this.events.push(event);
     const who = readerWords(this.view, this.view ? this.view.you : undefined);
     document.getElementById("log").append(
-      el("li", { "data-version": event.version }, `${event.version}. ${describe(event, who)}`));
+      el("li", { "data-version": event.version }, withFaces(`${event.version}. ${describe(event, who)}`)));
     this.refreshSoon();
   }
 
@@ -225,7 +226,7 @@ function justPlayedArea(seat) {
   const who = readerWords(seat.view, seat.view.you);
   return [el("h2", {}, seat.view.you === undefined ? "Just played" : "Since your last move"),
     el("ul", { class: "just-played", id: "just-played" },
-      shown.map((event) => el("li", { "data-seat": event.data.seat, "data-version": event.version }, describe(event, who))))];
+      shown.map((event) => el("li", { "data-seat": event.data.seat, "data-version": event.version }, withFaces(describe(event, who)))))];
 }
 
 /**
