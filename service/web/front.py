@@ -9,7 +9,7 @@ from pathlib import Path
 from flask import Blueprint, render_template, request, send_from_directory
 
 from service.web.pages import HEADERS
-from service.web.rulebook import sections
+from service.web.rulebook import sections, variants_of
 
 bp = Blueprint("front", __name__, template_folder="templates")
 
@@ -19,7 +19,8 @@ STATIC = Path(__file__).resolve().parents[1] / "static"
 @bp.get("/")
 def home():
     page = render_template("home.html", origin=request.host_url.rstrip("/"),
-                           rules=[(name, s.title) for name, s in sections().items()])
+                           rules=[(name, s.title) for name, s in sections().items()],
+                           variants={name: variants_of(name) for name in sections()})
     return page, 200, {**HEADERS, "Content-Type": "text/html; charset=utf-8"}
 
 

@@ -48,6 +48,10 @@ def test_the_front_page_and_the_lobby_have_no_violations(browser, base_url, axe_
     assert violations(browser, f"{base_url}/play/", "#variant option[value=cassino]", axe_source) == []
 
 
+def test_a_variants_page_on_how_to_play_it_has_no_violations(browser, base_url, axe_source):
+    assert violations(browser, f"{base_url}/rules/cassino/royal/play", "h1", axe_source) == []
+
+
 def test_a_table_and_a_replay_have_no_violations(browser, base_url, web_api, axe_source):
     game = web_api.create(options=ONE_HAND, first_dealer=1)
     web_api.deal(game, token=game.tokens[1])

@@ -72,14 +72,14 @@ def test_a_person_finds_the_lobby_the_rules_and_a_game_to_watch_from_the_front_d
     page.wait_for_selector("#watching")
     assert page.inner_text("#role") == "Watching"
     rules = page.get_by_role("link", name="Rules of this game")
-    assert rules.get_attribute("href") == "/rules/cassino/play#royal"  # how to play, for players
+    assert rules.get_attribute("href") == "/rules/cassino/royal/play"  # how to play the variant, for players
     rules.click()
-    page.wait_for_selector("#royal")
-    assert page.inner_text("#royal h3") == "Royal" and "Courts count J 11" in page.inner_text("#royal")
+    page.wait_for_selector("#variant-summary")
+    assert page.inner_text("h1") == "How to play Royal" and "Courts count J 11" in page.inner_text("#variant-summary")
     shoot(page, "how-to-play", PHONE)
     page.get_by_role("link", name="the rulebook").click()  # every rule, for developers
     page.wait_for_selector("h1")
-    assert page.url.endswith("/rules/cassino")
+    assert page.url.endswith("/rules/cassino?variant=royal")
     page.goto(f"{base_url}/")
     page.get_by_role("region", name="Play", exact=True).get_by_role("link").click()
     page.wait_for_selector("#variant option[value=cassino]", state="attached")

@@ -8,8 +8,12 @@ link alone. No player token is ever in an address the browser asked for."""
 
 from __future__ import annotations
 
+from datetime import datetime
+
+import pytest
+
 from tests.api.conftest import Game
-from tests.web.conftest import PHONE, Seen, assert_counts_down_to, click_move, shoot, wait_version
+from tests.web.conftest import PHONE, Seen, assert_counts_down_to, click_move, countdown_seconds, shoot, wait_version
 
 LOBBY = "/play/"
 
@@ -58,6 +62,25 @@ def assert_token_never_in_an_address(urls: list[str], *tokens: str) -> None:
     assert urls and not [u for u in urls for t in tokens if t in u]
 
 
+def assert_first_action_has_its_own_time(page, web_api, game, seat: int) -> None:
+    """On the seat's own page, its clock runs for its first action with the
+    first action's own time (docs/rules.md): the longer of the seat's time and
+    ``first_action_seconds``, at least 30 seconds, from the last event on."""
+    view = web_api.view(game)
+    clock = view["clock"]
+    assert clock["seat"] == seat and view["turn"] == seat
+    own = max(clock["per_move_seconds"], clock["first_action_seconds"])
+    last = datetime.fromisoformat(web_api.events(game)[-1]["recorded_at"])
+    assert (datetime.fromisoformat(clock["deadline"]) - last).total_seconds() == pytest.approx(own, abs=0.01)
+    wait_version(page, view["version"])
+    running = page.locator(f'#clocks li.running[data-seat="{seat}"]')
+    assert running.locator(".clock-name").inner_text() == f"{view['seats'][seat]['name']} (you)"
+    shown = running.locator(".countdown").inner_text()
+    assert_counts_down_to(shown, clock["deadline"])
+    # The page knows the service's time to the second (assert_counts_down_to): the first action's time, give or take.
+    assert own - 5 <= countdown_seconds(shown) <= own + 2 and countdown_seconds(shown) >= 30
+
+
 def test_two_players_meet_in_the_lobby_play_and_find_their_games_again(browser, base_url, web_api):
     ann, ann_seen, ann_urls = open_lobby(browser, base_url)
     ann_player = register(ann, "Ann")
@@ -104,6 +127,7 @@ def test_two_players_meet_in_the_lobby_play_and_find_their_games_again(browser, 
     before = web_api.view(game)["version"]
     ann.get_by_role("button", name="Deal", exact=True).click()
     wait_version(ann, before + 1)
+    assert_first_action_has_its_own_time(bob, web_api, game, 1)
 
     tokens = {0: ann_player["token"], 1: bob_player["token"]}
     pages = {0: ann, 1: bob}

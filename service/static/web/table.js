@@ -86,7 +86,7 @@ async function open() {
   document.body.dataset.game = type;
   document.getElementById("table-title").textContent = `A table of ${variantName(view.variant || type)}`;
   const rules = document.getElementById("rules-link");
-  rules.href = `/rules/${type}/play${view.variant ? `#${encodeURIComponent(view.variant)}` : ""}`;
+  rules.href = view.variant ? `/rules/${type}/${encodeURIComponent(view.variant)}/play` : `/rules/${type}/play`;
   rules.hidden = false;
   // A seat held by this browser's player needs no link of its own: it opens from the lobby's "Your games".
   if (token && view.you !== undefined) showSeatLink(gameId, token);
