@@ -1,6 +1,7 @@
 """Accessibility: axe-core (from npm, at a pinned version, injected into
 the page by the test: nothing is loaded from elsewhere at runtime) finds no
-violation on the front page, the lobby, a table and a replay, and each of
+violation on the front page, the lobby, a table, a replay, a player's page and
+the leaderboard, and each of
 them has a heading."""
 
 from __future__ import annotations
@@ -59,3 +60,10 @@ def test_a_table_and_a_replay_have_no_violations(browser, base_url, web_api, axe
     assert violations(browser, table, "#hand", axe_source) == []
     web_api.play(game)
     assert violations(browser, f"{base_url}/play/replay.html?game={game.id}", "#events li", axe_source) == []
+
+
+def test_a_players_page_and_the_leaderboard_have_no_violations(browser, base_url, web_api, axe_source):
+    player = web_api.post("/v1/players", json={"name": "Ann"}).get_json()
+    assert violations(browser, f"{base_url}/play/player.html?id={player['id']}", "#no-ratings", axe_source) == []
+    assert violations(browser, f"{base_url}/play/leaderboard.html?variant=cassino", "#leaderboard-variant",
+                      axe_source) == []

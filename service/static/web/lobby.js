@@ -5,6 +5,7 @@
 // browser's player (players.js), whose games are then listed here.
 
 import { Api, el, replayLink, showError, tableLink } from "./api.js";
+import { clockOf, showPlayNow } from "./pairing.js";
 import { currentPlayer, invitationLink, readSoon, startPlayers } from "./players.js";
 import { variantName } from "./words.js";
 
@@ -104,18 +105,10 @@ function request() {
     : kind === "computer" ? { name, computer: true } : { name }));
   const dealer = form.first_dealer.value;
   const made = { variant: form.variant.value, seats, options, first_dealer: dealer === "" ? null : Number(dealer) };
-  const clock = clockChosen();
+  const clock = clockOf(form.clock.value);
   if (clock) made.clock = clock;
   if (seats.some((seat) => seat.open)) made.listed = form.listed.checked;
   return made;
-}
-
-/** The clock preset chosen: ``per_move:N`` or ``bank:N:M``; null for none. */
-function clockChosen() {
-  const [kind, first, second] = form.clock.value.split(":");
-  if (kind === "per_move") return { per_move_seconds: Number(first) };
-  if (kind === "bank") return { initial_seconds: Number(first), increment_seconds: Number(second) };
-  return null;
 }
 
 /** Say what the service refused, next to the buttons that sent it (null: nothing to say). */
@@ -191,6 +184,7 @@ async function start() {
   setSeats(currentPlayer() ? [[currentPlayer().name, "me"], ["Player 2", "open"]]
     : [["Player 1", "person"], ["Player 2", "person"]]);
   variantChanged();
+  showPlayNow(currentPlayer(), form.variant, form.clock);
 }
 
 form.variant.addEventListener("change", variantChanged);
@@ -224,9 +218,9 @@ document.getElementById("alone").addEventListener("click", async () => {
   const created = await create();
   if (created) location.assign(tableLink(created.id, created.seats[0].token));
 });
-startPlayers(() => seatList.querySelectorAll(".seat-kind").forEach((select) => {
-  // Once registered, the player may take a seat of the games made here.
-  const kind = select.value;
-  select.replaceChildren(...kindOptions(kind));
-}));
+startPlayers((player) => {
+  // Once registered, the player may take a seat of the games made here, and ask to play now.
+  seatList.querySelectorAll(".seat-kind").forEach((select) => select.replaceChildren(...kindOptions(select.value)));
+  showPlayNow(player, form.variant, form.clock);
+});
 start().catch(showError);

@@ -6,6 +6,7 @@
 
 import { Api, el, idempotencyKey, keepPlayer, replayLink, savedPlayer, showError, tableLink } from "./api.js";
 import { clockRule, countdown } from "./clock.js";
+import { playerLink, ratingText } from "./ratings.js";
 import { PlayerEvents } from "./stream.js";
 import { listed, variantName } from "./words.js";
 
@@ -57,12 +58,14 @@ function showPlayer() {
   if (player) {
     area.replaceChildren(el("p", { id: "you" }, "You play as ", el("strong", {}, player.name),
       ". This browser keeps who you are: your games are here whenever you come back."),
+    el("p", { id: "my-ratings" }),
     el("details", { id: "devices" }, el("summary", {}, "Play on another device, or forget me here"),
       el("p", { class: "note" }, "A code moves who you are, with your games, to another device: enter it there"
         + " within ten minutes. This browser then no longer plays as you."),
       el("button", { type: "button", id: "transfer", onclick: transfer }, "Give me a code for another device"),
       el("p", { id: "transfer-code", "aria-live": "polite" }),
       el("button", { type: "button", id: "forget", onclick: forget }, "Forget me on this browser")));
+    showMyRatings().catch(showError);
     return;
   }
   area.replaceChildren(
@@ -77,6 +80,14 @@ function showPlayer() {
       el("label", { for: "claim-code" }, "Or, with a code from your other device"),
       el("input", { id: "claim-code", maxlength: 40, required: true, autocomplete: "off", spellcheck: "false" }),
       el("button", { type: "submit" }, "Play as me here")));
+}
+
+/** The player's ratings (one per variant played rated), and the way to the player's own page. */
+async function showMyRatings() {
+  const me = await new Api(player.token).get("/v1/players/me");
+  document.getElementById("my-ratings").replaceChildren(me.ratings.length
+    ? `Your ratings: ${me.ratings.map((r) => `${variantName(r.variant)} ${ratingText(r)}`).join(", ")}. `
+    : "No rating yet: play a rated game. ", playerLink(player.id, "Your page"));
 }
 
 /** A one-time code that moves this browser's player to another device. */

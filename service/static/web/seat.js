@@ -3,15 +3,19 @@
 // each command (an older answer never replaces a newer one), sends commands
 // with an Idempotency-Key, keeps the event log from the live stream, and
 // offers what every game has: the undo (asking, answering), resigning and
-// calling the game off, and the clock. The game's own
+// calling the game off, the clock, and after the game its ratings and a
+// rematch (offered, accepted, then opened). The game's own
 // table (cassinotable.js, mcctable.js) draws the page and makes its moves.
 
-import { el, idempotencyKey, keepingFocus, showError } from "./api.js";
+import { Api, el, idempotencyKey, keepingFocus, showError, tableLink } from "./api.js";
 import { clockPanel } from "./clock.js";
 import { withFaces } from "./cards.js";
 import { GAME_MOVES, describe, eventTypes } from "./events.js";
+import { ratingChanges } from "./ratings.js";
 import { LiveEvents } from "./stream.js";
-import { readerWords, seatName } from "./words.js";
+import { listed, readerWords, seatName } from "./words.js";
+
+const REMATCH_LOOK_MS = 2000; // how often a seat's finished game is read again, its stream over, for a rematch
 
 export class Seat {
   /**
@@ -35,6 +39,7 @@ export class Seat {
     this.events = [];
     this.pending = null;
     this.confirming = null; // "resign" or "abort" while the seat is asked to confirm it
+    this.rematchAwaited = false; // whether this page saw the rematch offered before it was made
   }
 
   async refresh() {
@@ -47,6 +52,25 @@ export class Seat {
     this.truncated = current ? list.truncated : false;
     if (list && !current) this.refreshSoon(); // the game moved on between the two answers
     this.hooks.render();
+    this.followRematch();
+  }
+
+  /**
+   * A finished game's stream has ended: a seat reads the view again now and
+   * then, until its rematch is made, and then opens the new game's table.
+   */
+  followRematch() {
+    const view = this.view;
+    if (view.status !== "finished" || view.you === undefined) return;
+    const made = view.rematch && view.rematch.game_id;
+    if (made && this.rematchAwaited) {
+      this.rematchAwaited = false;
+      openWhenThere(made);
+    } else if (!made) {
+      this.rematchAwaited = this.rematchAwaited || Boolean(view.rematch);
+      clearTimeout(this.pending);
+      this.pending = setTimeout(() => this.refresh().catch(showError), REMATCH_LOOK_MS);
+    }
   }
 
   /**
@@ -107,7 +131,7 @@ export class Seat {
       document.getElementById("recent").replaceChildren(...justPlayedArea(this));
       document.getElementById("hand-area").replaceChildren(drawn.hand);
       document.getElementById("actions").replaceChildren(...(you === undefined ? [] : [...drawn.actions(), ...endControls(this)]));
-      document.getElementById("results").replaceChildren(...drawn.results.filter(Boolean));
+      document.getElementById("results").replaceChildren(...drawn.results.filter(Boolean), ratingChanges(view) ?? "");
       document.body.dataset.version = String(view.version);
     });
   }
@@ -250,7 +274,7 @@ export function playStands(events, moves) {
  */
 function endControls(seat) {
   const view = seat.view;
-  if (view.status === "finished") return [];
+  if (view.status === "finished") return rematchControls(seat);
   const mayResign = view.seats.every((s) => !s.open) && !view.seats[view.you].out;
   const mayAbort = seat.mayAbort();
   const notYet = (key) => button("Not yet", key, () => seat.confirm(null));
@@ -264,6 +288,30 @@ function endControls(seat) {
   }
   return [mayAbort ? button("Call the game off…", "abort", () => seat.confirm("abort")) : null,
     mayResign ? button("Resign…", "resign", () => seat.confirm("resign")) : null].filter(Boolean);
+}
+
+/** After the game: offer a rematch, or accept the one offered; then the way to the new game. */
+function rematchControls(seat) {
+  const { rematch, you } = seat.view;
+  if (rematch && rematch.game_id) {
+    return [el("a", { href: tableLink(rematch.game_id, null), class: "button primary", id: "rematch-link" }, "Open the rematch")];
+  }
+  const offer = () => seat.command("rematch");
+  if (!rematch) return [button("Offer a rematch", "rematch", offer)];
+  if (rematch.accepted.includes(you)) {
+    const by = rematch.offered_by === you ? "You offered" : "You accepted";
+    return [el("p", { class: "note", id: "rematch-note" }, `${by} a rematch; waiting for the others to accept.`)];
+  }
+  const who = listed(rematch.accepted.map((s) => seatName(seat.view, s)));
+  return [el("p", { class: "note", id: "rematch-note" }, `${who} would play again.`),
+    button("Accept the rematch", "rematch-accept", offer, { class: "primary" })];
+}
+
+/** Open game ``id``'s table once the service shows it (it is created just after the answer that names it). */
+function openWhenThere(id, tries = 20) {
+  new Api().get(`/v1/games/${encodeURIComponent(id)}`)
+    .then(() => location.assign(tableLink(id, null)))
+    .catch((error) => (error.status === 404 && tries > 1 ? setTimeout(() => openWhenThere(id, tries - 1), 250) : showError(error)));
 }
 
 export function button(label, key, onclick, extra = {}) {
