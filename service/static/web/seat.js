@@ -56,12 +56,14 @@ export class Seat {
   }
 
   /**
-   * A finished game's stream has ended: a seat reads the view again now and
-   * then, until its rematch is made, and then opens the new game's table.
+   * A finished game's stream has ended: a player's seat (a rematch is
+   * players') reads the view again now and then, until its rematch is made,
+   * and then opens the new game's table.
    */
   followRematch() {
     const view = this.view;
-    if (view.status !== "finished" || view.you === undefined) return;
+    const players = Boolean(this.api.token) && this.api.token.startsWith("player.");
+    if (view.status !== "finished" || view.you === undefined || !players) return;
     const made = view.rematch && view.rematch.game_id;
     if (made && this.rematchAwaited) {
       this.rematchAwaited = false;
