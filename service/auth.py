@@ -46,7 +46,7 @@ from typing import Any, Protocol
 from uuid import UUID
 
 from cachetools import TTLCache
-from itsdangerous import BadSignature, TimestampSigner, base64_decode
+from itsdangerous import BadData, BadSignature, TimestampSigner, base64_decode, base64_encode
 
 # -- callers ----------------------------------------------------------------
 
@@ -297,7 +297,7 @@ def redeem_ticket(key: bytes, scope: UUID, ticket: str, now: float,
     """The caller a ticket was issued to, if it is genuine, for this stream,
     issued under the token the caller has now (``token_hash(caller)``) and
     not expired; else None. Whether it was used is the database's to say."""
-    if len(ticket) > _TICKET_MAX_LENGTH or ticket.count(".") != 3:
+    if len(ticket) > _TICKET_MAX_LENGTH or ticket.count(".") != 3 or not _canonical(ticket.rpartition(".")[2]):
         return None
     actor = ticket.partition(".")[0]
     if not _ACTOR.fullmatch(actor):
@@ -311,6 +311,17 @@ def redeem_ticket(key: bytes, scope: UUID, ticket: str, now: float,
     except BadSignature:
         return None
     return caller if now < issued.timestamp() + TICKET_LIFETIME else None
+
+
+def _canonical(mac: str) -> bool:
+    """Whether ``mac`` is its bytes' one base64 spelling. Its last letter
+    carries bits the bytes do not use, so other spellings decode alike and
+    would pass the signature's check: each would be a use of the ticket
+    again, as ``ticket_use`` records a use by the MAC as sent."""
+    try:
+        return base64_encode(base64_decode(mac)).decode() == mac
+    except BadData:
+        return False
 
 
 def ticket_player(ticket: str) -> UUID | None:

@@ -3,7 +3,7 @@ token, void with the token, and used once."""
 
 import uuid
 
-from itsdangerous import base64_encode
+from itsdangerous import base64_decode, base64_encode
 
 from service.auth import (OPERATOR, PUBLIC, TICKET_LIFETIME, hash_token, issue_ticket, redeem_ticket, seat,
                           ticket_key_from)
@@ -71,3 +71,16 @@ def test_tickets_differ_and_do_not_contain_the_key():
 def test_a_forged_ticket_naming_no_caller_is_refused_not_a_crash():
     for forged in ("seat:x.n.aGnkgA.m", "seat:.n.aGnkgA.m", "seat:1:2.n.aGnkgA.m", "root.n.aGnkgA.m"):
         assert redeem_ticket(KEY, GAME, forged, NOW, current) is None
+
+
+def test_a_ticket_has_one_spelling_so_a_spent_one_cannot_be_used_again_respelled():
+    ticket, _ = issue(seat(1))
+    head, _, mac = ticket.rpartition(".")
+    # The MAC's last letter has bits its 32 bytes do not use: these spellings decode to the same bytes.
+    respelled = [head + "." + mac[:-1] + letter for letter in
+                 "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
+                 if letter != mac[-1] and base64_decode(mac[:-1] + letter) == base64_decode(mac)]
+    assert respelled
+    assert redeem_ticket(KEY, GAME, ticket, NOW + 1, current) == seat(1)
+    for other in respelled:
+        assert redeem_ticket(KEY, GAME, other, NOW + 1, current) is None
