@@ -19,6 +19,7 @@ import threading
 import time
 import uuid
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -85,14 +86,16 @@ def _wait_ready(server: Server, seconds: float) -> None:
     raise AssertionError(f"the service was not ready within {seconds} s")
 
 
-@pytest.fixture(scope="module")
-def server() -> Iterator[Server]:
+@contextmanager
+def served(database: str, settings: dict[str, str]) -> Iterator[Server]:
+    """``casino serve`` on a free port over a PostgreSQL of its own (database
+    ``database``), with the tests' operator token and ``settings`` beside it;
+    stopped, and its PostgreSQL with it, afterwards."""
     with directory_for_postgres() as directory:
         postgres = EmbeddedPostgres(directory / "pg", temporary=True)
         port = _free_port()
-        env = {**os.environ, "DATABASE_URL": postgres.database_url("casino_faults"),
-               "CASINO_OPERATOR_TOKEN": OPERATOR_TOKEN, "CASINO_WORKERS": "2", "CASINO_THREADS": "2",
-               "CASINO_DB_POOL_TIMEOUT": "2", "CASINO_DATA_DIR": str(directory / "data")}
+        env = {**os.environ, "DATABASE_URL": postgres.database_url(database),
+               "CASINO_OPERATOR_TOKEN": OPERATOR_TOKEN, "CASINO_DATA_DIR": str(directory / "data"), **settings}
         process = subprocess.Popen([str(Path(sys.executable).with_name("casino")), "serve", "--port", str(port)],
                                    env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         running = Server(port, process, postgres)
@@ -107,6 +110,13 @@ def server() -> Iterator[Server]:
                 process.kill()
                 process.wait(5)
             postgres.stop()
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[Server]:
+    settings = {"CASINO_WORKERS": "2", "CASINO_THREADS": "2", "CASINO_DB_POOL_TIMEOUT": "2"}
+    with served("casino_faults", settings) as running:
+        yield running
 
 
 @dataclass

@@ -6,21 +6,14 @@ is not told 429 until the old stream's next keep-alive finds it gone."""
 from __future__ import annotations
 
 import json
-import os
-import signal
 import socket
-import subprocess
-import sys
 import time
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 
-from service.postgres.database import EmbeddedPostgres
 from service.stream_limits import SWEEP_SECONDS
-from tests.conftest import OPERATOR_TOKEN, directory_for_postgres
-from tests.service.test_faults import Server, _free_port, _wait_ready
+from tests.service.test_faults import Server, served
 
 pytestmark = pytest.mark.postgres
 
@@ -29,26 +22,8 @@ SHARE = 2  # the streams callers without a token at one address may hold
 
 @pytest.fixture(scope="module")
 def server() -> Iterator[Server]:
-    with directory_for_postgres() as directory:
-        postgres = EmbeddedPostgres(directory / "pg", temporary=True)
-        port = _free_port()
-        env = {**os.environ, "DATABASE_URL": postgres.database_url("casino_shares"),
-               "CASINO_OPERATOR_TOKEN": OPERATOR_TOKEN, "CASINO_WORKERS": "1",
-               "CASINO_STREAM_LIMIT_ADDRESS": str(SHARE), "CASINO_DATA_DIR": str(directory / "data")}
-        process = subprocess.Popen([str(Path(sys.executable).with_name("casino")), "serve", "--port", str(port)],
-                                   env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        running = Server(port, process, postgres)
-        try:
-            _wait_ready(running, 60)
-            yield running
-        finally:
-            process.send_signal(signal.SIGTERM)
-            try:
-                process.wait(15)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait(5)
-            postgres.stop()
+    with served("casino_shares", {"CASINO_WORKERS": "1", "CASINO_STREAM_LIMIT_ADDRESS": str(SHARE)}) as running:
+        yield running
 
 
 def open_stream(server: Server, game_id: str) -> tuple[socket.socket, int]:
