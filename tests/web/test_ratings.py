@@ -29,7 +29,7 @@ def table_game(page, leaving: str = "") -> str:
 def test_two_players_are_paired_play_rated_and_rematch(browser, base_url, web_app):
     ann, _, _ = open_lobby(browser, base_url)
     ann_player = register(ann, "Ann")
-    assert ann.inner_text("#my-ratings").startswith("No rating yet")
+    ann.wait_for_selector("#my-ratings:has-text('No rating yet')")
     bob, _, _ = open_lobby(browser, base_url)
     bob_player = register(bob, "Bob")
     # Waiting may be stopped, and asked again.
