@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from uuid import UUID
 
 from domain.standing import is_finished
@@ -61,6 +61,9 @@ class Adapters:
     close: Callable[[], None]
     #: What the adapters raise when what they reach cannot be reached just now (503).
     unavailable: tuple[type[Exception], ...] = ()
+    #: Errors of a type that means "unavailable" only when its test says so
+    #: (a Citus coordinator's internal error that a worker was lost, say): 503; else 500.
+    unavailable_when: Mapping[type[Exception], Callable[[Exception], bool]] = field(default_factory=dict)
     #: Standbys to take reads off the primary (``service.replicas``); none by default.
     replicas: tuple[Replica, ...] = ()
     #: Registers what to run when the adapters reach another database server
