@@ -86,6 +86,7 @@ from service.auth import hash_token
 from service.chain import CURRENT
 from service.checkpoints import Checkpoint
 from service.deadlines import Deadline
+from service.turns import ComputerToMove
 from service.events import ConcurrencyError, Head, Horizon, RatingsMoved, StoredEvent
 from service.postgres.database import unconfirmed
 from service.postgres.notifications import CHANNEL, Seal
@@ -186,6 +187,17 @@ _UPSERT_DEADLINE = """
 
 _DELETE_DEADLINE = """
     DELETE FROM deadlines WHERE game_id = ($1 ->> 'game')::uuid
+"""
+
+# A computer seat is awaited (service.turns): since this append (a new claim
+# may take it at once), or no more.
+_UPSERT_COMPUTER_TURN = """
+    INSERT INTO computer_turns (game_id, due_at) VALUES (($1 ->> 'game')::uuid, ($1 ->> 'computer')::timestamptz)
+    ON CONFLICT (game_id) DO UPDATE SET due_at = EXCLUDED.due_at, claimed_until = NULL
+"""
+
+_DELETE_COMPUTER_TURN = """
+    DELETE FROM computer_turns WHERE game_id = ($1 ->> 'game')::uuid
 """
 
 _DELETE_SEAT_TOKENS = """
@@ -531,6 +543,13 @@ def _deadline(parts: _Parts, writes: list[Deadline]) -> None:
                 due.isoformat() if due is not None else None)
 
 
+def _computer_to_move(parts: _Parts, writes: list[ComputerToMove]) -> None:
+    [turn] = writes
+    due = turn.at
+    parts.write("computer_turn", _UPSERT_COMPUTER_TURN if due is not None else _DELETE_COMPUTER_TURN, "computer",
+                due.isoformat() if due is not None else None)
+
+
 def _snapshot(parts: _Parts, writes: list[Snapshot]) -> None:
     [snapshot] = writes
     parts.write("snapshot", _UPSERT_SNAPSHOT, "snapshot",
@@ -561,6 +580,7 @@ _MAPPED: dict[type, Callable[[_Parts, list[Any]], None]] = {
     IdempotencyRecord: _idempotency,
     GameRow: _game_row,
     Deadline: _deadline,
+    ComputerToMove: _computer_to_move,
     SeatToken: lambda parts, writes: parts.write(
         "tokens", _INSERT_SEAT_TOKENS, "tokens", [{"seat": w.seat, "hash": w.token_hash} for w in writes]),
     SeatTokenWithdrawn: lambda parts, writes: parts.write(

@@ -43,7 +43,7 @@ def services_on(tables: Tables) -> Services:
 
 
 def create(services: Services, clock: ClockRule | None, seats=("Ann", "Bob")):
-    return services.create(CreateGame(variant="cassino", seats=seats, options={}, first_dealer=1, clock=clock))
+    return services.games.create(CreateGame(variant="cassino", seats=seats, options={}, first_dealer=1, clock=clock))
 
 
 def types(tables: Tables, game_id) -> list[str]:
@@ -53,7 +53,7 @@ def types(tables: Tables, game_id) -> list[str]:
 def test_a_game_without_a_clock_keeps_no_deadline(tables):
     services = services_on(tables)
     created = create(services, None)
-    services.execute(Deal(game_id=created.game_id, caller=seat(1)))
+    services.games.execute(Deal(game_id=created.game_id, caller=seat(1)))
     assert tables.deadlines == {}
 
 
@@ -62,9 +62,9 @@ def test_the_deadline_is_kept_with_each_append_and_cleared_at_the_end(tables, cl
     game_id = create(services, ClockRule(per_move_seconds=30)).game_id
     assert tables.deadlines[game_id].due_at == T0 + timedelta(seconds=30)
     clock.now = T0 + timedelta(seconds=5)
-    services.execute(Deal(game_id=game_id, caller=seat(1)))
+    services.games.execute(Deal(game_id=game_id, caller=seat(1)))
     assert tables.deadlines[game_id].due_at == T0 + timedelta(seconds=35)
-    services.execute(Resign(game_id=game_id, caller=seat(0)))
+    services.games.execute(Resign(game_id=game_id, caller=seat(0)))
     assert game_id not in tables.deadlines
     assert services.keeper.tick() == 0
 
@@ -114,7 +114,7 @@ def test_a_claim_of_several_games_times_each_out_once_deciding_again_one_that_mo
     first, second = services_on(tables), services_on(tables)
     games = [create(first, ClockRule(per_move_seconds=2)).game_id for _ in range(5)]
     clock.now = T0 + timedelta(seconds=1, milliseconds=500)
-    second.execute(Deal(game_id=games[2], caller=seat(1)))  # the first worker's cache is now behind
+    second.games.execute(Deal(game_id=games[2], caller=seat(1)))  # the first worker's cache is now behind
     clock.now = T0 + timedelta(seconds=3, milliseconds=600)  # past the dealt game's new deadline too
 
     assert first.keeper.tick() == 5
@@ -143,7 +143,7 @@ def test_a_damaged_game_in_a_claim_is_told_and_left_and_the_claims_other_time_ou
     damaged = create(signing_services_on(tables, b"another key"), ClockRule(per_move_seconds=2)).game_id
     games = [create(first, ClockRule(per_move_seconds=2)).game_id for _ in range(2)]
     clock.now = T0 + timedelta(seconds=1, milliseconds=500)
-    second.execute(Deal(game_id=games[1], caller=seat(1)))  # the first worker's cache is now behind
+    second.games.execute(Deal(game_id=games[1], caller=seat(1)))  # the first worker's cache is now behind
     clock.now = T0 + timedelta(seconds=3, milliseconds=600)
 
     assert first.keeper.tick() == 3
