@@ -71,7 +71,7 @@ import weakref
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, NoReturn
 from uuid import UUID
 
 import psycopg
@@ -702,27 +702,34 @@ def _write(conn: psycopg.Connection, statements: Sequence[_Statement], game_id, 
             cursor.nextset()  # past BEGIN's result (or the insert before), to the next insert's rows
             rows.append(cursor.fetchall())
     except psycopg.Error as error:
-        if conn.info.transaction_status != TransactionStatus.IDLE:
-            # A statement failed and the rest of the script was skipped:
-            # end the aborted transaction before the connection goes back to
-            # the pool. A rollback may deallocate every prepared statement.
-            conn.rollback()
-            _PREPARED.pop(conn, None)
-            if isinstance(error, psycopg.errors.InvalidSqlStatementName) and again:
-                return _write(conn, statements, game_id, expected_version, again=False)
-            if _is_conflict(error):
-                moved = _broke_key(error, RATINGS_MOVED)
-                raise (RatingsMoved if moved else ConcurrencyError)(game_id, expected_version) from error
-            if isinstance(error, psycopg.errors.ReadOnlySqlTransaction):
-                conn.close()  # a server that no longer takes writes: the pool connects anew
-            raise
-        # Only the notifications run outside the transaction: the events
-        # are committed. Streams poll too; go on without them.
-        _log.warning("game %s: live streams not notified: %s", game_id, error)
-        return None
+        if conn.info.transaction_status == TransactionStatus.IDLE:
+            # Only the notifications run outside the transaction: the events
+            # are committed. Streams poll too; go on without them.
+            _log.warning("game %s: live streams not notified: %s", game_id, error)
+            return None
+        # A statement failed and the rest of the script was skipped:
+        # end the aborted transaction before the connection goes back to
+        # the pool. A rollback may deallocate every prepared statement.
+        conn.rollback()
+        _PREPARED.pop(conn, None)
+        if isinstance(error, psycopg.errors.InvalidSqlStatementName) and again:
+            return _write(conn, statements, game_id, expected_version, again=False)
+        _refused(conn, error, game_id, expected_version)
     if unconfirmed(conn):
         raise CommitNotConfirmed(f"game {game_id}: the synchronous standby did not confirm the commit")
     return rows
+
+
+def _refused(conn: psycopg.Connection, error: psycopg.Error, game_id, expected_version: int) -> NoReturn:
+    """Raise what the appends' failed transaction means: a broken version or
+    key (``ConcurrencyError``; ``RatingsMoved`` for a rating another game
+    moved first), else ``error`` itself."""
+    if _is_conflict(error):
+        moved = _broke_key(error, RATINGS_MOVED)
+        raise (RatingsMoved if moved else ConcurrencyError)(game_id, expected_version) from error
+    if isinstance(error, psycopg.errors.ReadOnlySqlTransaction):
+        conn.close()  # a server that no longer takes writes: the pool connects anew
+    raise error
 
 
 def _replicated(conn: psycopg.Connection) -> None:

@@ -36,7 +36,7 @@ def test_a_computer_seat_has_no_token_and_deals_at_once_when_it_is_the_dealer(ap
     seats = game.created["seats"]
     assert [s["computer"] for s in seats] == [False, True]
     assert seats[0]["token"] and seats[1]["token"] is None
-    assert game.created["game"]["status"] == "waiting"  # the answer shows the game as created: the computer deals after it
+    assert game.created["game"]["status"] == "waiting"  # the game as created: the computer deals after it
     view = api.wait_view(game, lambda v: v["status"] == "in_progress", token=game.tokens[0])
     assert view["hand_number"] == 1
     events = api.events(game)
