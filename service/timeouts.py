@@ -82,6 +82,8 @@ class TimeKeeper:
         self._stop = threading.Event()
         self._woken = threading.Event()
         self._deadlines = True
+        self._start_when_woken = False
+        self._starting = threading.Lock()
         self._threads: list[threading.Thread] = []
 
     def tick(self, limit: int = BATCH) -> int:
@@ -139,8 +141,18 @@ class TimeKeeper:
 
     def wake(self) -> None:
         """Have the keeper look for work now rather than at its next look (a
-        computer is awaited in a game this process just appended to)."""
+        computer is awaited in a game this process just appended to); a
+        keeper told to ``start_when_woken`` starts now, the first time."""
+        with self._starting:
+            if self._start_when_woken and not self._threads and not self._stop.is_set():
+                self.start(deadlines=False)
         self._woken.set()
+
+    def start_when_woken(self) -> None:
+        """Play the computers only, from the first ``wake`` on: a process
+        that keeps no deadlines (a test's app, a tool) runs no thread until
+        one of its own appends awaits a computer."""
+        self._start_when_woken = True
 
     def _forget_if_none(self, game_id: UUID) -> None:
         """A kept deadline that the game itself does not have (events written

@@ -78,7 +78,8 @@ DEFAULTS: dict[str, Any] = {
     # (service.timeouts): `casino serve` turns it on in every worker.
     "KEEP_DEADLINES": False,
     # The computer seats act after the command that calls on them is
-    # answered: the time keeper claims them (service.turns), deadlines or not.
+    # answered: the time keeper claims them (service.turns). Without
+    # KEEP_DEADLINES, it starts when this process first awaits a computer.
     "PLAY_COMPUTERS": True,
     # Pair the players waiting for a game in a thread (a greenlet) of this
     # process (service.pairing): `casino serve` turns it on in every worker.
@@ -148,8 +149,10 @@ def create_app(overrides: Mapping[str, Any] | None = None, *, wiring: Wiring = p
     problems.init_app(app, unavailable=adapters.unavailable)
     for blueprint in BLUEPRINTS:
         app.register_blueprint(blueprint)
-    if app.config["KEEP_DEADLINES"] or app.config["PLAY_COMPUTERS"]:
-        current.services(app).keeper.start(deadlines=app.config["KEEP_DEADLINES"])
+    if app.config["KEEP_DEADLINES"]:
+        current.services(app).keeper.start()
+    elif app.config["PLAY_COMPUTERS"]:
+        current.services(app).keeper.start_when_woken()
     if app.config["PAIR_PLAYERS"]:
         current.services(app).pairer.start()
     return app

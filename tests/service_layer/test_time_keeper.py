@@ -13,7 +13,7 @@ from service.auth import seat
 from service.bootstrap import Services, Settings, bootstrap
 from service.commands import CreateGame, Deal, Resign
 from service.memory import wiring
-from service.memory.tables import Tables
+from service.memory.tables import DeadlineRow, Tables
 from service.timeouts import LEASE
 
 T0 = datetime(2026, 11, 26, 12, 0, tzinfo=UTC)
@@ -152,3 +152,33 @@ def test_a_damaged_game_in_a_claim_is_told_and_left_and_the_claims_other_time_ou
         assert types(tables, game_id).count("TimedOut") == 1 and types(tables, game_id)[-1] == "GameFinished"
     assert "TimedOut" not in types(tables, damaged) and damaged in tables.deadlines
     assert f"Game {damaged} is damaged from version {len(tables.events[damaged])} on." in caplog.text
+
+
+# -- the computer seats ------------------------------------------------------
+
+def test_a_computer_awaited_is_claimed_by_one_worker_at_a_time_and_acts_once(tables, clock):
+    first, second = services_on(tables), services_on(tables)
+    game_id = first.games.create(CreateGame(variant="cassino", seats=("Ann", "Cpu"), options={}, first_dealer=1,
+                                            computers=(1,))).game_id
+    assert game_id in tables.computer_turns and types(tables, game_id)[-1] != "HandDealt"  # it deals after
+
+    assert first.adapters.computer_turns.claim(clock.now, 10, LEASE) == [game_id]  # a worker that then died
+    assert second.keeper.play() == 0
+    clock.now += LEASE
+    assert second.keeper.play() == 1
+    assert tables.events[game_id][-1].metadata["actor"] == "computer:1" and "HandDealt" in types(tables, game_id)
+    assert game_id not in tables.computer_turns  # Ann plays first: no computer is awaited
+    assert first.keeper.play() == second.keeper.play() == 0
+
+
+def test_a_persons_command_is_answered_before_the_computer_acts_and_a_kept_row_the_game_denies_goes(tables):
+    services = services_on(tables)
+    game_id = services.games.create(CreateGame(variant="cassino", seats=("Ann", "Cpu"), options={}, first_dealer=0,
+                                               computers=(1,))).game_id
+    assert game_id not in tables.computer_turns  # Ann deals
+    dealt = services.games.execute(Deal(game_id=game_id, caller=seat(0)))
+    assert dealt.state.turn == 1 and game_id in tables.computer_turns  # answered with the computer to play
+    assert services.keeper.play() == 1 and services.games.load(game_id).turn == 0
+
+    tables.computer_turns[game_id] = DeadlineRow(T0)  # written by other means than the service's appends
+    assert services.keeper.play() == 0 and game_id not in tables.computer_turns
