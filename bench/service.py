@@ -787,6 +787,8 @@ class Table:
         status, moves, _ = self.client.request("GET", f"{self.url}/moves", token=token)
         move = self.rng.choice(moves["moves"])
         status, out, seconds = self.client.request("POST", f"{self.url}/play", move, token=token)
+        if status == 422 and self.computer:  # the computer counted out meanwhile: look again
+            return self.next_play(timed, patience)
         if status != 200:
             raise CommandFailed(f"play answered {status}: {out}")
         timed.append(seconds)

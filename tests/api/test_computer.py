@@ -74,7 +74,10 @@ def test_a_person_and_the_computer_finish_a_game(api, operator):
             assert view["turn"] == 0
             move = api.get(f"{game.url}/moves", token=game.tokens[0]).get_json()["moves"][-1]
             answer = api.post(f"{game.url}/play", json=move, token=game.tokens[0])
-        assert answer.status_code == 200, answer.get_json()
+        # The computer may count out while Ann's play is on its way (it acts
+        # whenever its side has made sure of the target, her turn or not).
+        over = answer.status_code == 422 and api.view(game)["status"] == "finished"
+        assert answer.status_code == 200 or over, answer.get_json()
     assert view["status"] == "finished"
     verified = api.get(f"{game.url}/verify", token=operator).get_json()
     assert verified["ok"], verified
