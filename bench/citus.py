@@ -41,7 +41,9 @@ coordinator).
    acknowledged meanwhile and the 503s the lost one's answered.
 
 Last, every game on the cluster is verified (``casino verify``'s checks):
-``games_failing_verify`` (target 0). The last line of output is one JSON object.
+``games_failing_verify`` (target 0), and a restore point is made on every
+node at once (``citus_create_restore_point``, docs/scaling.md "Backups of a
+cluster"): ``restore_point_ms``. The last line of output is one JSON object.
 """
 
 from __future__ import annotations
@@ -296,6 +298,9 @@ def main(argv: list[str] | None = None) -> int:
         results.update(worker_killed_under_load(cluster, on_citus.port))
         failing, games = failing_verify(cluster.url)
         results["games_failing_verify"] = failing
+        began = time.perf_counter()
+        cluster.coordinator.sql("SELECT citus_create_restore_point('bench')", (), DATABASE)
+        results["restore_point_ms"] = round((time.perf_counter() - began) * 1000, 1)
         print(f"\nEvery game on the cluster verified: {games} games, {failing} failing", flush=True)
         results["targets_met"] = (all(results[k] <= v for k, v in TARGETS.items()) and multi == 0)
     finally:
