@@ -17,6 +17,16 @@ Global order
     counts. Appends never wait for one another (their commits share disk
     flushes), and a reader waits at most for the oldest running transaction.
 
+    On a Citus cluster each node numbers its own transactions: an event's
+    position holds the id of the transaction on the node the service was
+    connected to when it appended (its origin, named in the position's high
+    bits: ``service.postgres.positions``), whichever node holds the game's
+    shard, and that transaction ends only after the shard's commit. A
+    reader's place is then one position per origin (``service.events.Cursor``),
+    and of each origin it takes only the positions below that node's oldest
+    running transaction (``_settled``). docs/design.md says why a cursor
+    and not logical decoding.
+
 One round trip per append
     The append is one prepared statement: the events' insert, with each of
     the append's writes (``service.writes``) a data-modifying CTE before it,
@@ -86,10 +96,10 @@ from service.auth import hash_token
 from service.chain import CURRENT
 from service.checkpoints import Checkpoint
 from service.deadlines import Deadline
-from service.events import ConcurrencyError, Head, Horizon, RatingsMoved, StoredEvent
+from service.events import ORIGIN_SHIFT, ConcurrencyError, Cursor, Head, Horizon, RatingsMoved, StoredEvent
 from service.postgres.database import unconfirmed
 from service.postgres.notifications import CHANNEL, Seal
-from service.postgres.positions import PER_TRANSACTION
+from service.postgres.positions import PER_ORIGIN, PER_TRANSACTION, TRANSACTION
 from service.writes import (NOW, GameRow, IdempotencyRecord, Paired, PlayerNotice, RatingChanged, SeatLeft,
                             SeatTaken, SeatToken, SeatTokenWithdrawn, Snapshot)
 
@@ -134,7 +144,7 @@ _EVENT_COLUMNS_OF_E = ", ".join(f"e.{c}" for c in EVENT_COLUMNS.split(", "))
 # is refused by the unique (game_id, version) key instead.
 _INSERT_EVENTS = f"""
     INSERT INTO events (position, game_id, version, type, schema_version, data, metadata, hash, chain, recorded_at)
-    SELECT pg_current_xact_id()::text::bigint * {PER_TRANSACTION} + ($1 ->> 'first')::integer + e.n::integer - 1,
+    SELECT $2 * {PER_TRANSACTION} + ($1 ->> 'first')::integer + e.n::integer - 1,
            ($1 ->> 'game')::uuid,
            CASE WHEN last.version = ($1 ->> 'after')::integer THEN last.version + e.n::integer END,
            e.event ->> 'type', (e.event ->> 'schema_version')::integer, e.event -> 'data', e.event -> 'metadata',
@@ -243,11 +253,11 @@ _INSERT_PAIRING_RESULTS = """
 #: The key that a rating moved by another append breaks (migration 0012).
 RATINGS_MOVED = "rating_changes_pkey"
 
-# The snapshot's state is the second argument, $2.
+# The snapshot's state is the third argument, $3.
 _UPSERT_SNAPSHOT = """
     INSERT INTO snapshots (game_id, version, code_version, state)
     VALUES (($1 ->> 'game')::uuid, ($1 -> 'snapshot' ->> 'version')::integer,
-            $1 -> 'snapshot' ->> 'code_version', $2)
+            $1 -> 'snapshot' ->> 'code_version', $3)
     ON CONFLICT (game_id) DO UPDATE SET version = EXCLUDED.version,
         code_version = EXCLUDED.code_version, state = EXCLUDED.state
 """
@@ -407,20 +417,30 @@ class PostgresEventStore(AppendingStore):
             heads[event.game_id].events.append(event)
         return heads
 
-    def read_all(self, after_position: int = 0, limit: int = 100) -> list[StoredEvent]:
-        """Up to ``limit`` events of every game after ``after_position``, in
-        global order: only those below the oldest transaction still running
-        (see "Global order" above)."""
+    def read_all(self, after: Cursor | int = 0, limit: int = 100) -> list[StoredEvent]:
+        """Up to ``limit`` events of every game after ``after``, in global
+        order: only those below the oldest transaction still running (see
+        "Global order" above); on a Citus cluster, of each origin, those
+        below the oldest running on that origin's node (``_settled``)."""
         if limit < 1:
             raise ValueError("limit must be at least 1")
+        cursor = after if isinstance(after, Cursor) else Cursor.at(after)
         with self._pool.connection() as conn:
-            rows = conn.execute(
-                f"SELECT {EVENT_COLUMNS} FROM events"
-                " WHERE position > %s"
-                " AND position < pg_snapshot_xmin(pg_current_snapshot())::text::bigint * %s"
-                " ORDER BY position LIMIT %s",
-                (after_position, PER_TRANSACTION, limit),
-            ).fetchall()
+            if getattr(self._pool, "citus", False):
+                ranges = _settled(conn, cursor)
+                if not ranges:
+                    return []
+                where = " OR ".join(["(position > %s AND position < %s)"] * len(ranges))
+                rows = conn.execute(f"SELECT {EVENT_COLUMNS} FROM events WHERE {where} ORDER BY position LIMIT %s",
+                                    [*itertools.chain.from_iterable(ranges), limit]).fetchall()
+            else:
+                rows = conn.execute(
+                    f"SELECT {EVENT_COLUMNS} FROM events"
+                    " WHERE position > %s"
+                    " AND position < pg_snapshot_xmin(pg_current_snapshot())::text::bigint * %s"
+                    " ORDER BY position LIMIT %s",
+                    (cursor.of(0), PER_TRANSACTION, limit),
+                ).fetchall()
         return [StoredEvent(*row) for row in rows]
 
     def horizon(self) -> Horizon:
@@ -471,6 +491,63 @@ class PostgresEventStore(AppendingStore):
                 (game_id, code_version),
             ).fetchone()
         return Snapshot(row[0], row[1], bytes(row[2])) if row else None
+
+
+# Each node's oldest running transaction, and then the Citus transactions
+# prepared on each node (a two-phase commit's: each named citus_<group of
+# the node that began it>_...), in two statements, in that order.
+_XMINS = ("SELECT n.groupid, r.result FROM run_command_on_all_nodes("
+          "'SELECT pg_snapshot_xmin(pg_current_snapshot())') AS r JOIN pg_dist_node n USING (nodeid)"
+          " WHERE r.success")
+_PREPARED_BY = ("SELECT r.success, r.result FROM run_command_on_all_nodes("
+                "$$SELECT coalesce(string_agg(split_part(gid, '_', 2), ' '), '') FROM pg_prepared_xacts"
+                " WHERE gid LIKE 'citus\\_%%'$$) AS r")
+
+
+def _settled(conn: psycopg.Connection, cursor: Cursor) -> list[tuple[int, int]]:
+    """On a Citus cluster: for each origin, the range of positions after
+    ``cursor`` that a reader may take, ``(after, below)``.
+
+    An origin's positions come from its node's transaction ids, and every
+    node's appends may be on any node's shards: an origin's events below
+    its node's oldest running transaction (``pg_snapshot_xmin``, asked of
+    every node at once by ``run_command_on_all_nodes``) have all committed
+    or never will, wherever they are stored. Not quite: an append that
+    wrote on two nodes (a rated game's last, which writes the ratings'
+    reference tables) commits in two phases, its own node's transaction
+    first and the others' prepared ones after; so an origin any of whose
+    two-phase commits is still prepared somewhere, once the horizons are
+    taken, is not read this time. Neither is the origin of a node that did
+    not answer. An origin of a node no longer in the cluster (its events
+    moved elsewhere) has nothing running: all of its band is settled. The
+    reads that follow begin after these statements, so they see whatever
+    committed below the horizons."""
+    local, groups = conn.execute("SELECT (SELECT groupid FROM pg_dist_local_group),"
+                                 " array_agg(groupid) FROM pg_dist_node").fetchone() or (0, [])
+    (xmin,) = conn.execute("SELECT pg_snapshot_xmin(pg_current_snapshot())::text::bigint").fetchone() or (0,)
+    below = {local: xmin}
+    for group, result in conn.execute(_XMINS).fetchall():
+        below[group] = min(below.get(group, int(result)), int(result))
+    held: set[int] = set()
+    for success, result in conn.execute(_PREPARED_BY).fetchall():
+        if not success:
+            return []  # a node that did not say: none of its prepared transactions may be passed
+        held.update(int(g) for g in result.split() if g.isdigit())
+    known = {local, *(groups or ())}
+    ranges = []
+    for origin in range(max(known) + 1):
+        after, band = cursor.of(origin), (origin + 1) << ORIGIN_SHIFT
+        if origin in held:
+            continue
+        if origin in below:
+            until = (origin * PER_ORIGIN + below[origin]) * PER_TRANSACTION
+        elif origin in known:
+            continue  # its node did not answer
+        else:
+            until = band  # no such node now: nothing of it runs
+        if until > after + 1:
+            ranges.append((after, min(until, band)))
+    return ranges
 
 
 @functools.cache
@@ -628,30 +705,39 @@ def _prepare(conn: psycopg.Connection, statement: str) -> str:
 @functools.cache
 def _preparation(statement: str) -> tuple[str, sql.Composed]:
     """A name for ``statement``, and the PREPARE that makes it: its first
-    parameter is the append's JSON document, its second (if it has one) a
-    snapshot's state."""
+    parameter is the append's JSON document, its second the transaction's
+    id (origin counted in: ``positions.TRANSACTION``), its third (if it
+    has one) a snapshot's state."""
     name = "casino_append_" + hashlib.sha256(statement.encode()).hexdigest()[:16]
-    types = "jsonb, bytea" if "$2" in statement else "jsonb"
+    types = "jsonb, bigint, bytea" if "$3" in statement else "jsonb, bigint"
     return name, sql.SQL("PREPARE {} ({}) AS ").format(sql.Identifier(name), sql.SQL(types)) + sql.SQL(statement)
 
 
 @functools.cache
 def _append_script(shapes: tuple[tuple[str, int, int], ...]) -> str:
-    """Appends as one simple query, in one transaction: for each, its
-    prepared statement (by name) with its ``count`` arguments; then, after
+    """Appends as one simple query, in one transaction: first the
+    transaction's id (``positions.TRANSACTION``), kept in a setting of the
+    session (``_APPENDED_IN``); for each append, its prepared statement (by
+    name) with its ``count`` arguments, and that id as its second; then, after
     the commit, its game's notification (three arguments: the channel, and
     its payload's text before and after the transaction's id) and those of
     the ``told`` players (``service.notices``; two each, the channel and the
     payload); every argument is bound by the client. The notifications follow the COMMIT, in a
     transaction of their own: in the appends', they would make PostgreSQL
-    serialise every append's commit. So the transaction keeps its id in a
-    setting of the session (``_APPENDED_IN``), for the notifications to
-    carry."""
-    executes = "".join(f" EXECUTE {name}({', '.join(['%s'] * count)});" for name, count, _ in shapes)
+    serialise every append's commit; the setting keeps the id for them to carry.
+
+    The id is taken by a statement of its own, and passed to the appends
+    as an argument, so that it is always the id of the transaction on the
+    node the service is connected to: on a Citus cluster, a function in a
+    statement routed to another node's shard may be run there instead
+    (``service.postgres.positions`` says why the node matters)."""
+    xid = f"current_setting('{_APPENDED_IN}')::bigint"
+    executes = "".join(f" EXECUTE {name}({', '.join(['%s', xid] + ['%s'] * (count - 1))});"
+                       for name, count, _ in shapes)
     notifies = "".join(f"; SELECT pg_notify(%s, %s || current_setting('{_APPENDED_IN}') || %s)"
                        + "; SELECT pg_notify(%s, %s)" * told for _, _, told in shapes)
-    return (f"BEGIN;{executes}"
-            f" SELECT set_config('{_APPENDED_IN}', pg_current_xact_id()::text, false); COMMIT" + notifies)
+    return (f"BEGIN; SELECT set_config('{_APPENDED_IN}', {TRANSACTION}::text, false);{executes} COMMIT"
+            + notifies)
 
 
 #: The session setting holding the id of the connection's last append's transaction.
@@ -678,8 +764,9 @@ def _write(conn: psycopg.Connection, statements: Sequence[_Statement], game_id, 
         cursor.execute(_append_script(tuple((name, len(s.args), len(s.told)) for name, s in zip(names, statements))),
                        arguments)
         rows = []
+        cursor.nextset()  # past BEGIN's result, to the transaction's id
         for _ in statements:
-            cursor.nextset()  # past BEGIN's result (or the insert before), to the next insert's rows
+            cursor.nextset()  # past the id (or the insert before), to the next insert's rows
             rows.append(cursor.fetchall())
     except psycopg.Error as error:
         if conn.info.transaction_status != TransactionStatus.IDLE:
