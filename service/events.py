@@ -159,15 +159,16 @@ class Cursor:
 
     @classmethod
     def parse(cls, code: str) -> Cursor:
-        """The cursor ``code`` names; ValueError if it names none (a
-        position too large, or two of one origin)."""
+        """The cursor ``code`` names; ValueError if it is not one. Of two
+        positions of one origin the later counts, and one past every origin
+        (2**53 or more) names nothing."""
         if not _CURSOR.fullmatch(code):
             raise ValueError(f"not a cursor: {code!r}")
-        positions = sorted(int(p) for p in code.split("."))
-        origins = [origin_of(p) for p in positions]
-        if positions[-1] >= ORIGINS << ORIGIN_SHIFT or len(set(origins)) != len(origins):
-            raise ValueError(f"not a cursor: {code!r}")
-        return cls(tuple(p for p in positions if p))
+        last: dict[int, int] = {}
+        for position in map(int, code.split(".")):
+            if 0 < position < ORIGINS << ORIGIN_SHIFT:
+                last[origin_of(position)] = max(position, last.get(origin_of(position), 0))
+        return cls(tuple(sorted(last.values())))
 
     def of(self, origin: int) -> int:
         """The last position read of ``origin``: where it begins, if none yet."""

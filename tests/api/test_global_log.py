@@ -76,5 +76,5 @@ def test_only_the_operator_reads_the_global_log(api):
 
 def test_a_bad_cursor_is_400(api, operator):
     for query in ("after=-1", "after=9007199254740992", "limit=501", "after=%C2%B2", "cursor=", "cursor=1.",
-                  "cursor=5.6", "cursor=9007199254740992"):
+                  "cursor=a", "cursor=12345678901234567"):
         assert api.get(f"/v1/events?{query}", token=operator).status_code == 400

@@ -24,8 +24,12 @@ def test_a_cursor_moves_past_each_origin_on_its_own():
     assert Cursor.at(700).code == "700" and Cursor().past([]) == Cursor()
 
 
-@pytest.mark.parametrize("code", ["", "1.", "a", "5.6", f"{1 << ORIGIN_SHIFT}.{(1 << ORIGIN_SHIFT) + 1}",
-                                  str(2**53), "1" * 17])
+def test_of_two_positions_of_one_origin_the_later_counts_and_one_past_every_origin_names_nothing():
+    assert Cursor.parse("6.5") == Cursor((6,))
+    assert Cursor.parse(f"{2**53}.7.0") == Cursor((7,))
+
+
+@pytest.mark.parametrize("code", ["", "1.", "a", ".5", "1" * 17, "1." * 32 + "1"])
 def test_a_code_that_names_no_cursor_is_refused(code):
     with pytest.raises(ValueError):
         Cursor.parse(code)
