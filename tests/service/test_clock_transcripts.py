@@ -28,7 +28,7 @@ def test_a_timed_out_game_replays_with_its_clocks_as_they_stood(api, app, operat
     game_id, tokens = created["id"], [s["token"] for s in created["seats"]]
     first_actions(api, f"/v1/games/{game_id}", tokens, dealer=1)  # seat 1 deals, seat 0 plays: no time spent
     time.sleep(3.1)  # seat 1, to play, has 3 seconds in all
-    assert services(app).keeper.tick() == 1
+    assert services(app).keeper.tick() >= 1  # a shared database may hold other tests' due games
     path = tmp_path / "game.json"
     monkeypatch.setenv("DATABASE_URL", database_url)
     monkeypatch.setenv("CASINO_OPERATOR_TOKEN", operator)
