@@ -34,8 +34,8 @@ def stores(citus_cluster):
             pool.close()
 
 
-def games_on_each_worker(url: str, each: int) -> list[uuid.UUID]:
-    """``each`` new game ids whose shards lie on the first worker, and as many on the second."""
+def games_by_worker(url: str, each: int) -> dict[str, list[uuid.UUID]]:
+    """``each`` new game ids whose shards lie on each worker, by the worker's name (its socket's directory)."""
     found: dict[str, list[uuid.UUID]] = {}
     with psycopg.connect(url) as conn:
         while len(found) < 2 or min(map(len, found.values())) < each:
@@ -44,7 +44,12 @@ def games_on_each_worker(url: str, each: int) -> list[uuid.UUID]:
                                    " get_shard_id_for_distribution_column('events', %s)", (game,)).fetchone()
             found.setdefault(node, []).append(game)
     assert len(found) == 2
-    return [game for games in found.values() for game in games[:each]]
+    return {node: games[:each] for node, games in found.items()}
+
+
+def games_on_each_worker(url: str, each: int) -> list[uuid.UUID]:
+    """``each`` new game ids whose shards lie on the first worker, and as many on the second."""
+    return [game for games in games_by_worker(url, each).values() for game in games]
 
 
 def read_to_the_end(store: PostgresEventStore, cursor: Cursor) -> tuple[list, Cursor]:
@@ -68,9 +73,11 @@ def test_positions_name_the_node_that_appended_whichever_node_holds_the_game(cit
 
 def test_an_origin_waits_for_its_own_transaction_in_flight_and_the_others_go_on(citus_cluster, citus_url, stores):
     _, start = read_to_the_end(stores[0], Cursor())
-    [first, second] = games_on_each_worker(citus_url, 1)
-    with psycopg.connect(citus_cluster.nodes[2].url(DATABASE)) as older:
-        # Through the second worker, a transaction that has its position, held open.
+    worker = citus_cluster.nodes[2]
+    [first, second] = games_by_worker(citus_url, 2)[str(worker.socket)]
+    with psycopg.connect(worker.url(DATABASE)) as older:
+        # Through the second worker, a transaction that has its position, held open (on a
+        # game of its own: one writing on the first worker's shards would hold that one back too).
         older.execute("SELECT set_config('casino.origin', '2', false)")
         (held,) = older.execute(
             "INSERT INTO events (position, game_id, version, type, schema_version, data, hash)"
