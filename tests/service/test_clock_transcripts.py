@@ -38,7 +38,7 @@ def test_a_timed_out_game_replays_with_its_clocks_as_they_stood(api, app, operat
     assert main(["replay", str(path)]) == 0
     original, replayed = stored(database_url, game_id), stored(scratch_url, game_id)
     assert content(replayed) == content(original)
-    assert [e.type for e in replayed][-3:] == ["TimedOut", "SeedRevealed", "GameFinished"]
+    assert [e.type for e in replayed][-3:] == ["kernel.TimedOut", "SeedRevealed", "GameFinished"]  # as stored
     with open_pool(scratch_url) as pool:
         state = GameService(PostgresEventStore(pool), StateCache()).load(uuid.UUID(game_id))
     view = game_view(state, OPERATOR)

@@ -8,6 +8,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
+from domain.game_types import public_type
 from domain.clocks import ClockRule
 from service.auth import seat
 from service.bootstrap import Services, Settings, bootstrap
@@ -47,7 +48,8 @@ def create(services: Services, clock: ClockRule | None, seats=("Ann", "Bob")):
 
 
 def types(tables: Tables, game_id) -> list[str]:
-    return [e.type for e in tables.events[game_id]]
+    """The game's events by their public names (a time-out is stored as ``kernel.TimedOut``)."""
+    return [public_type(e.type) for e in tables.events[game_id]]
 
 
 def test_a_game_without_a_clock_keeps_no_deadline(tables):
