@@ -48,7 +48,7 @@ _CLAIM_SHARD = """
         UPDATE %1$s SET claimed_until = {now} + {lease}
         WHERE game_id = ANY(ARRAY(
             SELECT game_id FROM %1$s
-            WHERE due_at < {now} AND (claimed_until IS NULL OR claimed_until <= {now})
+            WHERE {due} (claimed_until IS NULL OR claimed_until <= {now})
             ORDER BY due_at LIMIT {limit}
             FOR UPDATE SKIP LOCKED))
         RETURNING game_id, due_at)
@@ -65,7 +65,7 @@ class PostgresDeadlines:
     def claim(self, now: datetime, limit: int, lease: timedelta) -> list[UUID]:
         with self._pool.connection() as conn:
             if getattr(self._pool, "citus", False):
-                rows = _claim_each_shard(conn, now, limit, lease)
+                rows = claim_each_shard(conn, "deadlines", now, limit, lease)
             else:
                 rows = conn.execute(_CLAIM, {"now": now, "lease": lease, "limit": limit}).fetchall()
         return [game_id for game_id, _ in sorted(rows, key=lambda row: row[1])]
@@ -80,16 +80,20 @@ class PostgresDeadlines:
             conn.execute("DELETE FROM deadlines WHERE game_id = %s AND due_at = %s", (game_id, due_at))
 
 
-def _claim_each_shard(conn: psycopg.Connection, now: datetime, limit: int,
-                      lease: timedelta) -> list[tuple[UUID, datetime]]:
-    """The claim, run on each shard of ``deadlines`` where it lies (see the module's docstring)."""
-    (shards,) = conn.execute("SELECT count(*) FROM pg_dist_shard"
-                             " WHERE logicalrelid = 'deadlines'::regclass").fetchone() or (1,)
+def claim_each_shard(conn: psycopg.Connection, table: str, now: datetime, limit: int, lease: timedelta, *,
+                     due: bool = True) -> list[tuple[UUID, datetime]]:
+    """The claim of ``table`` (``deadlines``, or ``computer_turns``, whose
+    rows are due once written: ``due`` False), run on each of its shards
+    where it lies (see the module's docstring): the rows claimed, with their ``due_at``."""
+    (shards,) = conn.execute("SELECT count(*) FROM pg_dist_shard WHERE logicalrelid = %s::regclass",
+                             (table,)).fetchone() or (1,)
     command = sql.SQL(_CLAIM_SHARD).format(now=sql.Literal(now), lease=sql.Literal(lease),
-                                           limit=sql.Literal(-(-limit // max(shards, 1)))).as_string(conn)
+                                           limit=sql.Literal(-(-limit // max(shards, 1))),
+                                           due=sql.SQL("due_at < {} AND").format(sql.Literal(now)) if due
+                                           else sql.SQL("")).as_string(conn)
     rows = []
     for shard, success, result in conn.execute("SELECT shardid, success, result"
-                                               " FROM run_command_on_shards('deadlines', %s)", (command,)):
+                                               " FROM run_command_on_shards(%s, %s)", (table, command)):
         if not success:
             _log.warning("deadlines of shard %s not claimed this time: %s", shard, result)
             continue
