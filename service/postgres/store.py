@@ -78,7 +78,7 @@ import os
 import re
 import time
 import weakref
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, NamedTuple, NoReturn
@@ -96,7 +96,8 @@ from service.auth import hash_token
 from service.chain import CURRENT
 from service.checkpoints import Checkpoint
 from service.deadlines import Deadline
-from service.events import ORIGIN_SHIFT, ConcurrencyError, Cursor, Head, Horizon, RatingsMoved, StoredEvent
+from service.events import (ORIGIN_SHIFT, ConcurrencyError, Cursor, Head, Horizon, RatingsMoved, StoredEvent,
+                            origin_of)
 from service.turns import ComputerToMove
 from service.postgres.database import unconfirmed
 from service.postgres.notifications import CHANNEL, Seal
@@ -439,12 +440,11 @@ class PostgresEventStore(AppendingStore):
         cursor = after if isinstance(after, Cursor) else Cursor.at(after)
         with self._pool.connection() as conn:
             if getattr(self._pool, "citus", False):
-                ranges = _settled(conn, cursor)
-                if not ranges:
-                    return []
-                where = " OR ".join(["(position > %s AND position < %s)"] * len(ranges))
-                rows = conn.execute(f"SELECT {EVENT_COLUMNS} FROM events WHERE {where} ORDER BY position LIMIT %s",
-                                    [*itertools.chain.from_iterable(ranges), limit]).fetchall()
+                return _in_game_order(conn, cursor, [
+                    [StoredEvent(*row) for row in conn.execute(
+                        f"SELECT {EVENT_COLUMNS} FROM events WHERE position > %s AND position < %s"
+                        " ORDER BY position LIMIT %s", (after, below, limit)).fetchall()]
+                    for after, below in _settled(conn, cursor)], limit)
             else:
                 rows = conn.execute(
                     f"SELECT {EVENT_COLUMNS} FROM events"
@@ -561,6 +561,43 @@ def _settled(conn: psycopg.Connection, cursor: Cursor) -> list[tuple[int, int]]:
             ranges.append((after, min(until, band)))
     return ranges
 
+
+def _in_game_order(conn: psycopg.Connection, cursor: Cursor, origins: list[list[StoredEvent]],
+                   limit: int) -> list[StoredEvent]:
+    """Up to ``limit`` of the events read of each origin after ``cursor``
+    (``origins``: each origin's, in its order), merged so that each game's
+    come in version order: a game appended through two nodes has its
+    versions in two origins, and one origin's may be settled while the
+    other's is still held back (``_settled``). An event whose game's
+    version before it is neither read before (at or below the cursor of
+    its origin) nor taken earlier in this page holds back the rest of its
+    origin; of the events ready, the lowest position goes first."""
+    queues = [list(reversed(events)) for events in origins if events]
+    done = _read_before(conn, cursor, itertools.chain.from_iterable(queues))
+    page: list[StoredEvent] = []
+    while len(page) < limit:
+        ready = [queue for queue in queues if queue and done.get(queue[-1].game_id, 0) == queue[-1].version - 1]
+        if not ready:
+            break
+        event = min(ready, key=lambda queue: queue[-1].position).pop()
+        done[event.game_id] = event.version
+        page.append(event)
+    return page
+
+
+def _read_before(conn: psycopg.Connection, cursor: Cursor, events: Iterable[StoredEvent]) -> dict[UUID, int]:
+    """Of the games of ``events``, those whose version before the first of
+    them a reader at ``cursor`` has read: that version, by game."""
+    firsts: dict[UUID, int] = {}
+    for event in events:
+        firsts[event.game_id] = min(event.version, firsts.get(event.game_id, event.version))
+    before = {game: version - 1 for game, version in firsts.items() if version > 1}
+    if not before:
+        return {}
+    rows = conn.execute("SELECT game_id, version, position FROM events WHERE game_id = ANY(%s) AND version = ANY(%s)",
+                        (list(before), list(set(before.values())))).fetchall()
+    return {game: version for game, version, position in rows
+            if before.get(game) == version and position <= cursor.of(origin_of(position))}
 
 @functools.cache
 def _with_writes(queries: tuple[tuple[str, str], ...]) -> str:

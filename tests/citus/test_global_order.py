@@ -86,13 +86,18 @@ def test_an_origin_waits_for_its_own_transaction_in_flight_and_the_others_go_on(
         # Later appends through the same worker, and through the first, commit first...
         [later] = stores[2].append(Append(second, 0, [NewEvent("Later", 1, {})], META))
         [other] = stores[1].append(Append(uuid.uuid4(), 0, [NewEvent("Other", 1, {})], META))
+        # ...and the later game's next version through the first worker.
+        [next_one] = stores[1].append(Append(second, 1, [NewEvent("Next", 1, {})], META, previous_hash=later.hash))
         assert origin_of(held) == origin_of(later.position) == 2 and held < later.position
-        # ...the worker's is held back while the older one may still commit below it; the other is read.
+        assert origin_of(next_one.position) == 1
+        # The second worker's are held back while the older one may still commit below them; the
+        # first worker's are read, but for the game's next version, which waits for its version before.
         seen, cursor = read_to_the_end(stores[0], start)
         assert [e.position for e in seen] == [other.position]
-    # Committed on leaving the block: read now, in order, and nothing more.
+    # Committed on leaving the block: read now, each game in version order, and nothing more.
     seen, _ = read_to_the_end(stores[0], cursor)
-    assert [(e.type, e.position) for e in seen] == [("InFlight", held), ("Later", later.position)]
+    assert [(e.type, e.position) for e in seen] == [("InFlight", held), ("Later", later.position),
+                                                   ("Next", next_one.position)]
 
 
 def test_a_reader_paging_the_api_sees_every_event_of_appends_through_every_node_once(citus_cluster, citus_url,
@@ -104,10 +109,11 @@ def test_a_reader_paging_the_api_sees_every_event_of_appends_through_every_node_
     appends_each, done, tailed = 8, threading.Event(), []
     failures: list[BaseException] = []
 
-    def write(store: PostgresEventStore, game: uuid.UUID) -> None:
+    def write(first: int, game: uuid.UUID) -> None:
         try:
             previous = None
-            for i in range(appends_each):
+            for i in range(appends_each):  # through each node in turn
+                store = stores[(first + i) % len(stores)]
                 [*_, last] = store.append(Append(game, 2 * i, [NewEvent("E", 1, {}), NewEvent("F", 1, {})], META,
                                                  previous_hash=previous))
                 previous = last.hash
@@ -127,8 +133,8 @@ def test_a_reader_paging_the_api_sees_every_event_of_appends_through_every_node_
 
     reader = threading.Thread(target=tail)
     reader.start()
-    # Each game written through one of the three nodes, the games of both workers through each.
-    writers = [threading.Thread(target=write, args=(stores[n % 3], game)) for n, game in enumerate(games)]
+    # Each game written through the three nodes in turn, the games of both workers.
+    writers = [threading.Thread(target=write, args=(n, game)) for n, game in enumerate(games)]
     try:
         for t in writers:
             t.start()
@@ -148,3 +154,5 @@ def test_a_reader_paging_the_api_sees_every_event_of_appends_through_every_node_
     for origin in (0, 1, 2):
         positions = [p for _, _, p in tailed if origin_of(p) == origin]
         assert positions == sorted(positions) and len(set(positions)) == len(positions)
+    for game in games:  # and each game's in version order, across the nodes its appends came through
+        assert [v for g, v, _ in tailed if g == str(game)] == list(range(1, 2 * appends_each + 1))
