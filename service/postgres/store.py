@@ -100,6 +100,7 @@ from service.events import (ORIGIN_SHIFT, ConcurrencyError, Cursor, Head, Horizo
                             origin_of)
 from service.turns import ComputerToMove
 from service.postgres.database import unconfirmed
+from service.postgres.nodes import Nodes
 from service.postgres.notifications import CHANNEL, Seal
 from service.postgres.positions import PER_ORIGIN, PER_TRANSACTION, TRANSACTION
 from service.writes import (NOW, GameRow, IdempotencyRecord, Paired, PlayerNotice, RatingChanged, SeatLeft,
@@ -292,6 +293,8 @@ class PostgresEventStore(AppendingStore):
         super().__init__(checkpoint_key)
         self._pool = pool
         self._seal = seal or Seal(os.urandom(32))
+        # On a Citus cluster: asked where the global log stands.
+        self._nodes = Nodes(pool.conninfo if isinstance(pool.conninfo, str) else pool.conninfo())
 
     def _write(self, append: Chained) -> list[StoredEvent]:
         """The whole append in one transaction, in one statement (``_statement``).
@@ -444,7 +447,7 @@ class PostgresEventStore(AppendingStore):
                     [StoredEvent(*row) for row in conn.execute(
                         f"SELECT {EVENT_COLUMNS} FROM events WHERE position > %s AND position < %s"
                         " ORDER BY position LIMIT %s", (after, below, limit)).fetchall()]
-                    for after, below in _settled(conn, cursor)], limit)
+                    for after, below in _settled(conn, cursor, self._nodes)], limit)
             else:
                 rows = conn.execute(
                     f"SELECT {EVENT_COLUMNS} FROM events"
@@ -505,25 +508,22 @@ class PostgresEventStore(AppendingStore):
         return Snapshot(row[0], row[1], bytes(row[2])) if row else None
 
 
-# Each node's oldest running transaction, and then the Citus transactions
-# prepared on each node (a two-phase commit's: each named citus_<group of
-# the node that began it>_...), in two statements, in that order.
-_XMINS = ("SELECT n.groupid, r.result FROM run_command_on_all_nodes("
-          "'SELECT pg_snapshot_xmin(pg_current_snapshot())') AS r JOIN pg_dist_node n USING (nodeid)"
-          " WHERE r.success")
-_PREPARED_BY = ("SELECT r.success, r.result FROM run_command_on_all_nodes("
-                "$$SELECT coalesce(string_agg(split_part(gid, '_', 2), ' '), '') FROM pg_prepared_xacts"
-                " WHERE gid LIKE 'citus\\_%%'$$) AS r")
+# Each node's oldest running transaction, and the Citus transactions
+# prepared on it (a two-phase commit's: each named citus_<group of the node
+# that began it>_...).
+_XMIN = "SELECT pg_snapshot_xmin(pg_current_snapshot())::text::bigint"
+_PREPARED_BY = ("SELECT coalesce(string_agg(split_part(gid, '_', 2), ' '), '') FROM pg_prepared_xacts"
+                " WHERE gid LIKE 'citus\\_%'")
 
 
-def _settled(conn: psycopg.Connection, cursor: Cursor) -> list[tuple[int, int]]:
+def _settled(conn: psycopg.Connection, cursor: Cursor, nodes: Nodes) -> list[tuple[int, int]]:
     """On a Citus cluster: for each origin, the range of positions after
     ``cursor`` that a reader may take, ``(after, below)``.
 
     An origin's positions come from its node's transaction ids, and every
     node's appends may be on any node's shards: an origin's events below
     its node's oldest running transaction (``pg_snapshot_xmin``, asked of
-    every node at once by ``run_command_on_all_nodes``) have all committed
+    every node on a connection kept to each: ``service.postgres.nodes``) have all committed
     or never will, wherever they are stored. Not quite: an append that
     wrote on two nodes (a rated game's last, which writes the ratings'
     reference tables) commits in two phases, its own node's transaction
@@ -534,27 +534,20 @@ def _settled(conn: psycopg.Connection, cursor: Cursor) -> list[tuple[int, int]]:
     moved elsewhere) has nothing running: all of its band is settled. The
     reads that follow begin after these statements, so they see whatever
     committed below the horizons."""
-    local, groups = conn.execute("SELECT (SELECT groupid FROM pg_dist_local_group),"
-                                 " array_agg(groupid) FROM pg_dist_node").fetchone() or (0, [])
-    (xmin,) = conn.execute("SELECT pg_snapshot_xmin(pg_current_snapshot())::text::bigint").fetchone() or (0,)
-    below = {local: xmin}
-    for group, result in conn.execute(_XMINS).fetchall():
-        below[group] = min(below.get(group, int(result)), int(result))
-    held: set[int] = set()
-    for success, result in conn.execute(_PREPARED_BY).fetchall():
-        if not success:
-            return []  # a node that did not say: none of its prepared transactions may be passed
-        held.update(int(g) for g in result.split() if g.isdigit())
-    known = {local, *(groups or ())}
+    below, prepared = nodes.ask(conn, _XMIN, _PREPARED_BY)
+    if None in prepared.values():
+        return []  # a node that did not say: none of its prepared transactions may be passed
+    held = {int(g) for text in prepared.values() for g in str(text).split() if g.isdigit()}
     ranges = []
-    for origin in range(max(known) + 1):
+    for origin in range(max(below) + 1):
         after, band = cursor.of(origin), (origin + 1) << ORIGIN_SHIFT
         if origin in held:
             continue
         if origin in below:
-            until = (origin * PER_ORIGIN + below[origin]) * PER_TRANSACTION
-        elif origin in known:
-            continue  # its node did not answer
+            xmin = below[origin]
+            if not isinstance(xmin, int):
+                continue  # its node did not answer
+            until = (origin * PER_ORIGIN + xmin) * PER_TRANSACTION
         else:
             until = band  # no such node now: nothing of it runs
         if until > after + 1:
