@@ -8,7 +8,8 @@ from tests/citus/build.py), its nodes at ``wal_level=logical``:
   each node, as logical decoding needs (each node's WAL kept until decoded);
 - ``cursor_page_ms``: a page of ``PAGE`` events read by cursor
   (``PostgresEventStore.read_all``: every node's horizon, its prepared
-  transactions, then the read), and ``settled_ms``, the horizons alone;
+  transactions, each node's range, the versions before the page's),
+  and ``settled_ms``, the horizons alone;
 - ``decode_ms_per_event``: decoding the appends from every node's slot
   (``test_decoding``, the cheapest output plugin: the least logical
   decoding costs), per event, before any process has merged, numbered and
@@ -87,7 +88,7 @@ def main() -> None:
             with pools[0].connection() as conn:
                 for _ in range(20):
                     t = time.perf_counter()
-                    _settled(conn, cursor)
+                    _settled(conn, cursor, stores[0]._nodes)
                     settled.append((time.perf_counter() - t) * 1000)
             while True:
                 t = time.perf_counter()
