@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from domain.errors import RuleViolation
-from domain.game_types import State, game_of, game_of_event
+from domain.game_types import State, game_of, game_of_event, is_kernel_event, public_type
 from domain.paging import Resume
 
 from service.auth import Caller
@@ -45,15 +45,22 @@ def log_revealed(state: State) -> bool:
 
 def redact(stored: dict[str, Any], caller: Caller, reveal: bool = False) -> dict[str, Any]:
     """The JSON form of an event (``type``, ``schema_version``, ``data``) for
-    ``caller``; ``reveal`` shows everything (a finished game's public log).
-    An event of a type no game has was written behind the service's back:
-    the operator, who is looking into the damage, sees it as stored; no one
-    else sees its data."""
+    ``caller``, its type by its public name (the same in every game, however
+    it is stored: :func:`domain.game_types.public_type`); ``reveal`` shows
+    everything (a finished game's public log). The kernel's events hide
+    nothing. An event of a type no game has was written behind the
+    service's back: the operator, who is looking into the damage, sees it as
+    stored; no one else sees its data."""
+    kind = stored["type"]
+    if is_kernel_event(kind):
+        return {**stored, "type": public_type(kind)}
     try:
-        game = game_of_event(stored["type"])
+        game = game_of_event(kind)
     except KeyError:
         return stored if caller.is_operator else {**stored, "data": None}
-    return game.event_view(stored, caller.seat, caller.is_operator, reveal)
+    shown = game.event_view(stored, caller.seat, caller.is_operator, reveal)
+    public = public_type(kind)
+    return shown if public == kind else {**shown, "type": public}
 
 
 def event_json(stored: StoredEvent, caller: Caller, reveal: bool = False) -> dict[str, Any]:

@@ -31,7 +31,7 @@ bp = Blueprint("commands", __name__, url_prefix="/v1/games/<uuid:game_id>")
 
 
 def _run(command: type[commands.GameCommand], game_id: uuid.UUID, caller: Caller, **asked):
-    applied = services().execute(command(game_id=game_id, caller=caller, expected_version=if_match(),
+    applied = services().games.execute(command(game_id=game_id, caller=caller, expected_version=if_match(),
                                          idempotency_key=idempotency_key(), request_id=g.get("request_id"),
                                          **asked))
     return command_answer(applied, caller, ratings()), 200, shown(applied.state.version, applied.position)

@@ -33,7 +33,7 @@ def create():
     me = _creator(caller, next((i for i, s in enumerate(data["seats"]) if s["me"]), None))
     listed = data["listed"] if data["listed"] is not None else any(
         name is None and not s["me"] for name, s in zip(seats, data["seats"]))
-    created = services().create(CreateGame(
+    created = services().games.create(CreateGame(
         variant=data["variant"], seats=seats, options=data["options"], first_dealer=data["first_dealer"],
         computers=computers, clock=data["clock"], listed=listed, guests=data["guests"], rated=data["rated"], me=me,
         idempotency_key=creation_key(),

@@ -46,7 +46,7 @@ def join(game_id: uuid.UUID, caller: Caller):
     else:
         raise Unauthenticated("Send your player token to join as that player, or give the name you take the seat"
                               " under to join as a guest.")
-    applied = services().execute(commands.Join(
+    applied = services().games.execute(commands.Join(
         game_id=game_id, caller=caller, seat_name=name, seat=data.get("seat"), expected_version=if_match(),
         idempotency_key=key, request_id=g.get("request_id")))
     (taken, token), = applied.seated.items()
@@ -67,7 +67,7 @@ def leave(game_id: uuid.UUID, caller: Caller):
     if not (caller.is_seat or caller.is_player):
         raise Unauthenticated("Send your seat's token (or your player token) to leave your seat.")
     body(EmptySchema, optional=True)
-    applied = services().execute(commands.Leave(
+    applied = services().games.execute(commands.Leave(
         game_id=game_id, caller=caller, expected_version=if_match(), idempotency_key=idempotency_key(),
         request_id=g.get("request_id")))
     return (command_answer(applied, player(caller.own_player) if caller.is_player else PUBLIC, ratings()), 200,

@@ -76,7 +76,7 @@ def test_the_lobby_shows_each_seat_taken_by_name(api):
 
 
 def test_the_lobby_shows_a_games_clock(app, api):
-    created = services(app).create(CreateGame(variant="cassino", seats=("Host", None), options={},
+    created = services(app).games.create(CreateGame(variant="cassino", seats=("Host", None), options={},
                                               clock=ClockRule(per_move_seconds=30), listed=True))
     [entry] = [g for g in lobby(api) if g["id"] == str(created.game_id)]
     assert entry["clock"] == {"per_move_seconds": 30, "on_timeout": "forfeit"}

@@ -94,7 +94,7 @@ def test_a_players_games_are_filtered_by_status(api):
 @pytest.mark.parametrize("variant", GAME_TYPES)
 def test_a_players_game_on_a_clock_shows_its_deadline_as_the_view_does(app, api, variant):
     ann = player(api)
-    created = services(app).create(CreateGame(variant=variant, seats=("Host", None), options={}, first_dealer=0,
+    created = services(app).games.create(CreateGame(variant=variant, seats=("Host", None), options={}, first_dealer=0,
                                               clock=ClockRule(per_move_seconds=600), listed=True))
     game = Open(str(created.game_id), list(created.tokens))
     join(api, game, ann["token"])

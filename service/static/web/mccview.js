@@ -141,3 +141,6 @@ export function finalCount(view, events, you) {
         el("td", {}, winners.includes(s.seat) ? "winner" : s.out ? "out of the game" : "lost"))))),
     el("p", { class: "note" }, "An ace counts 1, 2 to 10 their pips, a jack 11, a queen 12, a king 16."));
 }
+
+/** Mass Cool Casino's table as the replay draws it (games.js names this module its view). */
+export const REPLAY = { header: mccHeader, seats: mccSeats, table: mccTable, result: finalCount };

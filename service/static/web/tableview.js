@@ -184,3 +184,6 @@ export function gameResult(view, events, you) {
   return el("p", { class: "result", id: "result", role: "status" }, `${said} `,
     el("span", { class: "scores" }, `${scores}: ${view.scores.map((p, t) => `${teams[t]} ${p}`).join(", ")}.`));
 }
+
+/** Cassino's table as the replay draws it (games.js names this module its view). */
+export const REPLAY = { header, seats: seatsPanel, table: tableArea, result: gameResult };
