@@ -785,6 +785,8 @@ class Table:
                 raise CommandFailed(f"deal answered {status}: {out}")
             return self.next_play(timed, patience)
         status, moves, _ = self.client.request("GET", f"{self.url}/moves", token=token)
+        if not moves["moves"]:  # the computer counted out meanwhile: the game is over
+            return self.next_play(timed, patience)
         move = self.rng.choice(moves["moves"])
         status, out, seconds = self.client.request("POST", f"{self.url}/play", move, token=token)
         if status == 422 and self.computer:  # the computer counted out meanwhile: look again
