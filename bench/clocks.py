@@ -147,6 +147,7 @@ def watch_time_outs(url: str, games: list[uuid.UUID], until: float) -> dict[uuid
     so nothing is missed), which costs the database next to nothing."""
     import psycopg
 
+    from domain.game_types import public_type
     from service.postgres.positions import PER_TRANSACTION
 
     wanted: set[uuid.UUID] = set(games)
@@ -161,7 +162,7 @@ def watch_time_outs(url: str, games: list[uuid.UUID], until: float) -> dict[uuid
             now = time.time()
             for position, game_id, kind in rows:
                 after = position
-                if kind == "TimedOut" and game_id in wanted:
+                if public_type(kind) == "TimedOut" and game_id in wanted:  # stored as kernel.TimedOut
                     seen.setdefault(game_id, now)
             time.sleep(0.02)
     return seen

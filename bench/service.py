@@ -25,6 +25,11 @@ the end), and four measurements against it:
 4. ``long_game_slowdown``: the p50 of a play on a game ~400 events long over
    the p50 of a play on games ~10 events long, measured alternately on the
    idle service, one connection per seat as two players would have.
+5. ``computer_play_ratio``: the p50 of a person's play against one
+   computer seat over the p50 of a play between two people, alternately on
+   the idle service (``computer_p50_ms``, ``people_p50_ms``). The computer
+   answers after the person's play is answered (``service.turns``): the
+   client waits for it, untimed, before its next play.
 
 Both servers run side by side and the floor and service runs alternate in
 ``--rounds`` rounds, so that whatever else the machine is doing weighs on
@@ -740,6 +745,78 @@ def long_game(port: int, seed: int, idempotency: bool, *, long_events: int = 400
             "slowdown": long_p50 / short_p50}
 
 
+class Table:
+    """A game of Ann and Bob, Bob a person or the computer, played over one
+    connection with moves the service lists (``/moves``, untimed)."""
+
+    def __init__(self, client: Client, rng: random.Random, computer: bool):
+        self.client, self.rng, self.computer = client, rng, computer
+        status, out, _ = client.request("POST", "/v1/games", {
+            "variant": "cassino", "first_dealer": 1,
+            "seats": [{"name": "Ann"}, {"name": "Bob", "computer": computer}]})
+        if status != 201:
+            raise CommandFailed(f"create answered {status}: {out}")
+        self.url = f"/v1/games/{out['id']}"
+        self.tokens = [s["token"] for s in out["seats"]]
+        self.over = False
+
+    def next_play(self, timed: list[float], patience: float = 10.0) -> None:
+        """Deal where a person deals, until a person's play, then time it
+        (when the computer is to act, wait for it: asking for the view again
+        until it shows a person's turn, for ``patience`` seconds at most)."""
+        give_up = time.perf_counter() + patience
+        while True:
+            status, view, _ = self.client.request("GET", self.url, token=self.tokens[0])
+            if view["status"] == "finished":
+                self.over = True
+                return
+            seats = (view.get("awaiting") or {}).get("seats", [])
+            people = [seat for seat in seats if not (self.computer and seat == 1)]
+            if people:
+                break
+            if time.perf_counter() > give_up:
+                raise CommandFailed(f"the computer did not act within {patience} s: {view}")
+            time.sleep(0.002)
+        seat = people[0]
+        token = self.tokens[seat]
+        if view["status"] != "in_progress":
+            status, out, _ = self.client.request("POST", f"{self.url}/deal", {}, token=token)
+            if status != 200:
+                raise CommandFailed(f"deal answered {status}: {out}")
+            return self.next_play(timed, patience)
+        status, moves, _ = self.client.request("GET", f"{self.url}/moves", token=token)
+        if not moves["moves"]:  # the computer counted out meanwhile: the game is over
+            return self.next_play(timed, patience)
+        move = self.rng.choice(moves["moves"])
+        status, out, seconds = self.client.request("POST", f"{self.url}/play", move, token=token)
+        if status == 422 and self.computer:  # the computer counted out meanwhile: look again
+            return self.next_play(timed, patience)
+        if status != 200:
+            raise CommandFailed(f"play answered {status}: {out}")
+        timed.append(seconds)
+
+
+def against_computer(port: int, seed: int, samples: int = 60) -> dict:
+    """A person's plays against a computer and plays between two people,
+    one and the other in turn, on the idle service."""
+    rng = random.Random(seed)
+    client = Client(port)
+    computer_times: list[float] = []
+    people_times: list[float] = []
+    try:
+        tables = {True: Table(client, rng, True), False: Table(client, rng, False)}
+        while len(computer_times) < samples or len(people_times) < samples:
+            for computer, times in ((True, computer_times), (False, people_times)):
+                if tables[computer].over:
+                    tables[computer] = Table(client, rng, computer)
+                tables[computer].next_play(times)
+    finally:
+        client.close()
+    computer_p50, people_p50 = statistics.median(computer_times), statistics.median(people_times)
+    return {"samples": min(len(computer_times), len(people_times)), "computer_p50_ms": computer_p50 * 1000,
+            "people_p50_ms": people_p50 * 1000, "ratio": computer_p50 / people_p50}
+
+
 # ---------------------------------------------------------------------------
 # Main
 # ---------------------------------------------------------------------------
@@ -793,7 +870,7 @@ def main(argv: list[str] | None = None) -> int:
               + ", ".join(f"{k}={v}" for k, v in sorted(settings.items())), flush=True)
 
         # -- 1. raw PostgreSQL ------------------------------------------------
-        print(f"\n[1/4] raw PostgreSQL: {args.clients} connections, one INSERT + COMMIT per "
+        print(f"\n[1/5] raw PostgreSQL: {args.clients} connections, one INSERT + COMMIT per "
               f"transaction, {args.pg_seconds:.0f} s", flush=True)
         pg_cpu = CpuMeter(pg_pid)
         with pg_cpu.measure():
@@ -823,8 +900,8 @@ def main(argv: list[str] | None = None) -> int:
         floor_load(floor_server.port, args.clients, 1.0)
         service_load(service_server.port, args.clients, 2.0, scripts, args.idempotency)
 
-        print(f"\n[2/4] floor: bare Flask, one INSERT + COMMIT per request, same gunicorn settings and pool\n"
-              f"[3/4] service: `casino serve`, clients playing whole games (Idempotency-Key: "
+        print(f"\n[2/5] floor: bare Flask, one INSERT + COMMIT per request, same gunicorn settings and pool\n"
+              f"[3/5] service: `casino serve`, clients playing whole games (Idempotency-Key: "
               f"{'yes' if args.idempotency else 'no'})\n"
               f"      alternately, {args.rounds} rounds of {args.floor_seconds / args.rounds:.0f} s and "
               f"{args.seconds / args.rounds:.0f} s", flush=True)
@@ -860,13 +937,20 @@ def main(argv: list[str] | None = None) -> int:
         print(f"            games: {svc['games_created']} created, {svc['games_finished']} finished", flush=True)
 
         # -- 4. a long game ---------------------------------------------------
-        print("\n[4/4] long game: plays at ~400 events and at ~10 events, alternately, idle service", flush=True)
+        print("\n[4/5] long game: plays at ~400 events and at ~10 events, alternately, idle service", flush=True)
         long = long_game(service_server.port, args.seed, args.idempotency)
-        service_server.stop()
         print(f"  the long game built to version {long['versions'].split('-')[0]} in {long['build_s']:.1f} s; "
               f"timed at versions {long['versions']}")
         print(f"  p50 of {long['samples']} plays: {long['long_p50_ms']:.2f} ms at ~400 events, "
               f"{long['short_p50_ms']:.2f} ms at ~10 events", flush=True)
+
+        # -- 5. against a computer ------------------------------------------
+        print("\n[5/5] a person's plays against a computer and plays between two people, alternately,"
+              " idle service", flush=True)
+        against = against_computer(service_server.port, args.seed)
+        service_server.stop()
+        print(f"  p50 of {against['samples']} plays: {against['computer_p50_ms']:.2f} ms against a computer,"
+              f" {against['people_p50_ms']:.2f} ms between two people: ratio {against['ratio']:.3f}", flush=True)
 
         ratio = svc["per_s"] / floor["per_s"] if floor["per_s"] else float("nan")
         # When the machine's CPU is what runs out, the ratio is about the
@@ -889,6 +973,9 @@ def main(argv: list[str] | None = None) -> int:
             "floor_p99_ms": round(floor["p99_ms"], 2),
             "long_p50_ms": round(long["long_p50_ms"], 2),
             "short_p50_ms": round(long["short_p50_ms"], 2),
+            "computer_play_ratio": round(against["ratio"], 3),
+            "computer_p50_ms": round(against["computer_p50_ms"], 2),
+            "people_p50_ms": round(against["people_p50_ms"], 2),
             "server_cpu_ms_per_command": round(service_cpu.per(svc["count"]).get("server", 0.0), 2),
             "server_cpu_ms_per_floor_request": round(floor_cpu.per(floor["count"]).get("server", 0.0), 2),
             "lock_waiters": round(service_pg.means()["lock_wait"], 2),

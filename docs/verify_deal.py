@@ -212,7 +212,7 @@ def _mass_cool_shuffles(events: list[dict]) -> tuple[dict, list[_Shuffle]]:
             if e["type"] == "BetPlaced":
                 money[d["seat"]] = [c for c in money[d["seat"]] if c not in d["cards"]]
                 bets[d["seat"]] += d["cards"]
-        elif e["type"] == "BetTakenBack" and before_move is not None:
+        elif e["type"] in ("PlayUndone", "BetTakenBack") and before_move is not None:  # the log's name, and its old one
             money, bets = before_move
             before_move = None
         elif e["type"] in ("PotWon", "PotTied"):

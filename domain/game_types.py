@@ -4,10 +4,16 @@ without knowing any of them.
 Each game is a module (a sibling package of :mod:`domain.cassino`) that
 provides the names of :class:`GameType`; :data:`GAME_TYPES` maps a game type's
 name to it. A service finds a game by a variant's name (:func:`game_of`,
-for a new game or a stored state's ``variant``) or by a stored event's type
-(:func:`game_of_event`, for a log), so adding a game touches :data:`GAME_TYPES`
-and nothing else of the service (the web client's pages and the spec name
-each game type too: docs/design.md lists the steps).
+for a new game or a stored state's ``variant``) or by the type of one of
+the game's own events (:func:`game_of_event`: a log's first event names its
+game), so adding a game touches :data:`GAME_TYPES` and nothing else of the
+service (the web client's registry of game types and the spec name each
+game type too: docs/design.md lists the steps).
+
+What every game records the same way is the kernel's events
+(:mod:`domain.kernel_events`), stored under names of their own and read by
+any game: :func:`read_event` reads any stored event, and :func:`public_type`
+is the name a reader outside the domain knows it by.
 
 States, commands and events are each game's own types: a service holds
 them without looking inside, except for ``state.version``, ``state.variant``
@@ -24,7 +30,8 @@ from typing import Any, Protocol, TypeVar
 from . import cassino, masscool
 from .cards import Card
 from .clocks import Clock, ClockRule
-from .codec import Event
+from . import kernel_events
+from .codec import Event, EventCodec, public_name
 from .errors import NotationError, RuleViolation
 from .paging import Resume
 from .rating import Rating
@@ -32,9 +39,11 @@ from .rematch import Rematch, Terms
 from .seating import Holders
 from .standing import FINISHED, Awaiting, Outcome, is_finished
 from .summary import Summary
+from .views import describe
 
 __all__ = ["FINISHED", "GAME_TYPES", "AnyGameType", "GameType", "LegalMoves", "Move", "MoveList", "Options",
-           "Preset", "State", "game_of", "game_of_event", "is_finished", "read_move"]
+           "Preset", "State", "describe_event", "game_of", "game_of_event", "is_finished", "is_kernel_event",
+           "public_event_types", "public_type", "read_event", "read_move"]
 
 #: A stored event, a view, a ``/play`` body: JSON, as a dict of its fields.
 Json = dict[str, Any]
@@ -163,7 +172,14 @@ class GameType(Protocol[S, C, E, M]):
 
     @property
     def EVENT_TYPES(self) -> Mapping[str, type[E]]:
-        """The game's events by stored type name; names are unique across games."""
+        """The game's own events by stored type name (not the kernel's, which
+        every game has: :data:`domain.kernel_events.EVENT_TYPES`); names are
+        unique across games."""
+
+    @property
+    def CODEC(self) -> EventCodec[E]:
+        """Its events' stored forms: its own and the kernel's, under their
+        names now and the names they were once stored under."""
 
     @property
     def STATE(self) -> type[S]:
@@ -342,13 +358,69 @@ _BY_VARIANT: dict[str, AnyGameType] = {v: game for game in GAME_TYPES.values() f
 _BY_EVENT: dict[str, AnyGameType] = {t: game for game in GAME_TYPES.values() for t in game.EVENT_TYPES}
 
 
+def _readers() -> dict[str, EventCodec[Any]]:
+    """The codec that reads each stored name (the kernel's for its own
+    names); a name two codecs read differently is an error at import."""
+    readers: dict[str, EventCodec[Any]] = dict.fromkeys(kernel_events.EVENT_TYPES, kernel_events.CODEC)
+    for game in GAME_TYPES.values():
+        for name in game.CODEC.reads():
+            current = game.CODEC.current_name(name)
+            if current in kernel_events.EVENT_TYPES:
+                readers.setdefault(name, game.CODEC)
+                continue
+            if name in readers:
+                raise ValueError(f"Two games store an event as {name}.")
+            readers[name] = game.CODEC
+    return readers
+
+
+_READERS = _readers()
+
+
+def is_kernel_event(event_type: str) -> bool:
+    """Whether events stored as ``event_type`` are the kernel's (under its name now or an old one)."""
+    reader = _READERS.get(event_type)
+    return reader is not None and reader.current_name(event_type) in kernel_events.EVENT_TYPES
+
+
+def read_event(stored: Json) -> Event:
+    """Any game's stored event (``{"type", "schema_version", "data"}``), read
+    under its current name and upcast; a :class:`KeyError` for a type no
+    game has."""
+    event: Event = _READERS[stored["type"]].from_json(stored)
+    return event
+
+
+def public_type(event_type: str) -> str:
+    """The name an event stored as ``event_type`` is known by outside the
+    domain: the public name (:func:`domain.codec.public_name`) of its
+    current stored name, the same for every game; a type no game has, as it is."""
+    reader = _READERS.get(event_type)
+    return public_name(reader.current_name(event_type)) if reader is not None else event_type
+
+
+def public_event_types(game: AnyGameType) -> list[str]:
+    """The public names of every event a game of ``game`` records: its own, then the kernel's."""
+    return [public_name(t) for t in (*game.EVENT_TYPES, *kernel_events.EVENT_TYPES)]
+
+
+def describe_event(stored: Json) -> str:
+    """One line saying what a stored event records, whatever its game."""
+    reader = _READERS[stored["type"]]
+    current = reader.to_json(reader.from_json(stored))
+    if current["type"] in kernel_events.EVENT_TYPES:
+        return describe(current, kernel_events.DESCRIBERS)
+    return game_of_event(current["type"]).describe_event(current)
+
+
 def game_of(variant: str) -> AnyGameType:
     """The game a variant belongs to; :class:`KeyError` for an unknown one."""
     return _BY_VARIANT[variant]
 
 
 def game_of_event(event_type: str) -> AnyGameType:
-    """The game whose events include the stored type ``event_type``; :class:`KeyError` if none."""
+    """The game whose own events include the stored type ``event_type``;
+    :class:`KeyError` if none (the kernel's events are every game's)."""
     return _BY_EVENT[event_type]
 
 

@@ -11,28 +11,29 @@ A new adapter (a clock, a table of deadlines, a replica to read from) is a
 field of ``Adapters`` typed by its protocol, an implementation in each
 wiring, and a contract test in tests/contract that holds both to it. A new
 use case is a method of the service layer that ``Services`` hands to the
-blueprints. Replicas are ``Replica``s, each an event store and a read
-model over a standby; reads that may come from one go through
-``Services.reads`` (``service.replicas``).
+blueprints. What reacts to the game service's appends (the live streams,
+the players' streams, the computer seats, the metrics) is a handler on its
+message bus (``service.messagebus``), registered here (``reactions``).
+Replicas are ``Replica``s, each an event store and a read model over a
+standby; reads that may come from one go through ``Services.reads``
+(``service.replicas``).
 """
 
 from __future__ import annotations
 
 import secrets
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
-from uuid import UUID
-
-from domain.standing import is_finished
 
 from service.announcements import Listen
 from service.auth import Authenticator, TicketUses, player_key_from, seat_key_from
 from service.cache import StateCache
-from service.commands import CreateGame, GameCommand
 from service.computer import ComputerPlayers
 from service.deadlines import DeadlineClaims
 from service.events import EventStore
-from service.games import Applied, Created, GameReads, GameService
+from service.games import GameReads, GameService
+from service.messagebus import CommandAppended, GameCreated, MessageBus
+from service.metrics import COMMANDS_APPENDED
 from service.players import Players, PlayerService
 from service.pairing import Pairer, Pairings, game_for
 from service.ratings import Ratings
@@ -41,6 +42,7 @@ from service.replicas import Reads, Replica, Source
 from service.snapshots import snapshot_key_from
 from service.streams import Hub
 from service.timeouts import TimeKeeper
+from service.turns import TurnClaims
 
 
 @dataclass(frozen=True)
@@ -51,6 +53,7 @@ class Adapters:
     read_model: ReadModel  # the games read model: listing, auditing
     ticket_uses: TicketUses  # stream tickets' single use
     deadlines: DeadlineClaims  # where the time keeper claims the games whose clock has run out
+    computer_turns: TurnClaims  # where the time keeper claims the games that await a computer seat
     players: Players  # players, and the seats they hold
     ratings: Ratings  # players' ratings, kept by the appends that rate games
     pairings: Pairings  # the players waiting to be paired
@@ -87,11 +90,11 @@ class Settings:
 class Services:
     """The parts of the service one app uses, built once by ``bootstrap``.
 
-    Commands go through ``create`` and ``execute``, which let the computer
-    seats take their turns after each; reads go to ``games`` (a game, its
-    events, the global log) and ``read_model`` (the listing, the evidence
-    ``verify`` checks) on the primary, or to ``reads`` when they may come
-    from a replica."""
+    Commands go to ``games`` (``create``, ``execute``), whose message bus
+    (``bus``) hands what they appended to the reactions; reads go to
+    ``games`` (a game, its events, the global log) and ``read_model`` (the
+    listing, the evidence ``verify`` checks) on the primary, or to
+    ``reads`` when they may come from a replica."""
 
     games: GameService
     players: PlayerService
@@ -104,16 +107,7 @@ class Services:
     adapters: Adapters
     keeper: TimeKeeper
     pairer: Pairer
-
-    def create(self, command: CreateGame) -> Created:
-        created = self.games.create(command)
-        self.computers.take_turns(created.game_id, command.request_id)
-        return created
-
-    def execute(self, command: GameCommand) -> Applied:
-        applied = self.games.execute(command)
-        self.computers.take_turns(command.game_id, command.request_id)
-        return applied
+    bus: MessageBus
 
     def ready(self, timeout: float) -> bool:
         return self.adapters.ready(timeout)
@@ -125,35 +119,50 @@ class Services:
         self.adapters.close()
 
 
+def reactions(bus: MessageBus, hub: Hub, keeper: TimeKeeper) -> None:
+    """What reacts to the game service's appends, each a handler on ``bus``:
+    the game's live streams publish its events, the players' streams tell
+    them what concerns them, the time keeper is woken when a computer seat
+    is awaited, and the metrics count the appends."""
+
+    def publish(message: CommandAppended) -> None:
+        hub.games.publish(message.game_id, list(message.stored), message.state)
+
+    def tell(message: GameCreated | CommandAppended) -> None:
+        if message.told:
+            hub.players.tell(message.told)
+
+    def let_computers_act(message: GameCreated | CommandAppended) -> None:
+        if message.computer_due:
+            keeper.wake()
+
+    def count(message: GameCreated | CommandAppended) -> None:
+        COMMANDS_APPENDED.inc()
+
+    bus.subscribe(GameCreated, tell)
+    bus.subscribe(GameCreated, let_computers_act)
+    bus.subscribe(GameCreated, count)
+    bus.subscribe(CommandAppended, publish)
+    bus.subscribe(CommandAppended, tell)
+    bus.subscribe(CommandAppended, let_computers_act)
+    bus.subscribe(CommandAppended, count)
+
+
 def bootstrap(adapters: Adapters, settings: Settings) -> Services:
     token = settings.operator_token
     snapshot_key = snapshot_key_from(token) if token else None
     hub = Hub(adapters.store.load, capacity=settings.stream_buffer_events, listen=adapters.listen)
+    bus = MessageBus()
     games = GameService(adapters.store, StateCache(), snapshot_key=snapshot_key,
                         seat_key=seat_key_from(token) if token else None,
-                        checkpoint_key=settings.checkpoint_key, appended=hub.games.publish, told=hub.players.tell,
-                        ratings=adapters.ratings.of)
+                        checkpoint_key=settings.checkpoint_key, bus=bus, ratings=adapters.ratings.of)
     adapters.on_new_server(games.cache.clear)
     replicas = [Source(GameReads(replica.store, StateCache(), snapshot_key=snapshot_key,
                                  checkpoint_key=settings.checkpoint_key), replica.read_model, True)
                 for replica in adapters.replicas]
     computers = ComputerPlayers(games)
-
-    def time_out(command: GameCommand) -> Applied:
-        """A time-out, then the computer seats' turns if the game goes on."""
-        applied = games.execute(command)
-        if not is_finished(applied.state):
-            computers.take_turns(command.game_id, command.request_id)
-        return applied
-
-    def time_outs(commands: Sequence[GameCommand]) -> Mapping[UUID, Applied]:
-        """Time-outs appended together, then the computer seats' turns in each game that goes on."""
-        done = games.execute_together(commands)
-        for game_id, applied in done.items():
-            if not is_finished(applied.state):
-                computers.take_turns(game_id)
-        return done
-
+    keeper = TimeKeeper(games, computers, adapters.deadlines, adapters.computer_turns, adapters.store.now)
+    reactions(bus, hub, keeper)
     return Services(
         games=games,
         players=PlayerService(adapters.players, player_key_from(token) if token else secrets.token_bytes(32)),
@@ -166,6 +175,7 @@ def bootstrap(adapters: Adapters, settings: Settings) -> Services:
                                     settled=games.settled),
         checkpoint_key=settings.checkpoint_key,
         adapters=adapters,
-        keeper=TimeKeeper(time_out, time_outs, games.load, adapters.deadlines, adapters.store.now),
+        keeper=keeper,
         pairer=Pairer(adapters.pairings, lambda group: games.create(game_for(group)), adapters.store.now),
+        bus=bus,
     )

@@ -53,8 +53,8 @@ def appended(game_id: uuid.UUID, command: str, before: State, after: State, even
 
 
 def _timed_out(game_id: uuid.UUID, before: State, after: State, first: Any, at: datetime) -> None:
-    """A time-out's line: ``first`` is its first event (``TimedOut`` or
-    ``TurnTimedOut``, each naming the seat and whether the computer moved)."""
+    """A time-out's line: ``first`` is its first event (the kernel's
+    ``TimedOut``, naming the seat and whether the computer moved)."""
     seat = first.seat
     followed = "game_over" if is_finished(after) else "computer_moved" if first.computer else "went_on"
     deadline = game_of(before.variant).deadline(before)

@@ -5,9 +5,11 @@ Two stores keep the contract: ``service.postgres.store.PostgresEventStore``
 (the real one) and ``service.memory.store.MemoryEventStore`` (tests and
 ``make test-fast``); ``tests/contract`` holds both to it.
 
-Which game a stored event belongs to is read off its type
-(:func:`domain.game_types.game_of_event`): event names are unique across games,
-so folding a stored game needs no other clue.
+Which game a stored game is, its first event says
+(:func:`domain.game_types.game_of_event`: the names of a game's own events
+are unique across games), so folding a stored game needs no other clue; the
+events every game shares are the kernel's, which any game reads
+(:func:`domain.game_types.read_event`).
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from datetime import datetime
 from typing import Any, NamedTuple, Protocol, runtime_checkable
 from uuid import UUID
 
-from domain.game_types import State, game_of_event
+from domain.game_types import State, game_of, game_of_event, read_event
 
 from service.checkpoints import Checkpoint
 from service.writes import Snapshot, Write, by_kind
@@ -221,7 +223,7 @@ def stored_form(stored: Recorded) -> dict[str, Any]:
 
 def decode(stored: Recorded) -> Any:
     """A stored event as its game's event (upcast to the current schema)."""
-    return game_of_event(stored.type).from_json(stored_form(stored))
+    return read_event(stored_form(stored))
 
 
 def refold(events: Iterable[Recorded], state: State | None = None) -> State:
@@ -234,7 +236,7 @@ def refold(events: Iterable[Recorded], state: State | None = None) -> State:
         if state is None:
             raise ValueError("no events to fold, and no state to fold them into")
         return state
-    game = game_of_event(first.type)  # a game's events are all its own: one lookup folds them
+    game = game_of(state.variant) if state is not None else game_of_event(first.type)  # a game starts with its own
     later = list(rest)
     return game.fold([game.from_json(stored_form(e)) for e in later],
                      game.evolve(state, decode(first), first.recorded_at), [e.recorded_at for e in later])
@@ -244,7 +246,8 @@ def refold_checked(events: Iterable[Recorded], state: State | None = None) -> St
     """``refold`` for events that may have been altered: raises ``Unfoldable``."""
     for event in events:
         try:
-            state = game_of_event(event.type).evolve(state, decode(event), event.recorded_at)
+            game = game_of(state.variant) if state is not None else game_of_event(event.type)
+            state = game.evolve(state, decode(event), event.recorded_at)
         # Altered data can fail anywhere in decoding or applying an event;
         # whatever it raises, the history does not hold together there.
         except Exception as error:

@@ -16,10 +16,13 @@ from __future__ import annotations
 
 import itertools
 import secrets
+import threading
 import uuid
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
+
+from cachetools import FIFOCache
 
 from domain.errors import OptionError, RuleViolation
 from domain.game_types import GAME_TYPES, GameType, State, game_of
@@ -36,11 +39,12 @@ from service.commands import CreateGame, GameCommand, Request, fresh_seed, reque
 from service.deadlines import Deadline
 from service.events import (Append, ConcurrencyError, EventStore, Horizon, NewEvent, RatingsMoved, StoredEvent,
                             Unfoldable, decode, refold, refold_checked)
-from service.metrics import COMMANDS_APPENDED
+from service.messagebus import CommandAppended, GameCreated, MessageBus
 from service.notices import Told, notices
 from service.projection import LISTED, player_seat_changes, row_changes, seat_changes
 from service.ratings import rating_writes
 from service.snapshots import code_version, seal, unseal
+from service.turns import ComputerToMove
 from service.writes import (CREATION_SCOPE, GameRow, IdempotencyRecord, Write, player_notices, player_seats,
                             seat_tokens)
 
@@ -168,8 +172,42 @@ class Loaded(NamedTuple):
         return self.state.version
 
 
-#: Told of each command's stored events and the game's state after them.
-Appended = Callable[[uuid.UUID, list[StoredEvent], State], None]
+class ComputerSeats:
+    """Which seats of each game the service plays itself (``service.computer``):
+    read from the game's first event once and kept, for the ``capacity``
+    games read last (a ``cachetools.FIFOCache``: first in, first out). They
+    are fixed when the game is created."""
+
+    def __init__(self, store: EventStore, capacity: int = 10_000):
+        self._store = store
+        self._known: FIFOCache = FIFOCache(maxsize=capacity)
+        self._lock = threading.Lock()
+
+    def of(self, game_id: uuid.UUID) -> tuple[int, ...]:
+        with self._lock:
+            known = self._known.get(game_id)
+        if known is None:
+            first = self._store.load(game_id, 0, 1)
+            known = tuple(first[0].metadata.get(COMPUTER_SEATS, ())) if first else ()
+            self.know(game_id, known)
+        return known
+
+    def know(self, game_id: uuid.UUID, seats: tuple[int, ...]) -> None:
+        with self._lock:
+            self._known[game_id] = seats
+
+
+def computer_due(game: GameType, state: State, computers: tuple[int, ...]) -> bool:
+    """Whether one of the ``computers`` seats has something to do in ``state``."""
+    return bool(computers) and game.computer_command(state, computers, None) is not None
+
+
+def _computer_to_move(game: GameType, state: State, computers: tuple[int, ...], at: Any) -> ComputerToMove | None:
+    """The write that says whether a computer is awaited after an append at
+    ``at``; None for a game without computer seats (nothing to write)."""
+    if not computers:
+        return None
+    return ComputerToMove(at if computer_due(game, state, computers) else None)
 
 
 class GameReads:
@@ -314,24 +352,21 @@ class GameService(GameReads):
     """Commands on games, on the primary store, and the same reads there."""
 
     def __init__(self, store: EventStore, cache: StateCache, *, snapshot_key: bytes | None = None,
-                 seat_key: bytes | None = None, checkpoint_key: bytes | None = None,
-                 appended: Appended | None = None, told: Callable[[Told], None] | None = None,
+                 seat_key: bytes | None = None, checkpoint_key: bytes | None = None, bus: MessageBus | None = None,
                  ratings: Callable[[Sequence[str], str], Mapping[str, Rating]] = lambda players, variant: {}):
         """``seat_key`` derives the tokens of games created with an
         idempotency key (``service.auth.seat_token``); every process serving
         the database needs the same one, and without it each makes its own.
-        ``appended(game_id, stored, state)`` is told of every command's
-        events once they are stored (the live streams of this process take
-        them from there), and ``told`` of what each tells the players of the
-        game (``service.notices``: the players' streams of this process take
-        them from there). ``ratings(players, variant)`` reads the players'
-        ratings as they stand, for a rated game that finishes
+        ``bus`` is handed what each creation and command appended, once it
+        is stored (``service.messagebus``: the reactions are registered
+        there, in the bootstrap). ``ratings(players, variant)`` reads the
+        players' ratings as they stand, for a rated game that finishes
         (``service.ratings``). The rest is ``GameReads``'."""
         super().__init__(store, cache, snapshot_key=snapshot_key, checkpoint_key=checkpoint_key)
-        self._appended = appended
-        self._told = told
+        self._bus = bus or MessageBus()
         self._seat_key = seat_key or secrets.token_bytes(32)
         self._ratings = ratings
+        self.computer_seats = ComputerSeats(store)
 
     # -- commands -----------------------------------------------------------
 
@@ -360,44 +395,32 @@ class GameService(GameReads):
         game_id = command.game_id or uuid.uuid4()
         tokens = self._tokens(game_id, names, key)
         state = created = game.fold(events, times=itertools.repeat(at))
-        me, actor = command.me, PUBLIC.actor
-        sitting_down = (*([me] if me is not None else []), *command.seated)
+        sitting_down = (*([command.me] if command.me is not None else []), *command.seated)
         for sitting in sitting_down:  # the creator, or a pairing's players, seated in the same append
             joined = game.decide(state, game.join_command(sitting.seat, sitting.name, str(sitting.player)), at)
             state = game.fold(joined, state, itertools.repeat(at))
             events = [*events, *joined]
-        if me is not None:
-            actor = player(me.player).actor
         told = _started(game_id, state, command, notices(game_id, created, state))
-        meta = metadata(actor, command)
-        if command.computers:
-            meta[COMPUTER_SEATS] = list(command.computers)
-        if command.listed:
-            meta[LISTED] = True
-        if not command.guests:
-            meta[PLAYERS_ONLY] = True
-        record = fingerprint = None
-        if key is not None:
-            fingerprint = request_hash(PUBLIC.actor, command.name, command.body())
-            record = IdempotencyRecord(key, fingerprint, {"game": str(game_id), "version": state.version,
-                                                          "tokens": _hash_list(tokens)},
-                                       actor=PUBLIC.actor, scope=CREATION_SCOPE)
+        fingerprint = request_hash(PUBLIC.actor, command.name, command.body()) if key is not None else None
+        record = None if fingerprint is None else IdempotencyRecord(
+            key or "", fingerprint, {"game": str(game_id), "version": state.version, "tokens": _hash_list(tokens)},
+            actor=PUBLIC.actor, scope=CREATION_SCOPE)
+        computer = _computer_to_move(game, state, command.computers, at)
         try:
             writes = [GameRow(row_changes(state, listed=command.listed)), *seat_tokens(_hashes(tokens)),
-                      *_optional(record, _deadline(game, None, state)),
+                      *_optional(record, _deadline(game, None, state), computer),
                       *player_seats({s.player: s.seat for s in sitting_down}), *player_notices(told),
                       *command.paired]
-            stored = self._store.append(Append(game_id, 0, [_new(game, e) for e in events], meta, writes=writes,
-                                               at=at))
+            stored = self._store.append(Append(game_id, 0, [_new(game, e) for e in events],
+                                               _creation_metadata(command), writes=writes, at=at))
         except ConcurrencyError:  # the key was filed before, or (a paired game) one of its pairings has ended
             retried = self._retried_creation(key, fingerprint) if key and fingerprint else None
             if retried is None:
                 raise
             return retried
         self.cache.put(game_id, Loaded(state, stored[-1].hash))
-        if told and self._told is not None:
-            self._told(told)
-        COMMANDS_APPENDED.inc()
+        self.computer_seats.know(game_id, tuple(command.computers))
+        self._bus.handle(GameCreated(game_id, stored, state, told, computer is not None and computer.at is not None))
         return Created(game_id, state, tuple(tokens), stored[-1].position)
 
     def _retried_creation(self, key: str, fingerprint: str) -> Created | None:
@@ -454,54 +477,85 @@ class GameService(GameReads):
         usually is: the game has moved on), is the first result looked for,
         so a first attempt costs no extra round trip.
         """
-        game_id, if_match, key = command.game_id, command.expected_version, command.idempotency_key
         meta = metadata(command.actor, command)
+        key = command.idempotency_key
         fingerprint = request_hash(command.filed_as, command.name, command.body()) if key is not None else ""
-        loaded = self.cache.get(game_id)
-        read = loaded is None or (if_match is not None and if_match != loaded.version)
-        if read:
-            loaded = self._load(game_id)
-        lost = moved = 0  # appends lost after a read; to a rating another game moved
+        loaded, tries = self._to_decide_on(command)
         while True:
             try:
-                if if_match is not None and if_match != loaded.version:
-                    raise PreconditionFailed(loaded.version)
-                applied, head = self._decide_and_append(command, loaded, meta, fingerprint)
+                applied = self._attempt(command, loaded, meta, fingerprint)
                 break
-            except RatingsMoved:
-                moved += 1
-                if moved > MOVED_RATINGS:
-                    raise VersionConflict() from None
-                continue  # the game is where it was: decide it again on the ratings as they are now
             except (RuleViolation, PreconditionFailed, ConcurrencyError) as refusal:
-                if not read:
-                    read, cached = True, loaded
-                    loaded = self._load(game_id)
-                    if loaded.version != cached.version:
-                        continue
-                    if isinstance(refusal, ConcurrencyError):
-                        # The store is behind the cache: events it once held
-                        # are gone. Read the game afresh (and find it damaged).
-                        self.cache.drop(game_id)
-                        loaded = self._load(game_id)
-                        continue
-                elif isinstance(refusal, ConcurrencyError) and if_match is None and lost < command.decide_again:
-                    lost += 1
-                    fresh = self._load(game_id)
-                    if fresh.version != loaded.version:  # another command landed: decide on the game as it is now
-                        loaded = fresh
-                        continue
-                retried = self._first_result(command, fingerprint) if key is not None else None
-                if retried is not None:
-                    return retried
-                if not isinstance(refusal, ConcurrencyError):
-                    raise
-                if if_match is not None:
-                    raise PreconditionFailed(self.load(game_id).version) from None
-                raise VersionConflict() from None
-        self.cache.put(game_id, Loaded(applied.state, head))
-        COMMANDS_APPENDED.inc()
+                again = self._read_again(command, loaded, refusal, tries)
+                if again is None:
+                    return self._replayed_or_refused(command, fingerprint, refusal)
+                loaded = again
         return applied
+
+    def _to_decide_on(self, command: GameCommand) -> tuple[Loaded, _Tries]:
+        """The game to decide the command on first: as cached, unless the cache
+        has none or is not at the version ``If-Match`` names (then read)."""
+        loaded = self.cache.get(command.game_id)
+        if loaded is not None and command.expected_version in (None, loaded.version):
+            return loaded, _Tries(read=False)
+        return self._load(command.game_id), _Tries(read=True)
+
+    def _attempt(self, command: GameCommand, loaded: Loaded, meta: Mapping[str, Any], fingerprint: str) -> Applied:
+        """Check ``If-Match`` against ``loaded``, then decide and append the
+        command on it; decided again (up to ``MOVED_RATINGS`` times, then a
+        ``VersionConflict``) while another game moves the ratings it read."""
+        for _ in range(MOVED_RATINGS + 1):
+            if command.expected_version is not None and command.expected_version != loaded.version:
+                raise PreconditionFailed(loaded.version)
+            try:
+                return self._decide_and_append(command, loaded, meta, fingerprint)
+            except RatingsMoved:
+                continue  # the game is where it was: decide it again on the ratings as they are now
+        raise VersionConflict()
+
+    def _read_again(self, command: GameCommand, loaded: Loaded, refusal: Exception, tries: _Tries) -> Loaded | None:
+        """After ``refusal``: the game read again to decide the command on once
+        more, or None when the refusal stands. A refusal of a game as cached
+        may be the cache's being behind (``_caught_up``); an append lost after
+        a read, with no ``If-Match``, is decided again on the game as another
+        command left it, up to the command's ``decide_again`` times."""
+        if not tries.read:
+            tries.read = True
+            return self._caught_up(command.game_id, loaded, refusal)
+        if (isinstance(refusal, ConcurrencyError) and command.expected_version is None
+                and tries.lost < command.decide_again):
+            tries.lost += 1
+            fresh = self._load(command.game_id)
+            return fresh if fresh.version != loaded.version else None
+        return None
+
+    def _caught_up(self, game_id: uuid.UUID, cached: Loaded, refusal: Exception) -> Loaded | None:
+        """The game read after the cached state ``cached`` was refused: if it
+        moved on, the game as it is; if not, and the store refused the
+        append all the same, the store is behind the cache (events it once
+        held are gone): the game read afresh, and found damaged. None when
+        the refusal stands."""
+        loaded = self._load(game_id)
+        if loaded.version != cached.version:
+            return loaded
+        if isinstance(refusal, ConcurrencyError):
+            self.cache.drop(game_id)
+            return self._load(game_id)
+        return None
+
+    def _replayed_or_refused(self, command: GameCommand, fingerprint: str, refusal: Exception) -> Applied:
+        """The answer to a command whose refusal stands: the first result, when
+        it is a retry of one filed under its idempotency key; else the
+        refusal, a lost append told as ``PreconditionFailed`` (with the
+        game's version now) under ``If-Match``, else as ``VersionConflict``."""
+        retried = self._first_result(command, fingerprint) if command.idempotency_key is not None else None
+        if retried is not None:
+            return retried
+        if not isinstance(refusal, ConcurrencyError):
+            raise refusal
+        if command.expected_version is not None:
+            raise PreconditionFailed(self.load(command.game_id).version) from None
+        raise VersionConflict() from None
 
     def dry_run(self, command: GameCommand) -> tuple[State, RuleViolation | None]:
         """What :meth:`execute` would decide about ``command`` now, with
@@ -538,16 +592,13 @@ class GameService(GameReads):
         done = {}
         for (game_id, decision), stored in zip(decided.items(), written, strict=True):
             if not isinstance(stored, ConcurrencyError):
-                applied, head = self._recorded(decision, stored)
-                self.cache.put(game_id, Loaded(applied.state, head))
-                COMMANDS_APPENDED.inc()
-                done[game_id] = applied
+                done[game_id] = self._recorded(decision, stored)
         return done
 
     def _decide_and_append(self, command: GameCommand, loaded: Loaded, meta: Mapping[str, Any],
-                           fingerprint: str) -> tuple[Applied, str]:
+                           fingerprint: str) -> Applied:
         """Decide the command and its follow-ups on ``loaded`` and append
-        them; what was applied, and the hash of the new last event."""
+        them; what was applied."""
         decision = self._decide(command, loaded, meta, fingerprint)
         return self._recorded(decision, self._store.append(decision.append))
 
@@ -592,24 +643,26 @@ class GameService(GameReads):
         seated = self._seated_tokens(game_id, changed, command.idempotency_key)
         told = notices(game_id, state, after)  # nothing, but for a game players hold seats in
         tokens = {seat: None for seat in changed} | {s: hash_token(t) for s, t in seated.items() if t}
-        writes = [GameRow(row_changes(after, state)), *_optional(record, snapshot, _deadline(game, state, after)),
+        computer = _computer_to_move(game, after, self.computer_seats.of(game_id), at)
+        writes = [GameRow(row_changes(after, state)),
+                  *_optional(record, snapshot, _deadline(game, state, after), computer),
                   *seat_tokens(tokens), *player_seats(player_seat_changes(state, changed)), *player_notices(told),
                   *rated]
         append = Append(game_id, state.version, new, meta, previous_hash=loaded.hash, writes=writes, at=at)
-        return _Decided(append, tuple(events), state, after, seated, told)
+        return _Decided(append, tuple(events), state, after, seated, told,
+                        computer is not None and computer.at is not None)
 
-    def _recorded(self, decision: _Decided, stored: list[StoredEvent]) -> tuple[Applied, str]:
-        """Tell this process's streams of the decision's stored events; what
-        was applied, and the hash of the new last event."""
+    def _recorded(self, decision: _Decided, stored: list[StoredEvent]) -> Applied:
+        """The decision's stored events: the game as they leave it cached, then
+        the bus told (``CommandAppended``); what was applied."""
         game_id = decision.append.game_id
         chronicle.appended(game_id, decision.append.metadata["command"], decision.before, decision.after,
                            decision.events, decision.append.at)
-        if self._appended is not None:
-            self._appended(game_id, stored, decision.after)
-        if decision.told and self._told is not None:
-            self._told(decision.told)
-        return (Applied(game_id, decision.append.expected_version, decision.events, decision.after,
-                        stored[-1].position, decision.seated), stored[-1].hash)
+        self.cache.put(game_id, Loaded(decision.after, stored[-1].hash))
+        self._bus.handle(CommandAppended(game_id, decision.append.metadata["command"], stored, decision.after,
+                                         decision.told, decision.computer_due))
+        return Applied(game_id, decision.append.expected_version, decision.events, decision.after,
+                       stored[-1].position, decision.seated)
 
     def _seated_tokens(self, game_id: uuid.UUID, changed: Mapping[int, Holder | None],
                        key: str | None) -> dict[int, str | None]:
@@ -657,7 +710,7 @@ class GameService(GameReads):
 class _Decided(NamedTuple):
     """A command decided: the append that stores it, its events (the
     domain's), the states before and after them, the seats it seated (with their new
-    tokens) and what it tells the players."""
+    tokens), what it tells the players and whether a computer seat is then awaited."""
 
     append: Append
     events: tuple[Any, ...]
@@ -665,6 +718,17 @@ class _Decided(NamedTuple):
     after: State
     seated: dict[int, str | None]
     told: Told
+    computer_due: bool = False
+
+
+@dataclass
+class _Tries:
+    """Where a command's attempts stand (``GameService.execute``): whether the
+    game was read from the store (not only taken from the cache), and how
+    many appends were lost after a read."""
+
+    read: bool
+    lost: int = 0
 
 
 def _deadline(game: GameType, before: State | None, after: State) -> Deadline | None:
@@ -682,6 +746,21 @@ def _deadline(game: GameType, before: State | None, after: State) -> Deadline | 
 def _optional(*writes: Write | None) -> list[Write]:
     """The writes given, but None (a write this append has none of)."""
     return [w for w in writes if w is not None]
+
+
+def _creation_metadata(command: CreateGame) -> dict[str, Any]:
+    """What a creation's events record besides themselves: who created it (a
+    player seated by it, else the public), and the game's lasting terms
+    (its computer seats, listed in the lobby, players only)."""
+    actor = player(command.me.player).actor if command.me is not None else PUBLIC.actor
+    meta = metadata(actor, command)
+    if command.computers:
+        meta[COMPUTER_SEATS] = list(command.computers)
+    if command.listed:
+        meta[LISTED] = True
+    if not command.guests:
+        meta[PLAYERS_ONLY] = True
+    return meta
 
 
 def _hash_list(tokens: list[str | None]) -> list[str | None]:

@@ -50,20 +50,24 @@ def notices(game_id: uuid.UUID, before: State, after: State) -> dict[uuid.UUID, 
         return {}
     common = {"game": str(game_id), "version": after.version}
     started = before.status == WAITING and after.status != WAITING and not is_finished(after)
-    ended = is_finished(after) and not is_finished(before)
     awaited, was_awaited = awaited_seats(game, after), awaited_seats(game, before)
+    over = [_game_over(game, after, common)] if is_finished(after) and not is_finished(before) else []
     told: dict[uuid.UUID, list[Notice]] = {}
     for seat, player in players.items():
         said = [{"event": "game_started", **common}] if started else []
         if seat in awaited and seat not in was_awaited:
             said.append(your_turn(game, after, common))
-        if ended:
-            outcome = game.outcome(after)
-            said.append({"event": "game_over", **common, "result": outcome.result if outcome else None,
-                         "winners": list(outcome.winners) if outcome else []})
+        said += over
         if said:
             told[player] = said
     return told
+
+
+def _game_over(game: AnyGameType, state: State, common: Mapping[str, Any]) -> Notice:
+    """The ``game_over`` of a game that just finished."""
+    outcome = game.outcome(state)
+    return {"event": "game_over", **common, "result": outcome.result if outcome else None,
+            "winners": list(outcome.winners) if outcome else []}
 
 
 def your_turn(game: AnyGameType, state: State, common: Mapping[str, Any]) -> Notice:

@@ -74,10 +74,12 @@ class Timing:
 
 
 def frame(stored: StoredEvent, caller: Caller, reveal: bool = False) -> str:
-    """One event as an SSE message: ``id`` is its version, ``event`` its type;
-    redacted exactly as the event log is (``reveal`` once a game's log is public)."""
-    data = jsonio.dumps(event_json(stored, caller, reveal)).decode()
-    return f"id: {stored.version}\nevent: {stored.type}\ndata: {data}\n\n"
+    """One event as an SSE message: ``id`` is its version, ``event`` its type
+    as the log shows it (its public name); redacted exactly as the event log
+    is (``reveal`` once a game's log is public)."""
+    shown = event_json(stored, caller, reveal)
+    data = jsonio.dumps(shown).decode()
+    return f"id: {stored.version}\nevent: {shown['type']}\ndata: {data}\n\n"
 
 
 def events(load: Callable[[UUID], State], read: Read, hub: Hub, game_id: UUID, caller: Caller, after: int,

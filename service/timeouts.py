@@ -19,13 +19,22 @@ a time-out happen once: a claim is only a lease that keeps the others from
 doing the same work at the same moment, and a worker killed while it holds
 one leaves it to lapse within ``LEASE``. A restarted service finds the
 deadlines where it left them.
+
+The computer seats act the same way (``service.turns``): an append that
+leaves a game awaiting a computer writes so, and the time keeper claims
+such games as it claims deadlines and lets the computer make its command
+(``ComputerPlayers.act``), appended with the version it looked at as its
+``If-Match``. The game service's message bus wakes this process's time
+keeper when one of its own appends awaits a computer (``wake``), so the
+computer answers at once rather than at the next look; a game of
+computers alone plays on, one claim after another, with nobody calling.
 """
 
 from __future__ import annotations
 
 import logging
 import threading
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable
 from datetime import datetime, timedelta
 from uuid import UUID
 
@@ -33,8 +42,10 @@ from domain.errors import RuleViolation
 from domain.game_types import game_of
 
 from service.commands import TimeOut
+from service.computer import ComputerPlayers
 from service.deadlines import DeadlineClaims
-from service.games import CorruptGame, GameNotFound, PreconditionFailed, VersionConflict
+from service.games import CorruptGame, GameNotFound, GameService, PreconditionFailed, VersionConflict
+from service.turns import TurnClaims
 
 #: How long a claim keeps the other workers from a due game.
 LEASE = timedelta(seconds=1)
@@ -56,21 +67,23 @@ _log = logging.getLogger(__name__)
 
 
 class TimeKeeper:
-    """Claims due deadlines and appends their time-outs: together, through
-    ``execute_together`` (``GameService.execute_together``, then the
-    computer seats' turns), and any that could not be appended so, each by
-    itself through ``execute`` (``Services.execute``: the command, then the
-    computer seats' turns)."""
+    """Claims due deadlines and appends their time-outs through ``games``:
+    together (``GameService.execute_together``), and any that could not be
+    appended so, each by itself (``GameService.execute``); and claims the
+    games that await a computer (``turns``) and lets ``computers`` act."""
 
-    def __init__(self, execute: Callable[[TimeOut], object],
-                 execute_together: Callable[[Sequence[TimeOut]], Mapping[UUID, object]],
-                 load: Callable[[UUID], object], claims: DeadlineClaims, clock: Callable[[], datetime]):
-        self._execute = execute
-        self._execute_together = execute_together
-        self._load = load
-        self._claims = claims
+    def __init__(self, games: GameService, computers: ComputerPlayers, deadlines: DeadlineClaims,
+                 turns: TurnClaims, clock: Callable[[], datetime]):
+        self._games = games
+        self._computers = computers
+        self._claims = deadlines
+        self._turns = turns
         self._clock = clock
         self._stop = threading.Event()
+        self._woken = threading.Event()
+        self._deadlines = True
+        self._start_when_woken = False
+        self._starting = threading.Lock()
         self._threads: list[threading.Thread] = []
 
     def tick(self, limit: int = BATCH) -> int:
@@ -78,7 +91,7 @@ class TimeKeeper:
         claimed = self._claims.claim(self._clock(), limit, LEASE)
         if not claimed:
             return 0
-        done = self._execute_together([TimeOut(game_id=game_id) for game_id in claimed])
+        done = self._games.execute_together([TimeOut(game_id=game_id) for game_id in claimed])
         for game_id in claimed:
             if game_id not in done:  # refused as the game was cached, or the append lost: read it again
                 self.time_out(game_id)
@@ -89,7 +102,7 @@ class TimeKeeper:
         damaged game (``CorruptGame``) is logged and left, not raised: it
         must not keep the time-outs of the rest of its claim from coming."""
         try:
-            self._execute(TimeOut(game_id=game_id))
+            self._games.execute(TimeOut(game_id=game_id))
         except (PreconditionFailed, VersionConflict):
             return False  # another worker appended first
         except RuleViolation:  # not due (another worker appended first, or clocks differ a little), or over
@@ -105,42 +118,83 @@ class TimeKeeper:
             return False
         return True
 
+    def play(self, limit: int = BATCH) -> int:
+        """Claim the games that await a computer and let it act in each; how
+        many computers' commands were appended. Each append says again
+        whether a computer is awaited, so the next claim finds the game
+        again while it is; a kept row the game does not bear out is dropped."""
+        played = 0
+        for game_id in self._turns.claim(self._clock(), limit, LEASE):
+            try:
+                acted = self._computers.act(game_id)
+            except GameNotFound:
+                acted = None
+            except CorruptGame as damaged:
+                _log.error("time keeper: %s Its computer waits for the operator (casino verify).", damaged)
+                continue
+            if acted is None:
+                kept = self._turns.due_at(game_id)
+                if kept is not None:
+                    self._turns.forget(game_id, kept)
+            played += bool(acted)
+        return played
+
+    def wake(self) -> None:
+        """Have the keeper look for work now rather than at its next look (a
+        computer is awaited in a game this process just appended to); a
+        keeper told to ``start_when_woken`` starts now, the first time."""
+        with self._starting:
+            if self._start_when_woken and not self._threads and not self._stop.is_set():
+                self.start(deadlines=False)
+        self._woken.set()
+
+    def start_when_woken(self) -> None:
+        """Play the computers only, from the first ``wake`` on: a process
+        that keeps no deadlines (a test's app, a tool) runs no thread until
+        one of its own appends awaits a computer."""
+        self._start_when_woken = True
+
     def _forget_if_none(self, game_id: UUID) -> None:
         """A kept deadline that the game itself does not have (events written
         by other means than the service's appends) is dropped."""
         kept = self._claims.due_at(game_id)
         if kept is None:
             return
-        state = self._load(game_id)
-        if game_of(state.variant).deadline(state) != kept:  # type: ignore[attr-defined]
+        state = self._games.load(game_id)
+        if game_of(state.variant).deadline(state) != kept:
             self._claims.forget(game_id, kept)
 
     # -- in the background ----------------------------------------------------
 
-    def start(self) -> None:
-        """Keep the deadlines in ``AT_ONCE`` threads of this process
-        (greenlets under gevent), which look for due ones in turn: each
-        every ``AT_ONCE * POLL_SECONDS`` while none are due, so that the
-        worker looks as often as one would."""
+    def start(self, deadlines: bool = True) -> None:
+        """Keep the deadlines (unless ``deadlines`` is false: the computers
+        only) in ``AT_ONCE`` threads of this process (greenlets under
+        gevent), which look for due ones in turn: each every ``AT_ONCE *
+        POLL_SECONDS`` while none are due, so that the worker looks as often
+        as one would."""
+        self._deadlines = deadlines
         self._threads = [threading.Thread(target=self.run, args=(n * POLL_SECONDS, AT_ONCE * POLL_SECONDS),
                                           name=f"casino-time-keeper-{n}", daemon=True) for n in range(AT_ONCE)]
         for thread in self._threads:
             thread.start()
 
     def run(self, delay: float = 0.0, poll: float = POLL_SECONDS) -> None:
-        """Claim due deadlines after ``delay`` seconds, and again at once after a
-        full claim, or ``poll`` seconds after any other."""
+        """Claim due deadlines and awaiting computers after ``delay`` seconds,
+        and again at once after a full claim or a computer's command, else
+        after ``poll`` seconds or when woken, whichever comes first."""
         self._stop.wait(delay)
         while not self._stop.is_set():
             try:
-                full = self.tick() == BATCH
+                busy = self._deadlines and self.tick() == BATCH
+                busy = self.play() > 0 or busy
             except Exception:  # noqa: BLE001 - the database may be away for a moment; try again
-                _log.exception("time keeper: claiming due deadlines failed")
-                full = False
-            if not full:
-                self._stop.wait(poll)
+                _log.exception("time keeper: claiming due deadlines or computer turns failed")
+                busy = False
+            if not busy and self._woken.wait(poll):
+                self._woken.clear()
 
     def stop(self) -> None:
         self._stop.set()
+        self._woken.set()
         for thread in self._threads:
             thread.join(timeout=5)

@@ -19,6 +19,8 @@ The kinds (one of each of ``SINGLE`` at most per append):
 - ``PlayerNotice``: what the append tells a player's live stream (``service.notices``);
 - ``Snapshot``: the game's folded state, sealed, replacing the one before;
 - ``Deadline`` (``service.deadlines``): the game's deadline set, moved or cleared;
+- ``ComputerToMove`` (``service.turns``): whether the game awaits one of
+  its computer seats now, and since when;
 - ``Checkpoint`` (``service.checkpoints``): the game's new head, signed; the
   store adds it itself (``service.appends``) when it has a key;
 - ``RatingChanged`` (``service.ratings``): a player's new rating after a
@@ -37,6 +39,7 @@ from uuid import UUID
 
 from service.checkpoints import Checkpoint
 from service.deadlines import Deadline
+from service.turns import ComputerToMove
 
 #: Where the idempotency keys of game creations are filed: no game has this id.
 CREATION_SCOPE = UUID(int=0)
@@ -171,13 +174,13 @@ class Paired:
 
 
 Write = (IdempotencyRecord | GameRow | SeatToken | SeatTokenWithdrawn | SeatTaken | SeatLeft | PlayerNotice
-         | Snapshot | Deadline | Checkpoint | RatingChanged | Paired)
+         | Snapshot | Deadline | ComputerToMove | Checkpoint | RatingChanged | Paired)
 
 #: Every kind of write, in the order a store writes them.
-KINDS: tuple[type, ...] = (Checkpoint, IdempotencyRecord, GameRow, Deadline, SeatToken, SeatTokenWithdrawn,
-                           SeatTaken, SeatLeft, Snapshot, RatingChanged, Paired, PlayerNotice)
+KINDS: tuple[type, ...] = (Checkpoint, IdempotencyRecord, GameRow, Deadline, ComputerToMove, SeatToken,
+                           SeatTokenWithdrawn, SeatTaken, SeatLeft, Snapshot, RatingChanged, Paired, PlayerNotice)
 #: The kinds an append has one of at most.
-SINGLE: frozenset[type] = frozenset({Checkpoint, IdempotencyRecord, GameRow, Deadline, Snapshot})
+SINGLE: frozenset[type] = frozenset({Checkpoint, IdempotencyRecord, GameRow, Deadline, ComputerToMove, Snapshot})
 
 
 def by_kind(writes: Iterable[Write]) -> list[tuple[type, list[Any]]]:

@@ -13,7 +13,7 @@ from .audit import audit_deals
 from .audit import audit_deals as audit
 from .commands import AnswerUndo, Command, CountOut, CreateGame, Deal, Play, SetClientSeed, Undo, VoidHand
 from .decide import decide
-from .events import EVENT_TYPES, UPCASTERS, Event, from_json, to_json
+from .events import CODEC, EVENT_TYPES, UPCASTERS, Event, from_json, to_json
 from .evolve import evolve, fold
 from .game import (DESCRIPTION, GAME_TYPE, PLAYERS, STATE, STATUSES, abort_command, answer_undo_command, awaiting,
                    client_seed_command, command_for, computer_command, count_out_command, create_command, deadline,
@@ -30,7 +30,7 @@ from .table import Build
 from .views import describe_event, event_view, game_view, log_revealed
 
 __all__ = [
-    "Action", "AnswerUndo", "Build", "Command", "CountOut", "CreateGame", "DESCRIPTION", "Deal", "EVENT_TYPES",
+    "CODEC", "Action", "AnswerUndo", "Build", "Command", "CountOut", "CreateGame", "DESCRIPTION", "Deal", "EVENT_TYPES",
     "EndReason", "Event", "GAME_TYPE", "GameState", "LegalMoves", "Move", "MoveList", "Options", "Outcome",
     "PLAYERS", "Play", "STATE", "STATUSES", "Seat", "SetClientSeed", "Status", "UPCASTERS", "Undo", "VARIANTS",
     "VoidHand",

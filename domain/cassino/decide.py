@@ -17,20 +17,18 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Collection, Sequence
 
-from .. import clocks, rating, rematch, seating, undoing
+from .. import kernel_rules, rating, seating
 from ..cards import Card
 from ..deciding import Decider
+from ..kernel_events import ClockSet, RatedSet
 from ..errors import OptionError, RuleViolation
 from ..shuffle import commitment, deck_from_seed
 from . import commands as cmd
 from .dealing import deal_round, deck_for, play_order
 from .computer import stand_in
 from .events import (BuildMade, BundleStolen, CardDrawn, CardPlucked, CardsCaptured, CardTrailed, ClientSeedSet,
-                     ClockSet, CountedOut, Event, GameAborted, GameCreated, GameFinished, HandDealt, HandEnded,
-                     HandVoided, InitialPairsTaken, PlayUndone, PointsScored, RatedSet, RatingsChanged,
-                     RematchAnswered, RoundDealt,
-                     SeatJoined, SeatLeft, SeatResigned, SeedRevealed, ShuffleCommitted, TimedOut, UndoAnswered,
-                     UndoRequested)
+                     CountedOut, Event, GameCreated, GameFinished, HandDealt, HandEnded, HandVoided,
+                     InitialPairsTaken, PointsScored, RoundDealt, SeedRevealed, ShuffleCommitted)
 from .evolve import evolve, fold
 from .game import outcome
 from .moves import Action, Move, pile_seat
@@ -226,19 +224,15 @@ def _set_client_seed(state: GameState, c: cmd.SetClientSeed) -> list[Event]:
     return [ClientSeedSet(c.seat, c.seed)]
 
 
-def _undo(state: GameState, c: cmd.Undo) -> list[Event]:
-    undoing.check_allowed(state.options.undo)
+def _latest_play(state: GameState) -> tuple[int, int | None]:
+    """The seat whose play an undo takes back, and the seat the service played for in it."""
     if state.before_play is None or state.last_player is None:
         raise RuleViolation("nothing_to_undo",
                             "There is no play to take back: a deal or the end of a round cannot be undone.")
     if _drew_since(state.before_play, state):
         raise RuleViolation("nothing_to_undo",
                             "This play cannot be taken back: the card drawn after it has been seen.")
-    undoing.check_not_stood_in(c.seat, state.last_player, state.before_play.stood_in, "play")
-    if undoing.takes_back_at_once(state.options.undo, c.seat, state.last_player, state.undo_request, "play"):
-        return [PlayUndone(state.last_player, forced=c.seat is None)]
-    assert c.seat is not None, "the operator's undo takes the play back at once"
-    return [UndoRequested(c.seat)]
+    return state.last_player, state.before_play.stood_in
 
 
 def _drew_since(before: GameState, now: GameState) -> bool:
@@ -250,13 +244,6 @@ def _drew_since(before: GameState, now: GameState) -> bool:
     return len(now.stock) != len(before.stock)
 
 
-def _answer_undo(state: GameState, c: cmd.AnswerUndo) -> list[Event]:
-    asker = undoing.requested(state.undo_request, "play")
-    if undoing.answer_completes(asker, c.seat, c.accept, state.undo_accepted, range(state.players)):
-        return [UndoAnswered(c.seat, c.accept), PlayUndone(asker)]
-    return [UndoAnswered(c.seat, c.accept)]
-
-
 def _void(state: GameState, c: cmd.VoidHand) -> list[Event]:
     if state.status != IN_PROGRESS:
         raise RuleViolation("no_hand_in_progress", "Only a hand being played can be voided.")
@@ -264,27 +251,7 @@ def _void(state: GameState, c: cmd.VoidHand) -> list[Event]:
             *_commit(state.hand_number + 1, c.next_seed)]
 
 
-def _join(state: GameState, c: seating.Join) -> list[Event]:
-    return [SeatJoined(seating.seat_to_join(state.names, state.player_ids, c, state.rated), c.name, c.player)]
-
-
-def _rate(state: GameState, c: rating.Rate) -> list[Event]:
-    teams = [seat.team for seat in state.seats]
-    return [RatingsChanged(rating.rate(state.rated, outcome(state), state.rating_changes, state.player_ids, teams, c))]
-
-
-def _leave(state: GameState, c: seating.Leave) -> list[Event]:
-    seating.check_leave(state.names, c.seat, dealt=state.hand_number > 0)
-    return [SeatLeft(c.seat)]
-
-
-def _resign(state: GameState, c: seating.Resign) -> list[Event]:
-    seating.check_held(state.names, c.seat)
-    seating.check_all_seated(state.names)
-    return [SeatResigned(c.seat), *_forfeit(state, c.seat, EndReason.RESIGNED)]
-
-
-def _forfeit(state: GameState, seat: int, reason: EndReason) -> list[Event]:
+def _forfeit(state: GameState, seat: int, reason: str) -> list[Event]:
     """``seat``'s side loses: the best of the other sides wins, on their
     scores and the points they have made sure of in the hand being played
     (a tie goes to the first of them in turn order after ``seat``), as
@@ -292,36 +259,28 @@ def _forfeit(state: GameState, seat: int, reason: EndReason) -> list[Event]:
     totals = [state.scores[t] + (secured_points(state, t) if state.status == IN_PROGRESS else 0)
               for t in range(state.teams)]
     winner = _best_other(state, state.team_of(seat), seat, totals)
-    return [*_reveal(state), GameFinished(winner, reason, state.scores)]
+    return [*_reveal(state), GameFinished(winner, EndReason(reason), state.scores)]
 
 
-def _abort(state: GameState, c: seating.Abort) -> list[Event]:
-    seating.check_abort(state.names, c.seat, state.played)
-    return [GameAborted(c.seat), *_reveal(state), GameFinished(None, EndReason.ABORTED, state.scores)]
+def _call_off(state: GameState) -> list[Event]:
+    """The game ends with no winner (aborted)."""
+    return [*_reveal(state), GameFinished(None, EndReason.ABORTED, state.scores)]
 
 
-def _rematch(state: GameState, c: rematch.AnswerRematch) -> list[Event]:
-    return [RematchAnswered(*rematch.answer(state.status == FINISHED, state.player_ids, state.rematch, c))]
+def _decide(state: GameState, command: cmd.Command) -> list[Event]:
+    """The time-out's stand-in move, decided as any command."""
+    return decide(state, command)
 
 
-def _time_out(state: GameState, c: seating.TimeOut) -> list[Event]:
-    """The clock has run out (the kernel checked it is due): the game is
-    called off if it was the seat's first action, else the seat it ran for
-    forfeits, or the computer makes its deal or play."""
-    assert state.clock is not None and state.clock.seat is not None, "a due clock runs for a seat"
-    seat = state.clock.seat
-    if clocks.first_action(state.clock):  # the seat never started to play: nobody loses
-        return [TimedOut(seat), *_reveal(state), GameFinished(None, EndReason.ABORTED, state.scores)]
-    if state.clock.rule.on_timeout != "computer":
-        return [TimedOut(seat), *_forfeit(state, seat, EndReason.TIMED_OUT)]
-    timed = TimedOut(seat, computer=True)
-    after = evolve(state, timed)
-    return [timed, *decide(after, stand_in(after, seat, c.next_seed))]
-
+#: Cassino's part of the kernel's handlers (:mod:`domain.kernel_rules`).
+KERNEL: kernel_rules.Hooks[GameState] = kernel_rules.Hooks(
+    dealt=lambda s: s.hand_number > 0,
+    check_seat=lambda s, seat: seating.check_held(s.names, seat), forfeit=_forfeit, call_off=_call_off,
+    sides=lambda s: [seat.team for seat in s.seats], outcome=outcome, stand_in=stand_in, evolve=evolve,
+    decide=_decide, undo_policy=lambda s: s.options.undo, latest=_latest_play,
+    answering=lambda s, seat: range(s.players), undo=cmd.Undo, answer_undo=cmd.AnswerUndo, move="play")
 
 decide = Decider[GameState, cmd.Command, Event](cmd.CreateGame, _create, {
     cmd.Deal: _deal, cmd.Play: _play, cmd.CountOut: _count_out, cmd.SetClientSeed: _set_client_seed,
-    cmd.Undo: _undo, cmd.AnswerUndo: _answer_undo, cmd.VoidHand: _void, seating.Join: _join,
-    seating.Leave: _leave, seating.Resign: _resign, seating.Abort: _abort, seating.TimeOut: _time_out,
-    rating.Rate: _rate, rematch.AnswerRematch: _rematch,
+    cmd.VoidHand: _void, **kernel_rules.decide_handlers(KERNEL),
 }).decide

@@ -1,6 +1,7 @@
 """Events: the facts a game is made of, in the past tense.
 
-Each event type is a frozen dataclass with a registered name and a
+Each event type is a frozen dataclass registered under a stored name
+(declared in :data:`EVENT_TYPES`, not its class's name) with a
 ``schema_version``; the kernel's codec (:mod:`domain.codec`) writes it as
 ``{"type", "schema_version", "data"}``::
 
@@ -12,6 +13,10 @@ Each event type is a frozen dataclass with a registered name and a
 
 When an event type changes, its ``schema_version`` goes up and an
 upcaster for the old version is registered in :data:`UPCASTERS`.
+
+What every game records the same way (seats, resigning, aborting, clocks
+and time-outs, ratings, rematches, undo) is the kernel's
+(:mod:`domain.kernel_events`); this game's codec reads and writes those too.
 """
 
 from __future__ import annotations
@@ -20,18 +25,17 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from .. import codec
+from .. import kernel_events as kernel
 from ..cards import Card
-from .. import clocks
-from ..clocks import ClockRule
-from ..rating import CHANGES_CODEC, RatingChange
-from ..codec import Codec, EventCodec, Upcasters
+from ..codec import Codec, EventCodec
 from .options import Options
 from .state import Award, EndReason, Seat
 from .table import Build
 
 
-class Event(codec.Event):
-    """Base class of Cassino's events."""
+#: Cassino's events and the kernel's share one base class: a game's handlers
+#: return both.
+Event = codec.Event
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,73 +46,13 @@ class GameCreated(Event):
     first_dealer: int
 
 
-@dataclass(frozen=True, slots=True)
-class ClockSet(Event):
-    """The game's clock, given at its creation (right after ``GameCreated``)."""
-
-    clock: ClockRule
 
 
-@dataclass(frozen=True, slots=True)
-class RatedSet(Event):
-    """The game is rated (given at its creation, after ``GameCreated`` and
-    any ``ClockSet``): its seats are registered players', and its result
-    moves their ratings."""
 
 
-@dataclass(frozen=True, slots=True)
-class RatingsChanged(Event):
-    """The finished rated game moved each seat's player's rating (:mod:`domain.rating`)."""
-
-    changes: tuple[RatingChange, ...]
 
 
-@dataclass(frozen=True, slots=True)
-class RematchAnswered(Event):
-    """After the game, ``seat`` offered a rematch, or accepted the one offered
-    (:mod:`domain.rematch`); ``game_id``: the new game, once every seat has."""
 
-    seat: int
-    game_id: str | None
-
-
-@dataclass(frozen=True, slots=True)
-class SeatJoined(Event):
-    """``name`` took the open seat ``seat``; ``player`` is its player id, if any."""
-
-    seat: int
-    name: str
-    player: str | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class SeatLeft(Event):
-    """The holder of ``seat`` got up before the first deal: the seat is open again."""
-
-    seat: int
-
-
-@dataclass(frozen=True, slots=True)
-class SeatResigned(Event):
-    """``seat`` gave the game up; ``GameFinished`` follows."""
-
-    seat: int
-
-
-@dataclass(frozen=True, slots=True)
-class GameAborted(Event):
-    """``seat`` called the game off before the first play; ``GameFinished`` (no winner) follows."""
-
-    seat: int
-
-
-@dataclass(frozen=True, slots=True)
-class TimedOut(Event):
-    """``seat``'s clock ran out. With ``computer`` the service moves for it
-    (the move's events follow), else ``GameFinished`` follows: its side lost."""
-
-    seat: int
-    computer: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -279,31 +223,7 @@ class GameFinished(Event):
     scores: tuple[int, ...]
 
 
-@dataclass(frozen=True, slots=True)
-class UndoRequested(Event):
-    seat: int
 
-
-@dataclass(frozen=True, slots=True)
-class UndoAnswered(Event):
-    seat: int
-    accepted: bool
-
-
-@dataclass(frozen=True, slots=True)
-class PlayUndone(Event):
-    """The last play is taken back: the game is as it was before it, its
-    clock too (``restores_clock``: the time since is the mover's). The
-    play's own event stays in the log.
-
-    Version 2 added ``restores_clock``: a version 1 take-back left the clock
-    as it stood."""
-
-    schema_version: ClassVar[int] = 2
-
-    seat: int  # whose play it was
-    forced: bool = False  # by the operator, without asking
-    restores_clock: bool = True
 
 
 @dataclass(frozen=True, slots=True)
@@ -319,7 +239,6 @@ class HandVoided(Event):
 _CODECS: dict[Any, Codec] = {
     Options: (Options.to_dict, Options.from_dict),
     EndReason: (str, EndReason),
-    tuple[RatingChange, ...]: CHANGES_CODEC,
     Build: (Build.to_dict, Build.from_dict),
     tuple[Seat, ...]: (
         lambda ss: [{"name": s.name, "team": s.team} for s in ss],
@@ -331,9 +250,18 @@ _CODECS: dict[Any, Codec] = {
     ),
 }
 
-#: The project's upcasters. Each change to an event type adds one here, with a
-#: golden test on a stored payload of the old version.
-UPCASTERS = Upcasters()
+#: The names Cassino stored the kernel's events under before the kernel had
+#: them (:mod:`domain.kernel_events`): read as the kernel's, for good.
+LEGACY_NAMES: dict[str, type[codec.Event]] = {
+    "ClockSet": kernel.ClockSet, "RatedSet": kernel.RatedSet, "RatingsChanged": kernel.RatingsChanged,
+    "RematchAnswered": kernel.RematchAnswered, "SeatJoined": kernel.SeatJoined, "SeatLeft": kernel.SeatLeft,
+    "SeatResigned": kernel.SeatResigned, "GameAborted": kernel.GameAborted, "TimedOut": kernel.TimedOut,
+    "UndoRequested": kernel.UndoRequested, "UndoAnswered": kernel.UndoAnswered, "PlayUndone": kernel.PlayUndone,
+}
+
+#: The project's upcasters (the kernel's among them). Each change to an event
+#: type adds one here, with a golden test on a stored payload of the old version.
+UPCASTERS = kernel.legacy_upcasters(LEGACY_NAMES)
 
 
 @UPCASTERS.register("HandDealt", 1)
@@ -348,17 +276,15 @@ def _round_dealt_v1(data: dict[str, Any]) -> dict[str, Any]:
     return {**data, "table": []}
 
 
-UPCASTERS.register("PlayUndone", 1)(clocks.kept_on_take_back)
-
-
-CODEC: EventCodec[Event] = EventCodec(
-    (GameCreated, ShuffleCommitted, ClientSeedSet, HandDealt, InitialPairsTaken, RoundDealt, CardTrailed,
-     CardsCaptured, BundleStolen, BuildMade, CardDrawn, CardPlucked, PointsScored, HandEnded, SeedRevealed,
-     CountedOut, GameFinished, UndoRequested, UndoAnswered, PlayUndone, HandVoided, ClockSet, SeatJoined,
-     SeatLeft, SeatResigned, GameAborted, TimedOut, RatedSet, RatingsChanged,
-     RematchAnswered),
-    _CODECS, UPCASTERS)
-#: Cassino's events by stored type name.
-EVENT_TYPES = CODEC.types
+#: Cassino's own events by stored name (the kernel's are :data:`domain.kernel_events.EVENT_TYPES`).
+EVENT_TYPES: dict[str, type[Event]] = {
+    "GameCreated": GameCreated, "ShuffleCommitted": ShuffleCommitted, "ClientSeedSet": ClientSeedSet,
+    "HandDealt": HandDealt, "InitialPairsTaken": InitialPairsTaken, "RoundDealt": RoundDealt,
+    "CardTrailed": CardTrailed, "CardsCaptured": CardsCaptured, "BundleStolen": BundleStolen,
+    "BuildMade": BuildMade, "CardDrawn": CardDrawn, "CardPlucked": CardPlucked, "PointsScored": PointsScored,
+    "HandEnded": HandEnded, "SeedRevealed": SeedRevealed, "CountedOut": CountedOut,
+    "GameFinished": GameFinished, "HandVoided": HandVoided,
+}
+CODEC: EventCodec[Event] = kernel.codec(EVENT_TYPES, _CODECS, UPCASTERS)
 to_json = CODEC.to_json
 from_json = CODEC.from_json

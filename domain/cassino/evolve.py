@@ -10,16 +10,14 @@ from __future__ import annotations
 
 from typing import Any, TypeVar
 
-from .. import clocks
 from ..cards import Card
 from ..folding import Evolver
-from ..rematch import answered
+from ..kernel_events import PlayUndone
+from ..kernel_rules import fold_handlers
 from ..seating import joined
 from .events import (BuildMade, BundleStolen, CardDrawn, CardPlucked, CardsCaptured, CardTrailed, ClientSeedSet,
-                     ClockSet, CountedOut, Event, GameAborted, GameCreated, GameFinished, HandDealt, HandEnded,
-                     HandVoided, InitialPairsTaken, PlayUndone, PointsScored, RoundDealt, SeatJoined, SeatLeft,
-                     RatedSet, RatingsChanged, RematchAnswered, SeatResigned, SeedRevealed, ShuffleCommitted, TimedOut,
-                     UndoAnswered, UndoRequested)
+                     CountedOut, Event, GameCreated, GameFinished, HandDealt, HandEnded, HandVoided,
+                     InitialPairsTaken, PointsScored, RoundDealt, SeedRevealed, ShuffleCommitted)
 from .moves import pile_counts
 from .scoring import strikes
 from .state import FINISHED, HAND_OVER, IN_PROGRESS, GameState, Outcome, Seat, next_seat, replace_state
@@ -191,21 +189,6 @@ def _revealed(s: GameState, e: SeedRevealed) -> GameState:
     return replace_state(s, version=s.version + 1, seed=None, commitment=None)
 
 
-def _undo_requested(s: GameState, e: UndoRequested) -> GameState:
-    return replace_state(s, version=s.version + 1, undo_request=e.seat, undo_accepted=())
-
-
-def _undo_answered(s: GameState, e: UndoAnswered) -> GameState:
-    if not e.accepted:
-        return replace_state(s, version=s.version + 1, undo_request=None, undo_accepted=())
-    return replace_state(s, version=s.version + 1, undo_accepted=s.undo_accepted + (e.seat,))
-
-
-def _undone(s: GameState, e: PlayUndone) -> GameState:
-    assert s.before_play is not None, "an undo is decided only when there is a play to take back"
-    return replace_state(s.before_play, version=s.version + 1, **_NO_UNDO)
-
-
 def _voided(s: GameState, e: HandVoided) -> GameState:
     n = len(s.seats)
     scores = list(s.scores)
@@ -249,42 +232,21 @@ def _add(counts: tuple[int, ...], more: list[int]) -> tuple[int, ...]:
     return tuple(a + b for a, b in zip(counts or (0,) * len(more), more))
 
 
-def _clock_set(s: GameState, e: ClockSet) -> GameState:
-    return replace_state(s, version=s.version + 1, clock=clocks.start(e.clock, len(s.seats)))
-
-
-def _rated_set(s: GameState, e: RatedSet) -> GameState:
-    return replace_state(s, version=s.version + 1, rated=True)
-
-
-def _ratings_changed(s: GameState, e: RatingsChanged) -> GameState:
-    return replace_state(s, version=s.version + 1, rating_changes=e.changes)
-
-
-def _rematch_answered(s: GameState, e: RematchAnswered) -> GameState:
-    return replace_state(s, version=s.version + 1, rematch=answered(s.rematch, e.seat, e.game_id))
-
-
-def _seat_joined(s: GameState, e: SeatJoined) -> GameState:
-    seat = Seat(e.name, s.seats[e.seat].team)
-    return replace_state(s, version=s.version + 1, seats=s.seats[:e.seat] + (seat,) + s.seats[e.seat + 1:],
-                         player_ids=joined(s.player_ids, e.seat, e.player))
-
-
-def _seat_left(s: GameState, e: SeatLeft) -> GameState:
-    seat = Seat(None, s.seats[e.seat].team)
-    return replace_state(s, version=s.version + 1, seats=s.seats[:e.seat] + (seat,) + s.seats[e.seat + 1:],
-                         player_ids=joined(s.player_ids, e.seat, None))
-
-
-def _counted(s: GameState, e: CountedOut | SeatResigned | GameAborted) -> GameState:
+def _counted(s: GameState, e: CountedOut) -> GameState:
     """An event whose consequences are the events after it."""
     return replace_state(s, version=s.version + 1)
 
 
-def _timed_out(s: GameState, e: TimedOut) -> GameState:
-    """The events after it are its consequences: the forfeit, or the move the service makes for the seat."""
-    return replace_state(s, version=s.version + 1, stood_in=e.seat if e.computer else None)
+def holder(s: GameState, seat: int, name: str | None, player: str | None) -> dict[str, Any]:
+    """The fields that put ``name`` (the player ``player``) in ``seat``; None opens it."""
+    held = Seat(name, s.seats[seat].team)
+    return {"seats": s.seats[:seat] + (held,) + s.seats[seat + 1:], "player_ids": joined(s.player_ids, seat, player)}
+
+
+def restore(s: GameState) -> GameState:
+    """The state before the latest play, for its take-back (decided only when there is one)."""
+    assert s.before_play is not None, "an undo is decided only when there is a play to take back"
+    return replace_state(s.before_play, **_NO_UNDO)
 
 
 _EVOLVER: Evolver[GameState, Event] = Evolver(GameCreated, _created, {
@@ -300,23 +262,12 @@ _EVOLVER: Evolver[GameState, Event] = Evolver(GameCreated, _created, {
     ShuffleCommitted: _committed,
     ClientSeedSet: _client_seed,
     SeedRevealed: _revealed,
-    UndoRequested: _undo_requested,
-    UndoAnswered: _undo_answered,
-    PlayUndone: _undone,
     HandVoided: _voided,
     InitialPairsTaken: _pairs_taken,
     CardDrawn: _drawn,
     CardPlucked: _plucked,
     PointsScored: _scored,
-    ClockSet: _clock_set,
-    RatedSet: _rated_set,
-    RatingsChanged: _ratings_changed,
-    RematchAnswered: _rematch_answered,
-    SeatJoined: _seat_joined,
-    SeatLeft: _seat_left,
-    SeatResigned: _counted,
-    GameAborted: _counted,
-    TimedOut: _timed_out,
+    **fold_handlers(replace_state, holder, restore),
 }, clock_seat, PlayUndone)
 evolve = _EVOLVER.evolve
 fold = _EVOLVER.fold

@@ -35,10 +35,11 @@ from typing import Any
 
 from ..cards import codes
 from ..clocks import clock_view
-from ..rating import rating_describers, rating_view
-from ..rematch import rematch_describer, rematch_view
+from ..kernel_events import DESCRIBERS as KERNEL_DESCRIBERS
+from ..rating import rating_view
+from ..rematch import rematch_view
 from ..standing import standing_view
-from ..views import Describer, cards_text, describe, names_text, private_parts, seating_describers
+from ..views import Describer, cards_text, describe, names_text, private_parts
 from .game import GAME_TYPE, awaiting, outcome
 from .options import Options
 from .scoring import count_out_claim
@@ -182,10 +183,7 @@ _DESCRIBERS: dict[str, Describer] = {
     "GameFinished": lambda d: ((f"team {d['winner']} wins" if d["winner"] is not None
                                 else "no winner" if d["reason"] == "aborted" else "a draw")
                                + f" ({d['reason']}); scores {_scores(d['scores'])}"),
-    **seating_describers(joined="SeatJoined", left="SeatLeft", resigned="SeatResigned", aborted="GameAborted",
-                         timed_out="TimedOut", clock="ClockSet"),
-    **rating_describers(rated="RatedSet", changed="RatingsChanged"),
-    **rematch_describer("RematchAnswered"),
+    **KERNEL_DESCRIBERS,
 }
 
 

@@ -21,7 +21,7 @@ from .audit import audit_shuffles as audit
 from .betting import is_legal
 from .commands import AnswerUndo, Bet, Command, CreateGame, Deal, Reshuffle, Stop, Undo, command_for
 from .decide import decide, follow_up
-from .events import EVENT_TYPES, UPCASTERS, Event, from_json, to_json
+from .events import CODEC, EVENT_TYPES, UPCASTERS, Event, from_json, to_json
 from .evolve import evolve, fold
 from .game import (PLAYERS, STATE, STATUSES, VARIANTS, Variant, abort_command, answer_undo_command, awaiting,
                    client_seed_command, computer_command, count_out_command, create_command, deadline, deal_command,
@@ -36,7 +36,7 @@ from .state import MassCoolState, Outcome
 from .views import describe_event, event_view, game_view
 
 __all__ = [
-    "AnswerUndo", "Bet", "Command", "CreateGame", "DESCRIPTION", "Deal", "EVENT_TYPES", "Event", "GAME_TYPE",
+    "CODEC", "AnswerUndo", "Bet", "Command", "CreateGame", "DESCRIPTION", "Deal", "EVENT_TYPES", "Event", "GAME_TYPE",
     "LegalMoves", "MAX_PLAYERS", "MIN_PLAYERS", "MassCoolState", "Move", "MoveList", "Options", "Outcome",
     "PLAYERS", "Reshuffle", "STATE", "STATUSES", "Stop", "UPCASTERS", "Undo", "VARIANTS", "Variant", "abort_command",
     "answer_undo_command", "audit", "audit_shuffles", "awaiting", "client_seed_command", "command_for",

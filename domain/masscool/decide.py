@@ -13,24 +13,23 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Collection, Sequence
 
-from .. import clocks, rating, rematch, seating, undoing
+from .. import kernel_rules, rating, seating
 from ..cards import Card, full_deck
 from ..deciding import Decider
+from ..kernel_events import ClockSet, RatedSet
 from ..errors import OptionError, RuleViolation
 from ..shuffle import commitment
 from . import commands as cmd
 from .betting import check_move
 from .computer import stand_in
 from .dealing import deal_money, draw_hands, seeded_deck
-from .events import (BetPlaced, BetTakenBack, BetUndoAnswered, BetUndoAsked, DeckReshuffled, Event, HandsDrawn,
-                     MoneyCounted, MoneyDealt, PlayerResigned, PlayerSeated, PlayerUnseated, PotTied, PotWon,
-                     ShufflePromised, ShuffleRevealed, StopCalled, TableAborted, TableOpened, TableRated,
-                     TableRatingsChanged, TableRematchAnswered, TimerSet, TurnTimedOut)
+from .events import (BetPlaced, DeckReshuffled, Event, HandsDrawn, MoneyCounted, MoneyDealt, PotTied, PotWon,
+                     ShufflePromised, ShuffleRevealed, StopCalled, TableOpened)
 from .evolve import evolve, fold
 from .game import outcome
 from .moves import Move
 from .rules import money_value, resolve, showdown_rank
-from .state import FINISHED, RESHUFFLE, WAITING, MassCoolState
+from .state import RESHUFFLE, WAITING, MassCoolState
 
 
 def follow_up(state: MassCoolState, next_seed: bytes | None) -> cmd.Reshuffle | None:
@@ -49,8 +48,8 @@ def _create(c: cmd.CreateGame) -> list[Event]:
     if not 0 <= c.first_dealer < n:
         raise OptionError(f"The first dealer must be a seat from 0 to {n - 1}.", "first_dealer")
     rating.check_rated_seats(c.rated, (None,) * len(c.players), c.players)
-    clock = [TimerSet(c.clock)] if c.clock is not None else []
-    rated = [TableRated()] if c.rated else []
+    clock = [ClockSet(c.clock)] if c.clock is not None else []
+    rated = [RatedSet()] if c.rated else []
     return [TableOpened(tuple(c.players), c.first_dealer, options), *clock, *rated, *_promise(1, c.seed)]
 
 
@@ -163,45 +162,21 @@ def _stop(s: MassCoolState, c: cmd.Stop) -> list[Event]:
     return _move(s, c.seat, Move.stop(), StopCalled(c.seat))
 
 
-def _undo(s: MassCoolState, c: cmd.Undo) -> list[Event]:
-    undoing.check_allowed(s.options.undo)
+def _latest_move(s: MassCoolState) -> tuple[int, int | None]:
+    """The seat whose bet or stop an undo takes back, and the seat the service moved for in it."""
     if s.before_move is None or s.last_actor is None:
         raise RuleViolation("nothing_to_undo", "There is no bet or stop to take back since the cards were last "
                             "drawn or shown.")
-    undoing.check_not_stood_in(c.seat, s.last_actor, s.before_move.stood_in, "move")
-    if undoing.takes_back_at_once(s.options.undo, c.seat, s.last_actor, s.undo_request, "move"):
-        return [BetTakenBack(s.last_actor, forced=c.seat is None)]
-    assert c.seat is not None, "the operator's undo takes the move back at once"
-    return [BetUndoAsked(c.seat)]
+    return s.last_actor, s.before_move.stood_in
 
 
-def _answer_undo(s: MassCoolState, c: cmd.AnswerUndo) -> list[Event]:
-    asker = undoing.requested(s.undo_request, "move")
-    if not 0 <= c.seat < s.players:
-        raise RuleViolation("not_a_seat", f"There is no seat {c.seat}.")
-    if s.out[c.seat]:
+def _answering(s: MassCoolState, seat: int) -> tuple[int, ...]:
+    """The players who answer an undo request: those still in, ``seat`` among them."""
+    if not 0 <= seat < s.players:
+        raise RuleViolation("not_a_seat", f"There is no seat {seat}.")
+    if s.out[seat]:
         raise RuleViolation("out_of_game", "Only players still in the game answer.")
-    if undoing.answer_completes(asker, c.seat, c.accept, s.undo_accepted, s.in_game):
-        return [BetUndoAnswered(c.seat, c.accept), BetTakenBack(asker)]
-    return [BetUndoAnswered(c.seat, c.accept)]
-
-
-def _join(s: MassCoolState, c: seating.Join) -> list[Event]:
-    return [PlayerSeated(seating.seat_to_join(s.names, s.player_ids, c, s.rated), c.name, c.player)]
-
-
-def _rate(s: MassCoolState, c: rating.Rate) -> list[Event]:
-    seats = range(len(s.names))  # every seat plays for itself
-    return [TableRatingsChanged(rating.rate(s.rated, outcome(s), s.rating_changes, s.player_ids, seats, c))]
-
-
-def _rematch(s: MassCoolState, c: rematch.AnswerRematch) -> list[Event]:
-    return [TableRematchAnswered(*rematch.answer(s.status == FINISHED, s.player_ids, s.rematch, c))]
-
-
-def _leave(s: MassCoolState, c: seating.Leave) -> list[Event]:
-    seating.check_leave(s.names, c.seat, dealt=s.status != WAITING)
-    return [PlayerUnseated(c.seat)]
+    return s.in_game
 
 
 def _in_game(s: MassCoolState, seat: int) -> None:
@@ -210,35 +185,22 @@ def _in_game(s: MassCoolState, seat: int) -> None:
         raise RuleViolation("out_of_game", "You are out of the game already.")
 
 
-def _resign(s: MassCoolState, c: seating.Resign) -> list[Event]:
-    _in_game(s, c.seat)
-    seating.check_all_seated(s.names)
-    return [PlayerResigned(c.seat), *_finish(s, "resigned", (c.seat,))]
+def _decide(state: MassCoolState, command: cmd.Command) -> list[Event]:
+    """The time-out's stand-in move, decided as any command."""
+    return decide(state, command)
 
 
-def _abort(s: MassCoolState, c: seating.Abort) -> list[Event]:
-    seating.check_abort(s.names, c.seat, s.played)
-    return [TableAborted(c.seat), *_finish(s, "aborted", s.in_game)]
-
-
-def _time_out(s: MassCoolState, c: seating.TimeOut) -> list[Event]:
-    """The clock has run out (the kernel checked it is due): the game is
-    called off if it was the seat's first action, else the seat it ran for
-    forfeits, or the computer makes its deal or move."""
-    assert s.clock is not None and s.clock.seat is not None, "a due clock runs for a seat"
-    seat = s.clock.seat
-    if clocks.first_action(s.clock):  # the seat never started to play: nobody loses
-        return [TurnTimedOut(seat), *_finish(s, "aborted", s.in_game)]
-    if s.clock.rule.on_timeout != "computer":
-        return [TurnTimedOut(seat), *_finish(s, "timed_out", (seat,))]
-    timed = TurnTimedOut(seat, computer=True)
-    after = evolve(s, timed)
-    return [timed, *decide(after, stand_in(after, seat, c.next_seed))]
-
+#: Mass Cool Casino's part of the kernel's handlers (:mod:`domain.kernel_rules`):
+#: a seat that gives up or runs out of time leaves the count; calling the game
+#: off leaves everyone out of it.
+KERNEL: kernel_rules.Hooks[MassCoolState] = kernel_rules.Hooks(
+    dealt=lambda s: s.status != WAITING, check_seat=_in_game,
+    forfeit=lambda s, seat, reason: _finish(s, reason, (seat,)), call_off=lambda s: _finish(s, "aborted", s.in_game),
+    sides=lambda s: range(len(s.names)), outcome=outcome, stand_in=stand_in, evolve=evolve,
+    decide=_decide, undo_policy=lambda s: s.options.undo, latest=_latest_move, answering=_answering,
+    undo=cmd.Undo, answer_undo=cmd.AnswerUndo)
 
 decide = Decider[MassCoolState, cmd.Command, Event](cmd.CreateGame, _create, {
-    cmd.Deal: _deal, cmd.Reshuffle: _reshuffle, cmd.Bet: _bet, cmd.Stop: _stop, cmd.Undo: _undo,
-    cmd.AnswerUndo: _answer_undo, seating.Join: _join, seating.Leave: _leave, seating.Resign: _resign,
-    seating.Abort: _abort, seating.TimeOut: _time_out, rating.Rate: _rate,
-    rematch.AnswerRematch: _rematch,
+    cmd.Deal: _deal, cmd.Reshuffle: _reshuffle, cmd.Bet: _bet, cmd.Stop: _stop,
+    **kernel_rules.decide_handlers(KERNEL),
 }).decide

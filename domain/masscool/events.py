@@ -1,9 +1,10 @@
 """The facts of a game of Mass Cool Casino, in the past tense.
 
-Each event is a frozen dataclass with a registered name and a
-``schema_version``; its JSON form is ``{"type", "schema_version", "data"}``
-like Cassino's events, and no name is shared with them, so one log of
-either game reads without knowing which game it is::
+Each event is a frozen dataclass registered under a stored name (declared
+in :data:`EVENT_TYPES`, not its class's name) with a ``schema_version``; its
+JSON form is ``{"type", "schema_version", "data"}`` like Cassino's events,
+and no name of its own is shared with another game's, so a log's first
+event names its game::
 
     >>> e = BetPlaced(seat=1, cards=(Card.parse("KS"), Card.parse("7H")))
     >>> to_json(e)
@@ -14,23 +15,26 @@ either game reads without knowing which game it is::
 The kernel's codec (:mod:`domain.codec`) writes and reads them. A change
 to an event bumps its version and registers an upcaster in ``UPCASTERS``
 (old data in, current data out), applied by ``from_json``.
+
+What every game records the same way (seats, resigning, aborting, clocks
+and time-outs, ratings, rematches, undo) is the kernel's
+(:mod:`domain.kernel_events`); this game's codec reads and writes those too.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar
 
-from .. import clocks, codec
+from .. import codec
+from .. import kernel_events as kernel
 from ..cards import Card
-from ..clocks import ClockRule
-from ..rating import CHANGES_CODEC, RatingChange
-from ..codec import EventCodec, Upcasters
+from ..codec import EventCodec
 from .rules import Options
 
 
-class Event(codec.Event):
-    """Base class of Mass Cool Casino's events."""
+#: Mass Cool Casino's events and the kernel's share one base class: a game's
+#: handlers return both.
+Event = codec.Event
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,73 +46,13 @@ class TableOpened(Event):
     options: Options
 
 
-@dataclass(frozen=True, slots=True)
-class TimerSet(Event):
-    """The game's clock, given at its creation (right after ``TableOpened``)."""
-
-    clock: ClockRule
 
 
-@dataclass(frozen=True, slots=True)
-class TableRated(Event):
-    """The game is rated (given at its creation, after ``TableOpened`` and
-    any ``TimerSet``): its seats are registered players', and its result
-    moves their ratings."""
 
 
-@dataclass(frozen=True, slots=True)
-class TableRatingsChanged(Event):
-    """The finished rated game moved each seat's player's rating (:mod:`domain.rating`)."""
-
-    changes: tuple[RatingChange, ...]
 
 
-@dataclass(frozen=True, slots=True)
-class TableRematchAnswered(Event):
-    """After the game, ``seat`` offered a rematch, or accepted the one offered
-    (:mod:`domain.rematch`); ``game_id``: the new game, once every seat has."""
 
-    seat: int
-    game_id: str | None
-
-
-@dataclass(frozen=True, slots=True)
-class PlayerSeated(Event):
-    """``name`` took the open seat ``seat``; ``player`` is its player id, if any."""
-
-    seat: int
-    name: str
-    player: str | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class PlayerUnseated(Event):
-    """The holder of ``seat`` got up before the deal: the seat is open again."""
-
-    seat: int
-
-
-@dataclass(frozen=True, slots=True)
-class PlayerResigned(Event):
-    """``seat`` gave the game up; ``MoneyCounted`` follows."""
-
-    seat: int
-
-
-@dataclass(frozen=True, slots=True)
-class TableAborted(Event):
-    """``seat`` called the game off before the first bet; ``MoneyCounted`` (no winner) follows."""
-
-    seat: int
-
-
-@dataclass(frozen=True, slots=True)
-class TurnTimedOut(Event):
-    """``seat``'s clock ran out. With ``computer`` the service moves for it
-    (the move's events follow), else ``MoneyCounted`` follows without it."""
-
-    seat: int
-    computer: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -207,45 +151,38 @@ class MoneyCounted(Event):
     reason: str
 
 
-@dataclass(frozen=True, slots=True)
-class BetUndoAsked(Event):
-    seat: int
 
 
-@dataclass(frozen=True, slots=True)
-class BetUndoAnswered(Event):
-    seat: int
-    accepted: bool
 
+#: The names Mass Cool Casino stored the kernel's events under before the
+#: kernel had them (:mod:`domain.kernel_events`): read as the kernel's, for good.
+LEGACY_NAMES: dict[str, type[codec.Event]] = {
+    "TimerSet": kernel.ClockSet,
+    "TableRated": kernel.RatedSet,
+    "TableRatingsChanged": kernel.RatingsChanged,
+    "TableRematchAnswered": kernel.RematchAnswered,
+    "PlayerSeated": kernel.SeatJoined,
+    "PlayerUnseated": kernel.SeatLeft,
+    "PlayerResigned": kernel.SeatResigned,
+    "TableAborted": kernel.GameAborted,
+    "TurnTimedOut": kernel.TimedOut,
+    "BetUndoAsked": kernel.UndoRequested,
+    "BetUndoAnswered": kernel.UndoAnswered,
+    "BetTakenBack": kernel.PlayUndone,
+}
 
-@dataclass(frozen=True, slots=True)
-class BetTakenBack(Event):
-    """The latest bet or stop is taken back, and the clock with it
-    (``restores_clock``: the time since is the mover's); its own event
-    stays in the log.
+#: Upcasters (the kernel's among them): each change to an event type registers
+#: one here, with a golden test on a stored payload of the old version.
+UPCASTERS = kernel.legacy_upcasters(LEGACY_NAMES)
 
-    Version 2 added ``restores_clock``: a version 1 take-back left the clock
-    as it stood."""
-
-    schema_version: ClassVar[int] = 2
-
-    seat: int
-    forced: bool = False  # by the operator, without asking
-    restores_clock: bool = True
-
-
-#: Upcasters: each change to an event type registers one here, with a golden
-#: test on a stored payload of the old version.
-UPCASTERS = Upcasters()
-UPCASTERS.register("BetTakenBack", 1)(clocks.kept_on_take_back)
-
-CODEC: EventCodec[Event] = EventCodec(
-    (TableOpened, ShufflePromised, MoneyDealt, HandsDrawn, BetPlaced, StopCalled, PotWon, PotTied, DeckReshuffled,
-     ShuffleRevealed, MoneyCounted, BetUndoAsked, BetUndoAnswered, BetTakenBack, TimerSet, PlayerSeated,
-     PlayerUnseated, PlayerResigned, TableAborted, TurnTimedOut, TableRated, TableRatingsChanged,
-     TableRematchAnswered),
-    {Options: (Options.to_dict, Options.from_dict), tuple[RatingChange, ...]: CHANGES_CODEC}, UPCASTERS)
-#: Mass Cool Casino's events by stored type name.
-EVENT_TYPES = CODEC.types
+#: Mass Cool Casino's own events by stored name (the kernel's are
+#: :data:`domain.kernel_events.EVENT_TYPES`).
+EVENT_TYPES: dict[str, type[Event]] = {
+    "TableOpened": TableOpened, "ShufflePromised": ShufflePromised, "MoneyDealt": MoneyDealt,
+    "HandsDrawn": HandsDrawn, "BetPlaced": BetPlaced, "StopCalled": StopCalled, "PotWon": PotWon,
+    "PotTied": PotTied, "DeckReshuffled": DeckReshuffled, "ShuffleRevealed": ShuffleRevealed,
+    "MoneyCounted": MoneyCounted,
+}
+CODEC: EventCodec[Event] = kernel.codec(EVENT_TYPES, {Options: (Options.to_dict, Options.from_dict)}, UPCASTERS)
 to_json = CODEC.to_json
 from_json = CODEC.from_json

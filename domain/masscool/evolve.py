@@ -12,15 +12,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from .. import clocks
 from ..cards import Card
 from ..folding import Evolver
-from ..rematch import answered
+from ..kernel_events import PlayUndone
+from ..kernel_rules import fold_handlers
 from ..seating import joined
-from .events import (BetPlaced, BetTakenBack, BetUndoAnswered, BetUndoAsked, DeckReshuffled, Event, HandsDrawn,
-                     MoneyCounted, MoneyDealt, PlayerResigned, PlayerSeated, PlayerUnseated, PotTied, PotWon,
-                     ShufflePromised, ShuffleRevealed, StopCalled, TableAborted, TableOpened, TableRated,
-                     TableRatingsChanged, TableRematchAnswered, TimerSet, TurnTimedOut)
+from .events import (BetPlaced, DeckReshuffled, Event, HandsDrawn, MoneyCounted, MoneyDealt, PotTied, PotWon,
+                     ShufflePromised, ShuffleRevealed, StopCalled, TableOpened)
 from .state import BETTING, FINISHED, RESHUFFLE, MassCoolState, Outcome
 from .waiting import clock_seat
 
@@ -133,54 +131,20 @@ def _counted(s: MassCoolState, e: MoneyCounted) -> MassCoolState:
     return s._replace(**_NO_UNDO, status=FINISHED, turn=None, outcome=Outcome(e.winners, e.reason, e.totals))
 
 
-def _undo_asked(s: MassCoolState, e: BetUndoAsked) -> MassCoolState:
-    return s._replace(undo_request=e.seat, undo_accepted=())
-
-
-def _undo_answered(s: MassCoolState, e: BetUndoAnswered) -> MassCoolState:
-    if not e.accepted:
-        return s._replace(undo_request=None, undo_accepted=())
-    return s._replace(undo_accepted=s.undo_accepted + (e.seat,))
-
-
-def _taken_back(s: MassCoolState, e: BetTakenBack) -> MassCoolState:
+def restore(s: MassCoolState) -> MassCoolState:
+    """The state before the latest bet or stop, for its take-back."""
     if s.before_move is None:  # decide() takes back only a move that has an undo point
-        raise ValueError("BetTakenBack with no move to take back.")
+        raise ValueError("A take-back with no move to take back.")
     return s.before_move._replace(**_NO_UNDO)
 
 
-def _timer_set(s: MassCoolState, e: TimerSet) -> MassCoolState:
-    return s._replace(clock=clocks.start(e.clock, s.players))
+def holder(s: MassCoolState, seat: int, name: str | None, player: str | None) -> dict[str, Any]:
+    """The fields that put ``name`` (the player ``player``) in ``seat``; None opens it."""
+    return {"names": joined(s.names, seat, name), "player_ids": joined(s.player_ids, seat, player)}
 
 
-def _rated(s: MassCoolState, e: TableRated) -> MassCoolState:
-    return s._replace(rated=True)
-
-
-def _ratings_changed(s: MassCoolState, e: TableRatingsChanged) -> MassCoolState:
-    return s._replace(rating_changes=e.changes)
-
-
-def _rematch_answered(s: MassCoolState, e: TableRematchAnswered) -> MassCoolState:
-    return s._replace(rematch=answered(s.rematch, e.seat, e.game_id))
-
-
-def _seated(s: MassCoolState, e: PlayerSeated) -> MassCoolState:
-    return s._replace(names=joined(s.names, e.seat, e.name), player_ids=joined(s.player_ids, e.seat, e.player))
-
-
-def _unseated(s: MassCoolState, e: PlayerUnseated) -> MassCoolState:
-    return s._replace(names=joined(s.names, e.seat, None), player_ids=joined(s.player_ids, e.seat, None))
-
-
-def _announced(s: MassCoolState, e: PlayerResigned | TableAborted) -> MassCoolState:
-    """An event whose consequences are the events after it."""
-    return s
-
-
-def _timed_out(s: MassCoolState, e: TurnTimedOut) -> MassCoolState:
-    """The events after it are its consequences: the forfeit, or the move the service makes for the seat."""
-    return s._replace(stood_in=e.seat if e.computer else None)
+def _replace(s: MassCoolState, **fields: Any) -> MassCoolState:
+    return s._replace(**fields)
 
 
 def _counting(apply: Callable[[MassCoolState, Any], MassCoolState]) -> Callable[[MassCoolState, Any], MassCoolState]:
@@ -199,21 +163,10 @@ _APPLY: dict[type[Event], Callable[[MassCoolState, Any], MassCoolState]] = {
     DeckReshuffled: _reshuffled,
     ShuffleRevealed: _revealed,
     MoneyCounted: _counted,
-    BetUndoAsked: _undo_asked,
-    BetUndoAnswered: _undo_answered,
-    BetTakenBack: _taken_back,
-    TimerSet: _timer_set,
-    TableRated: _rated,
-    TableRatingsChanged: _ratings_changed,
-    TableRematchAnswered: _rematch_answered,
-    PlayerSeated: _seated,
-    PlayerUnseated: _unseated,
-    PlayerResigned: _announced,
-    TableAborted: _announced,
-    TurnTimedOut: _timed_out,
 }
 _EVOLVER: Evolver[MassCoolState, Event] = Evolver(TableOpened, _opened,
-                                                  {kind: _counting(apply) for kind, apply in _APPLY.items()},
-                                                  clock_seat, BetTakenBack)
+                                                  {**{kind: _counting(apply) for kind, apply in _APPLY.items()},
+                                                   **fold_handlers(_replace, holder, restore)},
+                                                  clock_seat, PlayUndone)
 evolve = _EVOLVER.evolve
 fold = _EVOLVER.fold

@@ -18,10 +18,11 @@ from typing import Any
 
 from ..cards import Card, codes
 from ..clocks import clock_view
-from ..rating import rating_describers, rating_view
-from ..rematch import rematch_describer, rematch_view
+from ..kernel_events import DESCRIBERS as KERNEL_DESCRIBERS
+from ..rating import rating_view
+from ..rematch import rematch_view
 from ..standing import standing_view
-from ..views import Describer, cards_text, describe, names_text, private_parts, seating_describers
+from ..views import Describer, cards_text, describe, names_text, private_parts
 from .game import awaiting, outcome
 from .rules import GAME_TYPE, money_value
 from .state import MassCoolState
@@ -117,13 +118,7 @@ _DESCRIBERS: dict[str, Describer] = {
     "ShuffleRevealed": lambda d: f"shuffle {d['shuffle']}'s seed revealed",
     "MoneyCounted": lambda d: (f"money counted ({d['reason']}): {'-'.join(map(str, d['totals']))};"
                                f" {_winners(d['winners'])}"),
-    "BetUndoAsked": lambda d: f"seat {d['seat']} asks to take back a bet",
-    "BetUndoAnswered": lambda d: f"seat {d['seat']} {'agrees' if d['accepted'] else 'refuses'}",
-    "BetTakenBack": lambda d: f"seat {d['seat']}'s move is taken back" + (" by the operator" if d["forced"] else ""),
-    **seating_describers(joined="PlayerSeated", left="PlayerUnseated", resigned="PlayerResigned",
-                         aborted="TableAborted", timed_out="TurnTimedOut", clock="TimerSet"),
-    **rating_describers(rated="TableRated", changed="TableRatingsChanged"),
-    **rematch_describer("TableRematchAnswered"),
+    **KERNEL_DESCRIBERS,
 }
 
 

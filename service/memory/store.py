@@ -33,6 +33,7 @@ from service.auth import hash_token
 from service.chain import CURRENT
 from service.checkpoints import Checkpoint
 from service.deadlines import Deadline
+from service.turns import ComputerToMove
 from service.events import ConcurrencyError, Head, Horizon, RatingsMoved, StoredEvent
 from service.memory.tables import IDEMPOTENCY_LIFETIME, DeadlineRow, Filed, HeldSeat, PairingResult, Tables
 from service.postgres.positions import position
@@ -164,6 +165,13 @@ def _deadline(t: Tables, game: UUID, deadline: Deadline, append: Chained) -> Non
         t.deadlines[game] = DeadlineRow(deadline.at)
 
 
+def _computer_to_move(t: Tables, game: UUID, turn: ComputerToMove, append: Chained) -> None:
+    if turn.at is None:
+        t.computer_turns.pop(game, None)
+    else:
+        t.computer_turns[game] = DeadlineRow(turn.at)
+
+
 def _seat_taken(t: Tables, game: UUID, taken: SeatTaken, append: Chained) -> None:
     created = t.rows[game]["created_at"] if game in t.rows else append.at
     t.player_seats[(taken.player, game)] = HeldSeat(taken.seat, created)
@@ -184,6 +192,7 @@ _WRITES: dict[type, Callable[[Tables, UUID, Any, Chained], object]] = {
     IdempotencyRecord: _file,
     GameRow: _row,
     Deadline: _deadline,
+    ComputerToMove: _computer_to_move,
     SeatToken: lambda t, game, token, _: t.tokens.setdefault(game, {}).__setitem__(token.seat, token.token_hash),
     SeatTokenWithdrawn: lambda t, game, gone, _: t.tokens.get(game, {}).pop(gone.seat, None),
     SeatTaken: _seat_taken,

@@ -103,6 +103,7 @@ class Tables:
     checkpoints: dict[UUID, Checkpoint] = field(default_factory=dict)
     ticket_uses: dict[str, datetime] = field(default_factory=dict)  # MAC: when it expires
     deadlines: dict[UUID, DeadlineRow] = field(default_factory=dict)
+    computer_turns: dict[UUID, DeadlineRow] = field(default_factory=dict)  # the games awaiting a computer
     players: dict[UUID, KeptPlayer] = field(default_factory=dict)
     player_tokens: dict[str, UUID] = field(default_factory=dict)  # token hash: player (a unique key)
     player_seats: dict[tuple[UUID, UUID], HeldSeat] = field(default_factory=dict)  # (player, game)

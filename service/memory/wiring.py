@@ -16,6 +16,7 @@ from service.memory.readmodel import MemoryReadModel
 from service.memory.store import MemoryEventStore
 from service.memory.tables import Tables
 from service.memory.tickets import MemoryTicketUses
+from service.memory.turns import MemoryTurns
 
 
 def adapters(config: Mapping[str, Any], checkpoint_key: bytes | None, tables: Tables | None = None) -> Adapters:
@@ -26,6 +27,7 @@ def adapters(config: Mapping[str, Any], checkpoint_key: bytes | None, tables: Ta
         read_model=MemoryReadModel(tables),
         ticket_uses=MemoryTicketUses(tables),
         deadlines=MemoryDeadlines(tables),
+        computer_turns=MemoryTurns(tables),
         players=MemoryPlayers(tables),
         pairings=MemoryPairings(tables),
         ratings=MemoryRatings(tables),

@@ -40,14 +40,7 @@ def verify_games(read_model: ReadModel, game_id: uuid.UUID | None, out: IO[str],
     prints each report whole instead (``Report.to_json``, full head hash
     included): one object for one game, a list for every game."""
     if game_id is not None:
-        events, row, checkpoint = read_model.evidence(game_id)
-        if not events and row is None and checkpoint is None:
-            print(f"casino: there is no game {game_id}", file=sys.stderr)
-            return 1
-        report = verify(Evidence(game_id, events, row, checkpoint, key))
-        print(json.dumps(report.to_json(), indent=2) if as_json else describe(report, every_check=True),
-              file=out)
-        return 0 if report.ok else 1
+        return _verify_one(read_model, game_id, out, key, as_json=as_json)
     game_ids = read_model.game_ids()
     reports: list[Report] = []
     for each in progress(game_ids, "verify"):
@@ -62,6 +55,18 @@ def verify_games(read_model: ReadModel, game_id: uuid.UUID | None, out: IO[str],
         print(f"{len(game_ids)} games checked: " + (f"{failed} with problems." if failed else "all sound."),
               file=out)
     return 1 if failed else 0
+
+
+def _verify_one(read_model: ReadModel, game_id: uuid.UUID, out: IO[str], key: bytes | None, *,
+                as_json: bool) -> int:
+    """Check one game and report every check (``verify_games``)."""
+    events, row, checkpoint = read_model.evidence(game_id)
+    if not events and row is None and checkpoint is None:
+        print(f"casino: there is no game {game_id}", file=sys.stderr)
+        return 1
+    report = verify(Evidence(game_id, events, row, checkpoint, key))
+    print(json.dumps(report.to_json(), indent=2) if as_json else describe(report, every_check=True), file=out)
+    return 0 if report.ok else 1
 
 
 HEADS_FORMAT = "casino-heads"

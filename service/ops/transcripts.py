@@ -18,12 +18,13 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from domain.game_types import State, game_of, game_of_event
+from domain.game_types import State, describe_event, game_of
 
 from service.auth import hash_token, new_token
 from service.chain import first_break
 from service.deadlines import Deadline
-from service.events import Append, EventStore, NewEvent, Recorded, StoredEvent, Unfoldable, decode, refold_checked
+from service.events import (Append, EventStore, NewEvent, Recorded, StoredEvent, Unfoldable, refold_checked,
+                            stored_form)
 from service.projection import expected_row, split_row
 from service.writes import GameRow, player_seats, seat_tokens
 
@@ -143,5 +144,4 @@ def replay(store: EventStore, transcript: Transcript) -> tuple[uuid.UUID, list[s
 
 def summary(event: Recorded) -> str:
     """One line saying what happened, for ``casino replay --print``."""
-    game = game_of_event(event.type)
-    return game.describe_event(game.to_json(decode(event)))
+    return describe_event(stored_form(event))

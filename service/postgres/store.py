@@ -71,7 +71,7 @@ import weakref
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, NoReturn
 from uuid import UUID
 
 import psycopg
@@ -86,6 +86,7 @@ from service.auth import hash_token
 from service.chain import CURRENT
 from service.checkpoints import Checkpoint
 from service.deadlines import Deadline
+from service.turns import ComputerToMove
 from service.events import ConcurrencyError, Head, Horizon, RatingsMoved, StoredEvent
 from service.postgres.database import unconfirmed
 from service.postgres.notifications import CHANNEL, Seal
@@ -186,6 +187,17 @@ _UPSERT_DEADLINE = """
 
 _DELETE_DEADLINE = """
     DELETE FROM deadlines WHERE game_id = ($1 ->> 'game')::uuid
+"""
+
+# A computer seat is awaited (service.turns): since this append (a new claim
+# may take it at once), or no more.
+_UPSERT_COMPUTER_TURN = """
+    INSERT INTO computer_turns (game_id, due_at) VALUES (($1 ->> 'game')::uuid, ($1 ->> 'computer')::timestamptz)
+    ON CONFLICT (game_id) DO UPDATE SET due_at = EXCLUDED.due_at, claimed_until = NULL
+"""
+
+_DELETE_COMPUTER_TURN = """
+    DELETE FROM computer_turns WHERE game_id = ($1 ->> 'game')::uuid
 """
 
 _DELETE_SEAT_TOKENS = """
@@ -531,6 +543,13 @@ def _deadline(parts: _Parts, writes: list[Deadline]) -> None:
                 due.isoformat() if due is not None else None)
 
 
+def _computer_to_move(parts: _Parts, writes: list[ComputerToMove]) -> None:
+    [turn] = writes
+    due = turn.at
+    parts.write("computer_turn", _UPSERT_COMPUTER_TURN if due is not None else _DELETE_COMPUTER_TURN, "computer",
+                due.isoformat() if due is not None else None)
+
+
 def _snapshot(parts: _Parts, writes: list[Snapshot]) -> None:
     [snapshot] = writes
     parts.write("snapshot", _UPSERT_SNAPSHOT, "snapshot",
@@ -561,6 +580,7 @@ _MAPPED: dict[type, Callable[[_Parts, list[Any]], None]] = {
     IdempotencyRecord: _idempotency,
     GameRow: _game_row,
     Deadline: _deadline,
+    ComputerToMove: _computer_to_move,
     SeatToken: lambda parts, writes: parts.write(
         "tokens", _INSERT_SEAT_TOKENS, "tokens", [{"seat": w.seat, "hash": w.token_hash} for w in writes]),
     SeatTokenWithdrawn: lambda parts, writes: parts.write(
@@ -682,27 +702,34 @@ def _write(conn: psycopg.Connection, statements: Sequence[_Statement], game_id, 
             cursor.nextset()  # past BEGIN's result (or the insert before), to the next insert's rows
             rows.append(cursor.fetchall())
     except psycopg.Error as error:
-        if conn.info.transaction_status != TransactionStatus.IDLE:
-            # A statement failed and the rest of the script was skipped:
-            # end the aborted transaction before the connection goes back to
-            # the pool. A rollback may deallocate every prepared statement.
-            conn.rollback()
-            _PREPARED.pop(conn, None)
-            if isinstance(error, psycopg.errors.InvalidSqlStatementName) and again:
-                return _write(conn, statements, game_id, expected_version, again=False)
-            if _is_conflict(error):
-                moved = _broke_key(error, RATINGS_MOVED)
-                raise (RatingsMoved if moved else ConcurrencyError)(game_id, expected_version) from error
-            if isinstance(error, psycopg.errors.ReadOnlySqlTransaction):
-                conn.close()  # a server that no longer takes writes: the pool connects anew
-            raise
-        # Only the notifications run outside the transaction: the events
-        # are committed. Streams poll too; go on without them.
-        _log.warning("game %s: live streams not notified: %s", game_id, error)
-        return None
+        if conn.info.transaction_status == TransactionStatus.IDLE:
+            # Only the notifications run outside the transaction: the events
+            # are committed. Streams poll too; go on without them.
+            _log.warning("game %s: live streams not notified: %s", game_id, error)
+            return None
+        # A statement failed and the rest of the script was skipped:
+        # end the aborted transaction before the connection goes back to
+        # the pool. A rollback may deallocate every prepared statement.
+        conn.rollback()
+        _PREPARED.pop(conn, None)
+        if isinstance(error, psycopg.errors.InvalidSqlStatementName) and again:
+            return _write(conn, statements, game_id, expected_version, again=False)
+        _refused(conn, error, game_id, expected_version)
     if unconfirmed(conn):
         raise CommitNotConfirmed(f"game {game_id}: the synchronous standby did not confirm the commit")
     return rows
+
+
+def _refused(conn: psycopg.Connection, error: psycopg.Error, game_id, expected_version: int) -> NoReturn:
+    """Raise what the appends' failed transaction means: a broken version or
+    key (``ConcurrencyError``; ``RatingsMoved`` for a rating another game
+    moved first), else ``error`` itself."""
+    if _is_conflict(error):
+        moved = _broke_key(error, RATINGS_MOVED)
+        raise (RatingsMoved if moved else ConcurrencyError)(game_id, expected_version) from error
+    if isinstance(error, psycopg.errors.ReadOnlySqlTransaction):
+        conn.close()  # a server that no longer takes writes: the pool connects anew
+    raise error
 
 
 def _replicated(conn: psycopg.Connection) -> None:

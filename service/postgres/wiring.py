@@ -30,6 +30,7 @@ from service.postgres import notifications
 from service.postgres.database import (REPLICA_DEFAULTS, Limits, Pool, each_server, open_pool, primary_url,
                                        with_defaults)
 from service.postgres.deadlines import PostgresDeadlines
+from service.postgres.turns import PostgresTurns
 from service.postgres.players import PostgresPlayers
 from service.postgres.pairing import PostgresPairings
 from service.postgres.ratings import PostgresRatings
@@ -62,6 +63,7 @@ def adapters(config: Mapping[str, Any], checkpoint_key: bytes | None) -> Adapter
         read_model=PostgresReadModel(pool),
         ticket_uses=TicketUses(pool),
         deadlines=PostgresDeadlines(pool),
+        computer_turns=PostgresTurns(pool),
         players=PostgresPlayers(pool),
         pairings=PostgresPairings(pool),
         ratings=PostgresRatings(pool),

@@ -77,6 +77,10 @@ DEFAULTS: dict[str, Any] = {
     # Keep the games' deadlines in a thread (a greenlet) of this process
     # (service.timeouts): `casino serve` turns it on in every worker.
     "KEEP_DEADLINES": False,
+    # The computer seats act after the command that calls on them is
+    # answered: the time keeper claims them (service.turns). Without
+    # KEEP_DEADLINES, it starts when this process first awaits a computer.
+    "PLAY_COMPUTERS": True,
     # Pair the players waiting for a game in a thread (a greenlet) of this
     # process (service.pairing): `casino serve` turns it on in every worker.
     "PAIR_PLAYERS": False,
@@ -147,6 +151,8 @@ def create_app(overrides: Mapping[str, Any] | None = None, *, wiring: Wiring = p
         app.register_blueprint(blueprint)
     if app.config["KEEP_DEADLINES"]:
         current.services(app).keeper.start()
+    elif app.config["PLAY_COMPUTERS"]:
+        current.services(app).keeper.start_when_woken()
     if app.config["PAIR_PLAYERS"]:
         current.services(app).pairer.start()
     return app

@@ -102,8 +102,6 @@ class SeatsField(fields.Field):
             seats = [_seat(item) for item in value]
             if sum(s["me"] for s in seats) > 1:
                 raise ValidationError("You sit in one seat of a game: give {\"me\": true} once.")
-            if all(s["computer"] for s in seats):
-                raise ValidationError("At least one seat is a person's: the computer plays only against people.")
             return seats
         raise ValidationError("Give a list of seats or a number of seats.")
 

@@ -18,7 +18,7 @@ from service import commands
 from service.auth import PUBLIC, Caller, Forbidden, Unauthenticated, player, seat
 from service.views import command_answer
 from service.web import allowances
-from service.web.current import services
+from service.web.current import ratings, services
 from service.web.guards import any_caller
 from service.web.requests import body, guest_key, idempotency_key, if_match, shown
 from service.web.schemas import EmptySchema, JoinSchema
@@ -46,11 +46,11 @@ def join(game_id: uuid.UUID, caller: Caller):
     else:
         raise Unauthenticated("Send your player token to join as that player, or give the name you take the seat"
                               " under to join as a guest.")
-    applied = services().execute(commands.Join(
+    applied = services().games.execute(commands.Join(
         game_id=game_id, caller=caller, seat_name=name, seat=data.get("seat"), expected_version=if_match(),
         idempotency_key=key, request_id=g.get("request_id")))
     (taken, token), = applied.seated.items()
-    answer = command_answer(applied, seat(taken, caller.player)) | {"seat": taken}
+    answer = command_answer(applied, seat(taken, caller.player), ratings()) | {"seat": taken}
     if token is not None:
         answer["token"] = token
     return answer, 200, shown(applied.state.version, applied.position)
@@ -67,8 +67,8 @@ def leave(game_id: uuid.UUID, caller: Caller):
     if not (caller.is_seat or caller.is_player):
         raise Unauthenticated("Send your seat's token (or your player token) to leave your seat.")
     body(EmptySchema, optional=True)
-    applied = services().execute(commands.Leave(
+    applied = services().games.execute(commands.Leave(
         game_id=game_id, caller=caller, expected_version=if_match(), idempotency_key=idempotency_key(),
         request_id=g.get("request_id")))
-    return (command_answer(applied, player(caller.own_player) if caller.is_player else PUBLIC), 200,
+    return (command_answer(applied, player(caller.own_player) if caller.is_player else PUBLIC, ratings()), 200,
             shown(applied.state.version, applied.position))

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import itertools
 import random
+import time
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from werkzeug.exceptions import MethodNotAllowed, NotFound
@@ -89,6 +91,19 @@ class Api:
         response = self.get(game.url, token=token)
         assert response.status_code == 200
         return response.get_json()
+
+    def wait_view(self, game: Game, until: Callable[[dict], bool], token=None, timeout: float = 10.0) -> dict:
+        """The game's view once ``until(view)`` holds. The computer seats act
+        after the command that calls on them is answered (service.turns): a
+        test waits for what they do, asking for the view again until it
+        shows it, for ``timeout`` seconds at most."""
+        give_up = time.monotonic() + timeout
+        while True:
+            view = self.view(game, token)
+            if until(view):
+                return view
+            assert time.monotonic() < give_up, f"not so in {timeout} s: {view['status']} at {view['version']}"
+            time.sleep(0.01)
 
     def play(self, game: Game, steps: int | None = None, seed: int = 0) -> None:
         """Deal and play seeded legal moves, ``steps`` commands or until the

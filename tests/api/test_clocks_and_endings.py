@@ -76,7 +76,7 @@ def test_a_seat_that_does_not_act_times_out_and_the_service_appends_it(api, app,
     late = api.post(f"{url}/play", json=move, token=tokens[0])
     assert late.status_code == 422 and late.get_json()["rule"] == "time_out"
     assert deadline in late.get_json()["detail"]  # says when the time ran out
-    assert services(app).keeper.tick() == 1
+    assert services(app).keeper.tick() >= 1  # a shared database may hold other tests' due games
     view = api.get(url).get_json()
     assert (view["status"], view["result"], view["winners"]) == ("finished", "timed_out", [1])
     events = api.get(f"{url}/events").get_json()["events"]

@@ -90,7 +90,7 @@ def test_a_timed_out_game_is_listed_with_the_other_side_as_winner(api, app, oper
     url = f"/v1/games/{created.get_json()['id']}"
     first_actions(api, url, [s["token"] for s in created.get_json()["seats"]])  # then seat 0 has 1 s
     time.sleep(1.1)
-    assert services(app).keeper.tick() == 1
+    assert services(app).keeper.tick() >= 1  # a shared database may hold other tests' due games
     outcome = assert_listed_as_viewed(api, operator, name, url)
     assert (outcome["winners"], outcome["result"], outcome["team"]) == ([1], "timed_out", 1)
 

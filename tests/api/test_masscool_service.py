@@ -43,13 +43,13 @@ def test_consent_the_others_still_in_agree_and_the_bet_goes_back(api, operator):
     assert refused(t, undo(t, t.game.tokens[1])) == "not_your_play"
     assert refused(t, answer(t, 1, True)) == "no_undo_request"
     asked = undo(t, t.game.tokens[0])
-    assert kinds(asked) == ["BetUndoAsked"]
+    assert kinds(asked) == ["UndoRequested"]
     assert asked.get_json()["game"]["undo_request"] == {"seat": 0, "accepted": []}
     assert refused(t, undo(t, t.game.tokens[0])) == "undo_pending"
     assert refused(t, answer(t, 0, True)) == "own_undo_request"
-    assert kinds(answer(t, 1, True)) == ["BetUndoAnswered"]
+    assert kinds(answer(t, 1, True)) == ["UndoAnswered"]
     assert refused(t, answer(t, 1, True)) == "already_answered"
-    assert kinds(answer(t, 2, True)) == ["BetUndoAnswered", "BetTakenBack"]
+    assert kinds(answer(t, 2, True)) == ["UndoAnswered", "PlayUndone"]
     after = t.view(None)
     assert after["seats"] == before["seats"] and after["turn"] == 0 and after["undo_request"] is None
     assert "BetPlaced" in [e["type"] for e in t.api.events(t.game, operator)]  # the log keeps the bet
@@ -59,7 +59,7 @@ def test_consent_one_refusal_drops_the_request(api):
     t = table(api)
     t.bet(0, "KS")
     undo(t, t.game.tokens[0])
-    assert kinds(answer(t, 2, False)) == ["BetUndoAnswered"]
+    assert kinds(answer(t, 2, False)) == ["UndoAnswered"]
     view = t.view(None)
     assert view["undo_request"] is None and view["seats"][0]["bet"] == ["KS"] and view["turn"] == 1
 
@@ -67,10 +67,10 @@ def test_consent_one_refusal_drops_the_request(api):
 def test_free_takes_back_at_once_and_the_operator_always_may(api, operator):
     t = table(api, undo="free")
     t.bet(0, "KS")
-    assert kinds(undo(t, t.game.tokens[0])) == ["BetTakenBack"]
+    assert kinds(undo(t, t.game.tokens[0])) == ["PlayUndone"]
     t.bet(0, "QS")
     forced = undo(t, operator)
-    assert kinds(forced) == ["BetTakenBack"] and forced.get_json()["events"][0]["data"] == {
+    assert kinds(forced) == ["PlayUndone"] and forced.get_json()["events"][0]["data"] == {
         "seat": 0, "forced": True, "restores_clock": True}
     assert t.money(0)[:3] == ["KS", "QS", "JS"] and t.view(None)["seats"][0]["bet"] == []
 

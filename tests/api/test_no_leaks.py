@@ -272,7 +272,7 @@ def test_a_time_out_and_the_computers_move_for_it_show_no_hidden_card(api, opera
     first_actions(api, url, tokens)  # then each seat has its clock's 1 s
     for _ in range(3):
         time.sleep(1.05)
-        assert services(app).keeper.tick() == 1
+        assert services(app).keeper.tick() >= 1  # a shared database may hold other tests' due games
         everything = api.get(url, token=operator).get_json()
         for seat, token in ((None, None), (0, tokens[0]), (1, tokens[1])):
             # Cassino's hands are lists of cards, Mass Cool Casino's one card or none
@@ -281,7 +281,7 @@ def test_a_time_out_and_the_computers_move_for_it_show_no_hidden_card(api, opera
             for response in (api.get(url, token=token), api.get(f"{url}/events", token=token)):
                 assert not shown(response) & secret, (seat, response.get_json())
     types = [e["type"] for e in api.get(f"{url}/events").get_json()["events"]]
-    assert types.count("TimedOut" if variant == "cassino" else "TurnTimedOut") == 3
+    assert types.count("TimedOut") == 3  # one public name in every game
 
 
 def test_a_players_answers_show_only_what_their_seat_sees(api, operator):

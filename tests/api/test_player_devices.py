@@ -219,7 +219,7 @@ def test_a_seats_first_action_has_its_own_time_and_missing_it_calls_the_game_off
         services(app).adapters.store.now() + timedelta(seconds=30))  # Bob's first action: 30 s, not 1
 
     move_clock(app, 31)
-    assert services(app).keeper.tick() == 1
+    assert services(app).keeper.tick() >= 1  # a shared database may hold other tests' due games
     view = api.get(url).get_json()
     assert (view["status"], view["result"], view["winners"]) == ("finished", "aborted", [])
     [mine] = api.get("/v1/players/me/games", token=bob["token"]).get_json()["games"]

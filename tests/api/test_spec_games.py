@@ -11,12 +11,16 @@ import dataclasses
 
 import pytest
 
+from domain import kernel_events
+from domain.codec import public_name
 from domain.game_types import GAME_TYPES
 from domain.standing import Awaited
 from tests.service.spec_check import spec
 
 SCHEMAS = spec()["components"]["schemas"]
-EVENT_CLASSES = {name: cls for game in GAME_TYPES.values() for name, cls in game.EVENT_TYPES.items()}
+#: Every event type by its public name: each game's own, then the kernel's (every game's).
+EVENT_CLASSES = {public_name(name): cls for types in [*(g.EVENT_TYPES for g in GAME_TYPES.values()),
+                                                      kernel_events.EVENT_TYPES] for name, cls in types.items()}
 
 
 def _ref(name: str) -> str:

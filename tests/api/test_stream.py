@@ -216,7 +216,7 @@ def test_a_time_out_the_service_appends_arrives_on_the_stream(api, app):
     reader = Reader(api.client, f"{url}/events/stream?timeout=3", headers={"Authorization": f"Bearer {token}"})
     reader.wait_for(version)
     time.sleep(1.05)
-    assert services(app).keeper.tick() == 1
+    assert services(app).keeper.tick() >= 1  # a shared database may hold other tests' due games
     timed_out = time.monotonic()
     reader.wait_for(version + 3)
     assert reader.received[version][0] - timed_out < 1.0

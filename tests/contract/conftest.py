@@ -21,8 +21,10 @@ import pytest
 
 from service.auth import TicketUses
 from service.deadlines import DeadlineClaims
+from service.turns import TurnClaims
 from service.events import EventStore
 from service.memory.deadlines import MemoryDeadlines
+from service.memory.turns import MemoryTurns
 from service.memory.pairing import MemoryPairings
 from service.memory.players import MemoryPlayers
 from service.memory.ratings import MemoryRatings
@@ -48,6 +50,7 @@ class Harness:
     deadlines: DeadlineClaims
     ratings: Ratings
     pairings: Pairings
+    computer_turns: TurnClaims
 
 
 def _memory() -> Harness:
@@ -63,11 +66,12 @@ def _memory() -> Harness:
 
     return Harness(MemoryEventStore(tables), MemoryReadModel(tables), MemoryTicketUses(tables), expire_keys,
                    games_row, lambda key: MemoryEventStore(tables, key), MemoryPlayers(tables),
-                   MemoryDeadlines(tables), MemoryRatings(tables), MemoryPairings(tables))
+                   MemoryDeadlines(tables), MemoryRatings(tables), MemoryPairings(tables), MemoryTurns(tables))
 
 
 def _postgres(pool, database_url: str) -> Harness:
     from service.postgres.deadlines import PostgresDeadlines
+    from service.postgres.turns import PostgresTurns
     from service.postgres.pairing import PostgresPairings
     from service.postgres.players import PostgresPlayers
     from service.postgres.ratings import PostgresRatings
@@ -88,7 +92,7 @@ def _postgres(pool, database_url: str) -> Harness:
 
     return Harness(PostgresEventStore(pool), PostgresReadModel(pool), PostgresTicketUses(pool), expire_keys,
                    games_row, lambda key: PostgresEventStore(pool, key), PostgresPlayers(pool),
-                   PostgresDeadlines(pool), PostgresRatings(pool), PostgresPairings(pool))
+                   PostgresDeadlines(pool), PostgresRatings(pool), PostgresPairings(pool), PostgresTurns(pool))
 
 
 @pytest.fixture(scope="module")

@@ -26,6 +26,7 @@ from service.events import Append, ConcurrencyError, NewEvent, RatingsMoved
 from service.memory import store as memory_store
 from service.pairing import Ask, Waiting
 from service.postgres import store as postgres_store
+from service.turns import ComputerToMove
 from service.writes import (KINDS, GameRow, IdempotencyRecord, Paired, PlayerNotice, RatingChanged, SeatLeft,
                             SeatTaken, SeatToken, SeatTokenWithdrawn, Snapshot, Write)
 from tests.contract.conftest import Harness
@@ -77,6 +78,8 @@ EXAMPLES: dict[type, Example] = {
         lambda game, stored: {"version": 3, "status": "finished", "winner": {"winners": [0]}}),
     Deadline: Example([Deadline(None)], lambda contract, game: contract.deadlines.due_at(game),
                       lambda game, stored: None),
+    ComputerToMove: Example([ComputerToMove(DUE)], lambda contract, game: contract.computer_turns.due_at(game),
+                            lambda game, stored: DUE),
     SeatToken: Example([SeatToken(1, hash_token("b"))], lambda contract, game: contract.store.seat_token_hashes(game),
                        lambda game, stored: {0: hash_token("a"), 1: hash_token("b")}),
     SeatTokenWithdrawn: Example([SeatTokenWithdrawn(0)],

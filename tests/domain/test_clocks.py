@@ -222,7 +222,7 @@ def test_a_take_back_stored_before_version_2_replays_with_the_clock_as_it_stood(
     t.move(20)
     t.run(cassino.undo_command(None), 30)
     stored = [cassino.to_json(e) for e, _ in t.log]
-    assert stored[-1] == {"type": "PlayUndone", "schema_version": 2,
+    assert stored[-1] == {"type": "kernel.PlayUndone", "schema_version": 2,
                           "data": {"seat": 0, "forced": True, "restores_clock": True}}
     stored[-1] = {"type": "PlayUndone", "schema_version": 1, "data": {"seat": 0, "forced": True}}
     old = cassino.fold((cassino.from_json(e) for e in stored), None, (when for _, when in t.log))

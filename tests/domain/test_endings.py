@@ -9,6 +9,7 @@ from domain import cassino, masscool
 from domain.cards import Card
 from domain.errors import RuleViolation
 from domain.game_types import GAME_TYPES
+from domain.kernel_events import SeatResigned
 from tests.domain.test_seating import SEED, create, refused, then
 
 GAMES = sorted(GAME_TYPES)
@@ -62,7 +63,7 @@ def test_among_three_mass_cool_players_the_pot_is_called_off_and_the_best_money_
     events = masscool.decide(state, masscool.resign_command(0))
     counted = [e for e in events if isinstance(e, masscool.events.MoneyCounted)][0]
     assert counted.totals == (16, 2, 17) and counted.winners == (2,) and counted.reason == "resigned"
-    assert isinstance(events[0], masscool.events.PlayerResigned)
+    assert isinstance(events[0], SeatResigned)
 
 
 def test_a_knocked_out_player_cannot_resign_and_nobody_resigns_while_a_seat_is_open():

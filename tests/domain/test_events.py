@@ -35,7 +35,7 @@ def test_an_old_event_is_upcast_where_it_is_read():
         schema_version = 2
 
     stored = {"type": "CardTrailed", "schema_version": 1, "data": {"seat": 1, "played": "7H"}}
-    codec = EventCodec([CardTrailed], upcasters=upcasters)
+    codec = EventCodec({"CardTrailed": CardTrailed}, upcasters=upcasters)
     event = codec.from_json(stored)
     assert (event.seat, event.card.code) == (1, "7H")
     assert codec.to_json(event) == {"type": "CardTrailed", "schema_version": 2, "data": {"seat": 1, "card": "7H"}}
@@ -47,7 +47,7 @@ def test_a_missing_upcaster_is_an_error_not_a_silent_guess():
 
     stored = {"type": "CardTrailed", "schema_version": 1, "data": {"seat": 1, "card": "7H"}}
     with pytest.raises(NotationError, match="No upcaster"):
-        EventCodec([CardTrailed]).from_json(stored)
+        EventCodec({"CardTrailed": CardTrailed}).from_json(stored)
 
 
 def test_golden_stored_events_of_version_1_still_fold():

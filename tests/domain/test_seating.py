@@ -10,6 +10,7 @@ from domain import cassino, masscool
 from domain.cards import full_deck
 from domain.errors import RuleViolation
 from domain.game_types import GAME_TYPES, GameType
+from domain.kernel_events import SeatLeft
 from domain.seating import Holder
 from domain.standing import Awaited, Awaiting
 
@@ -132,4 +133,4 @@ def test_seating_events_are_described_in_a_transcript():
     assert masscool.describe_event(events[0]) == "Bob takes seat 1 (player p1)"
     first = cassino.to_json(cassino.decide(None, cassino.create_command("cassino", ("Ann", None), 0, None, None))[0])
     assert cassino.describe_event(first) == "cassino for Ann, (open); seat 0 deals first"
-    assert cassino.describe_event(cassino.to_json(cassino.events.SeatLeft(1))) == "seat 1 is left open"
+    assert cassino.describe_event(cassino.to_json(SeatLeft(1))) == "seat 1 is left open"

@@ -9,7 +9,7 @@ import pytest
 
 from domain import RuleViolation, full_deck
 from domain.cassino import AnswerUndo, CreateGame, Deal, Move, Play, Undo, VoidHand, decide, fold
-from domain.cassino.events import PlayUndone, UndoAnswered, UndoRequested
+from domain.kernel_events import PlayUndone, UndoAnswered, UndoRequested
 
 DECK = full_deck()  # seat 0 (first to play): AS 2S 7S 8S; table 3S 4S 9S 10S; seat 1: 5S 6S JS QS
 

@@ -8,12 +8,13 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
+from domain.game_types import public_type
 from domain.clocks import ClockRule
 from service.auth import seat
 from service.bootstrap import Services, Settings, bootstrap
 from service.commands import CreateGame, Deal, Resign
 from service.memory import wiring
-from service.memory.tables import Tables
+from service.memory.tables import DeadlineRow, Tables
 from service.timeouts import LEASE
 
 T0 = datetime(2026, 11, 26, 12, 0, tzinfo=UTC)
@@ -43,17 +44,18 @@ def services_on(tables: Tables) -> Services:
 
 
 def create(services: Services, clock: ClockRule | None, seats=("Ann", "Bob")):
-    return services.create(CreateGame(variant="cassino", seats=seats, options={}, first_dealer=1, clock=clock))
+    return services.games.create(CreateGame(variant="cassino", seats=seats, options={}, first_dealer=1, clock=clock))
 
 
 def types(tables: Tables, game_id) -> list[str]:
-    return [e.type for e in tables.events[game_id]]
+    """The game's events by their public names (a time-out is stored as ``kernel.TimedOut``)."""
+    return [public_type(e.type) for e in tables.events[game_id]]
 
 
 def test_a_game_without_a_clock_keeps_no_deadline(tables):
     services = services_on(tables)
     created = create(services, None)
-    services.execute(Deal(game_id=created.game_id, caller=seat(1)))
+    services.games.execute(Deal(game_id=created.game_id, caller=seat(1)))
     assert tables.deadlines == {}
 
 
@@ -62,9 +64,9 @@ def test_the_deadline_is_kept_with_each_append_and_cleared_at_the_end(tables, cl
     game_id = create(services, ClockRule(per_move_seconds=30)).game_id
     assert tables.deadlines[game_id].due_at == T0 + timedelta(seconds=30)
     clock.now = T0 + timedelta(seconds=5)
-    services.execute(Deal(game_id=game_id, caller=seat(1)))
+    services.games.execute(Deal(game_id=game_id, caller=seat(1)))
     assert tables.deadlines[game_id].due_at == T0 + timedelta(seconds=35)
-    services.execute(Resign(game_id=game_id, caller=seat(0)))
+    services.games.execute(Resign(game_id=game_id, caller=seat(0)))
     assert game_id not in tables.deadlines
     assert services.keeper.tick() == 0
 
@@ -114,7 +116,7 @@ def test_a_claim_of_several_games_times_each_out_once_deciding_again_one_that_mo
     first, second = services_on(tables), services_on(tables)
     games = [create(first, ClockRule(per_move_seconds=2)).game_id for _ in range(5)]
     clock.now = T0 + timedelta(seconds=1, milliseconds=500)
-    second.execute(Deal(game_id=games[2], caller=seat(1)))  # the first worker's cache is now behind
+    second.games.execute(Deal(game_id=games[2], caller=seat(1)))  # the first worker's cache is now behind
     clock.now = T0 + timedelta(seconds=3, milliseconds=600)  # past the dealt game's new deadline too
 
     assert first.keeper.tick() == 5
@@ -143,7 +145,7 @@ def test_a_damaged_game_in_a_claim_is_told_and_left_and_the_claims_other_time_ou
     damaged = create(signing_services_on(tables, b"another key"), ClockRule(per_move_seconds=2)).game_id
     games = [create(first, ClockRule(per_move_seconds=2)).game_id for _ in range(2)]
     clock.now = T0 + timedelta(seconds=1, milliseconds=500)
-    second.execute(Deal(game_id=games[1], caller=seat(1)))  # the first worker's cache is now behind
+    second.games.execute(Deal(game_id=games[1], caller=seat(1)))  # the first worker's cache is now behind
     clock.now = T0 + timedelta(seconds=3, milliseconds=600)
 
     assert first.keeper.tick() == 3
@@ -152,3 +154,33 @@ def test_a_damaged_game_in_a_claim_is_told_and_left_and_the_claims_other_time_ou
         assert types(tables, game_id).count("TimedOut") == 1 and types(tables, game_id)[-1] == "GameFinished"
     assert "TimedOut" not in types(tables, damaged) and damaged in tables.deadlines
     assert f"Game {damaged} is damaged from version {len(tables.events[damaged])} on." in caplog.text
+
+
+# -- the computer seats ------------------------------------------------------
+
+def test_a_computer_awaited_is_claimed_by_one_worker_at_a_time_and_acts_once(tables, clock):
+    first, second = services_on(tables), services_on(tables)
+    game_id = first.games.create(CreateGame(variant="cassino", seats=("Ann", "Cpu"), options={}, first_dealer=1,
+                                            computers=(1,))).game_id
+    assert game_id in tables.computer_turns and types(tables, game_id)[-1] != "HandDealt"  # it deals after
+
+    assert first.adapters.computer_turns.claim(clock.now, 10, LEASE) == [game_id]  # a worker that then died
+    assert second.keeper.play() == 0
+    clock.now += LEASE
+    assert second.keeper.play() == 1
+    assert tables.events[game_id][-1].metadata["actor"] == "computer:1" and "HandDealt" in types(tables, game_id)
+    assert game_id not in tables.computer_turns  # Ann plays first: no computer is awaited
+    assert first.keeper.play() == second.keeper.play() == 0
+
+
+def test_a_persons_command_is_answered_before_the_computer_acts_and_a_kept_row_the_game_denies_goes(tables):
+    services = services_on(tables)
+    game_id = services.games.create(CreateGame(variant="cassino", seats=("Ann", "Cpu"), options={}, first_dealer=0,
+                                               computers=(1,))).game_id
+    assert game_id not in tables.computer_turns  # Ann deals
+    dealt = services.games.execute(Deal(game_id=game_id, caller=seat(0)))
+    assert dealt.state.turn == 1 and game_id in tables.computer_turns  # answered with the computer to play
+    assert services.keeper.play() == 1 and services.games.load(game_id).turn == 0
+
+    tables.computer_turns[game_id] = DeadlineRow(T0)  # written by other means than the service's appends
+    assert services.keeper.play() == 0 and game_id not in tables.computer_turns

@@ -119,7 +119,7 @@ def test_two_players_bet_tie_and_one_is_knocked_out_by_clicking(browser, base_ur
     step(bob, lambda p: p.get_by_role("button", name="Ask to take back my last move").click())
     assert "Bob asks to take their last move back" in ann.inner_text("#actions")
     ann.get_by_role("button", name="Agree", exact=True).click()
-    wait_version(ann, state["version"] + 2)  # BetUndoAnswered, BetTakenBack
+    wait_version(ann, state["version"] + 2)  # UndoAnswered, PlayUndone
     state = mcc_settle(web_api, game, pages)
     assert state["turn"] == 1 and len(state["seats"][1]["money"]) == 6
     everything = ["2H", "3H", "4H", "5H", "6H", "7H"]

@@ -9,6 +9,8 @@ from pathlib import Path
 
 import yaml
 
+from domain import kernel_events
+from domain.codec import public_name
 from domain.game_types import GAME_TYPES
 from domain.cassino.scoring import CATEGORIES
 from service.web.client import ROOT
@@ -41,44 +43,58 @@ def test_nothing_is_loaded_from_outside_the_service():
         assert "@import" not in text and "url(" not in text, path.name
 
 
+def _registry() -> tuple[str, dict[str, str]]:
+    """games.js, and each game type's entry in its GAME_TYPES, by game type."""
+    text = (ROOT / "games.js").read_text()
+    listed = re.search(r"GAME_TYPES = \{(.*?)\n\};", text, re.S).group(1)
+    return text, dict(re.findall(r'^  "?([\w-]+)"?: \{(.*?)\n  \},$', listed, re.M | re.S))
+
+
+def _names(text: str, name: str) -> list[str]:
+    """The names in the list or object literal ``name`` of ``text`` (``name: [...]`` or ``const NAME = ...``)."""
+    found = re.search(rf"(?:\b{name}: |const {name} = )([\[{{].*?[\]}}])", text, re.S)
+    return re.findall(r'"(\w+)"', found.group(1))
+
+
 def test_the_client_knows_every_event_type_of_every_game():
     """The table listens for its game's event names (a named message reaches
-    only a listener for its name): events.js lists every game's, by game type."""
-    text = (ROOT / "events.js").read_text()
-    listed = re.search(r"GAME_EVENTS = \{(.*?)\n\};", text, re.S).group(1)
-    games = dict(re.findall(r'^  "?([\w-]+)"?: \[(.*?)\],$', listed, re.M | re.S))
+    only a listener for its name): games.js lists each game's own by game
+    type, and the kernel's once, by their public names; events.js says each in words."""
+    text, games = _registry()
     assert set(games) == set(GAME_TYPES)
     for name, game in GAME_TYPES.items():
-        assert set(re.findall(r'"(\w+)"', games[name])) == set(game.EVENT_TYPES), name
-        assert all(f'case "{t}":' in text for t in game.EVENT_TYPES), name  # and says each in words
+        assert _names(games[name], "events") == [public_name(t) for t in game.EVENT_TYPES], name
+    assert _names(text, "KERNEL_EVENTS") == [public_name(t) for t in kernel_events.EVENT_TYPES]
+    words = (ROOT / "events.js").read_text()
+    every = {public_name(t) for g in GAME_TYPES.values() for t in g.EVENT_TYPES} | set(_names(text, "KERNEL_EVENTS"))
+    assert {t for t in every if f'case "{t}":' in words} == every
+    assert set(re.findall(r'case "(\w+)":', words)) - every <= {"resigned", "timed_out"}  # no name of no event
 
 
 def test_the_client_knows_each_games_moves_by_event_types_the_game_has():
     """What the table shows as just played, and when it offers a take-back,
-    it reads from the log by these types (GAME_MOVES in events.js)."""
-    text = (ROOT / "events.js").read_text()
-    listed = re.search(r"GAME_MOVES = \{(.*?)\n\};", text, re.S).group(1)
-    games = dict(re.findall(r'^  "?([\w-]+)"?: \{(.*?)\n  \},$', listed, re.M | re.S))
-    assert set(games) == set(GAME_TYPES)
+    it reads from the log by these types (``plays`` and ``fresh`` in
+    games.js, the game's own; UNDO, the kernel's)."""
+    text, games = _registry()
     for name, game in GAME_TYPES.items():
-        kinds = dict(re.findall(r"(\w+): \[(.*?)\]", games[name]))
-        assert set(kinds) == {"plays", "fresh", "undone", "asking"}, name
-        for types in kinds.values():
-            assert set(re.findall(r'"(\w+)"', types)) <= set(game.EVENT_TYPES), name
+        own = {public_name(t) for t in game.EVENT_TYPES}
+        assert _names(games[name], "plays") and set(_names(games[name], "plays")) <= own, name
+        assert _names(games[name], "fresh") and set(_names(games[name], "fresh")) <= own, name
+        shuffles = dict(re.findall(r'(committed|revealed): "(\w+)"', games[name]))
+        assert set(shuffles) == {"committed", "revealed"} and set(shuffles.values()) <= own, name
+    undo = dict(re.findall(r"(\w+): \[(.*?)\]", re.search(r"const UNDO = \{(.*?)\};", text).group(1)))
+    assert set(undo) == {"undone", "asking"}
+    assert {t for v in undo.values() for t in re.findall(r'"(\w+)"', v)} <= set(_names(text, "KERNEL_EVENTS"))
 
 
-def test_the_client_tells_early_endings_by_event_types_the_game_has():
+def test_the_client_tells_early_endings_by_the_kernels_event_types():
     """Who resigned, ran out of time or called the game off, the table reads
-    from the log by these types (GAME_ENDINGS in events.js), one for each
-    such ``result``."""
-    text = (ROOT / "events.js").read_text()
-    listed = re.search(r"GAME_ENDINGS = \{(.*?)\n\};", text, re.S).group(1)
-    games = dict(re.findall(r'^  "?([\w-]+)"?: \{(.*?)\},$', listed, re.M))
-    assert set(games) == set(GAME_TYPES)
-    for name, game in GAME_TYPES.items():
-        endings = dict(re.findall(r'(\w+): "(\w+)"', games[name]))
-        assert set(endings) == {"resigned", "timed_out", "aborted"}, name
-        assert set(endings.values()) <= set(game.EVENT_TYPES), name
+    from the log by these types (ENDINGS in games.js), one for each such
+    ``result``: the kernel's events, the same in every game."""
+    text, _ = _registry()
+    endings = dict(re.findall(r'(\w+): "(\w+)"', re.search(r"const ENDINGS = \{(.*?)\};", text).group(1)))
+    assert set(endings) == {"resigned", "timed_out", "aborted"}
+    assert set(endings.values()) <= set(_names(text, "KERNEL_EVENTS"))
 
 
 def test_the_client_names_every_scoring_category_in_words():
@@ -112,13 +128,14 @@ def test_the_pages_know_the_statuses_the_spec_lists():
     assert re.findall(r'"(\w+)"', offered) == spec["components"]["schemas"]["AnyGameStatus"]["enum"]
 
 
-# -- every page knows every registered game type ---------------------------------
+# -- one registry of game types -------------------------------------------------
 #
-# A page tells the game types apart by maps keyed by a view's ``game_type``
-# (which table to open, its events, its name, how the replay draws it), never
-# by comparing with one game type's name, which would leave every other game
-# to a default. So a third game is its package, one line in GAME_TYPES and an
-# entry in each such map, and a map without it is caught here.
+# A page tells the game types apart by the one registry of games.js
+# (GAME_TYPES, keyed by a view's ``game_type``: which table to open, its
+# events, its name, how the replay draws it), never by a map of its own nor by
+# comparing with one game type's name, which would leave every other game to
+# a default. So a third game is its package, one line in the domain's
+# GAME_TYPES and an entry in games.js, and a registry without it is caught here.
 
 
 def _skip_string(text: str, i: int) -> int:
@@ -171,16 +188,22 @@ def game_type_maps(game_types: Iterable[str]) -> Iterator[tuple[str, set[str]]]:
                 yield f"{path.name} {found.group(1)}", keys
 
 
+#: The one map of the client keyed by game type.
+REGISTRY = "games.js GAME_TYPES"
+
 #: A comparison of a game type with one game type's name (``names``: the names, as alternatives).
 _BRANCH = r'game_?type\w*\)?\s*[!=]==?\s*"({names})"|"({names})"\s*[!=]==?\s*[\w.]*game_?type'
 
 
 def pages_missing(game_types: Iterable[str]) -> list[str]:
-    """What the client's pages lack for ``game_types``: a map keyed by game
-    type without one of them (or with another), and a branch on one game
-    type's name."""
+    """What the client's pages lack for ``game_types``: the registry without
+    one of them (or with another), a map keyed by game type beside the
+    registry, and a branch on one game type's name."""
     wanted = set(game_types)
-    problems = [f"{where} has {sorted(keys)}" for where, keys in game_type_maps(wanted) if keys != wanted]
+    maps = dict(game_type_maps(wanted))
+    problems = [f"{where} has {sorted(keys)}" for where, keys in maps.items() if keys != wanted or where != REGISTRY]
+    if REGISTRY not in maps:
+        problems.append(f"{REGISTRY} has none of them")
     names = "|".join(re.escape(t) for t in sorted(wanted))
     for path in sorted(ROOT.glob("*.js")):
         for line in path.read_text(encoding="utf-8").splitlines():
@@ -189,19 +212,22 @@ def pages_missing(game_types: Iterable[str]) -> list[str]:
     return problems
 
 
-def test_every_page_knows_every_registered_game_type():
-    maps = dict(game_type_maps(GAME_TYPES))
-    assert {"table.js TABLES", "events.js GAME_EVENTS", "lobby.js GAME_NAMES", "replay.js TABLES",
-            "replay.js SHUFFLES"} <= set(maps)
+def test_every_page_reads_the_one_registry_of_game_types():
+    assert set(dict(game_type_maps(GAME_TYPES))) == {REGISTRY}
     assert pages_missing(GAME_TYPES) == []
-    tables = (ROOT / "table.js").read_text()
-    assert all((ROOT / page).is_file() for page in re.findall(r'import\("\./([\w.]+)"\)', tables))
+    registry = (ROOT / "games.js").read_text()
+    assert all((ROOT / page).is_file() for page in re.findall(r'import\("\./([\w.]+)"\)', registry))
+    for page in ("table.js", "replay.js", "lobby.js", "seat.js", "events.js"):
+        assert 'from "./games.js"' in (ROOT / page).read_text(), page
+    for view in re.findall(r'view: \(\) => import\("\./([\w.]+)"\)', registry):
+        assert "export const REPLAY = " in (ROOT / view).read_text(), view
 
 
-def test_a_game_type_the_pages_do_not_know_is_caught():
-    """A third game registered without its pages: every map says so; and a
-    branch on a game type's name is found."""
-    missing = pages_missing([*GAME_TYPES, "third-game"])
-    assert {m.split(" has ")[0] for m in missing} == set(dict(game_type_maps(GAME_TYPES)))
+def test_a_game_type_the_registry_does_not_know_is_caught():
+    """A third game registered without its entry in games.js: the registry
+    says so; so does a page's own map of game types, and a branch on a game
+    type's name."""
+    assert pages_missing([*GAME_TYPES, "third-game"]) == [f"{REGISTRY} has {sorted(GAME_TYPES)}"]
+    assert pages_missing(["cassino"]) == [f"{REGISTRY} has {sorted(GAME_TYPES)}"]
     branches = ['if (gameType === "mass-cool-casino") {', 'return "cassino" !== view.game_type;']
     assert all(re.search(_BRANCH.format(names="cassino|mass-cool-casino"), b, re.I) for b in branches)

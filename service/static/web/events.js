@@ -1,50 +1,8 @@
-// The event types the service sends, game by game, and a sentence for each event.
+// A sentence for each event the service sends, of every game type (games.js
+// lists them), and who ended a game before its rules did.
 
+import { ENDINGS } from "./games.js";
 import { capital, listed } from "./words.js";
-
-/** Each game's event types (a view's ``game_type``): the names its stream's messages carry. */
-export const GAME_EVENTS = {
-  cassino: [
-    "GameCreated", "ShuffleCommitted", "ClientSeedSet", "HandDealt", "InitialPairsTaken", "RoundDealt",
-    "CardTrailed", "CardsCaptured", "BundleStolen", "BuildMade", "CardDrawn", "CardPlucked", "PointsScored", "HandEnded",
-    "SeedRevealed", "CountedOut", "GameFinished", "UndoRequested", "UndoAnswered", "PlayUndone", "HandVoided",
-    "ClockSet", "SeatJoined", "SeatLeft", "SeatResigned", "GameAborted", "TimedOut", "RatedSet", "RatingsChanged",
-    "RematchAnswered",
-  ],
-  "mass-cool-casino": [
-    "TableOpened", "ShufflePromised", "MoneyDealt", "HandsDrawn", "BetPlaced", "StopCalled", "PotWon", "PotTied",
-    "DeckReshuffled", "ShuffleRevealed", "MoneyCounted", "BetUndoAsked", "BetUndoAnswered", "BetTakenBack",
-    "TimerSet", "PlayerSeated", "PlayerUnseated", "PlayerResigned", "TableAborted", "TurnTimedOut", "TableRated",
-    "TableRatingsChanged", "TableRematchAnswered",
-  ],
-};
-
-/**
- * Each game's moves in its log: the events a seat's move appends
- * (``plays``), the event that deals fresh cards and so starts over what
- * the table shows as just played (``fresh``), the one that takes a move
- * back (``undone``), and the asking and answering about that (``asking``).
- */
-export const GAME_MOVES = {
-  cassino: {
-    plays: ["CardTrailed", "CardsCaptured", "BuildMade", "BundleStolen", "CardPlucked"],
-    fresh: ["HandDealt"], undone: ["PlayUndone"], asking: ["UndoRequested", "UndoAnswered"],
-  },
-  "mass-cool-casino": {
-    plays: ["BetPlaced", "StopCalled"],
-    fresh: ["HandsDrawn"], undone: ["BetTakenBack"], asking: ["BetUndoAsked", "BetUndoAnswered"],
-  },
-};
-
-/**
- * Each game's events that end it before its rules do, by the view's
- * ``result`` they lead to: each names the seat that resigned, ran out of
- * time or called the game off.
- */
-export const GAME_ENDINGS = {
-  cassino: { resigned: "SeatResigned", timed_out: "TimedOut", aborted: "GameAborted" },
-  "mass-cool-casino": { resigned: "PlayerResigned", timed_out: "TurnTimedOut", aborted: "TableAborted" },
-};
 
 /**
  * Who ended a finished game before its rules did, and how, in words for
@@ -53,7 +11,7 @@ export const GAME_ENDINGS = {
  * whose ending event ``events`` does not hold).
  */
 export function earlyEnding(view, events, who) {
-  const type = (GAME_ENDINGS[view.game_type || "cassino"] || {})[view.result];
+  const type = ENDINGS[view.result];
   const ending = type ? events.filter((e) => e.type === type).at(-1) : undefined;
   if (!ending) return null;
   const { seat } = ending.data;
@@ -62,14 +20,6 @@ export function earlyEnding(view, events, who) {
     case "timed_out": return `${capital(who.whose(seat))} time ran out`;
     default: return who.subject(seat, "called", "called") + " the game off";
   }
-}
-
-/**
- * The event types to listen for in a game of ``gameType``: its own, and
- * (for a game this page does not know) every type it knows of.
- */
-export function eventTypes(gameType) {
-  return GAME_EVENTS[gameType] || [...new Set(Object.values(GAME_EVENTS).flat())];
 }
 
 function short(hex) {
@@ -101,20 +51,20 @@ export function describe(event, who) {
     case "SeedRevealed": return `Hand ${d.hand_number}'s seed is revealed: ${short(d.seed)}`;
     case "CountedOut": return `${subject(d.seat, "counts", "count")} out: the claim counts ${d.total}, ${d.success ? "enough" : "short of the target"}.`;
     case "GameFinished": return `The game is over (${String(d.reason).replace(/_/g, " ")}).`;
-    case "UndoRequested": return `${subject(d.seat, "asks", "ask")} to take the last play back.`;
-    case "UndoAnswered": return `${subject(d.seat, d.accepted ? "agrees" : "refuses", d.accepted ? "agree" : "refuse")}.`;
-    case "PlayUndone": return `${capital(whose(d.seat))} play is taken back${d.forced ? " by the operator" : ""}.`;
     case "HandVoided": return `Hand ${d.hand_number} is voided: ${d.reason}`;
-    // Seats, resigning and clocks: every game has them, under its own names
-    case "ClockSet": case "TimerSet": return "The game has a clock.";
-    case "SeatJoined": case "PlayerSeated": return `${d.name} takes seat ${d.seat}.`;
-    case "SeatLeft": case "PlayerUnseated": return `Seat ${d.seat} is open again.`;
-    case "SeatResigned": case "PlayerResigned": return `${subject(d.seat, "resigns", "resign")}.`;
-    case "GameAborted": case "TableAborted": return `${subject(d.seat, "calls", "call")} the game off.`;
-    case "RatedSet": case "TableRated": return "The game is rated.";
-    case "RatingsChanged": case "TableRatingsChanged": return `Ratings: ${d.changes.map((c) => `${name(c.seat)} ${Math.round(c.before[0])} → ${Math.round(c.after[0])}`).join(", ")}.`;
-    case "RematchAnswered": case "TableRematchAnswered": return `${capital(name(d.seat))} answers the rematch${d.game_id ? ": every seat has, and the new game is made" : ""}.`;
-    case "TimedOut": case "TurnTimedOut": return `${capital(whose(d.seat))} time has run out${d.computer ? ": the computer moves for them" : ""}.`;
+    // The kernel's events: every game has them, under these names
+    case "UndoRequested": return `${subject(d.seat, "asks", "ask")} to take their last move back.`;
+    case "UndoAnswered": return `${subject(d.seat, d.accepted ? "agrees" : "refuses", d.accepted ? "agree" : "refuse")}.`;
+    case "PlayUndone": return `${capital(whose(d.seat))} move is taken back${d.forced ? " by the operator" : ""}.`;
+    case "ClockSet": return "The game has a clock.";
+    case "SeatJoined": return `${d.name} takes seat ${d.seat}.`;
+    case "SeatLeft": return `Seat ${d.seat} is open again.`;
+    case "SeatResigned": return `${subject(d.seat, "resigns", "resign")}.`;
+    case "GameAborted": return `${subject(d.seat, "calls", "call")} the game off.`;
+    case "RatedSet": return "The game is rated.";
+    case "RatingsChanged": return `Ratings: ${d.changes.map((c) => `${name(c.seat)} ${Math.round(c.before[0])} → ${Math.round(c.after[0])}`).join(", ")}.`;
+    case "RematchAnswered": return `${capital(name(d.seat))} answers the rematch${d.game_id ? ": every seat has, and the new game is made" : ""}.`;
+    case "TimedOut": return `${capital(whose(d.seat))} time has run out${d.computer ? ": the computer moves for them" : ""}.`;
     // Mass Cool Casino
     case "TableOpened": return `The game of Mass Cool Casino is created for ${listed(d.names.map((n) => n ?? "an open seat"))}.`;
     case "ShufflePromised": return `Shuffle ${d.shuffle} is committed: ${short(d.commitment)}`;
@@ -127,9 +77,6 @@ export function describe(event, who) {
     case "DeckReshuffled": return `Shuffle ${d.shuffle}: the deck is reshuffled${d.fixed ? " (fixed by the operator)" : ""}.`;
     case "ShuffleRevealed": return `Shuffle ${d.shuffle}'s seed is revealed: ${short(d.seed)}`;
     case "MoneyCounted": return `The money is counted (${String(d.reason).replace(/_/g, " ")}): ${d.totals.map((t, s) => `${name(s)} ${t}`).join(", ")}; ${d.winners.length ? `${listed(d.winners.map(name))} ${d.winners.length === 1 && d.winners[0] !== who.you ? "wins" : d.winners.length === 1 ? "win" : "share the win"}` : "nobody wins"}.`;
-    case "BetUndoAsked": return `${subject(d.seat, "asks", "ask")} to take their last move back.`;
-    case "BetUndoAnswered": return `${subject(d.seat, d.accepted ? "agrees" : "refuses", d.accepted ? "agree" : "refuse")}.`;
-    case "BetTakenBack": return `${capital(whose(d.seat))} move is taken back${d.forced ? " by the operator" : ""}.`;
     default: return event.type;
   }
 }

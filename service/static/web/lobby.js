@@ -5,6 +5,7 @@
 // browser's player (players.js), whose games are then listed here.
 
 import { Api, el, replayLink, showError, tableLink } from "./api.js";
+import { GAME_TYPES, gameTypeOf } from "./games.js";
 import { clockOf, showPlayNow } from "./pairing.js";
 import { currentPlayer, invitationLink, readSoon, startPlayers } from "./players.js";
 import { variantName } from "./words.js";
@@ -13,7 +14,6 @@ const api = new Api();
 const form = document.getElementById("new-game");
 const seatList = document.getElementById("seat-list");
 let variants = [];
-const GAME_NAMES = { cassino: "Cassino and its family", "mass-cool-casino": "Mass Cool Casino" };
 
 function variant() {
   return variants.find((v) => v.name === form.variant.value);
@@ -175,9 +175,9 @@ async function create() {
 async function start() {
   variants = (await api.get("/v1/variants")).variants;
   // One group of variants for each game, in the order the service lists them.
-  const games = [...new Set(variants.map((v) => v.game_type || "cassino"))];
-  form.variant.replaceChildren(...games.map((game) => el("optgroup", { label: GAME_NAMES[game] || game },
-    variants.filter((v) => (v.game_type || "cassino") === game).map((v) => el("option", { value: v.name },
+  const games = [...new Set(variants.map(gameTypeOf))];
+  form.variant.replaceChildren(...games.map((game) => el("optgroup", { label: (GAME_TYPES[game] || {}).name || game },
+    variants.filter((v) => gameTypeOf(v) === game).map((v) => el("option", { value: v.name },
       variantName(v.name))))));
   form.variant.value = variants.some((v) => v.name === "cassino") ? "cassino" : variants[0].name;
   // A player who has chosen a name sits down in seat 0, and waits for someone to take seat 1.

@@ -6,8 +6,7 @@
 import { Api, el, gameIdFromPage, operatorToken, seatToken, showError } from "./api.js";
 import { cardFace, withFaces } from "./cards.js";
 import { describe } from "./events.js";
-import { finalCount, mccHeader, mccSeats, mccTable } from "./mccview.js";
-import { gameResult, header, seatsPanel, tableArea } from "./tableview.js";
+import { gameType, gameTypeOf } from "./games.js";
 import { readerWords } from "./words.js";
 
 const gameId = gameIdFromPage();
@@ -15,19 +14,13 @@ const api = new Api(seatToken(gameId) || operatorToken());
 const base = `/v1/games/${gameId}`;
 const slider = document.getElementById("version");
 
-/**
- * Each game's table as the replay draws it (the view's game_type): its
- * header, its seats, its middle, and its outcome once over (from the view
- * and the events up to it), in the table's words.
- */
-const TABLES = {
-  cassino: { header, seats: seatsPanel, table: tableArea, result: gameResult },
-  "mass-cool-casino": { header: mccHeader, seats: mccSeats, table: mccTable, result: finalCount },
-};
-
 let latest = null;
 let events = [];
-let gameType = "cassino"; // the view's game_type (a view without one is Cassino's)
+let game = null; // the registry's entry for the view's game type (games.js)
+// The game's table as the replay draws it (its view module's REPLAY): its
+// header, its seats, its middle, and its outcome once over (from the view
+// and the events up to it), in the table's words.
+let parts = null;
 let asked = 0; // the newest version asked for: older answers are dropped
 
 
@@ -39,7 +32,6 @@ async function go(version) {
   const then = await api.get(`${base}/replay?version=${v}`);
   if (asked !== v) return;
   // Every hand and the stock, where the replay shows them to this caller.
-  const parts = TABLES[gameType] || TABLES.cassino;
   // The outcome in the same words as the table's, once the game is over at this version.
   const result = parts.result(then, events.filter((e) => e.version <= v));
   document.getElementById("status-area").replaceChildren(parts.header(then), ...(result ? [result] : []));
@@ -73,14 +65,8 @@ async function sha256Hex(hex) {
   return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
 }
 
-/** Each game's events that commit a shuffle's seed and reveal it, and the field that numbers the shuffle. */
-const SHUFFLES = {
-  cassino: { committed: "ShuffleCommitted", revealed: "SeedRevealed", number: "hand_number", heading: "Hand" },
-  "mass-cool-casino": { committed: "ShufflePromised", revealed: "ShuffleRevealed", number: "shuffle", heading: "Shuffle" },
-};
-
 async function shuffles() {
-  const kind = SHUFFLES[gameType] || SHUFFLES.cassino;
+  const kind = game.shuffles; // the events that commit a shuffle's seed and reveal it
   document.getElementById("shuffle-number").textContent = kind.heading;
   const revealed = new Map(events.filter((e) => e.type === kind.revealed).map((e) => [e.data[kind.number], e.data.seed]));
   const rows = [];
@@ -119,7 +105,7 @@ function transcript(operator) {
     format: "casino-transcript",
     format_version: 1,
     game_id: gameId,
-    variant: latest.variant || gameType, // Mass Cool Casino's one variant is named after the game
+    variant: latest.variant || gameTypeOf(latest), // Mass Cool Casino's one variant is named after the game
     options: latest.options,
     seats: latest.seats.map((s) => ({ seat: s.seat, name: s.name, team: s.team })),
     version: last.version,
@@ -137,7 +123,8 @@ function transcript(operator) {
 
 async function start() {
   latest = await api.get(base);
-  gameType = latest.game_type || "cassino";
+  game = gameType(gameTypeOf(latest));
+  parts = (await game.view()).REPLAY;
   const operator = "hands" in latest;
   if (!operator && latest.status !== "finished") {
     throw new Error("The replay opens once the game is over, or with the operator's token.");

@@ -10,7 +10,8 @@
 import { Api, el, idempotencyKey, keepingFocus, showError, tableLink } from "./api.js";
 import { clockPanel } from "./clock.js";
 import { withFaces } from "./cards.js";
-import { GAME_MOVES, describe, eventTypes } from "./events.js";
+import { describe } from "./events.js";
+import { eventTypes, movesOf } from "./games.js";
 import { ratingChanges } from "./ratings.js";
 import { LiveEvents } from "./stream.js";
 import { listed, readerWords, seatName } from "./words.js";
@@ -148,7 +149,7 @@ export class Seat {
 
   /** Whether this seat may ask to take back its latest move now (see latestMoveIsMine). */
   mayTakeBack() {
-    const moves = GAME_MOVES[this.gameType];
+    const moves = movesOf(this.gameType);
     return Boolean(moves) && latestMoveIsMine(this.events, this.view.you, moves);
   }
 
@@ -157,7 +158,7 @@ export class Seat {
    * the whole log shows it (so only once the page has the log up to the view).
    */
   mayAbort() {
-    const moves = GAME_MOVES[this.gameType];
+    const moves = movesOf(this.gameType);
     const last = this.events.at(-1);
     return Boolean(moves) && Boolean(last) && last.version >= this.view.version && !playStands(this.events, moves);
   }
@@ -246,7 +247,7 @@ export function latestMoveIsMine(events, you, moves) {
 }
 
 function justPlayedArea(seat) {
-  const moves = GAME_MOVES[seat.gameType];
+  const moves = movesOf(seat.gameType);
   const shown = moves ? justPlayed(seat.events, seat.view.you, moves) : [];
   if (!shown.length) return [];
   const who = readerWords(seat.view, seat.view.you);

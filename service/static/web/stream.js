@@ -16,7 +16,7 @@
 
 // A message's name is its type, and EventSource hands a named message only
 // to a listener for that name: so the page listens for every type it is
-// told of (for a game, ``types`` from events.js by the view's ``game_type``).
+// told of (for a game, ``types`` from games.js by the view's ``game_type``).
 
 class TicketedStream {
   /**

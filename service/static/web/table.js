@@ -8,12 +8,8 @@
 // the spectators' view and how to get the seat back.
 
 import { Api, el, forgetSeatToken, gameIdFromPage, savedPlayer, seatToken, showError, tableLink } from "./api.js";
+import { gameType, gameTypeOf } from "./games.js";
 import { variantName } from "./words.js";
-
-const TABLES = {
-  cassino: () => import("./cassinotable.js"),
-  "mass-cool-casino": () => import("./mcctable.js"),
-};
 
 /**
  * The caller and the game's view: with this tab's seat token; else with
@@ -81,8 +77,8 @@ async function open() {
     throw error;
   }
   const { api, token, view, watching } = seen;
-  const type = view.game_type || "cassino"; // a view without the field is Cassino's
-  if (!TABLES[type]) throw new Error(`This page cannot show a game of ${type}.`);
+  const type = gameTypeOf(view);
+  const game = gameType(type); // the registry's, or an error: this page cannot show it
   document.body.dataset.game = type;
   document.getElementById("table-title").textContent = `A table of ${variantName(view.variant || type)}`;
   const rules = document.getElementById("rules-link");
@@ -90,7 +86,7 @@ async function open() {
   rules.hidden = false;
   // A seat held by this browser's player needs no link of its own: it opens from the lobby's "Your games".
   if (token && view.you !== undefined) showSeatLink(gameId, token);
-  (await TABLES[type]()).start(api, gameId, { watching });
+  (await game.table()).start(api, gameId, { watching });
 }
 
 // A seat's link pasted into a tab already showing its game changes only the

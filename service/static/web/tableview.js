@@ -3,6 +3,7 @@
 // play, watch and replay pages.
 
 import { el } from "./api.js";
+import { seatRating } from "./ratings.js";
 import { earlyEnding } from "./events.js";
 import { cardBacks, cardFace, cardName } from "./cards.js";
 import { capital, listed, readerWords, seatName } from "./words.js";
@@ -75,7 +76,7 @@ export function seatsPanel(view, { you = null, hands = null, piles = {} } = {}) 
       class: `seat${view.status === "in_progress" && view.turn === s.seat ? " turn" : ""}`,
       "data-seat": s.seat,
     },
-    el("div", { class: "seat-name" }, s.name, marks.length ? el("span", { class: "marks" }, ` (${marks.join(", ")})`) : null),
+    el("div", { class: "seat-name" }, s.name, seatRating(s), marks.length ? el("span", { class: "marks" }, ` (${marks.join(", ")})`) : null),
     el("div", { class: "seat-cards" },
       el("div", { class: "seat-hand" },
         shown ? el("span", { class: "hand-cards" }, shown.map((c) => cardFace(c)))
@@ -183,3 +184,6 @@ export function gameResult(view, events, you) {
   return el("p", { class: "result", id: "result", role: "status" }, `${said} `,
     el("span", { class: "scores" }, `${scores}: ${view.scores.map((p, t) => `${teams[t]} ${p}`).join(", ")}.`));
 }
+
+/** Cassino's table as the replay draws it (games.js names this module its view). */
+export const REPLAY = { header, seats: seatsPanel, table: tableArea, result: gameResult };

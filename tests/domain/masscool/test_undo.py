@@ -3,7 +3,7 @@
 import pytest
 
 from domain.masscool import AnswerUndo, Undo
-from domain.masscool.events import BetTakenBack, BetUndoAnswered, BetUndoAsked
+from domain.kernel_events import PlayUndone, UndoAnswered, UndoRequested
 
 from .table import Table, stacked_deck
 
@@ -15,13 +15,13 @@ def test_with_consent_every_other_player_accepts_and_the_bet_is_taken_back():
     before = t.state
     t.bet(0, "2S 3S")
     assert t.refused(Undo(1)) == "not_your_play"
-    assert t.do(Undo(0)) == [BetUndoAsked(0)]
+    assert t.do(Undo(0)) == [UndoRequested(0)]
     assert t.refused(Undo(0)) == "undo_pending"
     assert t.refused(AnswerUndo(0, True)) == "own_undo_request"
-    assert t.do(AnswerUndo(1, True)) == [BetUndoAnswered(1, True)]
+    assert t.do(AnswerUndo(1, True)) == [UndoAnswered(1, True)]
     assert t.refused(AnswerUndo(1, True)) == "already_answered"
     assert t.refused(AnswerUndo(3, True)) == "not_a_seat"
-    assert t.do(AnswerUndo(2, True)) == [BetUndoAnswered(2, True), BetTakenBack(0)]
+    assert t.do(AnswerUndo(2, True)) == [UndoAnswered(2, True), PlayUndone(0)]
     assert t.state._replace(version=0) == before._replace(version=0)
 
 
@@ -42,7 +42,7 @@ def test_a_stop_can_be_taken_back_but_nothing_across_a_showdown():
         t.bet(seat, t.state.money[seat][0].code)
     t.bet(0, t.state.money[0][0].code)
     t.stop(1)
-    assert t.do(Undo(1)) == [BetTakenBack(1)]
+    assert t.do(Undo(1)) == [PlayUndone(1)]
     assert t.state.stopped_by is None and t.state.turn == 1
     t.stop(1)
     t.bet(2, t.state.money[2][0].code)
@@ -58,4 +58,4 @@ def test_the_operator_takes_the_latest_move_back_without_asking_unless_undo_is_o
     if rule:
         assert t.refused(Undo(None)) == rule
     else:
-        assert t.do(Undo(None)) == [BetTakenBack(0, forced=True)]
+        assert t.do(Undo(None)) == [PlayUndone(0, forced=True)]
