@@ -73,16 +73,6 @@ def api_databases(request):
     return request.getfixturevalue("databases")
 
 
-#: Why a test marked ``not_on_citus`` runs on plain PostgreSQL: what it needs is being built for Citus.
-DEADLINES_ON_CITUS = ("time-outs are claimed by one query over every game's deadline (FOR UPDATE), which Citus "
-                      "refuses across shards: issue 31's deadlines per shard, under way (branch citus-order)")
-COMPUTER_TURNS_ON_CITUS = ("computer seats act when the time keeper claims their turns, by one query over every "
-                           "game's turn (FOR UPDATE), which Citus refuses across shards, as it does the deadlines' "
-                           "claim: issue 31's deadlines per shard, under way (branch citus-order)")
-GLOBAL_ORDER_ON_CITUS = ("the global log's positions come from one node's transaction ids, not ordered across "
-                         "workers: issue 31's global order across shards, under way (branch citus-order)")
-
-
 def on_citus(request) -> bool:
     """Whether the test's databases are the API tier's (a Citus cluster's where
     Citus can be built), not plain PostgreSQL's: all but those marked ``not_on_citus``."""

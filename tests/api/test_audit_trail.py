@@ -13,7 +13,6 @@ from service.ops.cli import main
 from service.web.current import services
 
 from .test_verify import check, game, last, report  # noqa: F401 (fixtures: a game some ten events long)
-from .conftest import GLOBAL_ORDER_ON_CITUS
 
 
 def test_a_truncated_tail_with_its_row_fixed_is_named_a_truncation(api, operator, game, last, tamper):
@@ -75,7 +74,6 @@ def test_metadata_and_recorded_at_are_covered_by_the_chain(api, operator, game, 
     assert found["ok"] is False and found["first_bad_version"] == last - 2
 
 
-@pytest.mark.not_on_citus(GLOBAL_ORDER_ON_CITUS)
 def test_an_event_moved_later_in_the_global_log_is_caught(api, operator, game, last, tamper):
     tamper("UPDATE events SET position = (SELECT max(position) + 1 FROM events)"
            " WHERE game_id = %s AND version = %s", (game.id, last - 1))
