@@ -2,11 +2,12 @@
 the kernel's events (:mod:`domain.kernel_events`), and folds those events.
 
 Written once, for every game: taking and leaving a seat, resigning,
-aborting, a time-out, rating a finished game and answering its rematch;
-and the fold of each kernel event, the asking, answering and taking back of
-a move among them. A game plugs in what is its own: how it ends when a
+aborting, a time-out, rating a finished game and answering its rematch,
+taking a move back and asking and answering about it; and the fold of each
+kernel event. A game plugs in what is its own: how it ends when a
 seat gives up or the game is called off, its sides for a rating, its
-computer's move (:class:`Hooks`, for ``decide_handlers``); how its state
+computer's move, which move an undo takes back (:class:`Hooks`, for
+``decide_handlers``); how its state
 is replaced, writes a seat's holder and goes back before a move (for
 ``fold_handlers``). The handlers are then the game's, beside those of its
 own commands and events.
@@ -14,11 +15,11 @@ own commands and events.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, Protocol, TypeVar
 
-from . import clocks, rating, rematch, seating
+from . import clocks, rating, rematch, seating, undoing
 from .clocks import Clock
 from .codec import Event
 from .kernel_events import (ClockSet, GameAborted, PlayUndone, RatedSet, RatingsChanged, RematchAnswered,
@@ -65,6 +66,9 @@ class Table(Protocol):
     def rematch(self) -> Rematch | None: ...
 
     @property
+    def undo_request(self) -> int | None: ...
+
+    @property
     def undo_accepted(self) -> tuple[int, ...]: ...
 
 
@@ -85,7 +89,16 @@ class Hooks(Generic[S]):
     - ``sides(state)``: each seat's side, for a rating;
     - ``outcome(state)``: how it ended;
     - ``stand_in(state, seat, next_seed)``: the command the computer makes for ``seat``;
-    - ``evolve`` and ``decide``: the game's.
+    - ``evolve`` and ``decide``: the game's;
+    - ``undo_policy(state)``: the game's ``undo`` option (:data:`domain.undoing.POLICIES`);
+    - ``latest(state)``: the seat whose move an undo would take back, and
+      the seat the service moved for in it (None: the seat's own move), or
+      a ``RuleViolation`` (``nothing_to_undo``) where nothing can be taken back;
+    - ``answering(state, seat)``: the seats that answer an undo request,
+      refusing ``seat`` if it may not answer;
+    - ``undo``, ``answer_undo``: the game's command types for an undo and an
+      answer (``seat``, and ``accept``), and ``move``: what it calls a move
+      in a sentence ("play").
     """
 
     dealt: Callable[[S], bool]
@@ -97,6 +110,12 @@ class Hooks(Generic[S]):
     stand_in: Callable[[S, int, bytes | None], Any]
     evolve: Callable[[S, Event], S]
     decide: Callable[[S, Any], list[Event]]
+    undo_policy: Callable[[S], str]
+    latest: Callable[[S], tuple[int, int | None]]
+    answering: Callable[[S, int], Iterable[int]]
+    undo: type
+    answer_undo: type
+    move: str = "move"
 
 
 # -- deciding ---------------------------------------------------------------------
@@ -129,7 +148,29 @@ def decide_handlers(game: Hooks[S]) -> dict[type, Handler[S]]:
 
     return {seating.Join: join, seating.Leave: leave, seating.Resign: resign, seating.Abort: abort,
             seating.TimeOut: lambda s, c: time_out(game, s, c), rating.Rate: rate,
-            rematch.AnswerRematch: answer_rematch}
+            rematch.AnswerRematch: answer_rematch, game.undo: lambda s, c: undo(game, s, c),
+            game.answer_undo: lambda s, c: answer_undo(game, s, c)}
+
+
+def undo(game: Hooks[S], s: S, c: Any) -> list[Event]:
+    """Take the latest move back (``c.seat`` None: the operator's, at once),
+    or ask the others to let it be, under the game's ``undo`` option."""
+    policy = game.undo_policy(s)
+    undoing.check_allowed(policy)
+    mover, stood_in = game.latest(s)
+    undoing.check_not_stood_in(c.seat, mover, stood_in, game.move)
+    if undoing.takes_back_at_once(policy, c.seat, mover, s.undo_request, game.move):
+        return [PlayUndone(mover, forced=c.seat is None)]
+    assert c.seat is not None, "the operator's undo takes the move back at once"
+    return [UndoRequested(c.seat)]
+
+
+def answer_undo(game: Hooks[S], s: S, c: Any) -> list[Event]:
+    """``c.seat`` accepts or refuses the pending request; the last acceptance takes the move back."""
+    asker = undoing.requested(s.undo_request, game.move)
+    if undoing.answer_completes(asker, c.seat, c.accept, s.undo_accepted, game.answering(s, c.seat)):
+        return [UndoAnswered(c.seat, c.accept), PlayUndone(asker)]
+    return [UndoAnswered(c.seat, c.accept)]
 
 
 def time_out(game: Hooks[S], s: S, c: seating.TimeOut) -> list[Event]:

@@ -50,8 +50,8 @@ def names_text(names: Sequence[str | None]) -> str:
 
 def seating_describers(*, joined: str, left: str, resigned: str, aborted: str, timed_out: str,
                        clock: str) -> dict[str, Describer]:
-    """The describers of a game's events of the kernel's seating and clocks
-    (:mod:`domain.seating`, :mod:`domain.clocks`), by the game's names for them."""
+    """The describers of the kernel's events of seating and clocks
+    (:mod:`domain.seating`, :mod:`domain.clocks`), by their stored names."""
     return {
         joined: lambda d: f"{d['name']} takes seat {d['seat']}" + (f" (player {d['player']})" if d["player"] else ""),
         left: lambda d: f"seat {d['seat']} is left open",

@@ -17,10 +17,10 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Collection, Sequence
 
-from .. import kernel_rules, rating, seating, undoing
+from .. import kernel_rules, rating, seating
 from ..cards import Card
 from ..deciding import Decider
-from ..kernel_events import ClockSet, PlayUndone, RatedSet, UndoAnswered, UndoRequested
+from ..kernel_events import ClockSet, RatedSet
 from ..errors import OptionError, RuleViolation
 from ..shuffle import commitment, deck_from_seed
 from . import commands as cmd
@@ -224,19 +224,15 @@ def _set_client_seed(state: GameState, c: cmd.SetClientSeed) -> list[Event]:
     return [ClientSeedSet(c.seat, c.seed)]
 
 
-def _undo(state: GameState, c: cmd.Undo) -> list[Event]:
-    undoing.check_allowed(state.options.undo)
+def _latest_play(state: GameState) -> tuple[int, int | None]:
+    """The seat whose play an undo takes back, and the seat the service played for in it."""
     if state.before_play is None or state.last_player is None:
         raise RuleViolation("nothing_to_undo",
                             "There is no play to take back: a deal or the end of a round cannot be undone.")
     if _drew_since(state.before_play, state):
         raise RuleViolation("nothing_to_undo",
                             "This play cannot be taken back: the card drawn after it has been seen.")
-    undoing.check_not_stood_in(c.seat, state.last_player, state.before_play.stood_in, "play")
-    if undoing.takes_back_at_once(state.options.undo, c.seat, state.last_player, state.undo_request, "play"):
-        return [PlayUndone(state.last_player, forced=c.seat is None)]
-    assert c.seat is not None, "the operator's undo takes the play back at once"
-    return [UndoRequested(c.seat)]
+    return state.last_player, state.before_play.stood_in
 
 
 def _drew_since(before: GameState, now: GameState) -> bool:
@@ -246,13 +242,6 @@ def _drew_since(before: GameState, now: GameState) -> bool:
     for all to know. (The undo point is kept through a draw, not cleared as a
     deal clears it, so that logs written before this rule still fold.)"""
     return len(now.stock) != len(before.stock)
-
-
-def _answer_undo(state: GameState, c: cmd.AnswerUndo) -> list[Event]:
-    asker = undoing.requested(state.undo_request, "play")
-    if undoing.answer_completes(asker, c.seat, c.accept, state.undo_accepted, range(state.players)):
-        return [UndoAnswered(c.seat, c.accept), PlayUndone(asker)]
-    return [UndoAnswered(c.seat, c.accept)]
 
 
 def _void(state: GameState, c: cmd.VoidHand) -> list[Event]:
@@ -288,9 +277,10 @@ KERNEL: kernel_rules.Hooks[GameState] = kernel_rules.Hooks(
     dealt=lambda s: s.hand_number > 0,
     check_seat=lambda s, seat: seating.check_held(s.names, seat), forfeit=_forfeit, call_off=_call_off,
     sides=lambda s: [seat.team for seat in s.seats], outcome=outcome, stand_in=stand_in, evolve=evolve,
-    decide=_decide)
+    decide=_decide, undo_policy=lambda s: s.options.undo, latest=_latest_play,
+    answering=lambda s, seat: range(s.players), undo=cmd.Undo, answer_undo=cmd.AnswerUndo, move="play")
 
 decide = Decider[GameState, cmd.Command, Event](cmd.CreateGame, _create, {
     cmd.Deal: _deal, cmd.Play: _play, cmd.CountOut: _count_out, cmd.SetClientSeed: _set_client_seed,
-    cmd.Undo: _undo, cmd.AnswerUndo: _answer_undo, cmd.VoidHand: _void, **kernel_rules.decide_handlers(KERNEL),
+    cmd.VoidHand: _void, **kernel_rules.decide_handlers(KERNEL),
 }).decide

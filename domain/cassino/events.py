@@ -1,6 +1,7 @@
 """Events: the facts a game is made of, in the past tense.
 
-Each event type is a frozen dataclass with a registered name and a
+Each event type is a frozen dataclass registered under a stored name
+(declared in :data:`EVENT_TYPES`, not its class's name) with a
 ``schema_version``; the kernel's codec (:mod:`domain.codec`) writes it as
 ``{"type", "schema_version", "data"}``::
 

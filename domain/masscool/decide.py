@@ -13,10 +13,10 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Collection, Sequence
 
-from .. import kernel_rules, rating, seating, undoing
+from .. import kernel_rules, rating, seating
 from ..cards import Card, full_deck
 from ..deciding import Decider
-from ..kernel_events import ClockSet, PlayUndone, RatedSet, UndoAnswered, UndoRequested
+from ..kernel_events import ClockSet, RatedSet
 from ..errors import OptionError, RuleViolation
 from ..shuffle import commitment
 from . import commands as cmd
@@ -162,27 +162,21 @@ def _stop(s: MassCoolState, c: cmd.Stop) -> list[Event]:
     return _move(s, c.seat, Move.stop(), StopCalled(c.seat))
 
 
-def _undo(s: MassCoolState, c: cmd.Undo) -> list[Event]:
-    undoing.check_allowed(s.options.undo)
+def _latest_move(s: MassCoolState) -> tuple[int, int | None]:
+    """The seat whose bet or stop an undo takes back, and the seat the service moved for in it."""
     if s.before_move is None or s.last_actor is None:
         raise RuleViolation("nothing_to_undo", "There is no bet or stop to take back since the cards were last "
                             "drawn or shown.")
-    undoing.check_not_stood_in(c.seat, s.last_actor, s.before_move.stood_in, "move")
-    if undoing.takes_back_at_once(s.options.undo, c.seat, s.last_actor, s.undo_request, "move"):
-        return [PlayUndone(s.last_actor, forced=c.seat is None)]
-    assert c.seat is not None, "the operator's undo takes the move back at once"
-    return [UndoRequested(c.seat)]
+    return s.last_actor, s.before_move.stood_in
 
 
-def _answer_undo(s: MassCoolState, c: cmd.AnswerUndo) -> list[Event]:
-    asker = undoing.requested(s.undo_request, "move")
-    if not 0 <= c.seat < s.players:
-        raise RuleViolation("not_a_seat", f"There is no seat {c.seat}.")
-    if s.out[c.seat]:
+def _answering(s: MassCoolState, seat: int) -> tuple[int, ...]:
+    """The players who answer an undo request: those still in, ``seat`` among them."""
+    if not 0 <= seat < s.players:
+        raise RuleViolation("not_a_seat", f"There is no seat {seat}.")
+    if s.out[seat]:
         raise RuleViolation("out_of_game", "Only players still in the game answer.")
-    if undoing.answer_completes(asker, c.seat, c.accept, s.undo_accepted, s.in_game):
-        return [UndoAnswered(c.seat, c.accept), PlayUndone(asker)]
-    return [UndoAnswered(c.seat, c.accept)]
+    return s.in_game
 
 
 def _in_game(s: MassCoolState, seat: int) -> None:
@@ -203,9 +197,10 @@ KERNEL: kernel_rules.Hooks[MassCoolState] = kernel_rules.Hooks(
     dealt=lambda s: s.status != WAITING, check_seat=_in_game,
     forfeit=lambda s, seat, reason: _finish(s, reason, (seat,)), call_off=lambda s: _finish(s, "aborted", s.in_game),
     sides=lambda s: range(len(s.names)), outcome=outcome, stand_in=stand_in, evolve=evolve,
-    decide=_decide)
+    decide=_decide, undo_policy=lambda s: s.options.undo, latest=_latest_move, answering=_answering,
+    undo=cmd.Undo, answer_undo=cmd.AnswerUndo)
 
 decide = Decider[MassCoolState, cmd.Command, Event](cmd.CreateGame, _create, {
-    cmd.Deal: _deal, cmd.Reshuffle: _reshuffle, cmd.Bet: _bet, cmd.Stop: _stop, cmd.Undo: _undo,
-    cmd.AnswerUndo: _answer_undo, **kernel_rules.decide_handlers(KERNEL),
+    cmd.Deal: _deal, cmd.Reshuffle: _reshuffle, cmd.Bet: _bet, cmd.Stop: _stop,
+    **kernel_rules.decide_handlers(KERNEL),
 }).decide

@@ -1,9 +1,10 @@
 """The facts of a game of Mass Cool Casino, in the past tense.
 
-Each event is a frozen dataclass with a registered name and a
-``schema_version``; its JSON form is ``{"type", "schema_version", "data"}``
-like Cassino's events, and no name is shared with them, so one log of
-either game reads without knowing which game it is::
+Each event is a frozen dataclass registered under a stored name (declared
+in :data:`EVENT_TYPES`, not its class's name) with a ``schema_version``; its
+JSON form is ``{"type", "schema_version", "data"}`` like Cassino's events,
+and no name of its own is shared with another game's, so a log's first
+event names its game::
 
     >>> e = BetPlaced(seat=1, cards=(Card.parse("KS"), Card.parse("7H")))
     >>> to_json(e)

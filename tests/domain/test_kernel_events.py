@@ -15,7 +15,7 @@ import pytest
 from domain import cassino, kernel_events, kernel_rules, masscool
 from domain.clocks import ClockRule
 from domain.codec import EventCodec, Upcasters
-from domain.errors import NotationError
+from domain.errors import NotationError, RuleViolation
 from domain.game_types import GAME_TYPES, game_of_event, is_kernel_event, public_type, read_event
 from domain.kernel_events import (ClockSet, GameAborted, PlayUndone, RatedSet, RematchAnswered, SeatJoined, SeatLeft,
                                   SeatResigned, TimedOut, UndoAnswered, UndoRequested)
@@ -203,3 +203,39 @@ def test_each_games_fold_takes_the_kernels_handlers():
         assert [h and h.name for h in game.seat_holders(state)] == ["Ann", "Bob"]
         state = game.evolve(state, SeatLeft(1))
         assert game.seat_holders(state)[1] is None
+
+
+def _moved(game: Any, undo: str) -> tuple[Any, Any, int]:
+    """A game of two dealt under the ``undo`` option, before and after the first seat's first move, and that seat."""
+    events = game.decide(None, game.create_command(next(iter(game.VARIANTS)), ("Ann", "Bob"), 0, {"undo": undo}, SEED))
+    state = game.fold(events)
+    state = game.fold(game.decide(state, game.deal_command(0, None, SEED)), state)
+    seat = game.awaiting(state).seats[0]
+    move = game.legal_moves(state, seat).first().moves[0]
+    return state, game.fold(game.decide(state, game.command_for(seat, move, SEED)), state), seat
+
+
+@pytest.mark.parametrize("name", sorted(GAME_TYPES))
+def test_every_game_takes_a_move_back_by_the_kernels_handlers(name):
+    """Asked and accepted, asked and refused, forced by the operator, or
+    refused by the game's ``undo`` option: the kernel's events in every game."""
+    game = GAME_TYPES[name]
+    before, after, seat = _moved(game, "consent")
+    other = 1 - seat
+    assert game.decide(after, game.undo_command(seat)) == [UndoRequested(seat)]
+    asked = game.fold([UndoRequested(seat)], after)
+    assert game.decide(asked, game.answer_undo_command(other, False)) == [UndoAnswered(other, False)]
+    done = game.decide(asked, game.answer_undo_command(other, True))
+    assert done == [UndoAnswered(other, True), PlayUndone(seat)]
+    back = game.fold(done, asked)
+    assert back.version == asked.version + 2 and game.awaiting(back) == game.awaiting(before)
+    assert game.game_view(back, seat)["hand"] == game.game_view(before, seat)["hand"]
+    assert game.decide(after, game.undo_command(None)) == [PlayUndone(seat, forced=True)]
+    with _refused("undo_not_allowed"):
+        game.decide(_moved(game, "off")[1], game.undo_command(seat))
+    with _refused("nothing_to_undo"):
+        game.decide(before, game.undo_command(seat))
+
+
+def _refused(rule: str) -> Any:
+    return pytest.raises(RuleViolation, check=lambda caught: caught.rule == rule)
