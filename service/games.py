@@ -197,10 +197,18 @@ class GameReads:
         is a ``CorruptGame``: no append ever signs a head over a history
         changed behind the service's back."""
         self._store = store
-        self.cache = cache
         self._snapshot_key = snapshot_key
         self._checkpoint_key = checkpoint_key
         self.repository = GameRepository(store, cache, snapshot_key=snapshot_key, checkpoint_key=checkpoint_key)
+
+    @property
+    def cache(self) -> StateCache:
+        """The repository's cache of folded states (one replaced stands for a restart's empty one)."""
+        return self.repository.cache
+
+    @cache.setter
+    def cache(self, cache: StateCache) -> None:
+        self.repository.cache = cache
 
     def load(self, game_id: uuid.UUID) -> State:
         """The game's current state; raises GameNotFound, or CorruptGame if
