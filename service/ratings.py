@@ -21,11 +21,12 @@ and memory's (``service.memory.ratings``).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Protocol
 from uuid import UUID
 
-from domain.rating import Rating, RatingChange
+from domain.rating import INITIAL, Rating, RatingChange
+from domain.seating import Holder
 
 from service.writes import RatingChanged, Write
 
@@ -50,6 +51,29 @@ class Ratings(Protocol):
 def rating_row(variant: str, rating: Rating) -> dict[str, Any]:
     """A rating as the API shows it, in ``variant``."""
     return {"variant": variant, **rating.to_dict()}
+
+
+#: Reads players' ratings in a variant, as ``Ratings.of`` does.
+RatingsOf = Callable[[Sequence[str], str], Mapping[str, Rating]]
+
+
+def shown_rating(rating: Rating | None) -> dict[str, Any] | None:
+    """A seat's rating as a listing or a view shows it beside the seat's
+    name (its variant is the game's): ``rating``, ``deviation``, ``games``
+    and ``provisional``; None for a seat no registered player holds."""
+    return rating.to_dict() if rating is not None else None
+
+
+def seat_ratings(holders: Sequence[Holder | None], variant: str, of: RatingsOf) -> list[dict[str, Any] | None]:
+    """Each seat's holder's rating in ``variant`` as it stands now
+    (``shown_rating``), seat 0 first: a registered player's, where
+    everyone starts (``INITIAL``) until a rated game moves it; None for an
+    open seat, a guest's or a computer's. One read for every seat, none
+    when no player holds one."""
+    players = [str(UUID(h.player)) if h is not None and h.player is not None else None for h in holders]
+    held = [p for p in players if p is not None]
+    kept = of(held, variant) if held else {}
+    return [shown_rating(kept.get(p, INITIAL)) if p is not None else None for p in players]
 
 
 def rating_writes(variant: str, changes: Sequence[RatingChange]) -> list[Write]:

@@ -11,16 +11,18 @@ it. Here are the listing's filter and cursor, which mean the same to both.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any, Protocol
 from uuid import UUID
 
 from domain.game_types import GAME_TYPES
+from domain.rating import INITIAL, Rating
 
 from service.checkpoints import Checkpoint
 from service.events import StoredEvent
+from service.ratings import shown_rating
 
 #: Every status of every game type, each once.
 STATUSES = tuple(dict.fromkeys(status for game in GAME_TYPES.values() for status in game.STATUSES))
@@ -116,6 +118,26 @@ def newest_first(rows: list[Row], after: Cursor | None, limit: int) -> tuple[lis
     return page_of(rows[:limit + 1], limit)
 
 
+#: The key of a row of ``ReadModel.lobby`` and ``player_games`` that holds
+#: the rating in the game's variant of each seat a registered player holds,
+#: by seat: the player's as kept, or where everyone starts (``INITIAL``)
+#: before a rated game moves it; a seat no player holds has none. Read with
+#: the row, as of one moment, so a seat's rating is its holder's.
+SEAT_RATINGS = "seat_ratings"
+
+
+def seat_rating(row: Row, seat: int) -> dict[str, Any] | None:
+    """The rating of ``row``'s ``seat`` as the listings show it beside its
+    name (``service.ratings.shown_rating``), None for a seat no player holds."""
+    return shown_rating(row[SEAT_RATINGS].get(seat))
+
+
+def held_ratings(held: Iterable[tuple[int, Rating | None]]) -> dict[int, Rating]:
+    """``SEAT_RATINGS`` from each seat a player holds, with the player's
+    kept rating (None: none kept yet)."""
+    return {seat: rating if rating is not None else INITIAL for seat, rating in held}
+
+
 def outcome_of(winner: dict[str, Any] | None) -> dict[str, Any] | None:
     """Who won and how, as every game type's view says it (the read model's
     ``winner`` holds these beside the listing's former fields)."""
@@ -152,8 +174,9 @@ class ReadModel(Protocol):
         first (by the game's ``created_at``, then id), after ``after``, each
         in one of ``statuses`` (any, when none is given); and the cursor of
         the next page. A row has the game's ``id``, ``variant``, ``status``,
-        ``version``, ``awaiting`` (the seats it waits for), ``deadline`` and
-        ``created_at``, and the player's ``seat``."""
+        ``version``, ``awaiting`` (the seats it waits for), ``deadline``,
+        ``winner``, ``player_names`` and ``created_at``, the player's
+        ``seat``, and ``seat_ratings`` (``SEAT_RATINGS``)."""
 
     def player_turns(self, player_id: UUID) -> list[Row]:
         """The games that wait for the seat the player holds (it is one of
@@ -162,7 +185,8 @@ class ReadModel(Protocol):
     def lobby(self, variants: tuple[str, ...], after: Cursor | None, limit: int) -> tuple[list[Row], Cursor | None]:
         """Up to ``limit`` games in the lobby (those with a ``lobby`` entry),
         of one of ``variants`` (any, when none is given), newest first, after
-        ``after``; each row has ``id``, ``variant``, ``lobby`` and ``created_at``."""
+        ``after``; each row has ``id``, ``variant``, ``lobby``, ``created_at``
+        and ``seat_ratings`` (``SEAT_RATINGS``)."""
 
     def delete_rows_without_events(self) -> int:
         """Remove the rows of games that have no events; how many were removed."""

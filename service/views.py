@@ -6,6 +6,10 @@ The rules of what is hidden belong to each game (``GameType.game_view``,
 the service's own fields are added: versions, times, and for the operator
 the events' positions, metadata and hashes. Everything is built after the
 append, from the domain's results (``service.games.Applied``, ``Created``).
+Beside each seat's name goes its holder's rating in the game's variant as
+it stands now (``service.ratings.seat_ratings``: public already, on the
+player's page), read when the view is made; it is not of the game, so the
+game's version does not move with it.
 """
 
 from __future__ import annotations
@@ -21,11 +25,17 @@ from domain.paging import Resume
 from service.auth import Caller
 from service.events import StoredEvent, stored_form
 from service.games import Applied, Created
+from service.ratings import RatingsOf, seat_ratings
 
 
-def game_view(state: State, caller: Caller) -> dict[str, Any]:
-    """The game at ``state`` as ``caller`` may see it."""
-    return game_of(state.variant).game_view(state, caller.seat, caller.is_operator)
+def game_view(state: State, caller: Caller, ratings: RatingsOf) -> dict[str, Any]:
+    """The game at ``state`` as ``caller`` may see it, each seat with its
+    holder's rating (``ratings`` reads them)."""
+    game = game_of(state.variant)
+    view = game.game_view(state, caller.seat, caller.is_operator)
+    rated = seat_ratings(game.seat_holders(state), state.variant, ratings)
+    view["seats"] = [{**seat, "rating": rated[seat["seat"]]} for seat in view["seats"]]
+    return view
 
 
 def log_revealed(state: State) -> bool:
@@ -65,18 +75,18 @@ def event_json(stored: StoredEvent, caller: Caller, reveal: bool = False) -> dic
     return out
 
 
-def command_answer(applied: Applied, caller: Caller) -> dict[str, Any]:
+def command_answer(applied: Applied, caller: Caller, ratings: RatingsOf) -> dict[str, Any]:
     """A command's answer: the new version, the events it appended as the
-    caller may see them, and the caller's view."""
+    caller may see them, and the caller's view (``ratings`` as for ``game_view``)."""
     state = applied.state
     game = game_of(state.variant)
     reveal = game.log_revealed(state)
     shown = [{"version": applied.before + 1 + i, **redact(game.to_json(e), caller, reveal)}
              for i, e in enumerate(applied.events)]
-    return {"version": state.version, "events": shown, "game": game_view(state, caller)}
+    return {"version": state.version, "events": shown, "game": game_view(state, caller, ratings)}
 
 
-def creation_answer(created: Created, caller: Caller, computers: Iterable[int]) -> dict[str, Any]:
+def creation_answer(created: Created, caller: Caller, computers: Iterable[int], ratings: RatingsOf) -> dict[str, Any]:
     """A new game: its id and version, its seats with their tokens (none for
     a computer's), and the game as ``caller`` sees it."""
     state = created.state
@@ -84,7 +94,7 @@ def creation_answer(created: Created, caller: Caller, computers: Iterable[int]) 
     seats = [{**s, "computer": s["seat"] in playing, "token": None if s["seat"] in playing else created.tokens[i]}
              for i, s in enumerate(game_of(state.variant).seats(state))]
     return {"id": str(created.game_id), "version": state.version, "seats": seats,
-            "game": game_view(state, caller)}
+            "game": game_view(state, caller, ratings)}
 
 
 def moves_answer(state: State, caller: Caller, asked: MovesAsked) -> dict[str, Any]:

@@ -11,7 +11,7 @@ from service.events import StoredEvent
 from service.writes import GAME_COLUMNS
 from service.memory.tables import HeldSeat, Tables
 from service.projection import PLAYER_SEATS, split_row
-from service.readmodel import Cursor, GameFilter, Kept, Row, newest_first
+from service.readmodel import SEAT_RATINGS, Cursor, GameFilter, Kept, Row, held_ratings, newest_first
 
 
 class MemoryReadModel:
@@ -80,7 +80,9 @@ class MemoryReadModel:
                      "deadline": t.rows[game]["deadline"], "winner": t.rows[game]["winner"],
                      "player_names": t.rows[game]["player_names"], "created_at": held.created_at}
                     for (player, game), held in t.player_seats.items() if player == player_id and game in t.rows]
-        return newest_first([row for row in rows if not statuses or row["status"] in statuses], after, limit)
+            page, following = newest_first([row for row in rows if not statuses or row["status"] in statuses],
+                                           after, limit)
+            return self._with_ratings(page), following
 
     def lobby(self, variants: tuple[str, ...], after: Cursor | None, limit: int) -> tuple[list[Row], Cursor | None]:
         """Up to ``limit`` games in the lobby, newest first, after ``after``."""
@@ -88,7 +90,18 @@ class MemoryReadModel:
             rows = [{"id": game, "variant": row["variant"], "lobby": row["lobby"], "created_at": row["created_at"]}
                     for game, row in self.tables.rows.items()
                     if row["lobby"] is not None and (not variants or row["variant"] in variants)]
-        return newest_first(rows, after, limit)
+            page, following = newest_first(rows, after, limit)
+            return self._with_ratings(page), following
+
+    def _with_ratings(self, rows: list[Row]) -> list[Row]:
+        """``rows`` (of games, each with its ``variant``), each with its ``SEAT_RATINGS`` (under the lock)."""
+        t = self.tables
+        variants = {row["id"]: row["variant"] for row in rows}
+        held: dict[UUID, list[tuple[int, Any]]] = {game: [] for game in variants}
+        for (player, game), seat in t.player_seats.items():
+            if game in held:
+                held[game].append((seat.seat, t.ratings.get((player, variants[game]))))
+        return [{**row, SEAT_RATINGS: held_ratings(held[row["id"]])} for row in rows]
 
     def delete_rows_without_events(self) -> int:
         """Remove the rows of games that have no events; how many were removed."""

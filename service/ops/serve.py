@@ -171,6 +171,7 @@ class Server(BaseApplication):
         for key, value in self._options.items():
             self.cfg.set(key, value)
         self.cfg.set("worker_int", exit_at_once)
+        self.cfg.set("worker_exit", close_worker)
         self.cfg.set("when_ready", self.started)
         self.cfg.set("on_exit", self.stopped)
 
@@ -204,6 +205,22 @@ def exit_at_once(worker) -> None:
     this changes nothing.)
     """
     sys.exit(0)
+
+
+def close_worker(arbiter, worker) -> None:
+    """gunicorn's ``worker_exit`` hook: close the worker's app (its time
+    keeper, streams and database pool) while its loop still runs.
+
+    Left to ``atexit``, a gevent worker's pool was now and then collected
+    in the interpreter's shutdown first, and its threads, greenlets by
+    then, could no longer be joined: a traceback on a quiet Ctrl-C. A
+    worker that never loaded its app has nothing to close.
+    """
+    app = getattr(worker, "wsgi", None)
+    if app is not None:
+        from service.web.app import close_app
+
+        close_app(app)
 
 
 def run(options: Mapping[str, Any], app_config: Mapping[str, Any], env: Mapping[str, str],

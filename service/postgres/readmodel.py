@@ -18,12 +18,14 @@ from psycopg.rows import dict_row
 from psycopg.types.json import Jsonb
 from psycopg_pool import ConnectionPool
 
+from domain.rating import Rating
+
 from service.checkpoints import Checkpoint
 from service.events import StoredEvent
 from service.writes import GAME_COLUMNS as ROW_COLUMNS
 from service.postgres.store import EVENT_COLUMNS
 from service.projection import PLAYER_SEATS, split_row
-from service.readmodel import Cursor, GameFilter, Kept, Row, page_of
+from service.readmodel import SEAT_RATINGS, Cursor, GameFilter, Kept, Row, held_ratings, page_of
 
 
 #: The columns of ``games`` that hold JSON.
@@ -144,7 +146,7 @@ class PostgresReadModel:
         with self._pool.connection() as conn:
             rows = conn.cursor(row_factory=dict_row).execute(
                 "SELECT g.id, g.variant, g.status, s.seat, g.version, g.awaiting, g.deadline, g.winner, g.player_names,"
-                " s.created_at"
+                f" s.created_at, {_SEAT_RATINGS}"
                 " FROM player_seats s JOIN games g ON g.id = s.game_id"
                 " WHERE s.player_id = %(player)s"
                 " AND (%(statuses)s::text[] IS NULL OR g.status = ANY(%(statuses)s::text[]))"
@@ -153,19 +155,19 @@ class PostgresReadModel:
                 {"player": player_id, "statuses": list(statuses) or None,
                  "at": after.created_at if after else None, "id": after.id if after else None,
                  "limit": limit + 1}).fetchall()
-        return page_of(rows, limit)
+        return page_of(_rated(rows), limit)
 
     def lobby(self, variants: tuple[str, ...], after: Cursor | None, limit: int) -> tuple[list[Row], Cursor | None]:
         """The games in the lobby, by the partial index that holds only them."""
         with self._pool.connection() as conn:
             rows = conn.cursor(row_factory=dict_row).execute(
-                "SELECT id, variant, lobby, created_at FROM games WHERE lobby IS NOT NULL"
-                " AND (%(variants)s::text[] IS NULL OR variant = ANY(%(variants)s::text[]))"
-                " AND (%(at)s::timestamptz IS NULL OR (created_at, id) < (%(at)s, %(id)s::uuid))"
-                " ORDER BY created_at DESC, id DESC LIMIT %(limit)s",
+                f"SELECT g.id, g.variant, g.lobby, g.created_at, {_SEAT_RATINGS} FROM games g WHERE g.lobby IS NOT NULL"
+                " AND (%(variants)s::text[] IS NULL OR g.variant = ANY(%(variants)s::text[]))"
+                " AND (%(at)s::timestamptz IS NULL OR (g.created_at, g.id) < (%(at)s, %(id)s::uuid))"
+                " ORDER BY g.created_at DESC, g.id DESC LIMIT %(limit)s",
                 {"variants": list(variants) or None, "at": after.created_at if after else None,
                  "id": after.id if after else None, "limit": limit + 1}).fetchall()
-        return page_of(rows, limit)
+        return page_of(_rated(rows), limit)
 
     def delete_rows_without_events(self) -> int:
         """Remove rows of games that have no events (a game's first events and
@@ -173,6 +175,24 @@ class PostgresReadModel:
         with self._pool.connection() as conn:
             return conn.execute("DELETE FROM games g WHERE NOT EXISTS"
                                 " (SELECT 1 FROM events e WHERE e.game_id = g.id)").rowcount
+
+
+#: The ``SEAT_RATINGS`` of the game ``g`` of a listing's row, in the same
+#: statement (one snapshot): each seat a player holds (by the seats' unique
+#: key on game and seat), with the player's rating in the game's variant
+#: (by its key), or nulls for none kept yet.
+_SEAT_RATINGS = ("(SELECT jsonb_agg(jsonb_build_array(p.seat, r.rating, r.deviation, r.games))"
+                 " FROM player_seats p LEFT JOIN ratings r ON r.player_id = p.player_id AND r.variant = g.variant"
+                 f" WHERE p.game_id = g.id) AS {SEAT_RATINGS}")
+
+
+def _rated(rows: list[Row]) -> list[Row]:
+    """``rows`` with their ``SEAT_RATINGS`` as read (``_SEAT_RATINGS``) made ratings."""
+    for row in rows:
+        row[SEAT_RATINGS] = held_ratings(
+            (seat, Rating(float(rating), float(deviation), games) if games is not None else None)
+            for seat, rating, deviation, games in row[SEAT_RATINGS] or ())
+    return rows
 
 
 def _events(conn, game_id: UUID) -> list[StoredEvent]:

@@ -14,7 +14,7 @@ from service.games import GameNotFound
 from service.ops.verify import Evidence, verify
 from service.replicas import NotYet, Source
 from service.views import game_view, log_revealed
-from service.web.current import services
+from service.web.current import ratings, services
 from service.web.guards import any_caller, operator_required
 from service.web.requests import etag, int_arg, seen, token
 
@@ -51,7 +51,7 @@ def replay(game_id: uuid.UUID, caller: Caller):
                     raise NotYet()  # the primary may have seen it end
                 raise refused(caller, "replay a game before it is finished")
             shown = OPERATOR if log_revealed(state) else caller
-        return game_view(source.games.state_at(game_id, version), shown)
+        return game_view(source.games.state_at(game_id, version), shown, ratings())
 
     found = services().reads.routed(replayed, seen())
     return found.value, 200, {**etag(version), **token(found.position)}

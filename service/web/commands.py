@@ -21,7 +21,7 @@ from service import commands, rematches
 from service.auth import Caller, Forbidden
 from service.views import command_answer, game_view
 from service.web import allowances
-from service.web.current import services
+from service.web.current import ratings, services
 from service.web.guards import operator_required, seat_or_operator_required, seat_required
 from service.web.requests import body, etag, idempotency_key, if_match, json_body, shown
 from service.web.schemas import AnswerUndoSchema, ClientSeedSchema, DealSchema, EmptySchema, VoidSchema
@@ -33,7 +33,7 @@ def _run(command: type[commands.GameCommand], game_id: uuid.UUID, caller: Caller
     applied = services().games.execute(command(game_id=game_id, caller=caller, expected_version=if_match(),
                                          idempotency_key=idempotency_key(), request_id=g.get("request_id"),
                                          **asked))
-    return command_answer(applied, caller), 200, shown(applied.state.version, applied.position)
+    return command_answer(applied, caller, ratings()), 200, shown(applied.state.version, applied.position)
 
 
 @bp.post("/deal")
@@ -108,8 +108,9 @@ def rematch(game_id: uuid.UUID, caller: Caller):
         request_id=g.get("request_id")))
     if isinstance(answered, rematches.Answered):
         state = answered.state
-        return {"version": state.version, "events": [], "game": game_view(state, caller)}, 200, etag(state.version)
-    return command_answer(answered, caller), 200, shown(answered.state.version, answered.position)
+        answer = {"version": state.version, "events": [], "game": game_view(state, caller, ratings())}
+        return answer, 200, etag(state.version)
+    return command_answer(answered, caller, ratings()), 200, shown(answered.state.version, answered.position)
 
 
 @bp.post("/abort")

@@ -12,7 +12,7 @@ from service import commands
 from service.auth import PUBLIC, Caller, CallerKind, Forbidden, Unauthenticated
 from service.commands import CreateGame, SeatedPlayer
 from service.views import MovesAsked, check_answer, creation_answer, game_view, moves_answer
-from service.web.current import services
+from service.web.current import ratings, services
 from service.web.guards import any_caller, current_caller, seat_required
 from service.web.requests import (body, creation_key, etag, json_body, moves_asked, not_modified, seen,
                                   shown)
@@ -37,7 +37,7 @@ def create():
         computers=computers, clock=data["clock"], listed=listed, guests=data["guests"], rated=data["rated"], me=me,
         idempotency_key=creation_key(),
         request_id=g.get("request_id")))
-    answer = creation_answer(created, PUBLIC, computers)
+    answer = creation_answer(created, PUBLIC, computers, ratings())
     location = url_for("games.show", game_id=created.game_id)
     return answer, 201, {"Location": location, **shown(created.state.version, created.position)}
 
@@ -71,7 +71,7 @@ def show(game_id: uuid.UUID, caller: Caller):
     headers = shown(found.value.version, found.position)
     if not_modified(found.value.version):
         return Response(status=304, headers=headers)
-    return game_view(found.value, caller), 200, headers
+    return game_view(found.value, caller, ratings()), 200, headers
 
 
 @bp.get("/<uuid:game_id>/moves")

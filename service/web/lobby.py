@@ -5,7 +5,9 @@ a replica when one has caught up with what the client has seen.
 It reads the read model's ``lobby`` entries, which the appends keep
 (``service.projection.lobby_entry``): a game is in the lobby while it
 waits with a seat open, if it was created ``listed``; a private game
-(``"listed": false``) is joined by its id and never listed.
+(``"listed": false``) is joined by its id and never listed. Each seat a
+registered player holds shows the player's rating in the game's variant,
+read with the page (``service.readmodel.SEAT_RATINGS``).
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from flask import Blueprint, url_for
 
 from domain.game_types import GAME_TYPES, game_of
 
+from service.readmodel import seat_rating
 from service.web.paging import routed_page
 from service.web.requests import page_args, seen, text_args
 
@@ -46,7 +49,7 @@ def _entry(row: dict[str, Any]) -> dict[str, Any]:
         "url": url_for("games.show", game_id=row["id"]),
         "game_type": game_of(row["variant"]).GAME_TYPE,
         "variant": row["variant"],
-        "seats": lobby["seats"],
+        "seats": [{**seat, "rating": seat_rating(row, seat["seat"])} for seat in lobby["seats"]],
         "clock": lobby["clock"],
         "created_at": row["created_at"].isoformat(),
     }

@@ -19,7 +19,7 @@ from domain.clocks import rfc3339
 from service import notices, player_streams
 from service.auth import Caller, Forbidden, Unauthenticated
 from service.commands import RegisterPlayer
-from service.readmodel import STATUSES, outcome_of
+from service.readmodel import STATUSES, outcome_of, seat_rating
 from service.stream_limits import holder_of
 from service.web import allowances, clients, sse
 from service.web.current import services
@@ -100,6 +100,7 @@ def _mine(row: dict[str, Any]) -> dict[str, Any]:
         "status": row["status"],
         "seat": row["seat"],
         "players": row["player_names"],
+        "ratings": [seat_rating(row, seat) for seat in range(len(row["player_names"]))],
         "created_at": rfc3339(row["created_at"]),
         "version": row["version"],
         "your_turn": row["seat"] in (row["awaiting"] or ()),

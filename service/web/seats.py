@@ -18,7 +18,7 @@ from service import commands
 from service.auth import PUBLIC, Caller, Forbidden, Unauthenticated, player, seat
 from service.views import command_answer
 from service.web import allowances
-from service.web.current import services
+from service.web.current import ratings, services
 from service.web.guards import any_caller
 from service.web.requests import body, guest_key, idempotency_key, if_match, shown
 from service.web.schemas import EmptySchema, JoinSchema
@@ -50,7 +50,7 @@ def join(game_id: uuid.UUID, caller: Caller):
         game_id=game_id, caller=caller, seat_name=name, seat=data.get("seat"), expected_version=if_match(),
         idempotency_key=key, request_id=g.get("request_id")))
     (taken, token), = applied.seated.items()
-    answer = command_answer(applied, seat(taken, caller.player)) | {"seat": taken}
+    answer = command_answer(applied, seat(taken, caller.player), ratings()) | {"seat": taken}
     if token is not None:
         answer["token"] = token
     return answer, 200, shown(applied.state.version, applied.position)
@@ -70,5 +70,5 @@ def leave(game_id: uuid.UUID, caller: Caller):
     applied = services().games.execute(commands.Leave(
         game_id=game_id, caller=caller, expected_version=if_match(), idempotency_key=idempotency_key(),
         request_id=g.get("request_id")))
-    return (command_answer(applied, player(caller.own_player) if caller.is_player else PUBLIC), 200,
+    return (command_answer(applied, player(caller.own_player) if caller.is_player else PUBLIC, ratings()), 200,
             shown(applied.state.version, applied.position))

@@ -30,8 +30,9 @@ def test_a_game_with_an_open_seat_is_listed_by_default_with_its_seats(api, varia
     [entry] = [g for g in lobby(api) if g["id"] == game.id]
 
     assert entry["game_type"] == game_type and entry["variant"] == variant
-    assert entry["seats"] == [{"seat": 0, "name": "Host", "open": False}, {"seat": 1, "name": None, "open": True},
-                              {"seat": 2, "name": None, "open": True}]
+    assert entry["seats"] == [{"seat": 0, "name": "Host", "open": False, "rating": None},  # a guest has no rating
+                              {"seat": 1, "name": None, "open": True, "rating": None},
+                              {"seat": 2, "name": None, "open": True, "rating": None}]
     assert entry["clock"] is None and entry["url"] == game.url
     assert entry["created_at"]
 

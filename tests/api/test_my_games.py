@@ -16,6 +16,8 @@ from tests.api.masscool import ALL_CODES
 from tests.api.test_join import Open, join, open_game, player
 
 GAME_TYPES = ["cassino", "mass-cool-casino"]
+#: A registered player's rating before any rated game: where everyone starts.
+STARTING = {"rating": 1500, "deviation": 500, "games": 0, "provisional": True}
 
 
 def my_games(api, token, query: str = "") -> list[dict]:
@@ -32,7 +34,7 @@ def test_a_players_game_says_whose_turn_it_is_as_the_game_goes_on(api, variant):
     [waiting] = my_games(api, ann["token"])
     created_at = api.get(f"{game.url}/events").get_json()["events"][0]["recorded_at"]
     assert waiting == {"id": game.id, "url": game.url, "variant": variant, "status": "waiting", "seat": 1,
-                       "players": ["Host", "Ann"], "created_at": waiting["created_at"],
+                       "players": ["Host", "Ann"], "ratings": [None, STARTING], "created_at": waiting["created_at"],
                        "version": api.view(game)["version"], "your_turn": False, "deadline": None,
                        "outcome": None}
     assert datetime.fromisoformat(waiting["created_at"]) == datetime.fromisoformat(created_at).replace(

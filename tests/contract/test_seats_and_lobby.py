@@ -12,8 +12,9 @@ import pytest
 
 from service.auth import hash_token
 from service.events import Append, ConcurrencyError, NewEvent, StoredEvent
-from service.readmodel import Cursor
-from service.writes import GameRow, Write, seat_tokens
+from domain.rating import INITIAL, Rating
+from service.readmodel import SEAT_RATINGS, Cursor
+from service.writes import GameRow, RatingChanged, Write, seat_tokens
 from service.writes import player_seats as held_seats
 
 META = {"actor": "public", "command_id": "c-1", "request_id": "r-1"}
@@ -38,8 +39,8 @@ def then(contract, game: uuid.UUID, before: StoredEvent, **append) -> StoredEven
     return stored
 
 
-def _writes(game_row, seat_token_hashes=None, player_seats=None) -> list[Write]:
-    return [GameRow(game_row), *seat_tokens(seat_token_hashes or {}), *held_seats(player_seats or {})]
+def _writes(game_row, seat_token_hashes=None, player_seats=None, ratings=()) -> list[Write]:
+    return [GameRow(game_row), *seat_tokens(seat_token_hashes or {}), *held_seats(player_seats or {}), *ratings]
 
 
 def test_a_seat_token_withdrawn_stops_being_kept_and_its_seat_may_get_another(contract):
@@ -139,3 +140,25 @@ def test_a_game_leaves_the_lobby_when_its_entry_is_cleared_and_comes_back_with_a
 
     then(contract, game, cleared, game_row={"version": 3, "lobby": full})
     assert [r["lobby"] for r in contract.read_model.lobby((variant,), None, 10)[0]] == [full]
+
+
+def test_the_lobby_and_a_players_games_read_each_held_seats_rating_in_the_games_variant(contract):
+    variant, ann, bob = f"v-{uuid.uuid4().hex[:8]}", uuid.uuid4(), uuid.uuid4()
+    listed, other = uuid.uuid4(), uuid.uuid4()
+    # Ann has a rating in the variant (kept by a rated game's append), and another elsewhere; Bob none yet.
+    rated = uuid.uuid4()
+    first(contract, rated, ratings=[RatingChanged(ann, variant, 0, 1612.5, 480.25, 1),
+                                    RatingChanged(ann, "elsewhere-" + variant, 1, 1400.0, 470.0, 2)])
+    then(contract, listed, first(contract, listed, variant=variant, listed=True, lobby=ENTRY),
+         player_seats={ann: 0, bob: 2}, game_row={"version": 2})
+    then(contract, other, first(contract, other, variant="elsewhere-" + variant, listed=True, lobby=ENTRY),
+         player_seats={ann: 1})
+
+    [row], _ = contract.read_model.lobby((variant,), None, 10)
+    assert row[SEAT_RATINGS] == {0: Rating(1612.5, 480.25, 1), 2: INITIAL}  # seat 1: nobody's (a guest's, open)
+    [row], _ = contract.read_model.lobby(("elsewhere-" + variant,), None, 10)
+    assert row[SEAT_RATINGS] == {1: Rating(1400.0, 470.0, 2)}
+    mine = {r["id"]: r[SEAT_RATINGS] for r in contract.read_model.player_games(ann, (), None, 10)[0]}
+    assert mine == {listed: {0: Rating(1612.5, 480.25, 1), 2: INITIAL}, other: {1: Rating(1400.0, 470.0, 2)}}
+    [row], _ = contract.read_model.player_games(bob, (), None, 10)
+    assert row[SEAT_RATINGS] == {0: Rating(1612.5, 480.25, 1), 2: INITIAL}

@@ -16,6 +16,9 @@ own (``SeatJoined``, ``PlayerSeated``); they are the kernel's now
 (:mod:`domain.kernel_events`), and such a payload reads as the kernel's
 event, and writes back under the kernel's name with the same data, byte for
 byte. The stored payloads are never rewritten: the old names are read forever.
+``golden/stored_kernel_samples.json`` holds the kernel's events as games
+store them since (``kernel.SeatJoined`` ...), which every game reads and
+writes back byte for byte.
 """
 
 from __future__ import annotations
@@ -112,3 +115,20 @@ def test_a_payload_written_otherwise_is_caught():
     stored = next(s for s in SAMPLES["cassino"] if s["type"] == "CardTrailed")
     with pytest.raises(AssertionError):
         assert_written_back({**stored, "data": {**stored["data"], "card": stored["data"]["card"].lower()}}, "cassino")
+
+
+#: The kernel's events as this release stores them (``kernel.SeatJoined`` ...), one payload or more a type.
+KERNEL_SAMPLES: list[dict] = json.loads((GOLDEN / "stored_kernel_samples.json").read_text())
+
+
+def test_the_kernels_events_as_stored_now_read_and_write_back_the_same_in_every_game():
+    """Payloads of every kernel event under the names a game stores them by
+    now: every game reads each as the same event and writes it back byte
+    for byte (a stored name or a field written otherwise would orphan
+    every game stored since)."""
+    assert {s["type"] for s in KERNEL_SAMPLES} == set(kernel_events.EVENT_TYPES)
+    for stored in KERNEL_SAMPLES:
+        events = {name: game.from_json(stored) for name, game in GAME_TYPES.items()}
+        assert len(set(events.values())) == 1 and read_event(stored) in events.values()
+        for name, game in GAME_TYPES.items():
+            assert json.dumps(game.to_json(events[name])) == json.dumps(stored), (name, stored["type"])

@@ -14,6 +14,7 @@ from service.cache import StateCache
 from service.games import GameService
 from service.ops.cli import main
 from service.postgres.database import open_pool
+from service.postgres.ratings import PostgresRatings
 from service.postgres.store import PostgresEventStore
 from service.views import game_view
 from service.web.current import services
@@ -41,7 +42,7 @@ def test_a_timed_out_game_replays_with_its_clocks_as_they_stood(api, app, operat
     assert [e.type for e in replayed][-3:] == ["kernel.TimedOut", "SeedRevealed", "GameFinished"]  # as stored
     with open_pool(scratch_url) as pool:
         state = GameService(PostgresEventStore(pool), StateCache()).load(uuid.UUID(game_id))
-    view = game_view(state, OPERATOR)
+        view = game_view(state, OPERATOR, PostgresRatings(pool).of)
     assert view == api.get(f"/v1/games/{game_id}", token=operator).get_json()
     assert view["result"] == "timed_out" and view["clock"]["seats"][1]["remaining_ms"] == 0
     assert main(["verify", game_id]) == 0
@@ -62,8 +63,9 @@ def replayed(api, operator, body, database_url, scratch_url, tmp_path, monkeypat
     assert main(["replay", str(path)]) == 0
     with open_pool(scratch_url) as pool:
         state = GameService(PostgresEventStore(pool), StateCache()).load(uuid.UUID(game_id))
-        return (game_view(state, OPERATOR), PostgresDeadlines(pool).due_at(uuid.UUID(game_id)),
-                PostgresEventStore(pool).seat_token_hashes(game_id))
+        view = game_view(state, OPERATOR, PostgresRatings(pool).of)
+        due = PostgresDeadlines(pool).due_at(uuid.UUID(game_id))
+        return view, due, PostgresEventStore(pool).seat_token_hashes(game_id)
 
 
 def test_a_game_on_the_clock_replays_with_its_deadline_kept(api, operator, database_url, scratch_url, tmp_path,

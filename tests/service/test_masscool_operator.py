@@ -14,6 +14,7 @@ from service.cache import StateCache
 from service.games import GameService
 from service.ops.cli import main
 from service.postgres.database import open_pool
+from service.postgres.ratings import PostgresRatings
 from service.postgres.store import PostgresEventStore
 from service.views import game_view
 from tests.api.masscool import HttpTable, deck_codes
@@ -52,7 +53,7 @@ def test_export_and_replay_reproduce_a_mass_cool_casino_game_exactly(
     assert content(replayed) == content(original)
     with open_pool(scratch_url) as pool:
         state = GameService(PostgresEventStore(pool), StateCache()).load(uuid.UUID(t.game.id))
-    assert game_view(state, OPERATOR) == t.view()
+        assert game_view(state, OPERATOR, PostgresRatings(pool).of) == t.view()
     assert main(["verify", t.game.id]) == 0  # its read model row came with it
 
 

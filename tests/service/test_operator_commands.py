@@ -22,6 +22,7 @@ from service.auth import OPERATOR
 from service.chain import first_break
 from service.ops.cli import main
 from service.postgres.database import open_pool
+from service.postgres.ratings import PostgresRatings
 from service.games import GameService
 from service.events import refold_checked
 from service.projection import expected_row
@@ -258,7 +259,7 @@ def test_replaying_an_export_into_an_empty_database_reproduces_the_game_exactly(
     assert content(replayed) == content(original) and len(original) > 50
     with open_pool(scratch_url) as pool:
         state = GameService(PostgresEventStore(pool), StateCache()).load(uuid.UUID(game.id))
-    assert game_view(state, OPERATOR) == api.view(game, operator)
+        assert game_view(state, OPERATOR, PostgresRatings(pool).of) == api.view(game, operator)
     assert main(["verify", game.id]) == 0  # its read model row came with it
 
 

@@ -103,7 +103,7 @@ def test_two_players_meet_in_the_lobby_play_and_find_their_games_again(browser, 
     bob, bob_seen, bob_urls = open_lobby(browser, base_url)
     bob.wait_for_selector(f'#open-games li[data-game="{game_id}"]')
     offered = bob.locator(f'#open-games li[data-game="{game_id}"]')
-    assert offered.inner_text().startswith("Cassino: Ann, an open seat.")
+    assert offered.inner_text().startswith("Cassino: Ann (1500?), an open seat.")  # a player's rating beside her name
     assert "Clock: 10 minutes a move" in offered.inner_text()
     assert offered.get_by_role("button", name="Join").is_disabled()  # a name first
     bob_player = register(bob, "Bob")
@@ -178,7 +178,7 @@ def test_two_players_meet_in_the_lobby_play_and_find_their_games_again(browser, 
     third.wait_for_selector(f'#my-games li[data-game="{game_id}"] .outcome')
     finished = my_game(third, game_id)
     assert finished.locator("a").get_attribute("href").endswith(f"/play/replay.html?game={game_id}")
-    assert finished.locator("a").inner_text() == "Cassino against Bob"
+    assert finished.locator("a").inner_text() == "Cassino against Bob (1500?)"  # unrated: his rating unmoved
     shoot(third, "lobby-moved-here", PHONE)
     assert web_api.get("/v1/players/me", token=ann_player["token"]).status_code == 401  # moved, not copied
     assert code.replace("-", "") not in "".join(third_urls)

@@ -69,3 +69,53 @@ def test_two_players_are_paired_play_rated_and_rematch(browser, base_url, web_ap
     ann.goto(f"{base_url}/play/leaderboard.html?variant=cassino")
     ann.wait_for_selector("#ratings-area p")
     assert ann.locator(f'tr[data-player="{ann_player["id"]}"]').count() == 0
+
+
+def shown(rating: dict) -> str:
+    """A rating as the pages write it (ratings.js ``ratingText``)."""
+    return f"{rating['rating']}{'?' if rating['provisional'] else ''}"
+
+
+def test_the_lobby_the_table_and_your_games_show_each_players_rating_beside_the_name(browser, base_url, web_api):
+    ann, _, _ = open_lobby(browser, base_url)
+    ann_player = register(ann, "Ann")
+    bob, seen, _ = open_lobby(browser, base_url)
+    bob_player = register(bob, "Bob")
+    ann_token, bob_token = ann_player["token"], bob_player["token"]
+    # A listed game where Ann waits for a player, and a rated game of Ann and Bob, dealt.
+    waiting = web_api.post("/v1/games", json={"seats": [{"me": True}, {"open": True}]}, token=ann_token)
+    listed = waiting.get_json()["id"]
+    made = web_api.post("/v1/games", json={"seats": [{"open": True}] * 2, "rated": True, "first_dealer": 0})
+    rated = made.get_json()["id"]
+    for seat, token in enumerate((ann_token, bob_token)):
+        assert web_api.post(f"/v1/games/{rated}/join", json={"seat": seat}, token=token).status_code == 200
+    assert web_api.post(f"/v1/games/{rated}/deal", json={}, token=ann_token).status_code == 200
+
+    # Before the rated game ends, everyone is where everyone starts.
+    bob.click("#look-again")
+    bob.wait_for_selector(f'#open-games li[data-game="{listed}"]:has-text("Cassino: Ann (1500?), an open seat.")')
+    bob.wait_for_selector(f'#my-games li[data-game="{rated}"]:has-text("Cassino against Ann (1500?)")')
+    bob.locator(f'#my-games li[data-game="{rated}"]').get_by_role("link").click()
+    bob.wait_for_url(f"**/play/table.html?game={rated}")
+    for seat in (0, 1):
+        bob.wait_for_selector(f'#seats [data-seat="{seat}"] .seat-rating:has-text("1500?")')
+    assert bob.inner_text('#seats [data-seat="0"] .seat-name').startswith("Ann 1500?")
+    assert bob.inner_text('#seats [data-seat="1"] .seat-name').startswith("Bob 1500? (you")
+
+    # Ann resigns: Bob's table shows both ratings moved, beside the names; so do his lobby's lists.
+    finished = web_api.post(f"/v1/games/{rated}/resign", token=ann_token).get_json()["game"]
+    after = {c["seat"]: shown(c["after"]) for c in finished["rating_changes"]}
+    assert after[0] != "1500?" != after[1]
+    bob.wait_for_selector("#rating-changes")
+    for seat in (0, 1):
+        bob.wait_for_selector(f'#seats [data-seat="{seat}"] .seat-rating:text-is(" {after[seat]}")')
+    bob.goto(f"{base_url}/play/")
+    bob.wait_for_selector(f'#my-games li[data-game="{rated}"]:has-text("Cassino against Ann ({after[0]})")')
+    bob.wait_for_selector(f'#open-games li[data-game="{listed}"]:has-text("Cassino: Ann ({after[0]}), an open seat.")')
+    # A guest has no rating: after a guest takes the open seat, nothing is beside the guest's name.
+    guest = web_api.post(f"/v1/games/{listed}/join", json={"name": "Gus"}).get_json()["token"]
+    ann.goto(f"{base_url}/play/table.html?game={listed}#token={guest}")
+    ann.wait_for_selector(f'#seats [data-seat="0"] .seat-rating:text-is(" {after[0]}")')
+    assert ann.locator('#seats [data-seat="1"] .seat-rating').count() == 0
+    assert ann.inner_text('#seats [data-seat="1"] .seat-name').startswith("Gus (you")
+    assert not seen.errors

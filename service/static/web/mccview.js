@@ -6,6 +6,7 @@
 import { el } from "./api.js";
 import { cardFace } from "./cards.js";
 import { earlyEnding } from "./events.js";
+import { seatRating } from "./ratings.js";
 import { capital, listed, readerWords, seatName } from "./words.js";
 
 /** This game's statuses, in the order a game goes through them, with what the pages call them. */
@@ -76,7 +77,7 @@ export function mccSeats(view, { you = null, hand = null, hands = null, ownMoney
         cards(s.money, `${s.name}'s money`, { class: "mcc-cards money" }))
         : el("p", { class: "note" }, "No money left.");
     return el("li", { class: `seat${toBet ? " turn" : ""}${s.out ? " out" : ""}`, "data-seat": s.seat, "data-out": String(s.out) },
-      el("div", { class: "seat-name" }, s.name, marks.length ? el("span", { class: "marks" }, ` (${marks.join(", ")})`) : null),
+      el("div", { class: "seat-name" }, s.name, seatRating(s), marks.length ? el("span", { class: "marks" }, ` (${marks.join(", ")})`) : null),
       handNode,
       money,
       el("dl", { class: "seat-stats" },

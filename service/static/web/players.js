@@ -6,7 +6,7 @@
 
 import { Api, el, idempotencyKey, keepPlayer, replayLink, savedPlayer, showError, tableLink } from "./api.js";
 import { clockRule, countdown } from "./clock.js";
-import { playerLink, ratingText } from "./ratings.js";
+import { playerLink, ratedName, ratingText } from "./ratings.js";
 import { PlayerEvents } from "./stream.js";
 import { listed, variantName } from "./words.js";
 
@@ -170,9 +170,9 @@ async function showMyGames() {
 
 /** A game of the player's: its variant, whom against, when, where it stands; a finished one opens its replay. */
 function myGame(game) {
-  const others = game.players.filter((name, seat) => seat !== game.seat);
-  const against = others.every((name) => name === null) ? "waiting for players"
-    : `against ${listed(others.map((name) => name ?? "an open seat"))}`;
+  const others = game.players.map((name, seat) => [name, game.ratings[seat]]).filter((_, seat) => seat !== game.seat);
+  const against = others.every(([name]) => name === null) ? "waiting for players"
+    : `against ${listed(others.map(([name, rating]) => (name === null ? "an open seat" : ratedName(name, rating))))}`;
   const waiting = game.your_turn ? "Your turn" : game.status === "finished" ? null
     : game.players.includes(null) ? "Waiting for a player to join" : "Their turn";
   const finished = game.status === "finished";
@@ -217,7 +217,7 @@ function lobbyItem(id, view) {
 }
 
 function openGame(game) {
-  const seats = game.seats.map((s) => (s.open ? "an open seat" : s.name)).join(", ");
+  const seats = game.seats.map((s) => (s.open ? "an open seat" : ratedName(s.name, s.rating))).join(", ");
   const sitting = mine.has(game.id);
   return el("li", { class: "game", "data-game": game.id },
     el("span", {}, `${variantName(game.variant)}: ${seats}.`),

@@ -10,6 +10,18 @@ export function ratingText(rating) {
   return `${rating.rating}${rating.provisional ? "?" : ""}`;
 }
 
+/** "Ann (1512)", a name with its holder's rating beside it; the name alone for a seat without one (a guest's, a computer's). */
+export function ratedName(name, rating) {
+  return rating ? `${name} (${ratingText(rating)})` : name;
+}
+
+/** A seat's rating beside its name at the table (the view's ``seats[].rating``), or null for a seat without one. */
+export function seatRating(seat) {
+  if (!seat.rating) return null;
+  return el("span", { class: "seat-rating", title: seat.rating.provisional ? "Rating (provisional)" : "Rating" },
+    ` ${ratingText(seat.rating)}`);
+}
+
 export function playerLink(id, name) {
   return el("a", { href: `/play/player.html?id=${encodeURIComponent(id)}`, class: "player-link" }, name);
 }

@@ -3,6 +3,7 @@
 // play, watch and replay pages.
 
 import { el } from "./api.js";
+import { seatRating } from "./ratings.js";
 import { earlyEnding } from "./events.js";
 import { cardBacks, cardFace, cardName } from "./cards.js";
 import { capital, listed, readerWords, seatName } from "./words.js";
@@ -75,7 +76,7 @@ export function seatsPanel(view, { you = null, hands = null, piles = {} } = {}) 
       class: `seat${view.status === "in_progress" && view.turn === s.seat ? " turn" : ""}`,
       "data-seat": s.seat,
     },
-    el("div", { class: "seat-name" }, s.name, marks.length ? el("span", { class: "marks" }, ` (${marks.join(", ")})`) : null),
+    el("div", { class: "seat-name" }, s.name, seatRating(s), marks.length ? el("span", { class: "marks" }, ` (${marks.join(", ")})`) : null),
     el("div", { class: "seat-cards" },
       el("div", { class: "seat-hand" },
         shown ? el("span", { class: "hand-cards" }, shown.map((c) => cardFace(c)))
