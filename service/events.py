@@ -14,6 +14,7 @@ events every game shares are the kernel's, which any game reads
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -127,6 +128,67 @@ class Horizon(NamedTuple):
     reached: int
 
 
+#: A position's origin (the node whose transaction ids numbered it: always 0
+#: but on a Citus cluster appended to through several nodes) is its bits from this one up.
+ORIGIN_SHIFT = 48
+#: Origins a position can name (positions stay below 2**53).
+ORIGINS = 32
+_CURSOR = re.compile(r"[0-9]{1,16}(\.[0-9]{1,16}){0,31}")
+
+
+def origin_of(position: int) -> int:
+    return position >> ORIGIN_SHIFT
+
+
+@dataclass(frozen=True)
+class Cursor:
+    """Where a reader of the global log stands: for each origin, the last
+    position read of it (an origin not named: none read yet). Each origin's
+    positions only grow, and a store's ``read_all`` gives none that could
+    still commit below one it gave; the positions of different origins are
+    not comparable, so a reader's place is one position per origin.
+
+    A cursor of one position is that position (on one node, as on plain
+    PostgreSQL and the memory store, the whole cursor); its ``code``, the
+    positions joined by dots, is what ``/v1/events`` hands out."""
+
+    positions: tuple[int, ...] = ()
+
+    @classmethod
+    def at(cls, position: int) -> Cursor:
+        """The cursor of a reader past ``position`` in its origin, and at the start of every other."""
+        return cls((position,) if position else ())
+
+    @classmethod
+    def parse(cls, code: str) -> Cursor:
+        """The cursor ``code`` names; ValueError if it is not one. Of two
+        positions of one origin the later counts, and one past every origin
+        (2**53 or more) names nothing."""
+        if not _CURSOR.fullmatch(code):
+            raise ValueError(f"not a cursor: {code!r}")
+        last: dict[int, int] = {}
+        for position in map(int, code.split(".")):
+            if 0 < position < ORIGINS << ORIGIN_SHIFT:
+                last[origin_of(position)] = max(position, last.get(origin_of(position), 0))
+        return cls(tuple(sorted(last.values())))
+
+    def of(self, origin: int) -> int:
+        """The last position read of ``origin``: where it begins, if none yet."""
+        return next((p for p in self.positions if origin_of(p) == origin), origin << ORIGIN_SHIFT)
+
+    def past(self, events: Iterable[StoredEvent]) -> Cursor:
+        """This cursor moved past ``events`` (read after it)."""
+        last = {origin_of(p): p for p in self.positions}
+        for event in events:
+            origin = origin_of(event.position)
+            last[origin] = max(last.get(origin, 0), event.position)
+        return Cursor(tuple(sorted(last.values())))
+
+    @property
+    def code(self) -> str:
+        return ".".join(map(str, self.positions)) or "0"
+
+
 @runtime_checkable
 class EventStore(Protocol):
     """What the service layer and the read paths use of an event store.
@@ -161,9 +223,11 @@ class EventStore(Protocol):
         """Of each of ``game_ids`` that has events, its ``Head`` (with no
         snapshot when ``code_version`` is None), read in one go: by game."""
 
-    def read_all(self, after_position: int = 0, limit: int = 100) -> list[StoredEvent]:
-        """Up to ``limit`` events of every game after ``after_position``, in a
-        global order no reader paging by position can miss an event of."""
+    def read_all(self, after: Cursor | int = 0, limit: int = 100) -> list[StoredEvent]:
+        """Up to ``limit`` events of every game after ``after`` (a position:
+        ``Cursor.at``), in a global order no reader paging by cursor
+        (``Cursor.past``) can miss an event of: each origin's in order, each
+        once, and none that commits later below the cursor."""
 
     def horizon(self) -> Horizon:
         """Where the global order stands on this store's server now."""

@@ -38,7 +38,7 @@ from service.cache import StateCache
 from service.chain import first_break
 from service.commands import CreateGame, GameCommand, Request, fresh_seed, request_hash
 from service.deadlines import Deadline
-from service.events import (Append, ConcurrencyError, EventStore, Horizon, NewEvent, RatingsMoved, StoredEvent,
+from service.events import (Append, ConcurrencyError, Cursor, EventStore, Horizon, NewEvent, RatingsMoved, StoredEvent,
                             Unfoldable, decode, refold, refold_checked)
 from service.messagebus import CommandAppended, GameCreated, MessageBus
 from service.notices import Told, notices
@@ -238,9 +238,9 @@ class GameReads:
         stored: a damaged game's too, for the operator looking into it."""
         return self._store.load(game_id, after, until)
 
-    def log(self, after: int, limit: int) -> list[StoredEvent]:
-        """Up to ``limit`` events of every game after position ``after``, in
-        the one global order (``EventStore.read_all``)."""
+    def log(self, after: Cursor | int, limit: int) -> list[StoredEvent]:
+        """Up to ``limit`` events of every game after ``after`` (a cursor, or
+        a position), in the one global order (``EventStore.read_all``)."""
         return self._store.read_all(after, limit)
 
     def horizon(self) -> Horizon:

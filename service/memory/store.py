@@ -33,8 +33,8 @@ from service.auth import hash_token
 from service.chain import CURRENT
 from service.checkpoints import Checkpoint
 from service.deadlines import Deadline
+from service.events import ConcurrencyError, Cursor, Head, Horizon, RatingsMoved, StoredEvent
 from service.turns import ComputerToMove
-from service.events import ConcurrencyError, Head, Horizon, RatingsMoved, StoredEvent
 from service.memory.tables import IDEMPOTENCY_LIFETIME, DeadlineRow, Filed, HeldSeat, PairingResult, Tables
 from service.postgres.positions import position
 from service.writes import (GAME_COLUMNS, NOW, GameRow, IdempotencyRecord, Paired, PlayerNotice, RatingChanged,
@@ -96,10 +96,12 @@ class MemoryEventStore(AppendingStore):
                     heads[game] = Head(snapshot, events, self.tables.checkpoints.get(game))
         return heads
 
-    def read_all(self, after_position: int = 0, limit: int = 100) -> list[StoredEvent]:
-        """Up to ``limit`` events of every game after ``after_position``, in global order."""
+    def read_all(self, after: Cursor | int = 0, limit: int = 100) -> list[StoredEvent]:
+        """Up to ``limit`` events of every game after ``after``, in global
+        order (one origin, 0: a cursor's others name nothing here)."""
         if limit < 1:
             raise ValueError("limit must be at least 1")
+        after_position = after.of(0) if isinstance(after, Cursor) else after
         with self.tables.lock:
             start = bisect.bisect_right(self.tables.log, after_position, key=_position)
             return self.tables.log[start:start + limit]

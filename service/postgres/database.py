@@ -54,6 +54,8 @@ from psycopg import sql
 from psycopg_pool import ConnectionPool
 from psycopg_pool.pool import AddConnection
 
+from service.postgres.positions import ORIGIN_SETTING
+
 DEFAULT_DATA_DIR = ".casino-data"
 DEFAULT_PORT = 5432
 #: Seconds after which the embedded primary, when it archives, finishes a
@@ -340,6 +342,8 @@ class Pool(ConnectionPool):
     """
 
     _checking = False
+    #: Whether the server is a Citus node (known once a connection was made).
+    citus = False
 
     def __init__(self, url: str, limits: Limits | None = None, **kwargs):
         self._limits = limits
@@ -356,7 +360,14 @@ class Pool(ConnectionPool):
         if self._limits is not None:
             self._limits.configure(conn)
         conn.add_notice_handler(_unconfirmed_commits.notice_handler(conn))
-        (started,) = conn.execute("SELECT pg_postmaster_start_time()").fetchone() or (None,)
+        started, citus = conn.execute("SELECT pg_postmaster_start_time(),"
+                                      " to_regclass('pg_catalog.pg_dist_local_group') IS NOT NULL").fetchone() \
+            or (None, False)
+        if citus:
+            # A Citus node: the positions its transactions number are its
+            # group's (service.postgres.positions).
+            conn.execute(f"SELECT set_config('{ORIGIN_SETTING}', groupid::text, false) FROM pg_dist_local_group")
+        self.citus = bool(citus)
         server = (conn.info.host, conn.info.port, started)
         before, self._server = self._server, server
         if before is not None and before != server:

@@ -67,6 +67,7 @@ import hashlib
 import hmac
 import logging
 import os
+import threading
 import time
 from collections.abc import Callable
 from datetime import datetime
@@ -77,6 +78,7 @@ import psycopg
 from cryptography.exceptions import InvalidTag
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 from psycopg import sql
+from psycopg.conninfo import make_conninfo
 
 from service import jsonio, metrics
 from service.announcements import player_tag, tag
@@ -87,6 +89,9 @@ CHANNEL = "casino_events"
 
 #: Seconds between attempts to listen again after the connection broke.
 RECONNECT_SECONDS = 1.0
+
+#: Seconds between looks at a Citus cluster's nodes, for those added since.
+NODES_SECONDS = 5.0
 
 #: PostgreSQL refuses a payload of this many bytes or more.
 PAYLOAD_LIMIT = 8000
@@ -250,3 +255,103 @@ def listen(url: str, seal: Seal, *, connected: Callable[[], None], notice: Calla
             disconnected()
         if not stopped():
             time.sleep(RECONNECT_SECONDS)
+
+
+def listen_everywhere(url: str, seal: Seal, *, connected: Callable[[], None], notice: Callable[[Notice], None],
+                      disconnected: Callable[[], None], stopped: Callable[[], bool]) -> None:
+    """``listen``, on the server of ``url`` and, when it is a node of a Citus
+    cluster, on every other node of it too: an append notifies on the node
+    its service is connected to (``service.postgres.store``), and the
+    services of one deployment may each be connected to another node.
+
+    The nodes are those ``pg_dist_node`` lists (each by its group: the
+    node of ``url`` is heard through ``url``), looked at again every
+    ``NODES_SECONDS``, so that a node added later is heard from then on,
+    and one removed no longer. Each node has a connection of its own, made
+    again a second after it breaks (a node restarted, say). ``connected()``
+    runs once every node is heard (again), so the streams read once
+    whatever was appended meanwhile, from the version each has sent;
+    ``disconnected()`` each time one node is no longer heard (the streams
+    poll until it is back). On plain PostgreSQL, this is ``listen``."""
+    while not stopped():
+        try:
+            with psycopg.connect(url, autocommit=True, connect_timeout=5) as conn:
+                found = conn.execute("SELECT to_regclass('pg_catalog.pg_dist_node') IS NOT NULL").fetchone()
+        except psycopg.Error as error:
+            _log.warning("live streams not notified, they poll until the listener is back: %s", error)
+            disconnected()
+            time.sleep(RECONNECT_SECONDS)
+            continue
+        if not (found and found[0]):
+            listen(url, seal, connected=connected, notice=notice, disconnected=disconnected, stopped=stopped)
+            return
+        break
+    nodes = Nodes(url, seal, connected, notice, disconnected, stopped)
+    while not stopped():
+        try:
+            nodes.look()
+        except psycopg.Error as error:
+            _log.warning("could not read the cluster's nodes (the nodes known are still heard): %s", error)
+            if nodes.none:
+                disconnected()
+        waited = 0.0
+        while waited < NODES_SECONDS and not stopped():
+            time.sleep(min(1.0, NODES_SECONDS - waited))
+            waited += 1.0
+    nodes.stop()
+
+
+class Nodes:
+    """The nodes heard by ``listen_everywhere``: one listening thread each, by group."""
+
+    def __init__(self, url: str, seal: Seal, connected: Callable[[], None], notice: Callable[[Notice], None],
+                 disconnected: Callable[[], None], stopped: Callable[[], bool]):
+        self._url, self._seal, self._notice = url, seal, notice
+        self._connected, self._disconnected, self._stopped = connected, disconnected, stopped
+        self._lock = threading.Lock()
+        self._heard: set[int] = set()  # the groups whose connection listens now
+        self._ends: dict[int, threading.Event] = {}  # each group heard: set to stop its thread
+
+    @property
+    def none(self) -> bool:
+        """Whether no node is heard yet."""
+        return not self._ends
+
+    def look(self) -> None:
+        """Start hearing the nodes not heard yet, and stop hearing those gone."""
+        with psycopg.connect(self._url, autocommit=True, connect_timeout=5) as conn:
+            (own,) = conn.execute("SELECT groupid FROM pg_dist_local_group").fetchone() or (0,)
+            nodes = {group: make_conninfo(self._url, host=host, port=str(port))
+                     for group, host, port in conn.execute("SELECT groupid, nodename, nodeport FROM pg_dist_node"
+                                                           " WHERE isactive AND noderole = 'primary'").fetchall()}
+        nodes[own] = self._url
+        with self._lock:
+            for group in set(self._ends) - set(nodes):
+                self._ends.pop(group).set()
+                self._heard.discard(group)
+            for group, node_url in nodes.items():
+                if group not in self._ends:
+                    self._ends[group] = end = threading.Event()
+                    threading.Thread(target=self._hear, args=(group, node_url, end), daemon=True,
+                                     name=f"casino-listener-{group}").start()
+
+    def stop(self) -> None:
+        with self._lock:
+            for end in self._ends.values():
+                end.set()
+
+    def _hear(self, group: int, url: str, end: threading.Event) -> None:
+        listen(url, self._seal, connected=lambda: self._up(group), notice=self._notice,
+               disconnected=lambda: self._down(group), stopped=lambda: end.is_set() or self._stopped())
+
+    def _up(self, group: int) -> None:
+        with self._lock:
+            self._heard.add(group)
+            everywhere = self._heard >= set(self._ends)
+        if everywhere:
+            self._connected()
+
+    def _down(self, group: int) -> None:
+        with self._lock:
+            self._heard.discard(group)
+        self._disconnected()

@@ -17,6 +17,16 @@ Global order
     counts. Appends never wait for one another (their commits share disk
     flushes), and a reader waits at most for the oldest running transaction.
 
+    On a Citus cluster each node numbers its own transactions: an event's
+    position holds the id of the transaction on the node the service was
+    connected to when it appended (its origin, named in the position's high
+    bits: ``service.postgres.positions``), whichever node holds the game's
+    shard, and that transaction ends only after the shard's commit. A
+    reader's place is then one position per origin (``service.events.Cursor``),
+    and of each origin it takes only the positions below that node's oldest
+    running transaction (``_settled``). docs/design.md says why a cursor
+    and not logical decoding.
+
 One round trip per append
     The append is one prepared statement: the events' insert, with each of
     the append's writes (``service.writes``) a data-modifying CTE before it,
@@ -68,7 +78,7 @@ import os
 import re
 import time
 import weakref
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, NamedTuple, NoReturn
@@ -86,11 +96,13 @@ from service.auth import hash_token
 from service.chain import CURRENT
 from service.checkpoints import Checkpoint
 from service.deadlines import Deadline
+from service.events import (ORIGIN_SHIFT, ConcurrencyError, Cursor, Head, Horizon, RatingsMoved, StoredEvent,
+                            origin_of)
 from service.turns import ComputerToMove
-from service.events import ConcurrencyError, Head, Horizon, RatingsMoved, StoredEvent
 from service.postgres.database import unconfirmed
+from service.postgres.nodes import Nodes
 from service.postgres.notifications import CHANNEL, Seal
-from service.postgres.positions import PER_TRANSACTION
+from service.postgres.positions import PER_ORIGIN, PER_TRANSACTION, TRANSACTION
 from service.writes import (NOW, GameRow, IdempotencyRecord, Paired, PlayerNotice, RatingChanged, SeatLeft,
                             SeatTaken, SeatToken, SeatTokenWithdrawn, Snapshot)
 
@@ -135,7 +147,7 @@ _EVENT_COLUMNS_OF_E = ", ".join(f"e.{c}" for c in EVENT_COLUMNS.split(", "))
 # is refused by the unique (game_id, version) key instead.
 _INSERT_EVENTS = f"""
     INSERT INTO events (position, game_id, version, type, schema_version, data, metadata, hash, chain, recorded_at)
-    SELECT pg_current_xact_id()::text::bigint * {PER_TRANSACTION} + ($1 ->> 'first')::integer + e.n::integer - 1,
+    SELECT $2 * {PER_TRANSACTION} + ($1 ->> 'first')::integer + e.n::integer - 1,
            ($1 ->> 'game')::uuid,
            CASE WHEN last.version = ($1 ->> 'after')::integer THEN last.version + e.n::integer END,
            e.event ->> 'type', (e.event ->> 'schema_version')::integer, e.event -> 'data', e.event -> 'metadata',
@@ -255,11 +267,11 @@ _INSERT_PAIRING_RESULTS = """
 #: The key that a rating moved by another append breaks (migration 0012).
 RATINGS_MOVED = "rating_changes_pkey"
 
-# The snapshot's state is the second argument, $2.
+# The snapshot's state is the third argument, $3.
 _UPSERT_SNAPSHOT = """
     INSERT INTO snapshots (game_id, version, code_version, state)
     VALUES (($1 ->> 'game')::uuid, ($1 -> 'snapshot' ->> 'version')::integer,
-            $1 -> 'snapshot' ->> 'code_version', $2)
+            $1 -> 'snapshot' ->> 'code_version', $3)
     ON CONFLICT (game_id) DO UPDATE SET version = EXCLUDED.version,
         code_version = EXCLUDED.code_version, state = EXCLUDED.state
 """
@@ -281,6 +293,8 @@ class PostgresEventStore(AppendingStore):
         super().__init__(checkpoint_key)
         self._pool = pool
         self._seal = seal or Seal(os.urandom(32))
+        # On a Citus cluster: asked where the global log stands.
+        self._nodes = Nodes(pool.conninfo if isinstance(pool.conninfo, str) else pool.conninfo())
 
     def _write(self, append: Chained) -> list[StoredEvent]:
         """The whole append in one transaction, in one statement (``_statement``).
@@ -419,20 +433,29 @@ class PostgresEventStore(AppendingStore):
             heads[event.game_id].events.append(event)
         return heads
 
-    def read_all(self, after_position: int = 0, limit: int = 100) -> list[StoredEvent]:
-        """Up to ``limit`` events of every game after ``after_position``, in
-        global order: only those below the oldest transaction still running
-        (see "Global order" above)."""
+    def read_all(self, after: Cursor | int = 0, limit: int = 100) -> list[StoredEvent]:
+        """Up to ``limit`` events of every game after ``after``, in global
+        order: only those below the oldest transaction still running (see
+        "Global order" above); on a Citus cluster, of each origin, those
+        below the oldest running on that origin's node (``_settled``)."""
         if limit < 1:
             raise ValueError("limit must be at least 1")
+        cursor = after if isinstance(after, Cursor) else Cursor.at(after)
         with self._pool.connection() as conn:
-            rows = conn.execute(
-                f"SELECT {EVENT_COLUMNS} FROM events"
-                " WHERE position > %s"
-                " AND position < pg_snapshot_xmin(pg_current_snapshot())::text::bigint * %s"
-                " ORDER BY position LIMIT %s",
-                (after_position, PER_TRANSACTION, limit),
-            ).fetchall()
+            if getattr(self._pool, "citus", False):
+                return _in_game_order(conn, cursor, [
+                    [StoredEvent(*row) for row in conn.execute(
+                        f"SELECT {EVENT_COLUMNS} FROM events WHERE position > %s AND position < %s"
+                        " ORDER BY position LIMIT %s", (after, below, limit)).fetchall()]
+                    for after, below in _settled(conn, cursor, self._nodes)], limit)
+            else:
+                rows = conn.execute(
+                    f"SELECT {EVENT_COLUMNS} FROM events"
+                    " WHERE position > %s"
+                    " AND position < pg_snapshot_xmin(pg_current_snapshot())::text::bigint * %s"
+                    " ORDER BY position LIMIT %s",
+                    (cursor.of(0), PER_TRANSACTION, limit),
+                ).fetchall()
         return [StoredEvent(*row) for row in rows]
 
     def horizon(self) -> Horizon:
@@ -484,6 +507,90 @@ class PostgresEventStore(AppendingStore):
             ).fetchone()
         return Snapshot(row[0], row[1], bytes(row[2])) if row else None
 
+
+# Each node's oldest running transaction, and the Citus transactions
+# prepared on it (a two-phase commit's: each named citus_<group of the node
+# that began it>_...).
+_XMIN = "SELECT pg_snapshot_xmin(pg_current_snapshot())::text::bigint"
+_PREPARED_BY = ("SELECT coalesce(string_agg(split_part(gid, '_', 2), ' '), '') FROM pg_prepared_xacts"
+                " WHERE gid LIKE 'citus\\_%'")
+
+
+def _settled(conn: psycopg.Connection, cursor: Cursor, nodes: Nodes) -> list[tuple[int, int]]:
+    """On a Citus cluster: for each origin, the range of positions after
+    ``cursor`` that a reader may take, ``(after, below)``.
+
+    An origin's positions come from its node's transaction ids, and every
+    node's appends may be on any node's shards: an origin's events below
+    its node's oldest running transaction (``pg_snapshot_xmin``, asked of
+    every node on a connection kept to each: ``service.postgres.nodes``) have all committed
+    or never will, wherever they are stored. Not quite: an append that
+    wrote on two nodes (a rated game's last, which writes the ratings'
+    reference tables) commits in two phases, its own node's transaction
+    first and the others' prepared ones after; so an origin any of whose
+    two-phase commits is still prepared somewhere, once the horizons are
+    taken, is not read this time. Neither is the origin of a node that did
+    not answer. An origin of a node no longer in the cluster (its events
+    moved elsewhere) has nothing running: all of its band is settled. The
+    reads that follow begin after these statements, so they see whatever
+    committed below the horizons."""
+    below, prepared = nodes.ask(conn, _XMIN, _PREPARED_BY)
+    if None in prepared.values():
+        return []  # a node that did not say: none of its prepared transactions may be passed
+    held = {int(g) for text in prepared.values() for g in str(text).split() if g.isdigit()}
+    ranges = []
+    for origin in range(max(below) + 1):
+        after, band = cursor.of(origin), (origin + 1) << ORIGIN_SHIFT
+        if origin in held:
+            continue
+        if origin in below:
+            xmin = below[origin]
+            if not isinstance(xmin, int):
+                continue  # its node did not answer
+            until = (origin * PER_ORIGIN + xmin) * PER_TRANSACTION
+        else:
+            until = band  # no such node now: nothing of it runs
+        if until > after + 1:
+            ranges.append((after, min(until, band)))
+    return ranges
+
+
+def _in_game_order(conn: psycopg.Connection, cursor: Cursor, origins: list[list[StoredEvent]],
+                   limit: int) -> list[StoredEvent]:
+    """Up to ``limit`` of the events read of each origin after ``cursor``
+    (``origins``: each origin's, in its order), merged so that each game's
+    come in version order: a game appended through two nodes has its
+    versions in two origins, and one origin's may be settled while the
+    other's is still held back (``_settled``). An event whose game's
+    version before it is neither read before (at or below the cursor of
+    its origin) nor taken earlier in this page holds back the rest of its
+    origin; of the events ready, the lowest position goes first."""
+    queues = [list(reversed(events)) for events in origins if events]
+    done = _read_before(conn, cursor, itertools.chain.from_iterable(queues))
+    page: list[StoredEvent] = []
+    while len(page) < limit:
+        ready = [queue for queue in queues if queue and done.get(queue[-1].game_id, 0) == queue[-1].version - 1]
+        if not ready:
+            break
+        event = min(ready, key=lambda queue: queue[-1].position).pop()
+        done[event.game_id] = event.version
+        page.append(event)
+    return page
+
+
+def _read_before(conn: psycopg.Connection, cursor: Cursor, events: Iterable[StoredEvent]) -> dict[UUID, int]:
+    """Of the games of ``events``, those whose version before the first of
+    them a reader at ``cursor`` has read: that version, by game."""
+    firsts: dict[UUID, int] = {}
+    for event in events:
+        firsts[event.game_id] = min(event.version, firsts.get(event.game_id, event.version))
+    before = {game: version - 1 for game, version in firsts.items() if version > 1}
+    if not before:
+        return {}
+    rows = conn.execute("SELECT game_id, version, position FROM events WHERE game_id = ANY(%s) AND version = ANY(%s)",
+                        (list(before), list(set(before.values())))).fetchall()
+    return {game: version for game, version, position in rows
+            if before.get(game) == version and position <= cursor.of(origin_of(position))}
 
 @functools.cache
 def _with_writes(queries: tuple[tuple[str, str], ...]) -> str:
@@ -648,30 +755,39 @@ def _prepare(conn: psycopg.Connection, statement: str) -> str:
 @functools.cache
 def _preparation(statement: str) -> tuple[str, sql.Composed]:
     """A name for ``statement``, and the PREPARE that makes it: its first
-    parameter is the append's JSON document, its second (if it has one) a
-    snapshot's state."""
+    parameter is the append's JSON document, its second the transaction's
+    id (origin counted in: ``positions.TRANSACTION``), its third (if it
+    has one) a snapshot's state."""
     name = "casino_append_" + hashlib.sha256(statement.encode()).hexdigest()[:16]
-    types = "jsonb, bytea" if "$2" in statement else "jsonb"
+    types = "jsonb, bigint, bytea" if "$3" in statement else "jsonb, bigint"
     return name, sql.SQL("PREPARE {} ({}) AS ").format(sql.Identifier(name), sql.SQL(types)) + sql.SQL(statement)
 
 
 @functools.cache
 def _append_script(shapes: tuple[tuple[str, int, int], ...]) -> str:
-    """Appends as one simple query, in one transaction: for each, its
-    prepared statement (by name) with its ``count`` arguments; then, after
+    """Appends as one simple query, in one transaction: first the
+    transaction's id (``positions.TRANSACTION``), kept in a setting of the
+    session (``_APPENDED_IN``); for each append, its prepared statement (by
+    name) with its ``count`` arguments, and that id as its second; then, after
     the commit, its game's notification (three arguments: the channel, and
     its payload's text before and after the transaction's id) and those of
     the ``told`` players (``service.notices``; two each, the channel and the
     payload); every argument is bound by the client. The notifications follow the COMMIT, in a
     transaction of their own: in the appends', they would make PostgreSQL
-    serialise every append's commit. So the transaction keeps its id in a
-    setting of the session (``_APPENDED_IN``), for the notifications to
-    carry."""
-    executes = "".join(f" EXECUTE {name}({', '.join(['%s'] * count)});" for name, count, _ in shapes)
+    serialise every append's commit; the setting keeps the id for them to carry.
+
+    The id is taken by a statement of its own, and passed to the appends
+    as an argument, so that it is always the id of the transaction on the
+    node the service is connected to: on a Citus cluster, a function in a
+    statement routed to another node's shard may be run there instead
+    (``service.postgres.positions`` says why the node matters)."""
+    xid = f"current_setting('{_APPENDED_IN}')::bigint"
+    executes = "".join(f" EXECUTE {name}({', '.join(['%s', xid] + ['%s'] * (count - 1))});"
+                       for name, count, _ in shapes)
     notifies = "".join(f"; SELECT pg_notify(%s, %s || current_setting('{_APPENDED_IN}') || %s)"
                        + "; SELECT pg_notify(%s, %s)" * told for _, _, told in shapes)
-    return (f"BEGIN;{executes}"
-            f" SELECT set_config('{_APPENDED_IN}', pg_current_xact_id()::text, false); COMMIT" + notifies)
+    return (f"BEGIN; SELECT set_config('{_APPENDED_IN}', {TRANSACTION}::text, false);{executes} COMMIT"
+            + notifies)
 
 
 #: The session setting holding the id of the connection's last append's transaction.
@@ -698,8 +814,9 @@ def _write(conn: psycopg.Connection, statements: Sequence[_Statement], game_id, 
         cursor.execute(_append_script(tuple((name, len(s.args), len(s.told)) for name, s in zip(names, statements))),
                        arguments)
         rows = []
+        cursor.nextset()  # past BEGIN's result, to the transaction's id
         for _ in statements:
-            cursor.nextset()  # past BEGIN's result (or the insert before), to the next insert's rows
+            cursor.nextset()  # past the id (or the insert before), to the next insert's rows
             rows.append(cursor.fetchall())
     except psycopg.Error as error:
         if conn.info.transaction_status == TransactionStatus.IDLE:

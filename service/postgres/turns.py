@@ -4,7 +4,8 @@ The rows are written by the appends (``service.postgres.store``); here they
 are claimed as deadlines are (``service.postgres.deadlines``): the rows no
 one else holds, longest waiting first, locked with ``FOR UPDATE SKIP
 LOCKED`` and leased for a moment in the same statement. A row is due as
-soon as it is written, so the claim asks only whether it is leased.
+soon as it is written, so the claim asks only whether it is leased. On a
+Citus cluster, as the deadlines' claim, on each shard where it lies.
 """
 
 from __future__ import annotations
@@ -13,6 +14,8 @@ from datetime import datetime, timedelta
 from uuid import UUID
 
 from psycopg_pool import ConnectionPool
+
+from service.postgres.deadlines import claim_each_shard
 
 _CLAIM = """
     UPDATE computer_turns SET claimed_until = %(now)s + %(lease)s
@@ -31,7 +34,10 @@ class PostgresTurns:
 
     def claim(self, now: datetime, limit: int, lease: timedelta) -> list[UUID]:
         with self._pool.connection() as conn:
-            rows = conn.execute(_CLAIM, {"now": now, "lease": lease, "limit": limit}).fetchall()
+            if getattr(self._pool, "citus", False):
+                rows = claim_each_shard(conn, "computer_turns", now, limit, lease, due=False)
+            else:
+                rows = conn.execute(_CLAIM, {"now": now, "lease": lease, "limit": limit}).fetchall()
         return [game_id for game_id, _ in sorted(rows, key=lambda row: row[1])]
 
     def due_at(self, game_id: UUID) -> datetime | None:

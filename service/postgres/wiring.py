@@ -67,7 +67,7 @@ def adapters(config: Mapping[str, Any], checkpoint_key: bytes | None) -> Adapter
         players=PostgresPlayers(pool),
         pairings=PostgresPairings(pool),
         ratings=PostgresRatings(pool),
-        listen=functools.partial(notifications.listen, url, seal),
+        listen=functools.partial(notifications.listen_everywhere, url, seal),
         ready=functools.partial(_answers, pool),
         close=close,
         # A lost or saturated database is transient: clients retry. So is a

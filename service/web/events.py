@@ -8,16 +8,16 @@ from __future__ import annotations
 import uuid
 from typing import NamedTuple
 
-from flask import Blueprint, Response
+from flask import Blueprint, Response, request
 
 from service.auth import OPERATOR, Caller, CallerKind
-from service.events import StoredEvent
+from service.events import Cursor, StoredEvent
 from service.games import CorruptGame
 from service.replicas import Seen, Source
 from service.views import event_json, log_revealed
 from service.web.current import services
 from service.web.guards import any_caller, operator_required
-from service.web.requests import int_arg, not_modified, seen, shown, token
+from service.web.requests import int_arg, malformed, not_modified, seen, shown, token
 
 bp = Blueprint("events", __name__)
 
@@ -68,14 +68,30 @@ def _page(source: Source, game_id: uuid.UUID, caller: Caller, after: int, limit:
 @bp.get("/v1/events")
 @operator_required("read every game's events")
 def global_log(caller: Caller):
-    """Events after position ``after``; ``next`` is where to read on from,
-    even when the page is empty (new events will come after it). A page may
-    come from a replica that has everything up to ``after``."""
+    """Events after position ``after``, or after ``cursor``; ``next`` is where
+    to read on from, even when the page is empty (new events will come
+    after it), and ``cursor`` too, for every origin (``service.events.Cursor``:
+    on a cluster appended to through several nodes, ``after`` alone cannot
+    say where a reader stands). A page may come from a replica that has
+    everything up to ``after``."""
     after = int_arg("after", 0, 0, MAX_POSITION)
+    cursor = _cursor_arg() or Cursor.at(after)
     limit = int_arg("limit", 100, 1, MAX_PAGE)
-    asked = seen()
-    found = services().reads.routed(lambda source: source.games.log(after, limit),
-                                    Seen(asked.version, max(asked.position, after)))
+    asked, furthest = seen(), max(cursor.positions, default=0)
+    found = services().reads.routed(lambda source: source.games.log(cursor, limit),
+                                    Seen(asked.version, max(asked.position, furthest)))
     page = found.value
     return ({"events": [{"game_id": str(e.game_id), **event_json(e, OPERATOR)} for e in page],
-             "next": page[-1].position if page else after}, 200, token(found.position))
+             "next": page[-1].position if page else furthest, "cursor": cursor.past(page).code},
+            200, token(found.position))
+
+
+def _cursor_arg() -> Cursor | None:
+    raw = request.args.get("cursor")
+    if raw is None:
+        return None
+    try:
+        return Cursor.parse(raw)
+    except ValueError:
+        raise malformed("cursor", "Expected a cursor, as a page's 'cursor' gave it.",
+                        "'cursor' is what a page of this log gave as its 'cursor'.") from None

@@ -41,10 +41,24 @@ def test_a_reader_pages_through_every_games_events_in_append_order(api, operator
     assert len(events) == sum(map(len, logged.values()))
 
 
+def test_a_reader_paging_by_cursor_reads_what_a_reader_paging_by_after_does(api, operator, last_position):
+    start = last_position()
+    game = api.create()
+    api.deal(game, ORDERED_DECK)
+    by_after, after, _ = read_from(api, operator, start, limit=2)
+    by_cursor, cursor = [], str(start)
+    while page := api.get(f"/v1/events?cursor={cursor}&limit=2", token=operator).get_json():
+        by_cursor += page["events"]
+        cursor = page["cursor"]
+        if len(page["events"]) < 2:
+            break
+    assert by_cursor == by_after and cursor == str(after) == str(last_position())
+
+
 def test_at_the_end_next_stays_put_until_more_events_come(api, operator, last_position):
     end = last_position()
     empty = api.get(f"/v1/events?after={end}", token=operator).get_json()
-    assert empty == {"events": [], "next": end}
+    assert empty == {"events": [], "next": end, "cursor": str(end)}
 
     game = api.create()
     created = api.get(f"/v1/events?after={end}", token=operator).get_json()["events"]
@@ -61,5 +75,6 @@ def test_only_the_operator_reads_the_global_log(api):
 
 
 def test_a_bad_cursor_is_400(api, operator):
-    for query in ("after=-1", "after=9007199254740992", "limit=501", "after=%C2%B2"):
+    for query in ("after=-1", "after=9007199254740992", "limit=501", "after=%C2%B2", "cursor=", "cursor=1.",
+                  "cursor=a", "cursor=12345678901234567"):
         assert api.get(f"/v1/events?{query}", token=operator).status_code == 400
