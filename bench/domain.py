@@ -6,11 +6,13 @@ Run from the repository root::
     python bench/domain.py --seed 7   # other random games and tables
     python bench/domain.py --cpu      # CPU time of this process, not wall time
     python bench/domain.py --cpu --against /tmp/old   # old and new, in one run
+    python bench/domain.py --cpu --against e50f4c1    # the same, the old side a commit
 
 ``--cpu`` times with :func:`time.process_time`, so that on a shared, busy
 machine a figure counts this process's work and not the others' (games
 per second, then, per CPU second). ``--against DIR`` runs the bench on the
-checkout in ``DIR`` (``git worktree add /tmp/old COMMIT``) and on this one
+checkout in ``DIR`` (``git worktree add /tmp/old COMMIT``; or name a commit,
+whose ``domain/`` is written to a temporary directory) and on this one
 in turn, ``--runs`` times each, alternating, and prints the best figure of
 each side and new/old; its last line holds both sides and the ratios.
 
@@ -54,6 +56,7 @@ import random
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from itertools import product
 
@@ -357,6 +360,18 @@ def against(old: str, argv: list[str], runs: int) -> int:
     each, alternating (the first of a pair flips every run); prints the
     best figures of each side and new/old."""
     here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    if not os.path.isdir(old):  # a commit: its domain/, written out
+        with tempfile.TemporaryDirectory(prefix="bench-domain-") as tmp:
+            archive = subprocess.run(["git", "-C", here, "archive", old, "domain"], check=True,
+                                     capture_output=True).stdout
+            subprocess.run(["tar", "-x", "-C", tmp], input=archive, check=True)
+            return against_dir(tmp, old, argv, runs)
+    return against_dir(old, old, argv, runs)
+
+
+def against_dir(old: str, label: str, argv: list[str], runs: int) -> int:
+    """:func:`against`, the old side's checkout in the directory ``old``."""
+    here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     sides: dict[str, list[dict]] = {"old": [], "new": []}
     for k in range(runs):
         for side in (("old", "new") if k % 2 == 0 else ("new", "old")):
@@ -367,7 +382,7 @@ def against(old: str, argv: list[str], runs: int) -> int:
             print(f"run {k + 1} {side}: {sides[side][-1]}", flush=True)
     found = {side: best(got) for side, got in sides.items()}
     ratios = {key: round(found["new"][key] / found["old"][key], 3) for key in found["new"] if found["old"].get(key)}
-    print(f"best of {runs} runs each, old ({old}) / new (this checkout) / new over old:")
+    print(f"best of {runs} runs each, old ({label}) / new (this checkout) / new over old:")
     for key, ratio in ratios.items():
         print(f"  {key}: {found['old'][key]:,} / {found['new'][key]:,} / {ratio}")
     print(json.dumps({"old": found["old"], "new": found["new"], "new_over_old": ratios}))
@@ -384,7 +399,8 @@ def main(argv=None) -> int:
     parser.add_argument("--plain", type=int, default=150, help="plain random moves per table")
     parser.add_argument("--cpu", action="store_true", help="time in this process's CPU time, not wall time")
     parser.add_argument("--root", help="bench the domain of the checkout in this directory")
-    parser.add_argument("--against", metavar="DIR", help="bench the checkout in DIR and this one, alternating")
+    parser.add_argument("--against", metavar="DIR", help="bench the checkout in DIR (or a commit's domain/) and "
+                        "this one, alternating")
     parser.add_argument("--runs", type=int, default=3, help="runs of each side, with --against")
     args = parser.parse_args(argv)
     if args.against:

@@ -5,7 +5,10 @@ The deadline itself is the domain's (``GameType.deadline(state)``: the
 running seat's time from the events' times). The service keeps it in a
 table written with the append that sets, moves or clears it
 (a ``Deadline`` among its writes, ``service.writes``), so the table never says other than
-the events; a game without a clock writes nothing there. ``DeadlineClaims``
+the events; a game without a clock writes nothing there, but for the row
+the answer that completes a finished game's rematch leaves, a second on,
+for the time keeper to look whether the new game was made
+(``service.games.REMATCH_LOOK``). ``DeadlineClaims``
 is the port the ``TimeKeeper`` (``service.timeouts``) claims due ones from:
 PostgreSQL's (``service.postgres.deadlines``) with ``FOR UPDATE SKIP
 LOCKED`` and a lease, memory's (``service.memory.deadlines``) under the

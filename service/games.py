@@ -22,6 +22,7 @@ import threading
 import uuid
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from datetime import datetime, timedelta
 from typing import Any, NamedTuple
 
 from cachetools import FIFOCache
@@ -59,6 +60,10 @@ SNAPSHOT_EVERY = 100
 #: another game moved one of its players' ratings first (``service.ratings``).
 MOVED_RATINGS = 5
 
+#: How long after the answer that completes a rematch the time keeper looks
+#: whether its new game was made (``_rematch_due``): the answer's own request
+#: makes it within milliseconds, so the keeper then finds it there.
+REMATCH_LOOK = timedelta(seconds=1)
 #: The key of a game's first event's metadata that lists its computer seats (``service.computer``).
 COMPUTER_SEATS = "computer_seats"
 #: The metadata of a game's first event that says only players may take its open seats, no guest.
@@ -561,8 +566,9 @@ class GameService(GameReads):
         told = notices(game_id, state, after)  # nothing, but for a game players hold seats in
         tokens = {seat: None for seat in changed} | {s: hash_token(t) for s, t in seated.items() if t}
         computer = _computer_to_move(game, after, self.computer_seats.of(game_id), at)
+        due = _deadline(game, state, after) or _rematch_due(state, after, at)
         writes = [GameRow(row_changes(after, state)),
-                  *_optional(record, snapshot, _deadline(game, state, after), computer),
+                  *_optional(record, snapshot, due, computer),
                   *seat_tokens(tokens), *player_seats(player_seat_changes(state, changed)), *player_notices(told),
                   *rated]
         append = Append(game_id, state.version, new, meta, previous_hash=loaded.hash, writes=writes, at=at)
@@ -658,6 +664,17 @@ def _deadline(game: GameType, before: State | None, after: State) -> Deadline | 
     if before is not None and game.deadline(before) == due:
         return None
     return Deadline(due)
+
+
+def _rematch_due(before: State, after: State, at: datetime) -> Deadline | None:
+    """A deadline on the finished game, ``REMATCH_LOOK`` after the answer
+    that completes its rematch: when the time keeper looks whether the new
+    game exists, and creates it if the process that appended the answer died
+    before it did (``service.rematches``). None for any other append."""
+    made = after.rematch
+    if made is None or made.game_id is None or (before.rematch is not None and before.rematch.game_id is not None):
+        return None
+    return Deadline(at + REMATCH_LOOK)
 
 
 def _optional(*writes: Write | None) -> list[Write]:

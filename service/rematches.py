@@ -6,9 +6,13 @@ Each answer is an event of the finished game, appended under its version
 check: two seats accepting at once append one after the other (the later
 decided again on the game as it then is), so only one answer completes
 the rematch and names its new game. The new game is created under that
-id, so a second creation of it (a retry after the process died between
-the two appends) writes nothing. A seat that answers again is told the
-game as it stands (``Answered``: nothing appended).
+id, so a second creation of it writes nothing. Should the process die
+between the two appends, the new game is still made, with nobody calling:
+the completing answer's append leaves a deadline on the finished game
+(``service.games.REMATCH_LOOK`` on), claimed by the time keeper as any
+deadline is, which creates the new game if it is not there
+(``make_if_missing``); a later answer's call would too. A seat that
+answers again is told the game as it stands (``Answered``: nothing appended).
 """
 
 from __future__ import annotations
@@ -62,6 +66,19 @@ def answer(games: GameService, command: AnswerRematch) -> Applied | Answered:
     if made is not None and made.game_id is not None:
         _made(games, command.game_id, applied.state)
     return applied
+
+
+def make_if_missing(games: GameService, finished: uuid.UUID, state: State) -> bool:
+    """Whether the finished game's rematch is complete (``state``: the
+    finished game ``finished`` as it stands); if so, its new game is created
+    unless it exists already. The time keeper calls it on the deadline the
+    completing answer's append left on the finished game
+    (``service.games.REMATCH_LOOK``), so a rematch whose process died
+    between the answer and the creation is made with nobody calling."""
+    if state.rematch is None or state.rematch.game_id is None:
+        return False
+    _made(games, finished, state)
+    return True
 
 
 def _made(games: GameService, finished: uuid.UUID, state: State) -> None:

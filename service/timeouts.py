@@ -28,6 +28,11 @@ such games as it claims deadlines and lets the computer make its command
 keeper when one of its own appends awaits a computer (``wake``), so the
 computer answers at once rather than at the next look; a game of
 computers alone plays on, one claim after another, with nobody calling.
+
+A finished game's row is the look its rematch's last answer asked for
+(``service.games.REMATCH_LOOK``): its time-out is refused, and the keeper,
+dropping the row, makes the rematch's new game first if its process died
+before it did (``service.rematches.make_if_missing``).
 """
 
 from __future__ import annotations
@@ -41,6 +46,7 @@ from uuid import UUID
 from domain.errors import RuleViolation
 from domain.game_types import game_of
 
+from service import rematches
 from service.commands import TimeOut
 from service.computer import ComputerPlayers
 from service.deadlines import DeadlineClaims
@@ -155,12 +161,15 @@ class TimeKeeper:
         self._start_when_woken = True
 
     def _forget_if_none(self, game_id: UUID) -> None:
-        """A kept deadline that the game itself does not have (events written
-        by other means than the service's appends) is dropped."""
+        """A kept deadline that the game itself does not have is dropped: one
+        written by other means than the service's appends, or the look the
+        answer that completed a finished game's rematch asked for, once its
+        new game is made (``service.rematches.make_if_missing``)."""
         kept = self._claims.due_at(game_id)
         if kept is None:
             return
         state = self._games.load(game_id)
+        rematches.make_if_missing(self._games, game_id, state)
         if game_of(state.variant).deadline(state) != kept:
             self._claims.forget(game_id, kept)
 

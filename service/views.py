@@ -14,6 +14,7 @@ game's version does not move with it.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
@@ -107,7 +108,8 @@ def moves_answer(state: State, caller: Caller, asked: MovesAsked) -> dict[str, A
     following = listed.next
     return {"version": state.version, "seat": caller.own_seat, "moves": [m.to_dict() for m in listed.moves],
             "truncated": listed.truncated,
-            "next": None if following is None else f"{state.version}.{following.given}.{following.work}"}
+            "next": None if following is None else
+            f"{state.version}.{following.given}.{following.work}.{asked.narrowing_tag}"}
 
 
 @dataclass(frozen=True)
@@ -124,6 +126,14 @@ class MovesAsked:
     @property
     def narrowed(self) -> bool:
         return self.card is not None or self.action is not None or bool(self.targets)
+
+    @property
+    def narrowing_tag(self) -> str:
+        """Eight hex digits that name the narrowing (the card, the action and
+        the set of targets, as given), which a cursor carries: a page's
+        ``next`` fits only the pages of its own narrowing."""
+        named = "\n".join([self.card or "", self.action or "", *sorted(set(self.targets))])
+        return hashlib.blake2s(named.encode(), digest_size=4).hexdigest()
 
 
 def check_answer(state: State, refusal: RuleViolation | None) -> dict[str, Any]:

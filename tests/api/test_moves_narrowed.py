@@ -163,3 +163,25 @@ def test_no_hidden_card_shows_through_the_narrowed_moves_or_the_dry_run(api):
         verdicts = {(a.get_json()["rule"], a.get_json()["detail"].replace(code, "?")) for a, code in
                     zip(answers[4::2], asked)}
         assert len(verdicts) == 1, verdicts
+
+
+def test_a_cursor_used_with_another_narrowing_is_refused(api):
+    table = crowded(30, 2, False)
+    game = laid(api, table)
+    query = f"{game.url}/moves?card=10D&target=9C&target=AS&limit=5"
+    first = api.get(query, token=game.tokens[0]).get_json()
+    cursor = first["next"]
+    assert cursor is not None
+    reordered = api.get(f"{game.url}/moves?card=10D&target=AS&target=9C&limit=5&cursor={cursor}", token=game.tokens[0])
+    assert reordered.status_code == 200  # the same narrowing: its targets are a set
+    same = api.get(f"{query}&cursor={cursor}", token=game.tokens[0]).get_json()
+    assert reordered.get_json()["moves"] == same["moves"]
+    other_card = next(c.code for c in table.hands[0] if c.code != "10D")
+    for other in (f"card={other_card}&target=9C&target=AS", "card=10D&target=9C", "card=10D&target=9C&target=AS"
+                  "&action=capture", ""):
+        answer = api.get(f"{game.url}/moves?{other}&limit=5&cursor={cursor}", token=game.tokens[0])
+        assert answer.status_code == 400, other
+        assert answer.headers["Content-Type"].startswith("application/problem+json")
+        body = answer.get_json()
+        assert body["code"] == "malformed" and body["errors"][0]["field"] == "cursor"
+        assert "narrowing" in body["detail"] and "first page" in body["detail"]

@@ -4,8 +4,14 @@ with the same players and terms, the first deal moved on."""
 
 from __future__ import annotations
 
+import time
+import uuid
+
 import pytest
 
+from service.auth import seat
+from service.commands import AnswerRematch
+from service.web.current import services
 from tests.api.test_ratings import at_once, player, rated_game
 
 pytestmark = pytest.mark.both_wirings
@@ -111,3 +117,31 @@ def test_each_player_is_told_on_the_player_stream_that_the_rematch_has_begun(app
     for listener in listeners:
         started = [data for event, data in listener.received if event == "game_started"]
         assert started == [{"game": new, "version": started[0]["version"], "rematch_of": url.rsplit("/", 1)[1]}]
+
+
+def test_a_rematch_whose_process_died_after_the_last_answer_is_made_by_another_with_nobody_calling(
+        app_for, database_url):
+    """The last answer appended, and its process gone before it made the new
+    game: another process's time keeper makes it, from the deadline the
+    answer's append left on the finished game (service.rematches)."""
+    from tests.api.conftest import Api
+
+    dying, other = app_for(), app_for()
+    api = Api(other, other.test_client())
+    ann, bob = player(api, "Ann"), player(api, "Bob")
+    url = finished_game(api, [ann, bob])
+    assert rematch(api, url, bob[1]).status_code == 200
+    completed = services(dying).games.execute(AnswerRematch(
+        game_id=uuid.UUID(url.rsplit("/", 1)[1]), caller=seat(0, uuid.UUID(ann[0])), new_game=uuid.uuid4()))
+    new = f"/v1/games/{completed.state.rematch.game_id}"
+    assert api.get(new).status_code == 404
+
+    keeper, until = services(other).keeper, time.monotonic() + 10
+    while api.get(new).status_code == 404 and time.monotonic() < until:
+        keeper.tick()
+        time.sleep(0.05)
+
+    made = api.get(new).get_json()
+    assert [(s["name"], s["rating"]["games"]) for s in made["seats"]] == [("Ann", 1), ("Bob", 1)]
+    assert made["rated"] is True and made["dealer"] == 1
+    assert api.get(url).get_json()["rematch"]["game_id"] == new.rsplit("/", 1)[1]

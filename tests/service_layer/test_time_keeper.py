@@ -4,6 +4,7 @@ time-out appended once, whoever claims it (docs/design.md, "Deadlines")."""
 
 from __future__ import annotations
 
+import uuid
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -12,7 +13,9 @@ from domain.game_types import public_type
 from domain.clocks import ClockRule
 from service.auth import seat
 from service.bootstrap import Services, Settings, bootstrap
-from service.commands import CreateGame, Deal, Resign
+from service import rematches
+from service.commands import AnswerRematch, CreateGame, Deal, RegisterPlayer, Resign, SeatedPlayer
+from service.games import REMATCH_LOOK, GameNotFound
 from service.memory import wiring
 from service.memory.tables import DeadlineRow, Tables
 from service.timeouts import LEASE
@@ -184,3 +187,56 @@ def test_a_persons_command_is_answered_before_the_computer_acts_and_a_kept_row_t
 
     tables.computer_turns[game_id] = DeadlineRow(T0)  # written by other means than the service's appends
     assert services.keeper.play() == 0 and game_id not in tables.computer_turns
+
+
+# -- a rematch made with nobody calling ----------------------------------------
+
+def finished_players_game(services: Services) -> tuple[uuid.UUID, list[uuid.UUID]]:
+    """A finished game of two registered players, Ann (seat 0) and Bob (seat 1, who resigned); and their ids."""
+    ids = [services.players.register(RegisterPlayer(player_name=name)).player.id for name in ("Ann", "Bob")]
+    game_id = services.games.create(CreateGame(
+        variant="cassino", seats=(None, None), options={}, first_dealer=0, guests=False,
+        seated=tuple(SeatedPlayer(n, ids[n], name) for n, name in enumerate(("Ann", "Bob"))))).game_id
+    services.games.execute(Deal(game_id=game_id, caller=seat(0, ids[0])))
+    services.games.execute(Resign(game_id=game_id, caller=seat(1, ids[1])))
+    return game_id, ids
+
+
+def answer(game_id: uuid.UUID, seat_number: int, player_id: uuid.UUID) -> AnswerRematch:
+    return AnswerRematch(game_id=game_id, caller=seat(seat_number, player_id), new_game=uuid.uuid4())
+
+
+def test_a_rematch_whose_process_died_before_making_the_new_game_is_made_by_the_time_keeper(tables, clock):
+    dying = services_on(tables)
+    finished, (ann, bob) = finished_players_game(dying)
+    dying.games.execute(answer(finished, 1, bob))
+    completed = dying.games.execute(answer(finished, 0, ann))  # appended: the process dies before the creation
+    new = uuid.UUID(completed.state.rematch.game_id)
+    with pytest.raises(GameNotFound):
+        dying.games.load(new)
+    assert tables.deadlines[finished].due_at == T0 + REMATCH_LOOK
+
+    restarted = services_on(tables)
+    assert restarted.keeper.tick() == 0  # not yet: the answer's own request would make it meanwhile
+    clock.now = T0 + REMATCH_LOOK + timedelta(milliseconds=1)
+    assert restarted.keeper.tick() == 1
+
+    made = restarted.games.load(new)
+    assert made.names == ("Ann", "Bob") and made.player_ids == (str(ann), str(bob)) and made.dealer == 1
+    assert finished not in tables.deadlines and restarted.keeper.tick() == 0
+    assert types(tables, finished).count("RematchAnswered") == 2 and "TimedOut" not in types(tables, finished)
+
+
+def test_a_rematch_made_by_its_answer_is_looked_at_once_and_made_once(tables, clock):
+    services = services_on(tables)
+    finished, (ann, bob) = finished_players_game(services)
+    rematches.answer(services.games, answer(finished, 1, bob))
+    completed = rematches.answer(services.games, answer(finished, 0, ann))
+    new = uuid.UUID(completed.state.rematch.game_id)
+    events = len(tables.events[new])
+
+    clock.now = T0 + REMATCH_LOOK + timedelta(milliseconds=1)
+    assert services.keeper.tick() == 1
+
+    assert len(tables.events[new]) == events and len(tables.events) == 2  # nothing more made
+    assert finished not in tables.deadlines
