@@ -16,7 +16,7 @@ JOBS   ?= 2
 XDIST  := -n $(JOBS) --dist loadgroup
 
 
-.PHONY: run test test-fast lint browser kotlin-tools spec-linter kotlin-client bench bench-service lock clean
+.PHONY: run test test-fast lint browser kotlin-tools spec-linter citus kotlin-client bench bench-service lock clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -35,12 +35,13 @@ $(TESTING): requirements-test.lock $(RUNTIME)
 run: $(RUNTIME)
 	$(VENV)/bin/casino serve $(if $(PORT),--port $(PORT))
 
-test: $(TESTING) browser kotlin-tools spec-linter
+test: $(TESTING) browser kotlin-tools spec-linter citus
 	$(PY) -m pytest -q $(XDIST) $(PYTEST_ARGS)
 
 # Tests that exercise PostgreSQL itself are marked `postgres` (tests/conftest.py), those that run pip or
 # a client generator or the OpenAPI linter `toolchain`; nothing here starts a server. The rest run on the memory wiring, as
-# they do in make test; the property and differential tests run shorter here (tests/scale.py).
+# they do in make test (where the API tests marked postgres or both_wirings run on a Citus cluster as well, or plain
+# PostgreSQL: tests/api/conftest.py); the property and differential tests run shorter here (tests/scale.py).
 test-fast: $(TESTING)
 	CASINO_QUICK_TESTS=1 $(PY) -m pytest -q $(XDIST) -m "not postgres and not toolchain" $(PYTEST_ARGS)
 
@@ -74,6 +75,12 @@ kotlin-tools:
 # from npm into the tools' cache outside the venv (~/.cache/casino-tests, or CASINO_TOOL_CACHE).
 spec-linter: $(TESTING)
 	$(PY) -m tests.service.npm_tools
+
+# Citus, built once per machine into ~/.cache/casino-citus (never into the venv) from shared/citus beside the
+# checkout (tests/citus/build.py; about 2 minutes the first time, nothing after): make test runs tests/citus and the
+# API tier's PostgreSQL tests on a cluster of it (tests/api/conftest.py). Without its source or a compiler, it says so.
+citus: $(TESTING)
+	$(PY) -m tests.citus.build
 
 # A Kotlin client for the API (docs/clients.md): KOTLIN_CLIENT=DIR makes it elsewhere.
 KOTLIN_CLIENT ?= build/kotlin-client

@@ -15,7 +15,9 @@ Nothing here runs unless a test asks for it, so pure domain tests stay fast.
 (its role needs CREATEDB), else an embedded PostgreSQL in a temporary
 directory. Either way the session gets a fresh database, dropped at the end.
 Tests share that database, so each works on games of its own (new uuids) and
-reads the global log only after a position it noted first.
+reads the global log only after a position it noted first. tests/api puts
+its own ``database_url``, ``own_database_url`` and ``pool`` in their place:
+on a Citus cluster (``citus_cluster``) where Citus can be built.
 """
 
 from __future__ import annotations
@@ -24,9 +26,11 @@ import os
 import secrets
 import shutil
 import tempfile
-from collections.abc import Iterator
-from contextlib import contextmanager
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager, contextmanager
+from functools import partial
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import psycopg
 import pytest
@@ -37,6 +41,9 @@ from service.memory import wiring as memory_wiring
 from service.postgres.database import EmbeddedPostgres, create_database, open_pool
 from service.postgres.store import PostgresEventStore
 from service.web.app import close_app, create_app
+
+if TYPE_CHECKING:
+    from tests.citus.cluster import Cluster
 
 OPERATOR_TOKEN = "operator-token-for-tests"
 
@@ -76,7 +83,10 @@ def migrated_database(server_url: str, prefix: str) -> Iterator[str]:
 
 
 @pytest.fixture(scope="session")
-def database_url() -> Iterator[str]:
+def databases() -> Iterator[Callable[[str], AbstractContextManager[str]]]:
+    """Makes migrated databases (``databases(prefix)``, a context manager
+    giving the database's URL): on the server ``DATABASE_URL`` names, else
+    on an embedded PostgreSQL of the session's. tests/api has its own."""
     with directory_for_postgres() as directory:
         embedded = None
         server_url = os.environ.get("DATABASE_URL")
@@ -84,19 +94,47 @@ def database_url() -> Iterator[str]:
             embedded = EmbeddedPostgres(directory, temporary=True)
             server_url = embedded.admin_url
         try:
-            with migrated_database(server_url, "casino_test") as url:
-                yield url
+            yield partial(migrated_database, server_url)
         finally:
             if embedded is not None:
                 embedded.stop()
 
 
+@pytest.fixture(scope="session")
+def database_url(databases) -> Iterator[str]:
+    with databases("casino_test") as url:
+        yield url
+
+
 @pytest.fixture(scope="module")
-def own_database_url(database_url) -> Iterator[str]:
+def own_database_url(databases) -> Iterator[str]:
     """A migrated database for one test module alone, for tests that read
     every game or the whole global log and so must not see other tests'."""
-    with migrated_database(database_url, "casino_own") as url:
+    with databases("casino_own") as url:
         yield url
+
+
+@pytest.fixture(scope="session")
+def citus_cluster() -> Iterator[Cluster]:
+    """A Citus cluster (``tests.citus``): a coordinator and two workers from
+    Citus built once per machine into a cache, started once per session by
+    the first test that asks, its ``casino`` database migrated, removed at
+    the end. Where Citus cannot be built (no source, no compiler), the test skips, saying why."""
+    from tests.citus import build
+    from tests.citus.cluster import Cluster
+
+    try:
+        programs = build.programs()
+    except build.Unavailable as why:
+        pytest.skip(str(why))
+    with directory_for_postgres() as directory:
+        cluster = Cluster(directory / "citus", programs)
+        try:
+            cluster.start()
+            migrations.upgrade(cluster.url)
+            yield cluster
+        finally:
+            cluster.remove()
 
 
 #: Settings of the test apps. Live streams end within a fraction of a
@@ -109,7 +147,8 @@ TEST_SETTINGS = {"TESTING": True, "OPERATOR_TOKEN": OPERATOR_TOKEN, "STREAM_MAX_
 
 #: Fixtures that reach PostgreSQL beside the app: a test that asks for one is marked ``postgres``.
 POSTGRES_FIXTURES = frozenset({"database_url", "own_database_url", "scratch_url", "pool", "store", "tamper",
-                               "last_position", "wait_for_lock_wait", "postgres_dir", "citus_url", "citus_cluster"})
+                               "last_position", "wait_for_lock_wait", "postgres_dir", "citus_url", "citus_cluster",
+                               "databases"})
 
 
 #: Tests that share one costly session fixture, each group run by one xdist
@@ -219,8 +258,14 @@ def last_position(database_url):
 def tamper_with(url: str, statement: str, params=()) -> None:
     """Run SQL on the events behind the service's back, as the tables' owner
     could: the append-only trigger is lifted for that one transaction (ALTER
-    TABLE holds off every other session meanwhile)."""
+    TABLE holds off every other session meanwhile). On a Citus coordinator
+    the trigger is on each shard, and Citus changes it there only when told
+    that triggers on distributed tables are meant (``enable_unsafe_triggers``,
+    as migration 0014 distributes the table; a mere placeholder elsewhere)."""
     with psycopg.connect(url) as conn:
+        conn.execute("SET LOCAL citus.enable_unsafe_triggers = on")
+        conn.execute("SET LOCAL citus.propagate_set_commands = 'local'")
+        conn.execute("SET LOCAL session_replication_role = replica")
         conn.execute("ALTER TABLE events DISABLE TRIGGER events_append_only")
         conn.execute(statement, params)
         conn.execute("ALTER TABLE events ENABLE TRIGGER events_append_only")

@@ -12,6 +12,7 @@ import pytest
 from service.web.current import services
 from tests.api.conftest import first_actions
 from tests.conftest import OPERATOR_TOKEN
+from .conftest import DEADLINES_ON_CITUS
 
 
 def created(api, variant="cassino", **extra):
@@ -67,6 +68,7 @@ def test_the_view_shows_the_clock_and_its_deadline(api):
     assert [s["remaining_ms"] for s in clock["seats"]] == [300000, 300000]
 
 
+@pytest.mark.not_on_citus(DEADLINES_ON_CITUS)
 @pytest.mark.both_wirings
 def test_a_seat_that_does_not_act_times_out_and_the_service_appends_it(api, app, wiring):
     url, tokens = created(api, clock={"per_move_seconds": 1})

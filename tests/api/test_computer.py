@@ -7,11 +7,11 @@ from collections.abc import Callable
 
 import pytest
 
-from tests.api.conftest import Game
+from tests.api.conftest import COMPUTER_TURNS_ON_CITUS, Game
 
 
 # On both wirings: the HTTP API on PostgreSQL as well as in memory.
-pytestmark = pytest.mark.both_wirings
+pytestmark = [pytest.mark.both_wirings, pytest.mark.not_on_citus(COMPUTER_TURNS_ON_CITUS)]
 
 
 def create(api, seats, options=None, first_dealer=0) -> Game:

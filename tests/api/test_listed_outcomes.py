@@ -16,7 +16,7 @@ from service.web.current import services
 from tests.api.masscool import HttpTable, deck_codes
 from tests.api.test_join import join, open_game, player
 
-from .conftest import ONE_HAND, first_actions
+from .conftest import DEADLINES_ON_CITUS, ONE_HAND, first_actions
 
 pytestmark = pytest.mark.both_wirings
 
@@ -83,6 +83,7 @@ def test_an_aborted_game_is_listed_with_no_winners(api, operator, name, variant)
     assert (outcome["winners"], outcome["result"]) == ([], "aborted")
 
 
+@pytest.mark.not_on_citus(DEADLINES_ON_CITUS)
 def test_a_timed_out_game_is_listed_with_the_other_side_as_winner(api, app, operator, name):
     created = api.post("/v1/games", json={"seats": [{"name": name}, {"name": "Bob"}], "first_dealer": 0,
                                           "clock": {"per_move_seconds": 1}})

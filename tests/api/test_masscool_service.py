@@ -11,6 +11,7 @@ import pytest
 
 from .masscool import VARIANT, HttpTable, deck_codes
 from .test_stream_fanout import metric
+from .conftest import GLOBAL_ORDER_ON_CITUS
 
 MONEY = {0: "KS QS JS", 1: "KH QH", 2: "KC"}
 
@@ -182,6 +183,7 @@ def test_the_log_pages_by_version_and_each_seat_sees_its_own_hand_only(api, play
             assert mine == {k: v for k, v in everything.items() if k not in ("position", "metadata", "hash", "chain")}
 
 
+@pytest.mark.not_on_citus(GLOBAL_ORDER_ON_CITUS)
 def test_the_global_feed_carries_the_games_events_as_the_operator_sees_them(api, operator, last_position):
     start = last_position()
     t = table(api)

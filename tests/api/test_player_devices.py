@@ -20,6 +20,7 @@ from service.web.current import services
 from tests.api.conftest import Api
 from tests.api.test_join import player
 from tests.conftest import OPERATOR_TOKEN
+from .conftest import DEADLINES_ON_CITUS
 
 pytestmark = pytest.mark.both_wirings
 GAME_TYPES = ["cassino", "mass-cool-casino"]
@@ -199,6 +200,7 @@ def move_clock(app, seconds: float) -> None:
     store._clock = lambda: later
 
 
+@pytest.mark.not_on_citus(DEADLINES_ON_CITUS)
 @pytest.mark.parametrize("variant", GAME_TYPES)
 def test_a_seats_first_action_has_its_own_time_and_missing_it_calls_the_game_off(app, api, wiring, variant):
     ann, bob = player(api, "Ann"), player(api, "Bob")

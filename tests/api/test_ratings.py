@@ -13,6 +13,7 @@ import pytest
 
 from service.web.current import services
 from tests.conftest import OPERATOR_TOKEN
+from .conftest import DEADLINES_ON_CITUS
 
 
 def player(api, name: str) -> tuple[str, str]:
@@ -171,6 +172,7 @@ def test_two_workers_finishing_a_rated_game_at_once_rate_it_once(app_for, databa
     assert sorted(c["change"] > 0 for c in changes.values()) == [False, True]
 
 
+@pytest.mark.not_on_citus(DEADLINES_ON_CITUS)
 @pytest.mark.parametrize("attempt", range(3))
 def test_a_time_out_and_a_resignation_at_once_rate_the_game_once(app_for, database_url, attempt):
     apps, apis = two_workers(app_for)

@@ -19,7 +19,7 @@ from service.web.app import close_app, create_app
 from tests.conftest import TEST_SETTINGS
 from tests.service.spec_check import check, sse_messages
 
-from .conftest import ONE_HAND, ORDERED_DECK, Api, first_actions
+from .conftest import Api, DEADLINES_ON_CITUS, ONE_HAND, ORDERED_DECK, first_actions
 
 
 pytestmark = pytest.mark.both_wirings
@@ -204,6 +204,7 @@ def test_bad_cursors_and_timeouts_are_400(api, dealt, query, headers, field):
     assert response.status_code == 400 and response.get_json()["errors"][0]["field"] == field
 
 
+@pytest.mark.not_on_citus(DEADLINES_ON_CITUS)
 def test_a_time_out_the_service_appends_arrives_on_the_stream(api, app):
     """Nobody called the API: the time keeper's events reach a waiting stream
     as any command's do."""

@@ -19,6 +19,7 @@ ONE_GAME = {"california": {"deals_each": None}, "stealing-bundles": {}}
 SEATINGS = [(name, players) for name, v in sorted(VARIANTS.items()) for players in v.players]
 
 
+@pytest.mark.both_wirings
 @pytest.mark.parametrize("variant,players", SEATINGS, ids=[f"{v}-{n}" for v, n in SEATINGS])
 def test_a_whole_game_of_each_variant_with_each_seat_count_over_http(api, operator, variant, players):
     """At a variant's first seat count a game to a target (each move picked from
@@ -127,6 +128,7 @@ def _bundles_turn(api, game, rng):
     return view["turn"], move, answer.get_json()
 
 
+@pytest.mark.both_wirings
 @pytest.mark.parametrize("players", VARIANTS["stealing-bundles"].players)
 def test_a_whole_game_of_stealing_bundles_with_each_seat_count(api, operator, players):
     """Bundles lie face up: every caller's view shows each pile's top card, the
@@ -189,6 +191,7 @@ def _african_turn(api, game, rng):
     return view, move
 
 
+@pytest.mark.both_wirings
 @pytest.mark.parametrize("players", VARIANTS["african"].players)
 def test_a_whole_game_of_african_with_each_seat_count(api, operator, players):
     """Capture piles lie face up: every caller sees each pile's top card, and a

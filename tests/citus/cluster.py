@@ -18,6 +18,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from service.postgres.database import create_database
 from service.postgres.servers import Server
 
 DATABASE = "casino"
@@ -56,16 +57,33 @@ class Cluster:
         self.nodes = [self.node(n) for n in range(self.workers + 1)]
         with ThreadPoolExecutor(len(self.nodes)) as pool:
             list(pool.map(self._make, self.nodes))
-        self.coordinator.sql("SELECT citus_set_coordinator_host(%s, %s)",
-                             (str(self.coordinator.socket), self.port), DATABASE)
+        self.create_database(DATABASE)
+
+    def create_database(self, name: str) -> str:
+        """A database of the cluster: made on every node with Citus in it,
+        the coordinator and the workers registered in it; its coordinator's URL.
+        (Each database of a cluster is a cluster of its own to Citus.)"""
+        for node in self.nodes:
+            create_database(node.url(), name)
+            node.sql("CREATE EXTENSION citus", database=name)
+        self.coordinator.sql("SELECT citus_set_coordinator_host(%s, %s)", (str(self.coordinator.socket), self.port),
+                             name)
         for worker in self.nodes[1:]:
-            self.coordinator.sql("SELECT citus_add_node(%s, %s)", (str(worker.socket), self.port), DATABASE)
+            self.coordinator.sql("SELECT citus_add_node(%s, %s)", (str(worker.socket), self.port), name)
+        return self.coordinator.url(name)
+
+    def drop_database(self, name: str) -> None:
+        """Drop a database ``create_database`` made, on every node."""
+        for node in self.nodes:
+            node.sql(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
     def add_worker(self) -> Server:
         """One more worker, made, started and registered (it holds no shards until a rebalance)."""
         worker = self.node(len(self.nodes))
         self._make(worker)
         self.nodes.append(worker)
+        worker.sql(f"CREATE DATABASE {DATABASE}")
+        worker.sql("CREATE EXTENSION citus", database=DATABASE)
         self.coordinator.sql("SELECT citus_add_node(%s, %s)", (str(worker.socket), self.port), DATABASE)
         return worker
 
@@ -73,8 +91,6 @@ class Cluster:
     def _make(node: Server) -> None:
         Server.initialise(node.pgdata, sync=False, port=node.port, settings=node.settings, programs=node.programs)
         node.start()
-        node.sql(f"CREATE DATABASE {DATABASE}")
-        node.sql("CREATE EXTENSION citus", database=DATABASE)
 
     def remove(self) -> None:
         """Stop every node and delete the cluster's files."""
