@@ -22,8 +22,8 @@ standby; reads that may come from one go through ``Services.reads``
 from __future__ import annotations
 
 import secrets
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 
 from service.announcements import Listen
 from service.auth import Authenticator, TicketUses, player_key_from, seat_key_from
@@ -64,6 +64,9 @@ class Adapters:
     close: Callable[[], None]
     #: What the adapters raise when what they reach cannot be reached just now (503).
     unavailable: tuple[type[Exception], ...] = ()
+    #: Errors of a type that means "unavailable" only when its test says so
+    #: (a Citus coordinator's internal error that a worker was lost, say): 503; else 500.
+    unavailable_when: Mapping[type[Exception], Callable[[Exception], bool]] = field(default_factory=dict)
     #: Standbys to take reads off the primary (``service.replicas``); none by default.
     replicas: tuple[Replica, ...] = ()
     #: Registers what to run when the adapters reach another database server

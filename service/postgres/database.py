@@ -26,6 +26,20 @@ Failover
     restarted (``Pool.on_new_server``): a standby that was not synchronous
     may have lost the last commits, and a restore goes back in time.
 
+A Citus worker lost
+    On a Citus cluster (docs/scaling.md) a game's rows live on one worker,
+    and a statement about it runs there, routed by the node the service is
+    connected to. When that worker is down, the node says so in one of two
+    ways: a connection failure (SQLSTATE 08006, a ``psycopg.OperationalError``
+    like any other lost connection), or, when the worker went away in the
+    middle of a statement or a transaction, an internal error (XX000): that
+    a connection the transaction needed failed, or the worker's own last
+    words passed on (its backend ending as its postmaster died, or as it
+    was shut down). ``worker_lost`` tells those from other internal errors,
+    so that all answer 503 with ``Retry-After`` and the games on the other
+    workers go on. A command answered so may or may not have committed:
+    sent again under its key, it is applied once.
+
 Commits a synchronous standby did not confirm
     With ``synchronous_standby_names``, PostgreSQL acknowledges a commit
     only once a standby has it; while no standby answers, commits wait
@@ -65,6 +79,20 @@ DEFAULT_PORT = 5432
 ARCHIVE_TIMEOUT = 60
 DATABASE_NAME = "casino"
 _EXTENSION = "casino.pool"
+
+
+#: How a Citus node's internal error begins when a worker a transaction used
+#: went away: Citus' own words, then a worker's, passed on, as its session ended.
+_WORKER_LOST = ("failure on connection marked as essential",
+                "terminating connection due to unexpected postmaster exit",
+                "terminating connection due to administrator command")
+
+
+def worker_lost(error: Exception) -> bool:
+    """Whether ``error`` (an internal error) is a Citus node saying that a worker it needed went away."""
+    diagnosis = getattr(error, "diag", None)
+    message = (diagnosis.message_primary if diagnosis is not None else None) or str(error)
+    return message.startswith(_WORKER_LOST)
 
 
 def data_dir(environ: Mapping[str, str] = os.environ) -> Path:

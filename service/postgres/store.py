@@ -159,21 +159,22 @@ _INSERT_EVENTS = f"""
 """
 
 # A key filed again once its record expired files anew: the expired record
-# (the caller's own: nothing else shares the key) is deleted first. The
-# insert takes its row beside the count of the rows deleted, so it runs once
-# the delete has (the parts of a statement otherwise run in no set order),
-# and the unique key no longer sees the record deleted.
-_FORGET_EXPIRED = """
-    DELETE FROM idempotency
-    WHERE game_id = ($1 -> 'idempotency' ->> 'scope')::uuid AND actor = $1 -> 'idempotency' ->> 'actor'
-      AND key = $1 -> 'idempotency' ->> 'key' AND expires_at <= now()
-    RETURNING 1
-"""
+# (the caller's own: nothing else shares the key) is replaced by the new one,
+# every column of it (the times the table's defaults, as a new row's: "now"
+# is the new row's created_at, as Citus takes no function in the update). A
+# record not expired is not replaced: its request hash would be NULL, which
+# the column refuses, so the statement fails, nothing of it is written, and
+# the store answers ConcurrencyError, as for a key filed meanwhile
+# (``_is_conflict``). One write, not a delete and then an insert reading the
+# count of its rows: on Citus a part that reads another's rows has them sent
+# to every worker first, and so every append would reach every node.
 _INSERT_IDEMPOTENCY = """
-    INSERT INTO idempotency (game_id, actor, key, request_hash, response)
-    SELECT ($1 -> 'idempotency' ->> 'scope')::uuid, $1 -> 'idempotency' ->> 'actor', $1 -> 'idempotency' ->> 'key',
-           $1 -> 'idempotency' ->> 'request_hash', $1 -> 'idempotency' -> 'response'
-    FROM (SELECT count(*) FROM forgotten) AS gone
+    INSERT INTO idempotency AS i (game_id, actor, key, request_hash, response)
+    VALUES (($1 -> 'idempotency' ->> 'scope')::uuid, $1 -> 'idempotency' ->> 'actor', $1 -> 'idempotency' ->> 'key',
+            $1 -> 'idempotency' ->> 'request_hash', $1 -> 'idempotency' -> 'response')
+    ON CONFLICT (game_id, actor, key) DO UPDATE
+    SET request_hash = CASE WHEN i.expires_at <= EXCLUDED.created_at THEN EXCLUDED.request_hash END,
+        response = EXCLUDED.response, created_at = EXCLUDED.created_at, expires_at = EXCLUDED.expires_at
 """
 
 _INSERT_SEAT_TOKENS = """
@@ -630,11 +631,10 @@ def _checkpoint(parts: _Parts, writes: list[Checkpoint]) -> None:
 
 def _idempotency(parts: _Parts, writes: list[IdempotencyRecord]) -> None:
     [record] = writes
-    parts.write("forgotten", _FORGET_EXPIRED, "idempotency",
+    parts.write("filed", _INSERT_IDEMPOTENCY, "idempotency",
                 {"scope": record.scope or parts.document["game"], "actor": record.actor,
                  "key": hash_token(record.key), "request_hash": record.request_hash,
                  "response": dict(record.response)})
-    parts.write("filed", _INSERT_IDEMPOTENCY)
 
 
 def _game_row(parts: _Parts, writes: list[GameRow]) -> None:
@@ -869,6 +869,8 @@ def _json(value: Any) -> Jsonb:
 # What PostgreSQL says of a NULL version (Citus forwards the message of a
 # shard's error, as events_102017's, without its table and column fields).
 _REFUSED_VERSION = re.compile(r'column "version" of relation "events(_[0-9]+)?"')
+# ... and of a key filed again before its record expired (``_INSERT_IDEMPOTENCY``).
+_REFUSED_KEY = re.compile(r'column "request_hash" of relation "idempotency(_[0-9]+)?"')
 
 
 def _broke_key(error: psycopg.Error, name: str) -> bool:
@@ -880,12 +882,14 @@ def _broke_key(error: psycopg.Error, name: str) -> bool:
 
 
 def _is_conflict(error: BaseException) -> bool:
-    """A unique key broken, or the events' versions refused as not following
-    the game's last (``_INSERT_EVENTS``). On Citus the table is a shard of
+    """A unique key broken, the events' versions refused as not following
+    the game's last (``_INSERT_EVENTS``), or a key refiled before its record
+    expired (``_INSERT_IDEMPOTENCY``). On Citus the table is a shard of
     events (``events_102017``), and a unique key broken on a worker may come
     back as an internal error that only its message names."""
     if isinstance(error, psycopg.errors.NotNullViolation):
-        return _REFUSED_VERSION.search(error.diag.message_primary or "") is not None
+        message = error.diag.message_primary or ""
+        return _REFUSED_VERSION.search(message) is not None or _REFUSED_KEY.search(message) is not None
     return isinstance(error, psycopg.errors.UniqueViolation) or (
         isinstance(error, psycopg.errors.InternalError_)
         and (error.diag.message_primary or "").startswith("duplicate key value violates unique constraint"))

@@ -28,7 +28,7 @@ from service.bootstrap import Adapters
 from service.replicas import Replica
 from service.postgres import notifications
 from service.postgres.database import (REPLICA_DEFAULTS, Limits, Pool, each_server, open_pool, primary_url,
-                                       with_defaults)
+                                       with_defaults, worker_lost)
 from service.postgres.deadlines import PostgresDeadlines
 from service.postgres.turns import PostgresTurns
 from service.postgres.players import PostgresPlayers
@@ -74,6 +74,8 @@ def adapters(config: Mapping[str, Any], checkpoint_key: bytes | None) -> Adapter
         # server that no longer takes writes (a primary fenced or demoted in
         # a failover: the store drops its connection, the pool finds the new one).
         unavailable=(psycopg.OperationalError, psycopg.errors.ReadOnlySqlTransaction),
+        # On Citus, a worker lost in the middle of a transaction (service.postgres.database).
+        unavailable_when={psycopg.errors.InternalError_: worker_lost},
         on_new_server=pool.on_new_server,
         replicas=tuple(Replica(PostgresEventStore(standby, checkpoint_key, seal), PostgresReadModel(standby))
                        for standby in standbys),

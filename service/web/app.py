@@ -146,7 +146,7 @@ def create_app(overrides: Mapping[str, Any] | None = None, *, wiring: Wiring = p
     settings = Settings(app.config.get("OPERATOR_TOKEN"), checkpoint_key, app.config["STREAM_BUFFER_EVENTS"],
                         app.config["REPLICA_WAIT"])
     current.init_app(app, bootstrap(adapters, settings))
-    problems.init_app(app, unavailable=adapters.unavailable)
+    problems.init_app(app, unavailable=adapters.unavailable, unavailable_when=adapters.unavailable_when)
     for blueprint in BLUEPRINTS:
         app.register_blueprint(blueprint)
     if app.config["KEEP_DEADLINES"]:

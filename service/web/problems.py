@@ -6,19 +6,22 @@ programs), plus any extension members a caller adds (``errors``, ``rule``).
 Views raise ``ApiProblem``. Everything else that can go wrong is turned into
 a problem here, in one place: the rules' refusals, the service layer's
 errors, who may not ask (``service.auth``), Werkzeug's own HTTP errors, a
-lost database connection (what the adapters name ``unavailable``), and
+lost database connection (what the adapters name ``unavailable``, or
+``unavailable_when`` for errors whose type alone does not say it), and
 unexpected exceptions.
 """
 
 from __future__ import annotations
 
+import functools
 import json
 import logging
-from collections.abc import Mapping
+import sys
+from collections.abc import Callable, Mapping
 from http import HTTPStatus
 from typing import Any
 
-from flask import Flask, Response, g, request
+from flask import Flask, Response, current_app, g, request
 from werkzeug.exceptions import HTTPException, InternalServerError, NotFound
 
 from domain.errors import NotationError, OptionError, RuleViolation, UnknownOption
@@ -129,13 +132,17 @@ def problem(
     return Response(json.dumps(body), status=status, headers=headers, mimetype=MIMETYPE)
 
 
-def init_app(app: Flask, *, unavailable: tuple[type[Exception], ...] = ()) -> None:
+def init_app(app: Flask, *, unavailable: tuple[type[Exception], ...] = (),
+             unavailable_when: Mapping[type[Exception], Callable[[Exception], bool]] | None = None) -> None:
     """Answer every error with a problem; ``unavailable`` are the errors of a
-    database that cannot be reached just now (``service.bootstrap.Adapters``)."""
+    database that cannot be reached just now (``service.bootstrap.Adapters``),
+    and so is an error of a type in ``unavailable_when`` that its test passes."""
     app.register_error_handler(ApiProblem, ApiProblem.response)
     app.register_error_handler(HTTPException, _http_error)
     for error in unavailable:
         app.register_error_handler(error, _database_unavailable)
+    for error, test in (unavailable_when or {}).items():
+        app.register_error_handler(error, functools.partial(_unavailable_if, test))
     for error, handler in _HANDLERS.items():
         app.register_error_handler(error, handler)
 
@@ -171,6 +178,15 @@ def _database_unavailable(error: Exception) -> Response:
         "The game database cannot be reached right now. Please try again shortly.",
         headers={"Retry-After": "1"},
     )
+
+
+def _unavailable_if(test: Callable[[Exception], bool], error: Exception) -> Response:
+    """A 503 if ``test`` says ``error`` is the database out of reach for now;
+    else what any unexpected error gets: logged whole, and a 500."""
+    if test(error):
+        return _database_unavailable(error)
+    current_app.log_exception(sys.exc_info())
+    return _http_error(InternalServerError(original_exception=error))
 
 
 # -- the rules, the service layer, and who is asking --------------------------

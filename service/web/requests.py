@@ -67,7 +67,11 @@ def malformed(field: str | None, message: str, detail: str | None = None) -> Api
 
 def _one_value_each() -> None:
     """Refuse a query parameter given twice, unless the endpoint reads every
-    value: reading one of them quietly would act on half of what was asked."""
+    value: reading one of them quietly would act on half of what was asked.
+    A request that matched no route (404) or no method of its route (405)
+    gets that answer first, as it would without a query."""
+    if request.routing_exception is not None:
+        return
     repeatable = REPEATABLE.get(request.endpoint or "", frozenset())
     for name, values in request.args.lists():
         if len(values) > 1 and name not in repeatable:

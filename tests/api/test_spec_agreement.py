@@ -66,6 +66,13 @@ def test_a_query_parameter_given_twice_is_refused_naming_it(api, dealt, operator
     assert answer["errors"] == [{"field": name, "message": "Given more than once."}]
 
 
+@pytest.mark.parametrize("method", ["TRACE", "DELETE"])
+def test_a_method_the_route_lacks_is_405_whatever_its_query(api, dealt, method):
+    # found by the fuzzer: a parameter given twice was answered 400 before the method was looked at
+    answer = api.client.open(f"{dealt.url}/moves?card=AS&card=2S&limit=1&limit=2", method=method)
+    problem(answer, 405, "method_not_allowed")
+
+
 def test_the_listing_reads_every_value_of_its_repeatable_filters(api, operator):
     response = api.get("/v1/games?status=waiting&status=finished&limit=1", token=operator)
     assert response.status_code == 200

@@ -13,13 +13,16 @@ coordinator; ``url`` is the coordinator's database, which casino's
 
 from __future__ import annotations
 
+import os
 import shutil
+import signal
+import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from service.postgres.database import create_database
-from service.postgres.servers import Server
+from service.postgres.servers import Failed, Server
 
 DATABASE = "casino"
 #: What every node runs with: Citus loaded, and small enough for a test machine.
@@ -38,7 +41,10 @@ class Cluster:
     programs: Path
     workers: int = 2
     port: int = 5432
+    #: Workers made and started with the others but not registered: ``add_worker`` takes one at once.
+    spares: int = 0
     nodes: list[Server] = field(default_factory=list)
+    _spare: list[Server] = field(default_factory=list)
 
     @property
     def coordinator(self) -> Server:
@@ -50,13 +56,18 @@ class Cluster:
 
     def node(self, n: int) -> Server:
         """A node (0: the coordinator), made but not started."""
-        return Server(self.root / f"node{n}", port=self.port, settings=SETTINGS, programs=self.programs)
+        pgdata = self.root / f"node{n}"
+        # How the node reaches itself (Citus' background jobs, a rebalance's
+        # moves): its own socket's directory, as the others name it.
+        own = {"citus.local_hostname": str(Server(pgdata).socket)}
+        return Server(pgdata, port=self.port, settings={**SETTINGS, **own}, programs=self.programs)
 
     def start(self) -> None:
         """Make, start and join every node: Citus in the database on each, the workers registered."""
-        self.nodes = [self.node(n) for n in range(self.workers + 1)]
-        with ThreadPoolExecutor(len(self.nodes)) as pool:
-            list(pool.map(self._make, self.nodes))
+        made = [self.node(n) for n in range(self.workers + 1 + self.spares)]
+        with ThreadPoolExecutor(len(made)) as pool:
+            list(pool.map(self._make, made))
+        self.nodes, self._spare = made[:self.workers + 1], made[self.workers + 1:]
         self.create_database(DATABASE)
 
     def create_database(self, name: str) -> str:
@@ -78,14 +89,74 @@ class Cluster:
             node.sql(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
     def add_worker(self) -> Server:
-        """One more worker, made, started and registered (it holds no shards until a rebalance)."""
-        worker = self.node(len(self.nodes))
-        self._make(worker)
+        """One more worker (a spare, or one made and started now), registered
+        (it holds no shards until a rebalance)."""
+        if self._spare:
+            worker = self._spare.pop(0)
+        else:
+            worker = self.node(len(self.nodes) + len(self._spare))
+            self._make(worker)
         self.nodes.append(worker)
         worker.sql(f"CREATE DATABASE {DATABASE}")
         worker.sql("CREATE EXTENSION citus", database=DATABASE)
         self.coordinator.sql("SELECT citus_add_node(%s, %s)", (str(worker.socket), self.port), DATABASE)
         return worker
+
+    # -- where a game is, moving it, losing a node -----------------------------------
+
+    def worker_of(self, game_id: str) -> int:
+        """The node (an index of ``nodes``) that holds the game's rows now."""
+        ((host,),) = self.coordinator.sql(
+            "SELECT nodename FROM pg_dist_shard_placement"
+            " WHERE shardid = get_shard_id_for_distribution_column('games', %s::uuid)", (game_id,), DATABASE)
+        return [str(node.socket) for node in self.nodes].index(host)
+
+    def placements(self) -> dict[int, str]:
+        """Each distributed table's shard (not the reference tables' copies) and the node it is on."""
+        rows = self.coordinator.sql(
+            "SELECT p.shardid, p.nodename FROM pg_dist_shard_placement p JOIN pg_dist_shard s USING (shardid)"
+            " JOIN pg_dist_partition t USING (logicalrelid) WHERE t.partmethod = 'h'", (), DATABASE)
+        return dict(rows)
+
+    def rebalance(self, mode: str = "block_writes") -> int:
+        """Spread the shards over every worker (``citus_rebalance_start``, a
+        background job of moves, each ``mode``), waiting until it is done; the
+        number of shards it moved."""
+        before = self.placements()
+        self.coordinator.sql("SELECT citus_rebalance_start(shard_transfer_mode => %s::citus.shard_transfer_mode,"
+                             " parallel_transfer_colocated_shards => true)", (mode,), DATABASE)
+        self.coordinator.sql("SELECT citus_rebalance_wait()", (), DATABASE)
+        after = self.placements()
+        return sum(1 for shard, node in after.items() if before.get(shard) != node)
+
+    def pid(self, n: int) -> int:
+        """Node ``n``'s postmaster's process id."""
+        return int((self.nodes[n].pgdata / "postmaster.pid").read_text().split()[0])
+
+    def kill(self, n: int) -> float:
+        """Kill node ``n``'s postmaster (SIGKILL, as the kernel's OOM killer
+        would); when (``time.monotonic()``). Its backends see their postmaster
+        gone and end; ``restart`` starts it again, through crash recovery."""
+        pid = self.pid(n)
+        os.kill(pid, signal.SIGKILL)
+        killed_at = time.monotonic()
+        while _alive(pid):
+            time.sleep(0.01)
+        return killed_at
+
+    def restart(self, n: int) -> float:
+        """Start node ``n`` again after ``kill`` (waiting for its killed
+        backends to be gone first); when it took connections again."""
+        node = self.nodes[n]
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                node.start()
+                return time.monotonic()
+            except Failed:  # an orphaned backend still holds the shared memory: try again shortly
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(0.2)
 
     @staticmethod
     def _make(node: Server) -> None:
@@ -94,6 +165,23 @@ class Cluster:
 
     def remove(self) -> None:
         """Stop every node and delete the cluster's files."""
-        for node in self.nodes:
-            node.remove()
+        every = self.nodes + self._spare
+        if every:
+            with ThreadPoolExecutor(len(every)) as pool:
+                list(pool.map(Server.remove, every))
         shutil.rmtree(self.root, ignore_errors=True)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # alive, run as the servers' own user
+        return True
+    # A zombie until its parent reaps it: gone for our purposes.
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False

@@ -57,6 +57,7 @@ class Load:
     run: str = field(default_factory=lambda: uuid.uuid4().hex[:12])
     acknowledged: dict[str, Acknowledged] = field(default_factory=dict)  # by request id
     unanswered: int = 0
+    refused: int = 0  # answers 503 with Retry-After (each sent again)
     bad: list[str] = field(default_factory=list)  # answers that are neither right nor a 503 with Retry-After
     _stop: threading.Event = field(default_factory=threading.Event)
     _lock: threading.Lock = field(default_factory=threading.Lock)
@@ -165,6 +166,9 @@ class Load:
                 return status, found, sent_at
             if not answered_headers.get("Retry-After", "").isdigit():
                 self._wrong(f"503 without Retry-After to {method} {path}")
+            else:
+                with self._lock:
+                    self.refused += 1
             time.sleep(0.1)
         return None
 

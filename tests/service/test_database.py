@@ -6,8 +6,11 @@ import subprocess
 import sys
 
 import psycopg
+from flask import Flask
 
+from service.postgres import database
 from service.postgres.database import EmbeddedPostgres, data_dir, resolve_database_url, with_database
+from service.web import problems
 
 
 def test_database_url_wins_over_the_embedded_server(tmp_path):
@@ -61,3 +64,26 @@ def test_the_embedded_server_is_shared_and_keeps_its_data_across_restarts(postgr
             assert conn.execute("SELECT x FROM kept").fetchone() == (42,)
     finally:
         again.stop()
+
+
+def test_a_citus_worker_lost_is_told_from_other_internal_errors():
+    lost = psycopg.errors.InternalError_("failure on connection marked as essential: /run/worker1:5432")
+    relayed = psycopg.errors.InternalError_("terminating connection due to unexpected postmaster exit")
+    other = psycopg.errors.InternalError_("could not open relation with OID 1234")
+    assert database.worker_lost(lost) and database.worker_lost(relayed)
+    assert not database.worker_lost(other)
+
+
+def test_an_error_unavailable_only_when_its_test_says_so_answers_503_else_500():
+    app = Flask(__name__)
+    problems.init_app(app, unavailable_when={psycopg.errors.InternalError_: database.worker_lost})
+
+    @app.get("/<what>")
+    def fail(what):
+        raise psycopg.errors.InternalError_(
+            "failure on connection marked as essential: w1:5432" if what == "lost" else "something else")
+
+    lost, other = app.test_client().get("/lost"), app.test_client().get("/other")
+    assert lost.status_code == 503 and lost.headers["Retry-After"].isdigit()
+    assert lost.get_json()["code"] == "unavailable"
+    assert other.status_code == 500 and other.get_json()["code"] == "internal_error"

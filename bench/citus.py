@@ -1,0 +1,317 @@
+"""Casino on a Citus cluster beside plain PostgreSQL, in one run: where each
+command's statements go, what a command costs, and shards moved and a worker
+lost while games are played.
+
+Run from the repository root, holding the bench lock::
+
+    flock /work/bench.lock .venv/bin/python bench/citus.py [--seconds 6] [--rounds 3]
+
+One run makes, in a temporary directory deleted at the end, a plain
+PostgreSQL server (the embedded wheel's, with the cluster's settings but
+Citus) and a Citus cluster of a coordinator and two workers
+(``tests.citus.cluster``: the same wheel's PostgreSQL with Citus 14 built
+once per machine by ``tests.citus.build``), each migrated, and a
+``casino serve`` on each (its ``DATABASE_URL`` the plain server, or the
+coordinator).
+
+1. ``multi_node_command_share``: the share of commands (deals and plays of
+   recorded games, ``bench/service.py``'s players) whose statements went to
+   more than one node. The commands are sent one at a time to an app in
+   this process (on the cluster, with no time keeper or pairer beside it,
+   whose claims read every shard), with Citus logging each statement it
+   sends to a node and the node (``citus.log_remote_commands``): the nodes
+   each command reached are read from the coordinator's log between one
+   command and the next. ``multi_shard_statements``: Citus' own count of
+   statements run on several shards (``citus_stat_counters``) over the
+   same commands. Target: 0.0 and 0.
+2. ``citus_command_cost_ratio``: the CPU per command of the service and
+   every node of the cluster (each postmaster and all its children, from
+   /proc via psutil) over that of the service and the plain server, the
+   same players sending the same commands at the same rate to each in
+   turn, ``--rounds`` rounds of ``--seconds``. Target: at most 1.5.
+3. Shards moved while games are played: ``tests.replicas.load``'s careful
+   clients (each command under an ``Idempotency-Key``, sent again after a
+   503 or a cut) play while a third worker is added and
+   ``citus_rebalance_start()`` moves shards to it: ``rebalance_acked_lost``
+   (commands acknowledged whose events are not stored) and
+   ``rebalance_doubled`` (stored twice), with ``shards_moved``. Target: 0, 0.
+4. A worker lost: its postmaster killed (SIGKILL) under load and started
+   again two seconds later: ``worker_kill_acked_lost`` (target 0),
+   ``worker_kill_doubled``, the commands the other workers' games
+   acknowledged meanwhile and the 503s the lost one's answered.
+
+Last, every game on the cluster is verified (``casino verify``'s checks):
+``games_failing_verify`` (target 0), and a restore point is made on every
+node at once (``citus_create_restore_point``, docs/scaling.md "Backups of a
+cluster"): ``restore_point_ms``. The last line of output is one JSON object.
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import json
+import os
+import random
+import re
+import shutil
+import sys
+import tempfile
+import time
+from collections import Counter
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path[:] = [str(HERE.parent)] + [p for p in sys.path if p not in (str(HERE.parent), str(HERE), "")]
+
+import migrations  # noqa: E402 - after the path fix above
+from bench import service as bench  # noqa: E402
+from bench.replicas import paced_commands  # noqa: E402
+from service import checkpoints  # noqa: E402
+from service.ops.commands import verify_games  # noqa: E402
+from service.postgres.database import open_pool  # noqa: E402
+from service.postgres.readmodel import PostgresReadModel  # noqa: E402
+from service.postgres.servers import Server  # noqa: E402
+from tests.citus import build  # noqa: E402
+from tests.citus.cluster import DATABASE, SETTINGS, Cluster  # noqa: E402
+from tests.replicas.load import Load, audit  # noqa: E402
+
+TARGETS = {"multi_node_command_share": 0.0, "citus_command_cost_ratio": 1.5, "rebalance_acked_lost": 0,
+           "rebalance_doubled": 0, "worker_kill_acked_lost": 0, "games_failing_verify": 0}
+#: The plain server runs as the cluster's nodes do, Citus aside.
+PLAIN_SETTINGS = {k: v for k, v in SETTINGS.items() if "citus" not in k and k != "shared_preload_libraries"}
+OUTAGE_SECONDS = 2.0
+
+
+class InProcess:
+    """``bench.Client``'s interface over a Flask test client: the app in this process."""
+
+    def __init__(self, client):
+        self.client = client
+
+    def request(self, method: str, path: str, body=None, token: str | None = None,
+                headers: dict | None = None) -> tuple[int, object, float]:
+        sent = dict(headers or {})
+        if token is not None:
+            sent["Authorization"] = f"Bearer {token}"
+        began = time.perf_counter()
+        response = self.client.open(path, method=method, json=body, headers=sent)
+        return response.status_code, response.get_json(silent=True), time.perf_counter() - began
+
+
+#: A statement Citus sent to a node, as its log says (the sending backend's pid, the node).
+_ON_SERVER = re.compile(r"\[(\d+)\] DETAIL:  on server \S+@(\S+):\d+ connectionId")
+#: The application name of the measured app's connections, to tell its statements
+#: from those of Citus' own maintenance (its deadlock detector asks every node).
+_MEASURED = "casino-bench-commands"
+
+
+def nodes_per_command(cluster: Cluster, scripts: list[bench.Script], commands: int) -> tuple[Counter, int, int]:
+    """Send ``commands`` commands one at a time; how many reached how many
+    nodes (from Citus' log of the statements it sent), how many were sent,
+    and Citus' count of multi-shard statements meanwhile."""
+    from service.web.app import close_app, create_app
+
+    log = cluster.coordinator.pgdata / "log"
+    cluster.coordinator.configure(**{"citus.log_remote_commands": "on", "log_min_messages": "notice"})
+    app = create_app({"DATABASE_URL": f"{cluster.url}&application_name={_MEASURED}",
+                      "OPERATOR_TOKEN": bench.OPERATOR_TOKEN,
+                      "REGISTRATIONS_PER_ADDRESS": 10_000, "GUEST_JOINS_PER_ADDRESS": 10_000})
+    reached: Counter = Counter()
+    sent = 0
+    try:
+        client, tally = InProcess(app.test_client()), bench.Tally()
+        multi_before = multi_shard(cluster)
+        for n in range(10**6):
+            player = bench.Player(client, scripts[n % len(scripts)], tally)
+            player.create()
+            while not player.finished and sent < commands:
+                offset = log.stat().st_size
+                player.step()
+                ours = {str(pid) for (pid,) in cluster.coordinator.sql(
+                    "SELECT pid FROM pg_stat_activity WHERE application_name = %s", (_MEASURED,))}
+                with log.open(errors="replace") as text:
+                    text.seek(offset)
+                    reached[len({node for pid, node in _ON_SERVER.findall(text.read()) if pid in ours})] += 1
+                sent += 1
+            if sent >= commands:
+                break
+        multi = multi_shard(cluster) - multi_before
+    finally:
+        close_app(app)
+        cluster.coordinator.configure(**{"citus.log_remote_commands": "off", "log_min_messages": "warning"})
+    return reached, sent, multi
+
+
+def multi_shard(cluster: Cluster) -> int:
+    """Citus' count of statements run on several shards, on every node."""
+    return sum(node.sql("SELECT query_execution_multi_shard FROM citus_stat_counters WHERE name = %s",
+                        (DATABASE,), DATABASE)[0][0] for node in cluster.nodes)
+
+
+def cost_per_command(port: int, pids: list[int], args, scripts: list[bench.Script]) -> tuple[int, list[float]]:
+    """One round on one server: the commands acknowledged and the CPU seconds each of ``pids`` used."""
+    before = [bench.tree_cpu(pid) for pid in pids]
+    tallies, _ = paced_commands(port, args.clients, args.seconds, scripts, args.rate)
+    return sum(len(t.latencies) for t in tallies), [bench.tree_cpu(pid) - b for pid, b in zip(pids, before)]
+
+
+def under_load(port: int, **options) -> Load:
+    load = Load(port, **options)
+    load.start()
+    return load
+
+
+def rebalance_under_load(cluster: Cluster, port: int) -> dict:
+    load = under_load(port, clients=6)
+    try:
+        time.sleep(1.0)
+        began = time.perf_counter()
+        cluster.add_worker()
+        moved = cluster.rebalance()
+        took = time.perf_counter() - began
+        time.sleep(1.0)
+    finally:
+        load.stop()
+    found = audit(load, cluster.url)
+    print(f"  a worker added and {moved} shards moved in {took:.1f} s while {found.games} games were played:"
+          f" {found.acknowledged} commands acknowledged, {len(found.lost)} lost, {len(found.doubled)} applied"
+          f" twice; {load.refused} answers 503, {len(load.bad)} neither right nor 503", flush=True)
+    return {"rebalance_acked_lost": len(found.lost), "rebalance_doubled": len(found.doubled), "shards_moved": moved,
+            "rebalance_seconds": round(took, 2), "rebalance_503s": load.refused, "rebalance_bad_answers": len(load.bad)}
+
+
+def worker_killed_under_load(cluster: Cluster, port: int) -> dict:
+    load = under_load(port, clients=6, pace=0.05, commands_per_game=10_000)
+    lost = 1
+    try:
+        time.sleep(1.5)
+        refused = load.refused
+        killed_at = cluster.kill(lost)
+        time.sleep(OUTAGE_SECONDS)
+        refused = load.refused - refused
+        restarted_at = cluster.restart(lost)
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline and not any(
+                cluster.worker_of(a.game) == lost for a in load.sent_after(restarted_at)):
+            time.sleep(0.1)
+    finally:
+        load.stop()
+    back = [a.answered_at for a in load.sent_after(restarted_at) if cluster.worker_of(a.game) == lost]
+    while_down = Counter(cluster.worker_of(a.game) for a in load.sent_after(killed_at)
+                         if a.answered_at < restarted_at)
+    found = audit(load, cluster.url)
+    others = sum(count for node, count in while_down.items() if node != lost)
+    print(f"  worker {lost} killed, started again {restarted_at - killed_at:.1f} s later: meanwhile the other"
+          f" workers' games acknowledged {others} commands, the lost one's {while_down[lost]}, and {refused}"
+          f" answers were 503; {found.acknowledged} acknowledged in all, {len(found.lost)} lost,"
+          f" {len(found.doubled)} applied twice, {len(load.bad)} answers neither right nor 503", flush=True)
+    return {"worker_kill_acked_lost": len(found.lost), "worker_kill_doubled": len(found.doubled),
+            "worker_kill_other_workers_acked": others, "worker_kill_503s": refused,
+            "worker_kill_bad_answers": len(load.bad),
+            "worker_back_seconds": round(min(back) - restarted_at, 3) if back else None}
+
+
+def failing_verify(url: str) -> tuple[int, int]:
+    """How many games on the cluster fail ``casino verify``'s checks, of how many."""
+    with open_pool(url) as pool:
+        report = io.StringIO()
+        key = checkpoints.key_for({"CHECKPOINT_KEY": None, "OPERATOR_TOKEN": bench.OPERATOR_TOKEN})
+        verify_games(PostgresReadModel(pool), None, report, key, as_json=True)
+    reports = json.loads(report.getvalue())
+    return sum(1 for r in reports if not r["ok"]), len(reports)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--seconds", type=float, default=6.0, help="each server's turn in each round")
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--clients", type=int, default=4, help="players sending commands")
+    parser.add_argument("--rate", type=float, default=30.0, help="commands per second, all players together")
+    parser.add_argument("--commands", type=int, default=300, help="commands whose nodes are counted")
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args(argv)
+
+    print(f"casino on Citus beside plain PostgreSQL: {args.clients} players ({args.rate:g} commands/s),"
+          f" {args.rounds} rounds of {args.seconds:g} s; {os.cpu_count()} cores;"
+          f" load average {os.getloadavg()[0]:.1f}", flush=True)
+    workdir = Path(tempfile.mkdtemp(prefix="casino-bench-citus-"))
+    servers: list[bench.Server] = []
+    plain = Server(workdir / "plain", port=5432, settings=PLAIN_SETTINGS)
+    cluster = Cluster(workdir / "citus", build.programs())
+    try:
+        began = time.perf_counter()
+        Server.initialise(plain.pgdata, sync=False, port=plain.port, settings=plain.settings)
+        plain.start()
+        plain.sql(f"CREATE DATABASE {DATABASE}")
+        migrations.upgrade(plain.url(DATABASE))
+        cluster.start()
+        migrations.upgrade(cluster.url)
+        print(f"A plain server and a coordinator with two workers ready in {time.perf_counter() - began:.1f} s",
+              flush=True)
+        rng = random.Random(args.seed)
+        scripts = [bench.record(rng) for _ in range(2 * args.clients)]
+
+        # Before any casino serve runs: their time keepers' and pairers' claims would be in the log too.
+        print("\nWhere each command's statements went:", flush=True)
+        reached, sent, multi = nodes_per_command(cluster, scripts, args.commands)
+        share = sum(count for nodes, count in reached.items() if nodes > 1) / sent
+        print(f"  {sent} commands, by the number of nodes their statements went to: {dict(sorted(reached.items()))};"
+              f" statements run on several shards: {multi}", flush=True)
+        results: dict = {"multi_node_command_share": round(share, 4), "multi_shard_statements": multi}
+
+        cli = [sys.executable, "-c", "import sys; from service.ops.cli import main; sys.exit(main())", "serve"]
+        on_plain = bench.Server([*cli, "--port", str(bench.free_port())], bench.server_env(plain.url(DATABASE),
+                                workdir), workdir / "plain.log", "/readyz")
+        servers.append(on_plain)
+        on_citus = bench.Server([*cli, "--port", str(bench.free_port())], bench.server_env(cluster.url, workdir),
+                                workdir / "citus.log", "/readyz")
+        servers.append(on_citus)
+
+        print("\nCPU per command (the service and every node of its database), the servers in turn:", flush=True)
+        nodes = [cluster.pid(n) for n in range(len(cluster.nodes))]
+        pids = {"plain": [on_plain.pid, bench.postmaster_pid(plain.pgdata)], "citus": [on_citus.pid, *nodes]}
+        ports = {"plain": on_plain.port, "citus": on_citus.port}
+        for name in ports:  # warm up: caches, prepared statements, pools
+            paced_commands(ports[name], args.clients, 2.0, scripts, args.rate)
+        totals = {name: [0, [0.0] * len(pids[name])] for name in ports}
+        for _ in range(args.rounds):
+            for name in ports:
+                commands, cpu = cost_per_command(ports[name], pids[name], args, scripts)
+                totals[name][0] += commands
+                totals[name][1] = [a + b for a, b in zip(totals[name][1], cpu)]
+        per = {name: sum(cpu) / commands * 1000 for name, (commands, cpu) in totals.items()}
+        parts = {"plain": ["service", "server"], "citus": ["service", "coordinator", "worker 1", "worker 2"]}
+        for name, (commands, cpu) in totals.items():
+            each = ", ".join(f"{part} {seconds / commands * 1000:.2f}" for part, seconds in zip(parts[name], cpu))
+            print(f"  {name:<6} {commands:6d} commands, {sum(cpu):6.2f} CPU s: {per[name]:.2f} ms a command"
+                  f" ({each})", flush=True)
+            results[f"{name}_cpu_ms_per_command_by_process"] = {
+                part: round(seconds / commands * 1000, 2) for part, seconds in zip(parts[name], cpu)}
+        results["citus_command_cost_ratio"] = round(per["citus"] / per["plain"], 3)
+        results["plain_cpu_ms_per_command"] = round(per["plain"], 2)
+        results["citus_cpu_ms_per_command"] = round(per["citus"], 2)
+
+        print("\nShards moved while games are played (6 clients):", flush=True)
+        results.update(rebalance_under_load(cluster, on_citus.port))
+        print("\nA worker killed and started again under load (6 clients):", flush=True)
+        results.update(worker_killed_under_load(cluster, on_citus.port))
+        failing, games = failing_verify(cluster.url)
+        results["games_failing_verify"] = failing
+        began = time.perf_counter()
+        cluster.coordinator.sql("SELECT citus_create_restore_point('bench')", (), DATABASE)
+        results["restore_point_ms"] = round((time.perf_counter() - began) * 1000, 1)
+        print(f"\nEvery game on the cluster verified: {games} games, {failing} failing", flush=True)
+        results["targets_met"] = (all(results[k] <= v for k, v in TARGETS.items()) and multi == 0)
+    finally:
+        for server in servers:
+            server.stop()
+        cluster.remove()
+        plain.remove()
+        shutil.rmtree(workdir, ignore_errors=True)
+    print(json.dumps(results))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
