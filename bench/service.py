@@ -71,7 +71,7 @@ sys.path[:] = [str(ROOT)] + [p for p in sys.path if p not in (str(ROOT), HERE, "
 from domain import cassino, full_deck  # noqa: E402 - the bots' own copy of the rules, after the path fix above
 
 #: ``p99_ms`` is at most this many times the floor's p99 of the same run.
-TARGETS = {"ratio": 0.6, "p99_over_floor_p99": 1.5, "long_game_slowdown": 1.2}
+TARGETS = {"ratio": 0.6, "p99_over_floor_p99": 1.5, "long_game_slowdown": 1.2, "computer_play_ratio": 1.2}
 OPERATOR_TOKEN = "bench-operator-token"
 # The seed of recorded games (see record).
 RECORDING_SEED = bytes(32)
@@ -1002,6 +1002,8 @@ def main(argv: list[str] | None = None) -> int:
               f"floor_p99_ms {floor['p99_ms']:.0f}]   {verdict(svc['p99_ms'] <= p99_limit)}")
         print(f"  long_game_slowdown  {result['long_game_slowdown']:9.3f}   [< {TARGETS['long_game_slowdown']}]  "
               f"{verdict(long['slowdown'] < TARGETS['long_game_slowdown'])}")
+        print(f"  computer_play_ratio {result['computer_play_ratio']:9.3f}   [<= {TARGETS['computer_play_ratio']}]  "
+              f"{verdict(against['ratio'] <= TARGETS['computer_play_ratio'])}")
         print(f"  bench time          {time.perf_counter() - began:9.1f} s; load average now "
               f"{os.getloadavg()[0]:.1f}")
         if args.keep_logs:

@@ -25,7 +25,7 @@ from uuid import UUID
 from domain.cards import Card
 from domain.clocks import ClockRule
 from domain.errors import RuleViolation
-from domain.game_types import GameType
+from domain.game_types import GameType, read_move
 
 from service import jsonio
 from service.auth import SERVICE, Caller
@@ -148,6 +148,12 @@ class GameCommand(Request):
         """The game's own command for this one."""
         raise NotImplementedError
 
+    def filed_body(self, game: GameType) -> Any:
+        """What its idempotency key is filed with (``request_hash``), read as
+        a command of ``game``: the same request written otherwise (a card in
+        lower case, say) is the same."""
+        return self.body()
+
 
 @dataclass(frozen=True, kw_only=True)
 class Deal(GameCommand):
@@ -165,15 +171,30 @@ class Deal(GameCommand):
 
 @dataclass(frozen=True, kw_only=True)
 class Play(GameCommand):
-    """A seat makes a move of the game (``GameType.parse_move``'s)."""
+    """A seat makes a move of the game: ``move`` as the request gave it (a
+    ``/play`` body), read as a move of the game once the command finds the
+    game (``domain.game_types.read_move``), so the game is looked up once,
+    by the command; or a move of the game already read."""
 
     move: Any
 
     def rules(self, game: GameType) -> Any:
-        return game.command_for(self.caller.own_seat, self.move, fresh_seed())
+        return game.command_for(self.caller.own_seat, self.read(game), fresh_seed())
 
-    def body(self) -> dict[str, Any]:
-        return self.move.to_dict()
+    def read(self, game: GameType) -> Any:
+        """The move, as a move of ``game`` (``NotationError`` for a body that is no move)."""
+        return self.move if self.parsed else read_move(game, self.move)
+
+    @property
+    def parsed(self) -> bool:
+        """Whether ``move`` is a move of the game already, not a request's body."""
+        return hasattr(self.move, "to_dict")
+
+    def body(self) -> Any:
+        return self.move.to_dict() if self.parsed else self.move
+
+    def filed_body(self, game: GameType) -> Any:
+        return self.read(game).to_dict()
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -2,8 +2,10 @@
 on one, and read one: its state, its stored events, the global log, the
 game as it was at a version.
 
-A command goes: take the game from the cache (reading the events after it
-only when the cache is empty or turns out to be behind), check ``If-Match``,
+A command goes: get the game from the repository (``service.repository``:
+the cache, a snapshot, the events after either, checked against the
+game's checkpoint and hash chain; read from the store only when the cache
+is empty or turns out to be behind), check ``If-Match``,
 let the game's rules decide (``domain.game_types``: the service knows no game's
 rules), add whatever the rules then do by themselves (``follow_up``), and
 append it all, with the read model's row and the idempotency record, in one
@@ -35,7 +37,6 @@ from service import chronicle
 from service.auth import PUBLIC, hash_token, new_token, player, seat_token
 from service.cache import StateCache
 from service.chain import first_break
-from service.checkpoints import Checkpoint, mismatch
 from service.commands import CreateGame, GameCommand, Request, fresh_seed, request_hash
 from service.deadlines import Deadline
 from service.events import (Append, ConcurrencyError, Cursor, EventStore, Horizon, NewEvent, RatingsMoved, StoredEvent,
@@ -44,7 +45,12 @@ from service.messagebus import CommandAppended, GameCreated, MessageBus
 from service.notices import Told, notices
 from service.projection import LISTED, player_seat_changes, row_changes, seat_changes
 from service.ratings import rating_writes
-from service.snapshots import code_version, seal, unseal
+# What a reader of a game may be told, defined with the repository that tells it, named here too.
+from service.repository import CorruptGame as CorruptGame
+from service.repository import GameNotFound as GameNotFound
+from service.repository import GameRepository, corrupt_game
+from service.repository import Loaded as Loaded
+from service.snapshots import code_version, seal
 from service.turns import ComputerToMove
 from service.writes import (CREATION_SCOPE, GameRow, IdempotencyRecord, Write, player_notices, player_seats,
                             seat_tokens)
@@ -71,30 +77,6 @@ def game_type(variant: str) -> GameType:
     except KeyError:
         known = ", ".join(v for game in GAME_TYPES.values() for v in game.VARIANTS)
         raise OptionError(f"Unknown variant {variant!r}; the variants are {known}.") from None
-
-
-class GameNotFound(LookupError):
-    pass
-
-
-class CorruptGame(Exception):
-    """The game's stored events do not fold into a game: they were changed
-    behind the service's back. ``version`` is the first bad one (the first
-    break in the hash chain, if that comes before the event that would not
-    fold); ``last_version`` is the last one stored."""
-
-    def __init__(self, game_id: uuid.UUID, version: int, last_version: int):
-        super().__init__(f"Game {game_id} is damaged from version {version} on.")
-        self.game_id = game_id
-        self.version = version
-        self.last_version = last_version
-
-
-def corrupt_game(game_id: uuid.UUID, events: list[StoredEvent], error: Unfoldable) -> CorruptGame:
-    """The ``CorruptGame`` for a game whose stored ``events`` (all of them) failed to fold."""
-    broken = first_break(game_id, events)
-    first = min(error.version, broken.version) if broken is not None else error.version
-    return CorruptGame(game_id, first, events[-1].version)
 
 
 class NoSuchVersion(LookupError):
@@ -166,17 +148,6 @@ def metadata(actor: str, command: Request) -> dict[str, Any]:
             "request_id": command.request_id}
 
 
-class Loaded(NamedTuple):
-    """A folded state and the hash of its last event, which the next append chains to."""
-
-    state: State
-    hash: str
-
-    @property
-    def version(self) -> int:
-        return self.state.version
-
-
 class ComputerSeats:
     """Which seats of each game the service plays itself (``service.computer``):
     read from the game's first event once and kept, for the ``capacity``
@@ -231,26 +202,35 @@ class GameReads:
         is a ``CorruptGame``: no append ever signs a head over a history
         changed behind the service's back."""
         self._store = store
-        self.cache = cache
         self._snapshot_key = snapshot_key
         self._checkpoint_key = checkpoint_key
+        self.repository = GameRepository(store, cache, snapshot_key=snapshot_key, checkpoint_key=checkpoint_key)
+
+    @property
+    def cache(self) -> StateCache:
+        """The repository's cache of folded states (one replaced stands for a restart's empty one)."""
+        return self.repository.cache
+
+    @cache.setter
+    def cache(self, cache: StateCache) -> None:
+        self.repository.cache = cache
 
     def load(self, game_id: uuid.UUID) -> State:
         """The game's current state; raises GameNotFound, or CorruptGame if
         its stored events do not fold."""
-        return self._load(game_id).state
+        return self.repository.get(game_id).state
 
     def rules_of(self, game_id: uuid.UUID) -> GameType:
         """The rules of the game ``game_id``, from the cache when it has the
         game (a game's type never changes, so a stale state tells it as well)."""
-        cached = self.cache.get(game_id)
-        return game_of((cached or self._load(game_id)).state.variant)
+        cached = self.repository.cached(game_id)
+        return game_of((cached or self.repository.get(game_id)).state.variant)
 
     def settled(self, game_id: uuid.UUID) -> bool:
         """Whether the game's seats can no longer change hands, as far as
         this process knows without asking: it has the game, and past
         waiting for its players (which a game never goes back to)."""
-        cached = self.cache.get(game_id)
+        cached = self.repository.cached(game_id)
         return cached is not None and cached.state.status != WAITING
 
     def guests_welcome(self, game_id: uuid.UUID) -> bool:
@@ -288,69 +268,6 @@ class GameReads:
             return refold_checked(e for e in stored if e.version <= version)
         except Unfoldable as error:
             raise corrupt_game(game_id, stored, error) from error
-
-    def _check_head(self, game_id: uuid.UUID, events: list[StoredEvent], checkpoint: Checkpoint | None) -> None:
-        """Refuse a game whose stored events do not end at its signed checkpoint."""
-        found = mismatch(self._checkpoint_key, game_id, checkpoint, events)
-        if found is not None:
-            last = events[-1].version
-            raise CorruptGame(game_id, found.first_bad_version or last, last)
-
-    def _load(self, game_id: uuid.UUID) -> Loaded:
-        loaded = self.cache.get(game_id)
-        state = loaded.state if loaded is not None else None
-        after = state.version if state is not None else 0
-        if loaded is None and self._snapshot_key is not None:
-            snapshot = self._store.load_snapshot(game_id, code_version())
-            state = unseal(self._snapshot_key, game_id, snapshot) if snapshot is not None else None
-            if state is not None:
-                # A snapshot holds no hash: read its last event again for the
-                # link the chain continues from (one more row, same round trip).
-                after = state.version - 1
-        events, checkpoint = self._store.load_head(game_id, after)
-        if not events and loaded is None:
-            raise GameNotFound(game_id)
-        return self._folded(game_id, loaded, state, events, checkpoint)
-
-    def _load_each(self, game_ids: Sequence[uuid.UUID]) -> dict[uuid.UUID, Loaded]:
-        """The games as cached; those the cache does not have, read in one go
-        (``EventStore.load_heads``). A game that cannot be read so (none such,
-        damaged, a snapshot that does not open) is left out."""
-        found = {game_id: loaded for game_id in game_ids if (loaded := self.cache.get(game_id)) is not None}
-        wanted = [game_id for game_id in game_ids if game_id not in found]
-        if not wanted:
-            return found
-        signed = self._snapshot_key is not None
-        for game_id, head in self._store.load_heads(wanted, code_version() if signed else None).items():
-            state = None
-            if head.snapshot is not None:
-                assert self._snapshot_key is not None
-                state = unseal(self._snapshot_key, game_id, head.snapshot)
-                if state is None:
-                    continue
-            try:
-                found[game_id] = self._folded(game_id, None, state, head.events, head.checkpoint)
-            except CorruptGame:
-                continue
-        return found
-
-    def _folded(self, game_id: uuid.UUID, loaded: Loaded | None, state: State | None,
-                events: list[StoredEvent], checkpoint: Checkpoint | None) -> Loaded:
-        """The game as cached (``loaded``; ``state``, from it or from a
-        snapshot), with the ``events`` read after it (and checked against
-        the game's signed ``checkpoint``) folded in; cached."""
-        if events:
-            if self._checkpoint_key is not None:
-                self._check_head(game_id, events, checkpoint)
-            try:
-                state = refold_checked((e for e in events if state is None or e.version > state.version),
-                                       state)
-            except Unfoldable as error:
-                raise corrupt_game(game_id, self._store.load(game_id), error) from error
-            loaded = Loaded(state, events[-1].hash)
-        assert loaded is not None
-        self.cache.put(game_id, loaded)
-        return loaded
 
 
 class GameService(GameReads):
@@ -423,7 +340,7 @@ class GameService(GameReads):
             if retried is None:
                 raise
             return retried
-        self.cache.put(game_id, Loaded(state, stored[-1].hash))
+        self.repository.added(game_id, Loaded(state, stored[-1].hash))
         self.computer_seats.know(game_id, tuple(command.computers))
         self._bus.handle(GameCreated(game_id, stored, state, told, computer is not None and computer.at is not None))
         return Created(game_id, state, tuple(tokens), stored[-1].position)
@@ -483,9 +400,9 @@ class GameService(GameReads):
         so a first attempt costs no extra round trip.
         """
         meta = metadata(command.actor, command)
-        key = command.idempotency_key
-        fingerprint = request_hash(command.filed_as, command.name, command.body()) if key is not None else ""
         loaded, tries = self._to_decide_on(command)
+        fingerprint = "" if command.idempotency_key is None else request_hash(
+            command.filed_as, command.name, command.filed_body(game_of(loaded.state.variant)))
         while True:
             try:
                 applied = self._attempt(command, loaded, meta, fingerprint)
@@ -500,10 +417,10 @@ class GameService(GameReads):
     def _to_decide_on(self, command: GameCommand) -> tuple[Loaded, _Tries]:
         """The game to decide the command on first: as cached, unless the cache
         has none or is not at the version ``If-Match`` names (then read)."""
-        loaded = self.cache.get(command.game_id)
+        loaded = self.repository.cached(command.game_id)
         if loaded is not None and command.expected_version in (None, loaded.version):
             return loaded, _Tries(read=False)
-        return self._load(command.game_id), _Tries(read=True)
+        return self.repository.get(command.game_id), _Tries(read=True)
 
     def _attempt(self, command: GameCommand, loaded: Loaded, meta: Mapping[str, Any], fingerprint: str) -> Applied:
         """Check ``If-Match`` against ``loaded``, then decide and append the
@@ -530,7 +447,7 @@ class GameService(GameReads):
         if (isinstance(refusal, ConcurrencyError) and command.expected_version is None
                 and tries.lost < command.decide_again):
             tries.lost += 1
-            fresh = self._load(command.game_id)
+            fresh = self.repository.get(command.game_id)
             return fresh if fresh.version != loaded.version else None
         return None
 
@@ -540,12 +457,12 @@ class GameService(GameReads):
         append all the same, the store is behind the cache (events it once
         held are gone): the game read afresh, and found damaged. None when
         the refusal stands."""
-        loaded = self._load(game_id)
+        loaded = self.repository.get(game_id)
         if loaded.version != cached.version:
             return loaded
         if isinstance(refusal, ConcurrencyError):
-            self.cache.drop(game_id)
-            return self._load(game_id)
+            self.repository.forget(game_id)
+            return self.repository.get(game_id)
         return None
 
     def _replayed_or_refused(self, command: GameCommand, fingerprint: str, refusal: Exception) -> Applied:
@@ -583,7 +500,7 @@ class GameService(GameReads):
         left out, for the caller to ``execute`` by itself (which reads the
         game afresh and decides again); so is one whose game cannot be read."""
         assert all(c.idempotency_key is None and c.expected_version is None for c in commands)
-        games = self._load_each([command.game_id for command in commands])
+        games = self.repository.get_each([command.game_id for command in commands])
         decided: dict[uuid.UUID, _Decided] = {}
         for command in commands:
             if command.game_id not in games:
@@ -664,7 +581,7 @@ class GameService(GameReads):
         game_id = decision.append.game_id
         chronicle.appended(game_id, decision.append.metadata["command"], decision.before, decision.after,
                            decision.events, decision.append.at)
-        self.cache.put(game_id, Loaded(decision.after, stored[-1].hash))
+        self.repository.added(game_id, Loaded(decision.after, stored[-1].hash))
         self._bus.handle(CommandAppended(game_id, decision.append.metadata["command"], stored, decision.after,
                                          decision.told, decision.computer_due))
         return Applied(game_id, decision.append.expected_version, decision.events, decision.after,

@@ -7,7 +7,6 @@ import uuid
 from flask import Blueprint, Response, g, url_for
 
 from domain.errors import RuleViolation
-from domain.game_types import read_move
 
 from service import commands
 from service.auth import PUBLIC, Caller, CallerKind, Forbidden, Unauthenticated
@@ -90,6 +89,5 @@ def moves(game_id: uuid.UUID, caller: Caller):
 @seat_required("check a move")
 def check_move(game_id: uuid.UUID, caller: Caller):
     """A dry run of ``play``: decided as ``play`` decides it, appending nothing."""
-    move = read_move(services().games.rules_of(game_id), json_body())
-    state, refusal = services().games.dry_run(commands.Play(game_id=game_id, caller=caller, move=move))
+    state, refusal = services().games.dry_run(commands.Play(game_id=game_id, caller=caller, move=json_body()))
     return check_answer(state, refusal), 200, etag(state.version)
