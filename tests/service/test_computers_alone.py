@@ -57,7 +57,8 @@ def test_four_computers_play_a_hand_to_its_end_across_a_restart_with_nobody_call
     again = Serving(tmp_path, environ, "again")
     servers.append(again)
     view = _wait(again, game, lambda view: view["status"] == "finished", HAND_SECONDS)
-    assert view["hand_number"] == 1 and view["winner"] is not None
+    assert view["hand_number"] == 1 and view["result"] in ("single_hand", "draw")
+    assert (view["winner"] is None) == (view["result"] == "draw")  # four computers' points may tie
 
     after = _stored(database_url, game)
     assert after[:len(before)] == before and len(after) > len(before)  # played on from where it was left
