@@ -197,6 +197,8 @@ class TimeKeeper:
                 busy = self._deadlines and self.tick() == BATCH
                 busy = self.play() > 0 or busy
             except Exception:  # noqa: BLE001 - the database may be away for a moment; try again
+                if self._stop.is_set():
+                    return  # stopped mid-claim: the process is closing its pool, nothing failed
                 _log.exception("time keeper: claiming due deadlines or computer turns failed")
                 busy = False
             if not busy and self._woken.wait(poll):
