@@ -15,9 +15,8 @@ The same generators answer whether one move is legal (:class:`Target`): a
 *targeted* generation walks the same passes for the move's card and action
 only, and at each choice the generators make (a value, a union of groups,
 a set of loose cards) it follows only the branch that can still produce
-the move, reading of the table only what that branch needs; the template
-that makes the move has the rules make its play (:meth:`Judge.made`), with
-nothing the generation found checked again. No budget binds it.
+the move; a template that makes the move is checked on the move itself. No
+budget binds it.
 
 This module knows neither the kinds nor the rules that hold them: the
 kinds (:mod:`.kind`) are given a :class:`Lister`, and a lister asks the
@@ -78,39 +77,29 @@ ANY = Narrow()
 
 class Target:
     """What a targeted generation looks for: one move, as the generators
-    make it (no groups, a capture without its value), and, once the
-    generation has made it, its play. ``play`` is given up front where the
-    check has accepted the move already (a move whose words only say how it
-    is made: the check reads those, and the generation is asked whether it
-    makes the plain move)."""
+    make it (no groups, a capture without its value), and its play where
+    the check has accepted it already."""
 
     def __init__(self, move: Move, state: GameState, play: Play | None = None,
                  items: tuple[TableItem, ...] | None = None):
         self.move, self.state, self.play, self.items = move, state, play, items
-        self.checked = play is not None  # the check has accepted the move: the duty need not prune for it
-        self.refused = False  # the generation reached the move, and the rules refused to make it
 
     @cached_property
     def named(self) -> Named:
         """What the move's targets name: the loose cards and the builds
-        (``items``, where they have been looked up already), and the targets
-        naming nothing on the table; None if it names one item twice."""
+        (``items``, where the check has found them), and the targets naming
+        nothing on the table; None if it names one item twice."""
         targets = self.move.targets
         if len(set(targets)) != len(targets):
             return None
-        items = self.on_table
+        items = self.items
+        if items is None:
+            on_table = {it.id: it for it in self.state.table}
+            items = tuple(it for t in targets if (it := on_table.get(t)) is not None)
         cards = tuple(it for it in items if type(it) is Card)
         builds = tuple(it for it in items if type(it) is Build)
         found = len(items) == len(targets) or {it.id for it in items}
         return cards, builds, () if found is True else tuple(t for t in targets if t not in found)
-
-    @cached_property
-    def on_table(self) -> tuple[TableItem, ...]:
-        """The table items the move names, in the order it names them."""
-        if self.items is not None:
-            return self.items
-        on_table = {it.id: it for it in self.state.table}
-        return tuple(it for t in self.move.targets if (it := on_table.get(t)) is not None)
 
 
 class Judge(Protocol):
@@ -125,8 +114,6 @@ class Judge(Protocol):
 
     def accepts(self, state: GameState, seat: int, move: Move) -> bool: ...
 
-    def made(self, state: GameState, seat: int, move: Move, items: tuple[TableItem, ...]) -> Play | None: ...
-
 
 class Lister:
     """One run of generation, with each loose card given one of its values
@@ -140,25 +127,33 @@ class Lister:
         self.chosen, self.target, self.narrow = chosen, target, narrow
         self._memo: dict[object, Any] = {}
         self._must: dict[Card, frozenset[str]] = {}
-        self.builds = tuple(it for it in state.table if type(it) is Build)
-        self.hand = tuple(dict.fromkeys(state.hands[seat]))
-        self._named_cards = self._cards_named() if target is not None else None
 
     @cached_property
     def values(self) -> dict[Card, int]:
-        """The loose cards with numbers, with their values in this run (read
-        when first needed: a targeted generation reads only the cards its
-        move names, unless it asks what else the table holds)."""
-        worth = self.rules.worth
-        values = {it: w[0] for it in self.state.table if type(it) is Card and (w := worth[it])}
+        """The loose cards with numbers, with their values in this run."""
+        return self._table[0]
+
+    @cached_property
+    def builds(self) -> tuple[Build, ...]:
+        return self._table[1]
+
+    @cached_property
+    def _table(self) -> tuple[dict[Card, int], tuple[Build, ...]]:
+        """The table read once: :attr:`values` and :attr:`builds`."""
+        worth, table = self.rules.worth, self.state.table
+        values = {it: w[0] for it in table if type(it) is Card and (w := worth[it])}
         if self.chosen:
             values.update(self.chosen)
-        return values
+        return values, tuple(it for it in table if type(it) is Build)
 
     @cached_property
     def loose(self) -> Counts:
         """The loose cards with numbers, by value."""
         return sum(map(ONES.__getitem__, self.values.values()))
+
+    @cached_property
+    def hand(self) -> tuple[Card, ...]:
+        return tuple(dict.fromkeys(self.state.hands[self.seat]))
 
     # -- what the kinds share ---------------------------------------------
 
@@ -182,7 +177,7 @@ class Lister:
         owner's duty). None to prune by in a targeted generation whose move
         the check has accepted: the check applies the whole duty, so the move
         touches them already, and the branches pruned for them cannot make it."""
-        if not self.builds or (self.target is not None and self.target.checked):
+        if not self.builds or (self.target is not None and self.target.play is not None):
             return _NONE
         found = self._must.get(card)
         if found is None:
@@ -204,16 +199,11 @@ class Lister:
         return ()
 
     def _reached(self) -> bool:
-        """The targeted move, reached: the rules make its play of what the
-        generation has found (:meth:`Judge.made`), or it is refused (the
-        owner's duty, say). Once either way: the play does not hang on the
-        branch that reached it."""
+        """The targeted move, reached: made if the check accepts it (as it
+        has, where the check was asked first)."""
         target = self.target
         assert target is not None
-        if target.play is None and not target.refused:
-            target.play = self.rules.made(self.state, self.seat, target.move, target.on_table)
-            target.refused = target.play is None
-        return target.play is not None
+        return target.play is not None or self.rules.accepts(self.state, self.seat, target.move)
 
     def aims(self, ids: Sequence[str]) -> bool:
         """Whether a move naming ``ids`` can be the targeted move (any can, when listing)."""
@@ -227,21 +217,6 @@ class Lister:
             return True
         named = self._named_cards
         return named is not None and bool(fitting((vec,), named)) and set(ids).issubset(self.target.move.targets)
-
-    def drawn(self, v: int) -> Counts | None:
-        """The loose cards a branch draws its groups of ``v`` from: those of
-        values up to ``v``, or in a targeted generation the cards the move
-        names (its groups lie in them: :meth:`within`); None when it names a
-        card without a number."""
-        return self.counts(v) if self.target is None else self._named_cards
-
-    def among(self, builds: Sequence[Build]) -> Sequence[Build]:
-        """Those of ``builds`` a branch may name: all, or in a targeted
-        generation those the move names."""
-        if self.target is None:
-            return builds
-        named = self.target.move.targets
-        return [b for b in builds if b.id in named]
 
     def wants(self, value: int | None) -> bool:
         """Whether a branch making moves of ``value`` can make the targeted move (any can, when listing)."""
@@ -334,23 +309,17 @@ class Lister:
             counts = counts + one(b.value) if summable and any(s is b for s in summable.get(b.value, ())) else None
         return counts
 
-    def _cards_named(self) -> Counts | None:
+    @cached_property
+    def _named_cards(self) -> Counts | None:
         """The loose cards the targeted move names, by their values in this
         run; None if one has no number (or it names an item twice)."""
         named = self.target.named if self.target is not None else None
         if named is None:
             return None
-        worth, chosen = self.rules.worth, self.chosen
-        counts = 0
-        for c in named[0]:
-            x = chosen.get(c) if chosen else None
-            if x is None:
-                w = worth[c]
-                if not w:
-                    return None  # a card without a number
-                x = w[0]
-            counts += ONES[x]
-        return counts
+        try:
+            return sum(map(ONES.__getitem__, map(self.values.__getitem__, named[0])))
+        except KeyError:  # a card without a number
+            return None
 
     def counts(self, v: int) -> Counts:
         """The loose cards of values up to ``v``."""
@@ -359,8 +328,7 @@ class Lister:
     def value_of(self, ident: str) -> int:
         return next(b.value for b in self.builds if b.id == ident)
 
-    def unions(self, counts: Counts, v: int, only: Counts | None = None, maximal: bool = True
-               ) -> Iterable[tuple[Counts, bool]]:
+    def unions(self, counts: Counts, v: int, only: Counts | None = None) -> Iterable[tuple[Counts, bool]]:
         """Every distinct sub-multiset of ``counts`` that splits into groups of
         ``v`` (the empty one included), with whether nothing more could be
         added. Depth-first, one group at a time; a union is known by what it
@@ -373,15 +341,10 @@ class Lister:
         move would take: see :meth:`wanted`), if it is one: a sub-multiset
         of ``counts`` that splits into groups of ``v``, the walk's nodes
         exactly, with nothing more to add when no group of ``v`` fits in what
-        it leaves (a search, made only if ``maximal`` asks: else False, and
-        ``counts`` is not read, as ``only`` names cards that are there)."""
+        it leaves."""
         if self.target is None:
             return self._walk(counts, v)
-        if only is None or not splits_into(only, v):
-            return ()
-        if not maximal:
-            return ((only, False),)
-        if fitting((only,), counts):
+        if only is not None and fitting((only,), counts) and splits_into(only, v):
             return ((only, not _sub_multisets(counts - only, v, v)),)
         return ()
 
