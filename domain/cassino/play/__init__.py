@@ -8,7 +8,8 @@ in :mod:`.duty`, and what cards are worth in :mod:`.values`. :mod:`.rules`
 plugs in the kinds a game's options call for. :func:`resolve_play` either
 returns a :class:`Play` (what leaves the hand, what leaves the table, what
 build appears) or raises :class:`RuleViolation` naming the broken rule; it
-accepts a move when the generators, narrowed to it, make it.
+accepts a move when the generators, narrowed to it, make it (and answers
+the play they make), and a refusal is explained by the move's kind's check.
 """
 
 from __future__ import annotations

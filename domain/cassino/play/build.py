@@ -23,6 +23,7 @@ from .turn import Play
 from .values import assignments, can_make, holds_value, values_of
 
 Groups = list[list[TableItem]]
+_ONE_RAISE = "Only one build can be raised at a time."
 #: Whether ``seat`` may raise its own build (``raise_own_build``): the rule broken, or None.
 OwnRaise = Callable[[GameState, int, Build, tuple[Card, ...]], "RuleViolation | None"]
 
@@ -54,6 +55,11 @@ class NumberBuild(MoveKind):
 
     # -- the check ----------------------------------------------------------
 
+    def shape(self, state: GameState, seat: int, move: Move, items: tuple[TableItem, ...]) -> None:
+        _check_build_of(state.options, move, items)
+        if move.groups is None and sum(1 for it in items if isinstance(it, Build) and it.value != move.value) > 1:
+            raise RuleViolation("illegal_build", _ONE_RAISE)
+
     def play(self, state: GameState, seat: int, move: Move, items: tuple[TableItem, ...]) -> Play:
         opts, card = state.options, move.card
         target = _check_build_of(opts, move, items)
@@ -61,48 +67,50 @@ class NumberBuild(MoveKind):
         # The cards' sum first: a build that does not add up is refused for that,
         # whatever the hand holds.
         groups = _named_groups(move, items) if move.groups is not None else _find_groups(state, move, target, items)
-        merged = self._merged(state, seat, move, target, groups, hand_after)
+        for group in groups:
+            self._check_group(state, seat, move, target, group, hand_after)
         if not holds_value(hand_after, target, opts):
             raise RuleViolation("build_needs_card",
                                 f"You can build {target} only while keeping a {target} in your hand to take it.")
-        builds = [it for it in items if isinstance(it, Build)]
-        keep = [b for b in builds if b.value != target] or builds
-        build_id = keep[0].id if keep else f"B{state.next_build}"
-        return Play(seat, move, items, build=Build(build_id, target, merged, seat))
+        return _building(state, seat, move, items, target, groups)
 
-    def _merged(self, state: GameState, seat: int, move: Move, target: int, groups: Groups,
-                hand_after: tuple[Card, ...]) -> tuple[tuple[Card, ...], ...]:
-        """Check each group of a build; return the new build's groups of cards."""
-        place = {it.id: i for i, it in enumerate(state.table)}  # a group's cards in table order
-        out: list[tuple[Card, ...]] = []
-        for group in groups:
-            out.extend(self._group(state, seat, move, target, group, hand_after, place))
-        return tuple(out)
+    def made(self, state: GameState, seat: int, move: Move, items: tuple[TableItem, ...]) -> Play:
+        """A build the generator has made adds up, keeps a card to take it,
+        and raises or adds to only what it may: what is left is to lay its
+        cards out in groups, as the check does."""
+        if move.groups is not None or move.value is None:
+            return self.play(state, seat, move, items)
+        return _building(state, seat, move, items, move.value, _find_groups(state, move, move.value, items))
 
-    def _group(self, state: GameState, seat: int, move: Move, target: int, group: list[TableItem],
-               hand_after: tuple[Card, ...], place: dict[str, int]) -> tuple[tuple[Card, ...], ...]:
-        """Check one group of a build; return the build's groups it makes."""
-        card = move.card
+    def _check_group(self, state: GameState, seat: int, move: Move, target: int, group: list[TableItem],
+                     hand_after: tuple[Card, ...]) -> None:
+        """Check one group of a build: it makes the build's value, and a build
+        in it is one that may be added to whole or raised."""
         build = _check_group_sum(state, target, group)
         if build is not None and build.value == target:
-            return self._added(state, seat, build, group, target)
-        if build is not None:
+            self._added(state, seat, build, group, target)
+        elif build is not None:
             self._check_raise(state, seat, move, build, group, hand_after)
-        laid = sorted((g for g in group if g is not card), key=lambda g: place.get(g.id, 0))
-        cards = [c for g in laid for c in (g.cards if isinstance(g, Build) else (g,))]
-        return ((*cards, card) if card in group else tuple(cards),)
 
-    def _added(self, state: GameState, seat: int, build: Build, group: list[TableItem],
-               target: int) -> tuple[tuple[Card, ...], ...]:
+    def raises(self, state: GameState, seat: int, build: Build, hand_after: tuple[Card, ...]) -> bool:
+        """Whether ``seat`` may raise ``build`` as far as whose it is goes
+        (``raise_own_build``); the generator's side of :meth:`_check_raise`."""
+        return build.owner != seat or self.own_raise is None or self.own_raise(state, seat, build, hand_after) is None
+
+    def adds(self, state: GameState, seat: int, build: Build) -> bool:
+        """Whether ``seat`` may add to ``build`` whole (``add_to_others``); the
+        generator's side of :meth:`_added`."""
+        return self.to_others or state.team_of(build.owner) == state.team_of(seat)
+
+    def _added(self, state: GameState, seat: int, build: Build, group: list[TableItem], target: int) -> None:
         """A build of the target's value, added whole to the new one.
         ``add_to_others: false`` (African): a build of the other side is added
         to only by taking it, so a build move adds to one's own side's builds only."""
-        if not self.to_others and state.team_of(build.owner) != state.team_of(seat):
+        if not self.adds(state, seat, build):
             raise RuleViolation("add_to_others", f"{build.id} is the other side's build: you may take it, not "
                                 "add to it.")
         if len(group) > 1:
             raise RuleViolation("illegal_build", f"{build.id} already makes {target}; it is a group of its own.")
-        return build.groups
 
     def _check_raise(self, state: GameState, seat: int, move: Move, build: Build, group: list[TableItem],
                      hand_after: tuple[Card, ...]) -> None:
@@ -121,8 +129,16 @@ class NumberBuild(MoveKind):
     # -- the generator --------------------------------------------------------
 
     def moves(self, lister: Lister, card: Card, phase: Phase) -> Iterator[Move]:
+        """The builds of ``card``: in :attr:`Phase.BUILD` those of its own
+        group alone, in :attr:`Phase.BUILD_MORE` those that gather more. A
+        targeted generation makes both in the first pass: it looks for one
+        move, whichever pass lists it."""
+        targeted = lister.target is not None
+        if targeted and phase is Phase.BUILD_MORE:
+            return
+        alone, more = phase is Phase.BUILD, targeted or phase is Phase.BUILD_MORE
         for cv, target in self._targets(lister, card):
-            yield from self._moves_to(lister, card, cv, target, phase is Phase.BUILD_MORE)
+            yield from self._moves_to(lister, card, cv, target, alone, more)
 
     @staticmethod
     def _targets(lister: Lister, card: Card) -> Iterator[tuple[int, int]]:
@@ -140,47 +156,64 @@ class NumberBuild(MoveKind):
             if cv <= target:
                 yield cv, target
 
-    def _moves_to(self, lister: Lister, c: Card, cv: int, target: int, extras: bool) -> Iterator[Move]:
+    def _moves_to(self, lister: Lister, c: Card, cv: int, target: int, alone: bool, more: bool
+                  ) -> Iterator[Move]:
+        """The builds of ``target`` with ``c`` counting ``cv``: of its own
+        group ``alone``, and with ``more`` groups and builds."""
         must = lister.must_touch(c)
         # The builds the move must touch: those of the target's value are
         # added whole; at most one other can be touched, by raising it.
         added = tuple(ident for ident in must if lister.value_of(ident) == target)
         raised = must.difference(added)
-        if len(raised) > 1 or (added and not extras):
+        alone = alone and not added
+        if len(raised) > 1 or not (alone or more):
             return
         template = (c, Action.BUILD, target)
-        for vec, ids in self._card_groups(lister, cv, target):
+        for vec, ids in self._card_groups(lister, c, cv, target):
             if not raised <= set(ids) or not lister.within(vec, ids):
                 continue
-            if not extras:
-                if vec or ids:
-                    yield from lister.emit(template, [vec], ids)
-                continue
-            yield from self._with_more(lister, template, vec, ids, added)
+            if alone and (vec or ids):
+                yield from lister.emit(template, [vec], ids)
+            if more:
+                yield from self._with_more(lister, template, vec, ids, added)
 
-    @staticmethod
-    def _with_more(lister: Lister, template: Template, vec: Counts, ids: tuple[str, ...],
+    def _with_more(self, lister: Lister, template: Template, vec: Counts, ids: tuple[str, ...],
                    added: tuple[str, ...]) -> Iterator[Move]:
-        """The builds that gather more groups of the target, and builds of it, than the card's own group."""
+        """The builds that gather more groups of the target, and builds of it
+        (those the seat may add to), than the card's own group."""
         target = template[2] or 0
-        whole = tuple(b.id for b in lister.builds if b.value == target and b.id not in ids and b.id not in added)
-        for more, _ in lister.unions(lister.counts(target) - vec, target, _more_wanted(lister, vec)):
+        state, seat = lister.state, lister.seat
+        whole = tuple(b.id for b in lister.among(lister.builds) if b.value == target and b.id not in ids
+                      and b.id not in added and self.adds(state, seat, b))
+        rest = lister.counts(target) - vec if lister.target is None else 0  # a targeted one names its cards
+        for more, _ in lister.unions(rest, target, _more_wanted(lister, vec), maximal=False):
             for chosen in choices(whole):
                 if more or chosen or added:  # else no extra groups: listed in the first pass
                     yield from lister.emit(template, [vec, more], ids + added + chosen)
 
-    def _card_groups(self, lister: Lister, cv: int, target: int) -> Iterator[tuple[Counts, tuple[str, ...]]]:
+    def _card_groups(self, lister: Lister, card: Card, cv: int, target: int
+                     ) -> Iterator[tuple[Counts, tuple[str, ...]]]:
         """The ways the played card's own group can make ``target``: alone,
-        with loose cards, or raising a single build (with loose cards too
-        where the options allow)."""
-        counts = lister.counts(target)
+        with loose cards, or raising a single build the seat may raise (with
+        loose cards too where the options allow). In a targeted generation,
+        only of the cards and builds the move names."""
+        counts = lister.drawn(target)
+        if counts is None:
+            return
         if cv == target:
             yield 0, ()
         elif cv < target:
             for sub in _sub_multisets(counts, target - cv, target):
                 yield sub, ()
-        for b in lister.builds:
-            if b.multiple or b.value == target:
+        yield from self._raising(lister, card, cv, target, counts)
+
+    def _raising(self, lister: Lister, card: Card, cv: int, target: int, counts: Counts
+                 ) -> Iterator[tuple[Counts, tuple[str, ...]]]:
+        """The card's groups that raise a single build the seat may raise."""
+        state, seat = lister.state, lister.seat
+        hand_after = tuple(h for h in state.hands[seat] if h is not card)
+        for b in lister.among(lister.builds):
+            if b.multiple or b.value == target or not self.raises(state, seat, b, hand_after):
                 continue
             need = target - b.value - cv
             if need == 0:
@@ -196,6 +229,29 @@ def _more_wanted(lister: Lister, vec: Counts) -> Counts | None:
     to lie in them): its one union of further groups."""
     named = lister.wanted([b.id for b in lister.builds])
     return named - vec if named is not None else None
+
+
+def _building(state: GameState, seat: int, move: Move, items: tuple[TableItem, ...], target: int,
+              groups: Groups) -> Play:
+    """The play of a build of ``target`` whose groups are ``groups``: the
+    build keeps the id of a build it adds to (one of its value first)."""
+    place = {it.id: i for i, it in enumerate(state.table)}  # a group's cards in table order
+    merged = tuple(laid for group in groups for laid in _laid(move.card, target, group, place))
+    builds = [it for it in items if isinstance(it, Build)]
+    keep = [b for b in builds if b.value != target] or builds
+    build_id = keep[0].id if keep else f"B{state.next_build}"
+    return Play(seat, move, items, build=Build(build_id, target, merged, seat))
+
+
+def _laid(card: Card, target: int, group: list[TableItem], place: dict[str, int]) -> tuple[tuple[Card, ...], ...]:
+    """The build's groups one group of a build makes: a build of the value
+    keeps its own groups; other cards are laid in table order, the played card last."""
+    build = next((g for g in group if isinstance(g, Build)), None)
+    if build is not None and build.value == target:
+        return build.groups
+    laid = sorted((g for g in group if g is not card), key=lambda g: place.get(g.id, 0))
+    cards = [c for g in laid for c in (g.cards if isinstance(g, Build) else (g,))]
+    return ((*cards, card) if card in group else tuple(cards),)
 
 
 def _check_build_of(opts: Options, move: Move, items: tuple[TableItem, ...]) -> int:
@@ -247,7 +303,7 @@ def _find_groups(state: GameState, move: Move, target: int, items: tuple[TableIt
     whole: Groups = [[b] for b in builds if b.value == target]
     raised = [b for b in builds if b.value != target]
     if len(raised) > 1:
-        raise RuleViolation("illegal_build", "Only one build can be raised at a time.")
+        raise RuleViolation("illegal_build", _ONE_RAISE)
     if raised:
         raise_group, rest = _raise_groups(state, move.card, raised[0], target, loose)
         return [raise_group, *whole, *rest]

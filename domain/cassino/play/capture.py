@@ -68,12 +68,24 @@ class SumCapture(MoveKind):
 
     # -- the check ----------------------------------------------------------
 
+    def shape(self, state: GameState, seat: int, move: Move, items: tuple[TableItem, ...]) -> None:
+        check_capture_shape(state, move, items)
+        _check_numbered(state, items)
+
     def play(self, state: GameState, seat: int, move: Move, items: tuple[TableItem, ...]) -> Play:
         choices = check_capture_shape(state, move, items)
         total = self._total(state, seat, move, [move.value] if move.value is not None else list(choices), items)
         if self.pips and len(choices) > 1:  # what a sweep scores does not hang on the value stated
             total = max(self._totals(state, seat, move, choices, items))
         return taking(state, seat, move, items, total if self.pips else 0)
+
+    def made(self, state: GameState, seat: int, move: Move, items: tuple[TableItem, ...]) -> Play:
+        """A capture the generator has made takes groups of a value of its
+        card (and builds it may take): nothing to check again but what a
+        sweep scores, with ``sweep_pips``."""
+        if self.pips:
+            return self.play(state, seat, move, items)
+        return taking(state, seat, move, items)
 
     def _totals(self, state: GameState, seat: int, move: Move, choices: tuple[int, ...],
                 items: tuple[TableItem, ...]) -> Iterator[int]:
@@ -88,10 +100,7 @@ class SumCapture(MoveKind):
         """Try each value the card may take. Returns the total the targets
         make at the value that took them (a multiple of it), which a sweep
         scores with ``sweep_pips``."""
-        loose = [it for it in items if isinstance(it, Card)]
-        for it in loose:
-            if not values_of(it, state.options):
-                raise RuleViolation("illegal_capture", f"{it.code} is taken only by a card of its rank.")
+        loose = _check_numbered(state, items)
         builds = [it for it in items if isinstance(it, Build)]
         refusal: RuleViolation | None = None
         for v in choices:
@@ -151,8 +160,10 @@ class SumCapture(MoveKind):
     # -- the generator --------------------------------------------------------
 
     def moves(self, lister: Lister, card: Card, phase: Phase) -> Iterator[Move]:
+        if phase is Phase.PARTIAL and not self.maximal(lister):
+            return  # a generation that does not tell the largest from the smaller made them all in the first pass
         for v in lister.rules.worth[card]:
-            yield from self._moves_at(lister, card, v, phase is Phase.CAPTURE)
+            yield from self._moves_at(lister, card, v, phase is Phase.CAPTURE and self.maximal(lister))
 
     def _summable(self, lister: Lister) -> Summable:
         """The builds this seat may take as numbers, by value (at any higher value)."""
@@ -170,9 +181,16 @@ class SumCapture(MoveKind):
             return  # a build the move must take is not taken by this value
         must, builds, summable, counts, only = at
         template = (c, Action.CAPTURE, None)
-        for vec, is_max in lister.unions(counts, v, only):
+        for vec, is_max in lister.unions(counts, v, only, self.maximal(lister)):
             for chosen in (_largest if maximal else _smaller)(vec, is_max, builds, must):
                 yield from lister.emit(template, [vec], tuple(b.id for b in chosen), summable)
+
+    def maximal(self, lister: Lister) -> bool:
+        """Whether a generation asks if a capture leaves nothing its card could
+        also take: listing does, to list it in its pass; a targeted one only
+        where partial captures are refused (with them, it makes the largest
+        and the smaller captures alike, in the first pass)."""
+        return lister.target is None or not self.partial
 
     def _at(self, lister: Lister, c: Card, v: int) -> At | None:
         """What the captures of ``c`` at ``v`` are made from: the builds they
@@ -184,8 +202,8 @@ class SumCapture(MoveKind):
             return None
         builds = tuple(b for b in lister.builds if b.value == v) if lister.builds else ()
         summable = {x: bs for x, bs in self._summable(lister).items() if x < v} if self.sums_builds else {}
-        counts: Counts = lister.counts(v)
-        if summable:
+        counts: Counts = lister.counts(v) if self.maximal(lister) else 0
+        if summable and self.maximal(lister):
             counts += sum(len(bs) * one(x) for x, bs in summable.items())
         return must, builds, summable, counts, lister.wanted([b.id for b in builds], summable)
 
@@ -205,6 +223,15 @@ def _smaller(vec: Counts, is_max: bool, builds: tuple[Build, ...], must: frozens
             continue  # listed with the largest captures
         if (vec or chosen) and must <= {b.id for b in chosen}:
             yield chosen
+
+
+def _check_numbered(state: GameState, items: tuple[TableItem, ...]) -> list[Card]:
+    """Cards taken in sums have numbers; returns the loose cards of ``items``."""
+    loose = [it for it in items if isinstance(it, Card)]
+    for it in loose:
+        if not values_of(it, state.options):
+            raise RuleViolation("illegal_capture", f"{it.code} is taken only by a card of its rank.")
+    return loose
 
 
 def _check_maximal(state: GameState, v: int, items: tuple[TableItem, ...], summable: list[Build]) -> None:

@@ -66,11 +66,15 @@ class CourtCapture(MoveKind):
             return item.rank == rank
         return self.with_builds and item.value == rank
 
-    def play(self, state: GameState, seat: int, move: Move, items: tuple[TableItem, ...]) -> Play:
+    def shape(self, state: GameState, seat: int, move: Move, items: tuple[TableItem, ...]) -> None:
         check_capture_shape(state, move, items)
-        card, word = move.card, rank_word(move.card)
-        if any(not self._of_rank(it, card.rank) for it in items):
+        if any(not self._of_rank(it, move.card.rank) for it in items):
+            word = rank_word(move.card)
             raise RuleViolation("illegal_capture", f"A {word} takes only {word}s.")
+
+    def play(self, state: GameState, seat: int, move: Move, items: tuple[TableItem, ...]) -> Play:
+        self.shape(state, seat, move, items)
+        card, word = move.card, rank_word(move.card)
         on_table = sum(1 for it in state.table if isinstance(it, Card) and it.rank == card.rank)
         refusal = self.count(word, len(items), on_table) if self.count else None
         if refusal is not None:

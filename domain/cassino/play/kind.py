@@ -1,16 +1,19 @@
 """A kind of move: the piece of the rules a game's options plug in.
 
 Each kind (a trail, a capture by sums, a court capture, a build, a pluck, a
-steal...) holds in one class both sides of its rule: :meth:`MoveKind.play`
-checks one move of the kind and says what it does, or raises the
-:class:`~domain.errors.RuleViolation` that names the rule it breaks, and
-:meth:`MoveKind.moves` generates the kind's moves for one card. The
-generator only ever yields a move that :meth:`play` accepts, and a move is
-accepted only when a generation targeted at it yields it
+steal...) holds in one class both sides of its rule: :meth:`MoveKind.moves`
+generates the kind's moves for one card, and :meth:`MoveKind.made` makes
+the play of a move the generator has made; :meth:`MoveKind.play` is the
+kind's check, which explains a refusal by raising the
+:class:`~domain.errors.RuleViolation` that names the rule broken (its first
+rules, found without a search, are :meth:`MoveKind.shape`). A move is
+accepted only when a generation targeted at it makes it
 (:meth:`.rules.Rules.resolve`), so what is listed and what is accepted are
-the same. :mod:`.rules` chooses the kinds a game's options call for and walks
-them in the order a player is offered moves, or narrowed to one move, over
-the :class:`~.listing.Lister` they share.
+the same; listing puts the first move of each template it makes to the
+check, so the generators and the check prune with the same rules.
+:mod:`.rules` chooses the kinds a game's options call for and walks them
+in the order a player is offered moves, or narrowed to one move, over the
+:class:`~.listing.Lister` they share.
 """
 
 from __future__ import annotations
@@ -69,8 +72,20 @@ class MoveKind:
         return iter(())
 
     def play(self, state: GameState, seat: int, move: Move, items: tuple[TableItem, ...]) -> Play:
-        """Check ``move`` (its targets on the table are ``items``); return what it does."""
+        """Check ``move`` (its targets on the table are ``items``); return what
+        it does, or raise the RuleViolation naming the rule it breaks."""
         raise NotImplementedError
+
+    def shape(self, state: GameState, seat: int, move: Move, items: tuple[TableItem, ...]) -> None:
+        """What a move of this kind must look like, found without a search:
+        the first rules :meth:`play` checks, in its order, so a move refused
+        for one of them is explained before any generation is run."""
+
+    def made(self, state: GameState, seat: int, move: Move, items: tuple[TableItem, ...]) -> Play:
+        """What ``move`` does, once this kind's generator has made it: what
+        the generation has found need not be checked again. A kind whose
+        generator establishes little has its check make the play."""
+        return self.play(state, seat, move, items)
 
 
 class Absent(MoveKind):

@@ -15,8 +15,9 @@ The same generators answer whether one move is legal (:class:`Target`): a
 *targeted* generation walks the same passes for the move's card and action
 only, and at each choice the generators make (a value, a union of groups,
 a set of loose cards) it follows only the branch that can still produce
-the move; a template that makes the move is checked on the move itself. No
-budget binds it.
+the move, reading of the table only what that branch needs; the template
+that makes the move has the rules make its play (:meth:`Judge.made`), with
+nothing the generation found checked again. No budget binds it.
 
 This module knows neither the kinds nor the rules that hold them: the
 kinds (:mod:`.kind`) are given a :class:`Lister`, and a lister asks the
@@ -28,9 +29,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from functools import cached_property
 from itertools import combinations, product
-from typing import Any, Protocol, TypeVar
+from typing import Any, Generic, Protocol, TypeVar
 
 from ...cards import Card
 from ...groups import ONES, Counts, _sub_multisets, fitting, one, splits_into, value_counts
@@ -48,6 +48,20 @@ Named = tuple[tuple[Card, ...], tuple[Build, ...], tuple[str, ...]] | None
 
 
 _NONE: frozenset[str] = frozenset()
+
+
+class once(Generic[T]):  # noqa: N801 -- read as a decorator, like property
+    """A property worked out when first read and kept on the instance, as
+    :func:`functools.cached_property` does, without the lock it takes on
+    Python 3.11: a targeted generation reads each of a few such values once,
+    where the lock costs about what the work does."""
+
+    def __init__(self, make: Callable[[Any], T]):
+        self.make, self.name = make, make.__name__
+
+    def __get__(self, instance: Any, owner: type | None = None) -> T:
+        value = instance.__dict__[self.name] = self.make(instance)
+        return value
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,29 +91,38 @@ ANY = Narrow()
 
 class Target:
     """What a targeted generation looks for: one move, as the generators
-    make it (no groups, a capture without its value), and its play where
-    the check has accepted it already."""
+    make it (no groups, a capture without its value), with the table items
+    it names (``items``, as the rules have looked them up; else found on
+    the table of ``state``), and, once the generation has made it, its play.
+    ``play`` is given up front where the check has accepted the move
+    already (a move whose words only say how it is made: the check reads
+    those, and the generation is asked whether it makes the plain move)."""
+
+    __slots__ = ("move", "items", "play", "checked", "refused", "named")
 
     def __init__(self, move: Move, state: GameState, play: Play | None = None,
                  items: tuple[TableItem, ...] | None = None):
-        self.move, self.state, self.play, self.items = move, state, play, items
-
-    @cached_property
-    def named(self) -> Named:
-        """What the move's targets name: the loose cards and the builds
-        (``items``, where the check has found them), and the targets naming
-        nothing on the table; None if it names one item twice."""
-        targets = self.move.targets
-        if len(set(targets)) != len(targets):
-            return None
-        items = self.items
         if items is None:
-            on_table = {it.id: it for it in self.state.table}
-            items = tuple(it for t in targets if (it := on_table.get(t)) is not None)
-        cards = tuple(it for it in items if type(it) is Card)
-        builds = tuple(it for it in items if type(it) is Build)
-        found = len(items) == len(targets) or {it.id for it in items}
-        return cards, builds, () if found is True else tuple(t for t in targets if t not in found)
+            on_table = {it.id: it for it in state.table}
+            items = tuple(it for t in move.targets if (it := on_table.get(t)) is not None)
+        self.move, self.items, self.play = move, items, play
+        self.checked = play is not None  # the check has accepted the move: the duty need not prune for it
+        self.refused = False  # the generation reached the move, and the rules refused to make it
+        self.named = _named(move.targets, items)
+
+
+def _named(targets: tuple[str, ...], items: tuple[TableItem, ...]) -> Named:
+    """What targets name: the loose cards and the builds among ``items``
+    (those of the targets on the table), and the targets naming nothing on
+    the table; None if they name one item twice."""
+    if len(set(targets)) != len(targets):
+        return None
+    cards = tuple(it for it in items if type(it) is Card)
+    builds = tuple(it for it in items if type(it) is Build)
+    if len(items) == len(targets):
+        return cards, builds, ()
+    found = {it.id for it in items}
+    return cards, builds, tuple(t for t in targets if t not in found)
 
 
 class Judge(Protocol):
@@ -113,6 +136,8 @@ class Judge(Protocol):
     def duty(self) -> OwnerDuty: ...
 
     def accepts(self, state: GameState, seat: int, move: Move) -> bool: ...
+
+    def made(self, state: GameState, seat: int, target: Target) -> Play | None: ...
 
 
 class Lister:
@@ -128,36 +153,35 @@ class Lister:
         self._memo: dict[object, Any] = {}
         self._must: dict[Card, frozenset[str]] = {}
 
-    @cached_property
-    def values(self) -> dict[Card, int]:
-        """The loose cards with numbers, with their values in this run."""
-        return self._table[0]
-
-    @cached_property
+    @once
     def builds(self) -> tuple[Build, ...]:
-        return self._table[1]
+        """The builds on the table."""
+        return tuple(it for it in self.state.table if type(it) is Build)
 
-    @cached_property
-    def _table(self) -> tuple[dict[Card, int], tuple[Build, ...]]:
-        """The table read once: :attr:`values` and :attr:`builds`."""
-        worth, table = self.rules.worth, self.state.table
-        values = {it: w[0] for it in table if type(it) is Card and (w := worth[it])}
+    @once
+    def hand(self) -> tuple[Card, ...]:
+        """The seat's hand, each card once."""
+        return tuple(dict.fromkeys(self.state.hands[self.seat]))
+
+    @once
+    def values(self) -> dict[Card, int]:
+        """The loose cards with numbers, with their values in this run (read
+        when first needed: a targeted generation reads only the cards its
+        move names, unless it asks what else the table holds)."""
+        worth = self.rules.worth
+        values = {it: w[0] for it in self.state.table if type(it) is Card and (w := worth[it])}
         if self.chosen:
             values.update(self.chosen)
-        return values, tuple(it for it in table if type(it) is Build)
+        return values
 
-    @cached_property
+    @once
     def loose(self) -> Counts:
         """The loose cards with numbers, by value."""
         return sum(map(ONES.__getitem__, self.values.values()))
 
-    @cached_property
-    def hand(self) -> tuple[Card, ...]:
-        return tuple(dict.fromkeys(self.state.hands[self.seat]))
-
     # -- what the kinds share ---------------------------------------------
 
-    @cached_property
+    @once
     def by_value(self) -> dict[int, list[Card]]:
         """The loose cards with numbers, by their values in this run."""
         out: dict[int, list[Card]] = {}
@@ -176,8 +200,10 @@ class Lister:
         """The ids of the builds a move with ``card`` must take or add to (the
         owner's duty). None to prune by in a targeted generation whose move
         the check has accepted: the check applies the whole duty, so the move
-        touches them already, and the branches pruned for them cannot make it."""
-        if not self.builds or (self.target is not None and self.target.play is not None):
+        touches them already, and the branches pruned for them cannot make it.
+        None either while the seat owns no build: the duty binds an owner."""
+        seat = self.seat
+        if (self.target is not None and self.target.checked) or all(b.owner != seat for b in self.builds):
             return _NONE
         found = self._must.get(card)
         if found is None:
@@ -199,11 +225,16 @@ class Lister:
         return ()
 
     def _reached(self) -> bool:
-        """The targeted move, reached: made if the check accepts it (as it
-        has, where the check was asked first)."""
+        """The targeted move, reached: the rules make its play of what the
+        generation has found (:meth:`Judge.made`), or it is refused (the
+        owner's duty, say). Once either way: the play does not hang on the
+        branch that reached it."""
         target = self.target
         assert target is not None
-        return target.play is not None or self.rules.accepts(self.state, self.seat, target.move)
+        if target.play is None and not target.refused:
+            target.play = self.rules.made(self.state, self.seat, target)
+            target.refused = target.play is None
+        return target.play is not None
 
     def aims(self, ids: Sequence[str]) -> bool:
         """Whether a move naming ``ids`` can be the targeted move (any can, when listing)."""
@@ -215,8 +246,23 @@ class Lister:
         listing): it names those ids and at least those loose cards."""
         if self.target is None:
             return True
-        named = self._named_cards
+        named = self.named_cards
         return named is not None and bool(fitting((vec,), named)) and set(ids).issubset(self.target.move.targets)
+
+    def drawn(self, v: int) -> Counts | None:
+        """The loose cards a branch draws its groups of ``v`` from: those of
+        values up to ``v``, or in a targeted generation the cards the move
+        names (its groups lie in them: :meth:`within`); None when it names a
+        card without a number."""
+        return self.counts(v) if self.target is None else self.named_cards
+
+    def among(self, builds: Sequence[Build]) -> Sequence[Build]:
+        """Those of ``builds`` a branch may name: all, or in a targeted
+        generation those the move names."""
+        if self.target is None:
+            return builds
+        named = self.target.move.targets
+        return [b for b in builds if b.id in named]
 
     def wants(self, value: int | None) -> bool:
         """Whether a branch making moves of ``value`` can make the targeted move (any can, when listing)."""
@@ -302,24 +348,32 @@ class Lister:
         named = self.target.named if self.target is not None else None
         if named is None or (named[2] and any(t not in besides for t in named[2])):
             return None
-        counts = self._named_cards
+        counts = self.named_cards
         for b in named[1]:
             if counts is None or b.id in besides:
                 continue
             counts = counts + one(b.value) if summable and any(s is b for s in summable.get(b.value, ())) else None
         return counts
 
-    @cached_property
-    def _named_cards(self) -> Counts | None:
+    @once
+    def named_cards(self) -> Counts | None:
         """The loose cards the targeted move names, by their values in this
-        run; None if one has no number (or it names an item twice)."""
+        run; None if one has no number (or it names an item twice), or
+        when the generation is not targeted."""
         named = self.target.named if self.target is not None else None
         if named is None:
             return None
-        try:
-            return sum(map(ONES.__getitem__, map(self.values.__getitem__, named[0])))
-        except KeyError:  # a card without a number
-            return None
+        worth, chosen = self.rules.worth, self.chosen
+        counts = 0
+        for c in named[0]:
+            x = chosen.get(c) if chosen else None
+            if x is None:
+                w = worth[c]
+                if not w:
+                    return None  # a card without a number
+                x = w[0]
+            counts += ONES[x]
+        return counts
 
     def counts(self, v: int) -> Counts:
         """The loose cards of values up to ``v``."""
@@ -328,7 +382,8 @@ class Lister:
     def value_of(self, ident: str) -> int:
         return next(b.value for b in self.builds if b.id == ident)
 
-    def unions(self, counts: Counts, v: int, only: Counts | None = None) -> Iterable[tuple[Counts, bool]]:
+    def unions(self, counts: Counts, v: int, only: Counts | None = None, maximal: bool = True
+               ) -> Iterable[tuple[Counts, bool]]:
         """Every distinct sub-multiset of ``counts`` that splits into groups of
         ``v`` (the empty one included), with whether nothing more could be
         added. Depth-first, one group at a time; a union is known by what it
@@ -341,12 +396,36 @@ class Lister:
         move would take: see :meth:`wanted`), if it is one: a sub-multiset
         of ``counts`` that splits into groups of ``v``, the walk's nodes
         exactly, with nothing more to add when no group of ``v`` fits in what
-        it leaves."""
+        it leaves at any values of its cards (:meth:`_leaves_group`, a search
+        made only if ``maximal`` asks: else False, and ``counts`` is not
+        read, as ``only`` names cards that are there)."""
         if self.target is None:
             return self._walk(counts, v)
-        if only is not None and fitting((only,), counts) and splits_into(only, v):
-            return ((only, not _sub_multisets(counts - only, v, v)),)
+        if only is None or not splits_into(only, v):
+            return ()
+        if not maximal:
+            return ((only, False),)
+        if fitting((only,), counts):
+            return ((only, not self._leaves_group(counts - only, v)),)
         return ()
+
+    def _leaves_group(self, rest: Counts, v: int) -> bool:
+        """Whether ``rest``, what the targeted move leaves of ``counts`` (the
+        loose cards up to ``v`` by their values in this run), holds a group
+        of ``v`` with the cards left that have several values (a Royal ace)
+        counting any of them, as the check's maximality asks: a run gives
+        such a card one value, and the ace the run counts 14 is a 1 to a
+        group of 13 it leaves behind."""
+        if _sub_multisets(rest, v, v):
+            return True
+        assert self.target is not None
+        worth, named = self.rules.worth, self.target.move.targets
+        left = [c for c in self.state.table if type(c) is Card and len(worth[c]) > 1 and c.id not in named]
+        if not left:
+            return False
+        base = rest - sum(ONES[x] for c in left if (x := self.values[c]) <= v)
+        return any(_sub_multisets(base + sum(ONES[x] for x in xs if x <= v), v, v)
+                   for xs in product(*(worth[c] for c in left)))
 
     def _walk(self, counts: Counts, v: int) -> Iterator[tuple[Counts, bool]]:
         """The unions of :meth:`unions`, walked."""

@@ -7,9 +7,10 @@ duty. This is the one place where an option that brings a kind of move is
 plugged in; the kinds themselves read no option flags while they work.
 
 The generators are the rules: :meth:`Rules.resolve` accepts a move when a
-generation targeted at it yields it, so what is listed and what is
-accepted cannot differ. The kinds' checks say why a move is refused
-(:meth:`Rules.check`), and the generators put each move they make to them.
+generation targeted at it makes it, and answers the play that generation
+made, so what is listed and what is accepted cannot differ. The kinds'
+checks say why a move is refused (:meth:`Rules.check`), and listing puts
+the first move of each template it makes to them.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Collection, Iterator, Sequence
 from dataclasses import dataclass, field
 from itertools import islice, product
-from typing import cast
+from typing import NoReturn, cast
 
 from ...cards import Card, full_deck
 from ...errors import RuleViolation
@@ -84,6 +85,7 @@ class Rules:
     by_action: dict[Action, tuple[MoveKind, ...]] = field(init=False)
     listing: dict[Phase, tuple[MoveKind, ...]] = field(init=False)  # the passes of listing, in order
     routes: dict[Action, dict[Card, tuple[Route, ...]]] = field(init=False)  # the passes a card's moves come from
+    choosing: bool = field(init=False)  # whether a card may count one of several values (a Royal ace, say)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "by_action", {a: tuple(k for k in self.kinds if k.action == a) for a in Action})
@@ -91,6 +93,7 @@ class Rules:
         listing = {p: kinds for p, kinds in passes.items() if kinds}
         object.__setattr__(self, "listing", listing)
         object.__setattr__(self, "routes", {a: _routes(listing, a) for a in Action})
+        object.__setattr__(self, "choosing", any(len(values) > 1 for values in self.worth.values()))
 
     def kind_for(self, move: Move) -> MoveKind:
         kinds = self.by_action[move.action]
@@ -102,32 +105,70 @@ class Rules:
         """``move`` by ``seat`` now, if a generation targeted at it makes it:
         return what it does, or raise the RuleViolation that says why not.
 
-        A generator yields a move once the check accepts it, so the check
-        comes first: its refusal is the answer, naming the rule broken, and
-        the move it accepts is then looked for. The generators make moves
-        without the words that only say how a move is made (a capture's
-        value, groups), so they are asked about the move without them."""
-        play, items = self._checked(state, seat, move)
+        The generation reads what every move needs first (the game in play,
+        the seat's turn, the card in hand, its targets on the table), and
+        what a move of its kind must look like (:meth:`MoveKind.shape`, the
+        first rules of its kind's check), and then looks for the move, making
+        its play once found (:meth:`made`). A move it does not make is
+        explained by its kind's check (:meth:`check`), which names the rule
+        broken. The generators make moves without the words that only say
+        how a move is made (a capture's value, groups):
+        for a move with them the check reads them first, and the generation
+        is asked about the move without them."""
+        kind, items = self._read(state, seat, move)
         asked = _as_made(move)
-        if not self._makes(state, seat, Target(asked, state, play if asked is move else None, items)):
-            raise RuleViolation(_UNMADE[move.action], f"{move.text} is not among your legal moves.")
+        if asked is move:
+            kind.shape(state, seat, move, items)
+            target = Target(move, state, None, items)
+            if self._makes(state, seat, target):
+                assert target.play is not None
+                return target.play
+            self._explain(state, seat, move, kind, items)
+        play = self._checked(state, seat, move, kind, items)
+        if not self._makes(state, seat, Target(asked, state, play, items)):
+            raise _unmade(move)
         return play
 
     def check(self, state: GameState, seat: int, move: Move) -> Play:
         """The check of ``move``'s kind, what every move needs first and the
         owner's duty after: what it does, or the RuleViolation naming the rule
-        it breaks. The generators put each move they make to it."""
-        return self._checked(state, seat, move)[0]
+        it breaks. It explains a refusal; the generators put the first move
+        of each template they list to it."""
+        kind, items = self._read(state, seat, move)
+        return self._checked(state, seat, move, kind, items)
 
-    def _checked(self, state: GameState, seat: int, move: Move) -> tuple[Play, tuple[TableItem, ...]]:
-        """:meth:`check`, with the table items the move names."""
+    def made(self, state: GameState, seat: int, target: Target) -> Play | None:
+        """The play of the move a targeted generation has made: its kind
+        makes it, and the owner's duty has the last word; None where the
+        duty refuses it."""
+        kind = self.kind_for(target.move)
+        try:
+            play = kind.made(state, seat, target.move, target.items)
+            return self.duty.check(state, seat, play) if kind.bound_by_duty else play
+        except RuleViolation:
+            return None
+
+    def _read(self, state: GameState, seat: int, move: Move) -> tuple[MoveKind, tuple[TableItem, ...]]:
+        """What every move needs first: the game in play, the seat's turn and
+        the card in its hand (for a kind played on one's turn), and the table
+        items the move names. Returns the move's kind and those items."""
         _check_in_play(state, seat)
         kind = self.kind_for(move)
         if kind.on_turn:
             _check_turn(state, seat, move.card)
-        items = _targets(state, move, kind.names_piles) if kind.on_table else ()
+        return kind, _targets(state, move, kind.names_piles) if kind.on_table else ()
+
+    def _checked(self, state: GameState, seat: int, move: Move, kind: MoveKind, items: tuple[TableItem, ...]) -> Play:
+        """The kind's check of ``move``, and the owner's duty after."""
         play = kind.play(state, seat, move, items)
-        return self.duty.check(state, seat, play) if kind.bound_by_duty else play, items
+        return self.duty.check(state, seat, play) if kind.bound_by_duty else play
+
+    def _explain(self, state: GameState, seat: int, move: Move, kind: MoveKind,
+                 items: tuple[TableItem, ...]) -> NoReturn:
+        """Why no generator makes ``move``: the rule its kind's check finds
+        broken, or (where the check finds none) that it is not among the legal moves."""
+        self._checked(state, seat, move, kind, items)
+        raise _unmade(move)
 
     def accepts(self, state: GameState, seat: int, move: Move) -> bool:
         """Whether :meth:`check` accepts ``move``."""
@@ -179,13 +220,14 @@ class Rules:
     def _makes(self, state: GameState, seat: int, target: Target) -> bool:
         """Whether the kinds make ``target``'s move: a generation targeted at
         it, run by run as :meth:`moves` runs, and bound by no budget. It
-        walks only the passes of the move's card and action
-        (:attr:`routes`), and in each only the kind that answers for the card."""
-        card, now = target.move.card, _now(state, seat)
-        routes = [r for r in self.routes[target.move.action].get(card, ()) if r[0] in now]
+        walks only the passes of the move's card and action (:attr:`routes`)
+        whose kind for the card is the kind that answers for the move (a
+        build naming no pile is not looked for among those that use piles)."""
+        card, now, kind = target.move.card, _now(state, seat), self.kind_for(target.move)
+        routes = [r for r in self.routes[target.move.action].get(card, ()) if r[0] in now and r[2] is kind]
         for chosen in self._choices(state) if routes else ():
             lister = Lister(self, state, seat, Budget(None), set(), chosen, target)
-            for phase, source, kind in routes:
+            for phase, source, _ in routes:
                 if card in source.cards(lister) and next(iter(kind.moves(lister, card, phase)), None) is not None:
                     return True
         return False
@@ -195,6 +237,8 @@ class Rules:
         them: first every card its first value, then the others in turn."""
         yield {}
         worth = self.worth
+        if not self.choosing:
+            return
         several = [it for it in state.table if isinstance(it, Card) and len(worth[it]) > 1]
         for values in islice(product(*[worth[c] for c in several]), 1, None):
             yield dict(zip(several, values))
@@ -244,6 +288,10 @@ def rules_for(options: Options) -> Rules:
     rules = Rules(_kinds(options), DUTIES[options.owner_duty](options), worth(options))
     _MADE[id(options)] = (options, rules)
     return rules
+
+
+def _unmade(move: Move) -> RuleViolation:
+    return RuleViolation(_UNMADE[move.action], f"{move.text} is not among your legal moves.")
 
 
 def _as_made(move: Move) -> Move:
