@@ -166,7 +166,7 @@ class NumberBuild(MoveKind):
         added = tuple(ident for ident in must if lister.value_of(ident) == target)
         raised = must.difference(added)
         alone = alone and not added
-        if len(raised) > 1 or not (alone or more):
+        if len(raised) > 1 or not (alone or more) or not lister.adds_up(cv, target):
             return
         template = (c, Action.BUILD, target)
         for vec, ids in self._card_groups(lister, c, cv, target):

@@ -355,6 +355,20 @@ class Lister:
             counts = counts + one(b.value) if summable and any(s is b for s in summable.get(b.value, ())) else None
         return counts
 
+    def adds_up(self, x: int, v: int) -> bool:
+        """Whether a build of ``v`` whose card counts ``x`` can be the
+        targeted move as far as its total goes (any can, when listing): the
+        card and what the move names (its loose cards by their values in
+        this run, its builds by theirs) add up to a multiple of ``v``, as
+        each group of a build makes ``v``. A search for the card's group
+        follows only where this holds."""
+        if self.target is None:
+            return True
+        named, cards = self.target.named, self.named_cards
+        if named is None or cards is None:
+            return False
+        return (x + sum(y * k for y, k in value_counts(cards)) + sum(b.value for b in named[1])) % v == 0
+
     @once
     def named_cards(self) -> Counts | None:
         """The loose cards the targeted move names, by their values in this

@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Collection, Iterator, Sequence
 from dataclasses import dataclass, field
 from itertools import islice, product
-from typing import NoReturn, cast
+from typing import NoReturn
 
 from ...cards import Card, full_deck
 from ...errors import RuleViolation
@@ -86,6 +86,7 @@ class Rules:
     listing: dict[Phase, tuple[MoveKind, ...]] = field(init=False)  # the passes of listing, in order
     routes: dict[Action, dict[Card, tuple[Route, ...]]] = field(init=False)  # the passes a card's moves come from
     choosing: bool = field(init=False)  # whether a card may count one of several values (a Royal ace, say)
+    by_card: dict[Action, dict[Card, MoveKind]] = field(init=False)  # a card's kind, where targets do not tell
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "by_action", {a: tuple(k for k in self.kinds if k.action == a) for a in Action})
@@ -94,12 +95,14 @@ class Rules:
         object.__setattr__(self, "listing", listing)
         object.__setattr__(self, "routes", {a: _routes(listing, a) for a in Action})
         object.__setattr__(self, "choosing", any(len(values) > 1 for values in self.worth.values()))
+        object.__setattr__(self, "by_card", {a: _by_card(kinds) for a, kinds in self.by_action.items()})
 
     def kind_for(self, move: Move) -> MoveKind:
-        kinds = self.by_action[move.action]
-        if len(kinds) == 1:
-            return kinds[0]
-        return next(k for k in kinds if k.answers(move))
+        """The kind that checks ``move``: the first of its action's that answers it."""
+        found = self.by_card[move.action].get(move.card)
+        if found is not None:
+            return found
+        return next(k for k in self.by_action[move.action] if k.answers(move))
 
     def resolve(self, state: GameState, seat: int, move: Move) -> Play:
         """``move`` by ``seat`` now, if a generation targeted at it makes it:
@@ -120,12 +123,12 @@ class Rules:
         if asked is move:
             kind.shape(state, seat, move, items)
             target = Target(move, state, None, items)
-            if self._makes(state, seat, target):
+            if self._makes(state, seat, target, kind):
                 assert target.play is not None
                 return target.play
             self._explain(state, seat, move, kind, items)
         play = self._checked(state, seat, move, kind, items)
-        if not self._makes(state, seat, Target(asked, state, play, items)):
+        if not self._makes(state, seat, Target(asked, state, play, items), kind):
             raise _unmade(move)
         return play
 
@@ -217,19 +220,18 @@ class Rules:
                 seen.add(move)
                 yield move
 
-    def _makes(self, state: GameState, seat: int, target: Target) -> bool:
+    def _makes(self, state: GameState, seat: int, target: Target, kind: MoveKind) -> bool:
         """Whether the kinds make ``target``'s move: a generation targeted at
         it, run by run as :meth:`moves` runs, and bound by no budget. It
         walks only the passes of the move's card and action (:attr:`routes`)
-        whose kind for the card is the kind that answers for the move (a
-        build naming no pile is not looked for among those that use piles)."""
-        card, now, kind = target.move.card, _now(state, seat), self.kind_for(target.move)
+        whose kind for the card is ``kind``, the kind that answers for the
+        move (a build naming no pile is not looked for among those that use piles)."""
+        card, now = target.move.card, _now(state, seat)
         routes = [r for r in self.routes[target.move.action].get(card, ()) if r[0] in now and r[2] is kind]
         for chosen in self._choices(state) if routes else ():
             lister = Lister(self, state, seat, Budget(None), set(), chosen, target)
-            for phase, source, _ in routes:
-                if card in source.cards(lister) and next(iter(kind.moves(lister, card, phase)), None) is not None:
-                    return True
+            if any(_made(lister, kind, card, phase, source) for phase, source, _ in routes):
+                return True
         return False
 
     def _choices(self, state: GameState) -> Iterator[dict[Card, int]]:
@@ -242,6 +244,15 @@ class Rules:
         several = [it for it in state.table if isinstance(it, Card) and len(worth[it]) > 1]
         for values in islice(product(*[worth[c] for c in several]), 1, None):
             yield dict(zip(several, values))
+
+
+def _made(lister: Lister, kind: MoveKind, card: Card, phase: Phase, source: MoveKind) -> bool:
+    """Whether ``kind`` makes a move of ``card`` in ``phase``, whose cards
+    are those ``source`` walks (a card of the hand is among them where the
+    kind plays from the hand: the rules have seen to that)."""
+    if not kind.on_turn and card not in source.cards(lister):
+        return False
+    return next(iter(kind.moves(lister, card, phase)), None) is not None
 
 
 def _now(state: GameState, seat: int) -> Collection[Phase]:
@@ -262,6 +273,24 @@ def _pass(lister: Lister, phase: Phase, kinds: Sequence[MoveKind]) -> Iterator[M
         kind = next((k for k in kinds if k.takes(card)), None)
         if kind is not None and (action is None or kind.action is action):
             yield from kind.moves(lister, card, phase)
+
+
+def _by_card(kinds: tuple[MoveKind, ...]) -> dict[Card, MoveKind]:
+    """For each card, the first of ``kinds`` that answers its moves, where
+    that is known from the card alone (no kind before it asks the targets,
+    as one that plays from capture piles does); the rest are looked up move
+    by move. An action of one kind has it answer every move."""
+    if len(kinds) == 1:
+        return dict.fromkeys(full_deck(), kinds[0])
+    out: dict[Card, MoveKind] = {}
+    for card in full_deck():
+        for k in kinds:
+            if type(k).answers is not MoveKind.answers:
+                break
+            if k.takes(card):
+                out[card] = k
+                break
+    return out
 
 
 def _routes(listing: dict[Phase, tuple[MoveKind, ...]], action: Action) -> dict[Card, tuple[Route, ...]]:
@@ -320,12 +349,14 @@ def _check_turn(state: GameState, seat: int, card: Card) -> None:
 def _targets(state: GameState, move: Move, skip_piles: bool) -> tuple[TableItem, ...]:
     """The table items a move names (a seat's pile, where the kind takes
     one, is its kind's to read): each once, each on the table."""
-    on_table = {it.id: it for it in state.table}  # one pass, not one per target
     targets = tuple(t for t in move.targets if pile_seat(t) is None) if skip_piles else move.targets
-    found = tuple(map(on_table.get, targets))
-    if None in found or len(set(targets)) != len(targets):
+    if not targets:
+        return ()
+    named = set(targets)
+    on_table = {it.id: it for it in state.table if it.id in named}  # one pass, not one per target
+    if len(on_table) != len(targets):
         _refuse_targets(targets, on_table)
-    return cast(tuple[TableItem, ...], found)
+    return tuple(on_table[t] for t in targets)
 
 
 def _refuse_targets(targets: tuple[str, ...], on_table: dict[str, TableItem]) -> None:
