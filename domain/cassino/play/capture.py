@@ -180,10 +180,14 @@ class SumCapture(MoveKind):
         if at is None:
             return  # a build the move must take is not taken by this value
         must, builds, summable, counts, only = at
-        template = (c, Action.CAPTURE, None)
+        template, proven = (c, Action.CAPTURE, None), self.partial or not lister.several
         for vec, is_max in lister.unions(counts, v, only, self.maximal(lister)):
             for chosen in (_largest if maximal else _smaller)(vec, is_max, builds, must):
-                yield from lister.emit(template, [vec], tuple(b.id for b in chosen), summable)
+                yield from lister.emit(template, [vec], tuple(b.id for b in chosen), summable, proven)
+
+    # Listing's walk asks maximality in its run, where a Royal ace counts one
+    # value: where captures must be maximal and the table holds such a card,
+    # the check has the last word on a listed capture (proven is False).
 
     def maximal(self, lister: Lister) -> bool:
         """Whether a generation asks if a capture leaves nothing its card could

@@ -175,6 +175,12 @@ class Lister:
         return values
 
     @once
+    def several(self) -> bool:
+        """Whether a loose card on the table may count one of several values."""
+        worth = self.rules.worth
+        return any(len(worth[it]) > 1 for it in self.state.table if type(it) is Card)
+
+    @once
     def loose(self) -> Counts:
         """The loose cards with numbers, by value."""
         return sum(map(ONES.__getitem__, self.values.values()))
@@ -202,8 +208,7 @@ class Lister:
         the check has accepted: the check applies the whole duty, so the move
         touches them already, and the branches pruned for them cannot make it.
         None either while the seat owns no build: the duty binds an owner."""
-        seat = self.seat
-        if (self.target is not None and self.target.checked) or all(b.owner != seat for b in self.builds):
+        if (self.target is not None and self.target.checked) or not self.owner:
             return _NONE
         found = self._must.get(card)
         if found is None:
@@ -299,19 +304,21 @@ class Lister:
         return found.issuperset(wanted)
 
     def emit(self, template: Template, vectors: list[Counts], ids: tuple[str, ...],
-             summable: dict[int, list[Build]] | None = None) -> Iterable[Move]:
-        """Check one template (its card, action and value, the counts of
-        loose cards it takes and the ids it names besides); if legal, each
-        concrete move it stands for. In a targeted generation, the targeted
-        move, if it is one of them and legal: a template's spellings are
-        interchangeable for the check (two 5s are), as listing has it when it
-        checks only the first."""
+             summable: dict[int, list[Build]] | None = None, proven: bool = True) -> Iterable[Move]:
+        """The moves of one template the generator has made (its card,
+        action and value, the counts of loose cards it takes and the ids it
+        names besides), if it is legal: each concrete move it stands for. In
+        a targeted generation, the targeted move, if it is one of them and
+        the rules make its play. A template's spellings are interchangeable
+        for the rules (two 5s are), so listing asks about the first only
+        (:meth:`_sound`); ``proven`` says whether the kind's generation
+        has established every rule of the kind for it."""
         if self.target is None:
-            return self._spelled(template, vectors, ids, summable)
+            return self._spelled(template, vectors, ids, summable, proven)
         return (self.target.move,) if self._spells(template, sum(vectors), ids, summable) and self._reached() else ()
 
     def _spelled(self, template: Template, vectors: list[Counts], ids: tuple[str, ...],
-                 summable: dict[int, list[Build]] | None) -> Iterator[Move]:
+                 summable: dict[int, list[Build]] | None, proven: bool) -> Iterator[Move]:
         """The moves of a template, if its first spelling is legal, each once."""
         card, action, value = template
         wanted = self.narrow.targets.difference(ids)
@@ -321,12 +328,28 @@ class Lister:
         for codes in self.spell(vectors, summable, wanted):
             move = Move(card, action, codes + ids, value)
             if first:
-                if not self.legal(move):
+                if not self._sound(move, proven):
                     return
                 first = False
             if move not in self.seen:
                 self.seen.add(move)
                 yield move
+
+    def _sound(self, move: Move, proven: bool) -> bool:
+        """Whether the first spelling of a template the generator has made
+        is legal. Where the kind's generation has established every rule of
+        its kind (``proven``) and the owner's duty binds no build of the
+        seat, it is, as a targeted generation would find: the generator
+        makes the move. Else the check says. One unit of work either way."""
+        if proven and not self.owner:
+            self.budget.spend()
+            return True
+        return self.legal(move)
+
+    @once
+    def owner(self) -> bool:
+        """Whether the seat owns a build, which the owner's duty binds."""
+        return any(b.owner == self.seat for b in self.builds)
 
     def _spells(self, template: Template, counts: Counts, ids: tuple[str, ...],
                 summable: dict[int, list[Build]] | None) -> bool:
