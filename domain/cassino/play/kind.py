@@ -9,8 +9,8 @@ kind's check, which explains a refusal by raising the
 rules, found without a search, are :meth:`MoveKind.shape`). A move is
 accepted only when a generation targeted at it makes it
 (:meth:`.rules.Rules.resolve`), so what is listed and what is accepted are
-the same; listing puts the first move of each template it makes to the
-check, so the generators and the check prune with the same rules.
+the same; the generators prune with the kinds' rules, and listing puts
+the first move of a template to the check where they leave one to it.
 :mod:`.rules` chooses the kinds a game's options call for and walks them
 in the order a player is offered moves, or narrowed to one move, over the
 :class:`~.listing.Lister` they share.

@@ -5,8 +5,10 @@ A crowded table can allow exponentially many captures, so generation never
 tries subsets of cards. It works on *templates*: a card, an action, a value,
 how many loose cards of each value, and which builds. Whether a move is
 legal depends only on its template (two 5s are interchangeable for the
-rules), so each template is put to the kind's check once and then spelled
-out into concrete moves. A :class:`Lister` holds what the kinds share while
+rules), so each template is judged once (by the generator that made it,
+where that generator establishes every rule of its kind, else by the
+kind's check: :meth:`Lister.emit`) and then spelled out into concrete
+moves. A :class:`Lister` holds what the kinds share while
 they generate: the loose cards by value, the budget of work, the moves
 already given, and memos of one position. :mod:`.rules` walks the kinds
 over it, pass by pass.

@@ -9,8 +9,9 @@ plugged in; the kinds themselves read no option flags while they work.
 The generators are the rules: :meth:`Rules.resolve` accepts a move when a
 generation targeted at it makes it, and answers the play that generation
 made, so what is listed and what is accepted cannot differ. The kinds'
-checks say why a move is refused (:meth:`Rules.check`), and listing puts
-the first move of each template it makes to them.
+checks say why a move is refused (:meth:`Rules.check`); listing puts the
+first move of a template to them only where the generator that made it
+leaves a rule to them (the owner's duty, say).
 """
 
 from __future__ import annotations
