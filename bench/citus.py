@@ -23,7 +23,11 @@ coordinator).
    each command reached are read from the coordinator's log between one
    command and the next. ``multi_shard_statements``: Citus' own count of
    statements run on several shards (``citus_stat_counters``) over the
-   same commands. Target: 0.0 and 0.
+   same commands. Target: 0.0 and 0. ``keyed_creation_multi_node_share``:
+   the same share of the creations of those games, each made under an
+   ``Idempotency-Key`` and sent twice (the retry is answered from the key's
+   record, filed with the game), and more games created so, up to
+   ``--creations``; ``keyed_creations``, how many. Target: 0.0.
 2. ``citus_command_cost_ratio``: the CPU per command of the service and
    every node of the cluster (each postmaster and all its children, from
    /proc via psutil) over that of the service and the plain server, the
@@ -54,6 +58,7 @@ import json
 import os
 import random
 import re
+import secrets
 import shutil
 import sys
 import tempfile
@@ -76,7 +81,8 @@ from tests.citus import build  # noqa: E402
 from tests.citus.cluster import DATABASE, SETTINGS, Cluster  # noqa: E402
 from tests.replicas.load import Load, audit  # noqa: E402
 
-TARGETS = {"multi_node_command_share": 0.0, "citus_command_cost_ratio": 1.5, "rebalance_acked_lost": 0,
+TARGETS = {"multi_node_command_share": 0.0, "keyed_creation_multi_node_share": 0.0,
+           "citus_command_cost_ratio": 1.5, "rebalance_acked_lost": 0,
            "rebalance_doubled": 0, "worker_kill_acked_lost": 0, "games_failing_verify": 0}
 #: The plain server runs as the cluster's nodes do, Citus aside.
 PLAIN_SETTINGS = {k: v for k, v in SETTINGS.items() if "citus" not in k and k != "shared_preload_libraries"}
@@ -106,10 +112,15 @@ _ON_SERVER = re.compile(r"\[(\d+)\] DETAIL:  on server \S+@(\S+):\d+ connectionI
 _MEASURED = "casino-bench-commands"
 
 
-def nodes_per_command(cluster: Cluster, scripts: list[bench.Script], commands: int) -> tuple[Counter, int, int]:
+def nodes_per_command(cluster: Cluster, scripts: list[bench.Script], commands: int,
+                      creations: int) -> tuple[Counter, int, int, Counter]:
     """Send ``commands`` commands one at a time; how many reached how many
     nodes (from Citus' log of the statements it sent), how many were sent,
-    and Citus' count of multi-shard statements meanwhile."""
+    and Citus' count of multi-shard statements meanwhile. Each game is
+    created under an ``Idempotency-Key`` and the creation sent again (a
+    retry, answered from the key's record), and more games so until
+    ``creations`` were: the last, how many of those creations and retries
+    reached how many nodes."""
     from service.web.app import close_app, create_app
 
     log = cluster.coordinator.pgdata / "log"
@@ -118,29 +129,51 @@ def nodes_per_command(cluster: Cluster, scripts: list[bench.Script], commands: i
                       "OPERATOR_TOKEN": bench.OPERATOR_TOKEN,
                       "REGISTRATIONS_PER_ADDRESS": 10_000, "GUEST_JOINS_PER_ADDRESS": 10_000})
     reached: Counter = Counter()
+    created: Counter = Counter()
     sent = 0
+
+    def nodes_reached(request) -> int:
+        """The nodes the statements of ``request()`` (one request of the app's) went to."""
+        offset = log.stat().st_size
+        request()
+        ours = {str(pid) for (pid,) in cluster.coordinator.sql(
+            "SELECT pid FROM pg_stat_activity WHERE application_name = %s", (_MEASURED,))}
+        with log.open(errors="replace") as text:
+            text.seek(offset)
+            return len({node for pid, node in _ON_SERVER.findall(text.read()) if pid in ours})
+
     try:
-        client, tally = InProcess(app.test_client()), bench.Tally()
+        client, tally = KeyedCreations(app.test_client()), bench.Tally()
         multi_before = multi_shard(cluster)
         for n in range(10**6):
             player = bench.Player(client, scripts[n % len(scripts)], tally)
-            player.create()
+            client.creation_key = secrets.token_urlsafe(16)
+            created[nodes_reached(player.create)] += 1
+            first = player.game_id, player.tokens
+            created[nodes_reached(player.create)] += 1  # the retry: the same game and tokens
+            assert (player.game_id, player.tokens) == first, "a creation's retry under its key got another game"
             while not player.finished and sent < commands:
-                offset = log.stat().st_size
-                player.step()
-                ours = {str(pid) for (pid,) in cluster.coordinator.sql(
-                    "SELECT pid FROM pg_stat_activity WHERE application_name = %s", (_MEASURED,))}
-                with log.open(errors="replace") as text:
-                    text.seek(offset)
-                    reached[len({node for pid, node in _ON_SERVER.findall(text.read()) if pid in ours})] += 1
+                reached[nodes_reached(player.step)] += 1
                 sent += 1
-            if sent >= commands:
+            if sent >= commands and n + 1 >= creations:
                 break
         multi = multi_shard(cluster) - multi_before
     finally:
         close_app(app)
         cluster.coordinator.configure(**{"citus.log_remote_commands": "off", "log_min_messages": "warning"})
-    return reached, sent, multi
+    return reached, sent, multi, created
+
+
+class KeyedCreations(InProcess):
+    """``InProcess``, each game created under ``creation_key``."""
+
+    creation_key: str | None = None
+
+    def request(self, method: str, path: str, body=None, token: str | None = None,
+                headers: dict | None = None) -> tuple[int, object, float]:
+        if (method, path) == ("POST", "/v1/games") and self.creation_key is not None:
+            headers = {**(headers or {}), "Idempotency-Key": self.creation_key}
+        return super().request(method, path, body, token, headers)
 
 
 def multi_shard(cluster: Cluster) -> int:
@@ -229,6 +262,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--clients", type=int, default=4, help="players sending commands")
     parser.add_argument("--rate", type=float, default=30.0, help="commands per second, all players together")
     parser.add_argument("--commands", type=int, default=300, help="commands whose nodes are counted")
+    parser.add_argument("--creations", type=int, default=40,
+                        help="keyed creations (each sent twice) whose nodes are counted, at least")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args(argv)
 
@@ -254,11 +289,16 @@ def main(argv: list[str] | None = None) -> int:
 
         # Before any casino serve runs: their time keepers' and pairers' claims would be in the log too.
         print("\nWhere each command's statements went:", flush=True)
-        reached, sent, multi = nodes_per_command(cluster, scripts, args.commands)
+        reached, sent, multi, created = nodes_per_command(cluster, scripts, args.commands, args.creations)
         share = sum(count for nodes, count in reached.items() if nodes > 1) / sent
+        creations = sum(created.values())
+        keyed_share = sum(count for nodes, count in created.items() if nodes > 1) / creations
         print(f"  {sent} commands, by the number of nodes their statements went to: {dict(sorted(reached.items()))};"
               f" statements run on several shards: {multi}", flush=True)
-        results: dict = {"multi_node_command_share": round(share, 4), "multi_shard_statements": multi}
+        print(f"  {creations // 2} keyed creations and as many retries, by the same: {dict(sorted(created.items()))}",
+              flush=True)
+        results: dict = {"multi_node_command_share": round(share, 4), "multi_shard_statements": multi,
+                         "keyed_creation_multi_node_share": round(keyed_share, 4), "keyed_creations": creations // 2}
 
         cli = [sys.executable, "-c", "import sys; from service.ops.cli import main; sys.exit(main())", "serve"]
         on_plain = bench.Server([*cli, "--port", str(bench.free_port())], bench.server_env(plain.url(DATABASE),

@@ -191,6 +191,19 @@ def seat_token(secret: bytes, idempotency_key: str, game_id: UUID, seat_number: 
     return base64.urlsafe_b64encode(digest).decode().rstrip("=")
 
 
+def created_under(actor: str, idempotency_key: str) -> UUID:
+    """The id of the game ``actor`` creates under ``idempotency_key``, and
+    the id its key's record is filed under: so the record lies with the game
+    (on Citus, on the game's node, in its one transaction), and a retry
+    finds both from the key alone. Made from the key's stored hash
+    (``hash_token``), one-way: the id, which anyone may see, tells nothing
+    of the key; and a record filed before under the one id every creation
+    shared (the nil UUID), which keeps only that hash, is moved to it
+    (migration 0017, whose SQL makes the same id)."""
+    made = hashlib.sha256(f"casino game id|{actor}|{hash_token(idempotency_key)}".encode()).digest()
+    return UUID(bytes=made[:16], version=4)
+
+
 #: What begins every player token and no seat token (a seat's has no '.'), so
 #: that a token says where to look it up.
 PLAYER_TOKEN_PREFIX = "player."

@@ -140,6 +140,17 @@ def origin_of(position: int) -> int:
     return position >> ORIGIN_SHIFT
 
 
+class SeveralOrigins(ValueError):
+    """A read of the global log after one position (``read_all(int)``) that
+    would give events of an origin other than that position's: one position
+    places a reader in its own origin's order only, and cannot say which
+    events of the others it has read (a ``Cursor`` can)."""
+
+    def __init__(self, position: int):
+        super().__init__(f"position {position} names a place in one origin's order only; the log has several")
+        self.position = position
+
+
 @dataclass(frozen=True)
 class Cursor:
     """Where a reader of the global log stands: for each origin, the last
@@ -227,7 +238,10 @@ class EventStore(Protocol):
         """Up to ``limit`` events of every game after ``after`` (a position:
         ``Cursor.at``), in a global order no reader paging by cursor
         (``Cursor.past``) can miss an event of: each origin's in order, each
-        once, and none that commits later below the cursor."""
+        once, and none that commits later below the cursor. ``SeveralOrigins``
+        for a position (an int above 0) when events of another origin than
+        its own would be given: the position cannot say which of those the
+        reader has read."""
 
     def horizon(self) -> Horizon:
         """Where the global order stands on this store's server now."""

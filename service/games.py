@@ -16,6 +16,7 @@ and HTTP is ``service.web``'s.
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import secrets
 import threading
@@ -34,7 +35,7 @@ from domain.seating import Holder
 from domain.standing import WAITING
 
 from service import chronicle
-from service.auth import PUBLIC, hash_token, new_token, player, seat_token
+from service.auth import PUBLIC, created_under, hash_token, new_token, player, seat_token
 from service.cache import StateCache
 from service.chain import first_break
 from service.commands import CreateGame, GameCommand, Request, fresh_seed, request_hash
@@ -52,7 +53,7 @@ from service.repository import GameRepository, corrupt_game
 from service.repository import Loaded as Loaded
 from service.snapshots import code_version, seal
 from service.turns import ComputerToMove
-from service.writes import (CREATION_SCOPE, GameRow, IdempotencyRecord, Write, player_notices, player_seats,
+from service.writes import (GameRow, IdempotencyRecord, Write, player_notices, player_seats,
                             seat_tokens)
 
 SNAPSHOT_EVERY = 100
@@ -307,6 +308,13 @@ class GameService(GameReads):
         game as it was created and the same tokens. The key's record keeps
         the tokens' hashes, so a secret replaced since is told apart from a
         seat left since.
+
+        The game's id is made from the key (``service.auth.created_under``),
+        and the key's record is filed under that id: the record is one of
+        the game's rows, written in the game's own append (on Citus, on the
+        game's node alone). A retry finds the game taken and its record
+        there. A key used again once its record has expired files anew
+        under the same id, beside a game of a new one.
         """
         game = game_type(command.variant)
         names, key = command.seats, command.idempotency_key
@@ -314,42 +322,58 @@ class GameService(GameReads):
         at = self._store.now()
         events = game.decide(None, game.create_command(command.variant, names, first, command.options,
                                                        fresh_seed(), command.clock, command.rated), at)
-        game_id = command.game_id or uuid.uuid4()
-        tokens = self._tokens(game_id, names, key)
-        state = created = game.fold(events, times=itertools.repeat(at))
+        created = game.fold(events, times=itertools.repeat(at))
+        state = created
         sitting_down = (*([command.me] if command.me is not None else []), *command.seated)
         for sitting in sitting_down:  # the creator, or a pairing's players, seated in the same append
             joined = game.decide(state, game.join_command(sitting.seat, sitting.name, str(sitting.player)), at)
             state = game.fold(joined, state, itertools.repeat(at))
             events = [*events, *joined]
-        told = _started(game_id, state, command, notices(game_id, created, state))
-        fingerprint = request_hash(PUBLIC.actor, command.name, command.body()) if key is not None else None
-        record = None if fingerprint is None else IdempotencyRecord(
-            key or "", fingerprint, {"game": str(game_id), "version": state.version, "tokens": _hash_list(tokens)},
-            actor=PUBLIC.actor, scope=CREATION_SCOPE)
-        computer = _computer_to_move(game, state, command.computers, at)
-        try:
-            writes = [GameRow(row_changes(state, listed=command.listed)), *seat_tokens(_hashes(tokens)),
-                      *_optional(record, _deadline(game, None, state), computer),
-                      *player_seats({s.player: s.seat for s in sitting_down}), *player_notices(told),
-                      *command.paired]
-            stored = self._store.append(Append(game_id, 0, [_new(game, e) for e in events],
-                                               _creation_metadata(command), writes=writes, at=at))
-        except ConcurrencyError:  # the key was filed before, or (a paired game) one of its pairings has ended
-            retried = self._retried_creation(key, fingerprint) if key and fingerprint else None
-            if retried is None:
-                raise
-            return retried
+        new = _NewGame(command, game, [_new(game, e) for e in events], created, state, at)
+        if key is None:
+            return self._append_creation(new, command.game_id or uuid.uuid4())
+        fingerprint = request_hash(PUBLIC.actor, command.name, command.body())
+        scope = created_under(PUBLIC.actor, key)
+        # The game takes the id its key is filed under, so both are in one place. Once that id's record
+        # has expired (and the key is used again), the key files anew there beside a game of a new id.
+        for game_id in (command.game_id or scope, uuid.uuid4()):
+            try:
+                return self._append_creation(new, game_id, IdempotencyRecord(
+                    key, fingerprint, {}, actor=PUBLIC.actor, scope=scope))
+            except ConcurrencyError:  # the key was filed before, or (a paired game) one of its pairings has ended
+                retried = self._retried_creation(scope, key, fingerprint)
+                if retried is not None:
+                    return retried
+                if game_id != scope or not self._store.load(game_id, until_version=1):
+                    raise
+        raise AssertionError("a game of a new id is never there already")
+
+    def _append_creation(self, new: _NewGame, game_id: uuid.UUID, filed: IdempotencyRecord | None = None) -> Created:
+        """Append the creation ``new`` as the game ``game_id``, with ``filed``
+        (its key's record, to which the game's id, version and tokens are added)."""
+        command, game, state = new.command, new.game, new.state
+        tokens = self._tokens(game_id, command.seats, filed.key if filed is not None else None)
+        told = _started(game_id, state, command, notices(game_id, new.created, state))
+        record = None if filed is None else dataclasses.replace(
+            filed, response={"game": str(game_id), "version": state.version, "tokens": _hash_list(tokens)})
+        computer = _computer_to_move(game, state, command.computers, new.at)
+        sitting_down = (*([command.me] if command.me is not None else []), *command.seated)
+        writes = [GameRow(row_changes(state, listed=command.listed)), *seat_tokens(_hashes(tokens)),
+                  *_optional(record, _deadline(game, None, state), computer),
+                  *player_seats({s.player: s.seat for s in sitting_down}), *player_notices(told), *command.paired]
+        stored = self._store.append(Append(game_id, 0, new.events, _creation_metadata(command), writes=writes,
+                                           at=new.at))
         self.repository.added(game_id, Loaded(state, stored[-1].hash))
         self.computer_seats.know(game_id, tuple(command.computers))
         self._bus.handle(GameCreated(game_id, stored, state, told, computer is not None and computer.at is not None))
         return Created(game_id, state, tuple(tokens), stored[-1].position)
 
-    def _retried_creation(self, key: str, fingerprint: str) -> Created | None:
-        """The game first created under ``key``, as it was then, with its
-        seats' tokens made again; None if there is none. A seat left since
-        has the token the first answer gave it (which no longer acts for it)."""
-        found = self._filed(CREATION_SCOPE, PUBLIC.actor, key, fingerprint)
+    def _retried_creation(self, scope: uuid.UUID, key: str, fingerprint: str) -> Created | None:
+        """The game first created under ``key`` (filed under ``scope``), as it
+        was then, with its seats' tokens made again; None if there is none. A
+        seat left since has the token the first answer gave it (which no
+        longer acts for it)."""
+        found = self._filed(scope, PUBLIC.actor, key, fingerprint)
         if found is None:
             return None
         game_id = uuid.UUID(found["game"])
@@ -628,6 +652,18 @@ class GameService(GameReads):
         if first_hash != fingerprint:
             raise KeyReused()
         return response
+
+
+class _NewGame(NamedTuple):
+    """A creation decided, before it has an id: its command, its game, its
+    events, the state they make before anyone sits down and after, and when."""
+
+    command: CreateGame
+    game: GameType
+    events: list[NewEvent]
+    created: State
+    state: State
+    at: datetime
 
 
 class _Decided(NamedTuple):

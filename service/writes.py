@@ -41,9 +41,6 @@ from service.checkpoints import Checkpoint
 from service.deadlines import Deadline
 from service.turns import ComputerToMove
 
-#: Where the idempotency keys of game creations are filed: no game has this id.
-CREATION_SCOPE = UUID(int=0)
-
 #: The columns of the ``games`` read model an append may write (``id`` is always the game's).
 GAME_COLUMNS = ("variant", "status", "player_names", "version", "created_at", "updated_at",
                 "finished_at", "winner", "listed", "lobby", "awaiting", "deadline")
@@ -70,10 +67,11 @@ class IdempotencyRecord:
 
     Keys are filed per game and per caller (``actor``, as ``Caller.actor``
     names it), so that no caller's key stands in another's way or tells
-    them it exists; ``scope`` files one elsewhere than under the game (the
-    creation of a game, which has no id before it, files under
-    ``CREATION_SCOPE``). Stores keep a key's sha256, not the key, and
-    forget it after a day: a key filed again after that files anew.
+    them it exists; ``scope`` files one elsewhere than under the game (a
+    creation's key, under the id made from it, ``service.auth.created_under``,
+    which is the game's own unless that id's record had expired). Stores
+    keep a key's sha256, not the key, and forget it after a day: a key
+    filed again after that files anew.
     """
 
     key: str

@@ -181,8 +181,9 @@ def replay_transcript(store: EventStore | None, text: str, out: IO[str]) -> int:
     try:
         game = transcript.parse(text)
         if store is None:
+            width = max(len(event.type) for event in game.events)
             for event, state in transcript.steps(game):  # noqa: B007 (the last state is reported)
-                print(f"{event.version:>5}  {event.type:<14} {transcript.summary(event)}", file=out)
+                print(f"{event.version:>5}  {event.type:<{width}} {transcript.summary(event)}", file=out)
             print(f"{len(game.events)} events replayed: the game is {state.status.replace('_', ' ')}.",
                   file=out)
             return 0

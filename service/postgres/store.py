@@ -96,8 +96,8 @@ from service.auth import hash_token
 from service.chain import CURRENT
 from service.checkpoints import Checkpoint
 from service.deadlines import Deadline
-from service.events import (ORIGIN_SHIFT, ConcurrencyError, Cursor, Head, Horizon, RatingsMoved, StoredEvent,
-                            origin_of)
+from service.events import (ORIGIN_SHIFT, ConcurrencyError, Cursor, Head, Horizon, RatingsMoved, SeveralOrigins,
+                            StoredEvent, origin_of)
 from service.turns import ComputerToMove
 from service.postgres.database import unconfirmed
 from service.postgres.nodes import Nodes
@@ -444,11 +444,14 @@ class PostgresEventStore(AppendingStore):
         cursor = after if isinstance(after, Cursor) else Cursor.at(after)
         with self._pool.connection() as conn:
             if getattr(self._pool, "citus", False):
-                return _in_game_order(conn, cursor, [
-                    [StoredEvent(*row) for row in conn.execute(
-                        f"SELECT {EVENT_COLUMNS} FROM events WHERE position > %s AND position < %s"
-                        " ORDER BY position LIMIT %s", (after, below, limit)).fetchall()]
-                    for after, below in _settled(conn, cursor, self._nodes)], limit)
+                origins = [[StoredEvent(*row) for row in conn.execute(
+                            f"SELECT {EVENT_COLUMNS} FROM events WHERE position > %s AND position < %s"
+                            " ORDER BY position LIMIT %s", (start, below, limit)).fetchall()]
+                           for start, below in _settled(conn, cursor, self._nodes)]
+                if not isinstance(after, Cursor) and after > 0 and any(
+                        origin_of(events[0].position) != origin_of(after) for events in origins if events):
+                    raise SeveralOrigins(after)
+                return _in_game_order(conn, cursor, origins, limit)
             else:
                 rows = conn.execute(
                     f"SELECT {EVENT_COLUMNS} FROM events"

@@ -11,7 +11,7 @@ from typing import NamedTuple
 from flask import Blueprint, Response, request
 
 from service.auth import OPERATOR, Caller, CallerKind
-from service.events import Cursor, StoredEvent
+from service.events import Cursor, SeveralOrigins, StoredEvent
 from service.games import CorruptGame
 from service.replicas import Seen, Source
 from service.views import event_json, log_revealed
@@ -72,14 +72,22 @@ def global_log(caller: Caller):
     to read on from, even when the page is empty (new events will come
     after it), and ``cursor`` too, for every origin (``service.events.Cursor``:
     on a cluster appended to through several nodes, ``after`` alone cannot
-    say where a reader stands). A page may come from a replica that has
-    everything up to ``after``."""
+    say where a reader stands, so a page that would give events of another
+    node's order than its position's is refused, 400). A page may come from
+    a replica that has everything up to ``after``."""
     after = int_arg("after", 0, 0, MAX_POSITION)
-    cursor = _cursor_arg() or Cursor.at(after)
+    given = _cursor_arg()
+    cursor = given or Cursor.at(after)
     limit = int_arg("limit", 100, 1, MAX_PAGE)
     asked, furthest = seen(), max(cursor.positions, default=0)
-    found = services().reads.routed(lambda source: source.games.log(cursor, limit),
-                                    Seen(asked.version, max(asked.position, furthest)))
+    try:
+        found = services().reads.routed(lambda source: source.games.log(given or after, limit),
+                                        Seen(asked.version, max(asked.position, furthest)))
+    except SeveralOrigins:
+        raise malformed("after", "One position cannot say where a reader stands in this log: send 'cursor'.",
+                        "This log is numbered by each node of the cluster that appends to it, and a position"
+                        " names a place in one node's order only, so 'after' cannot say which events of the"
+                        " others you have read. Page with 'cursor' instead, as each page gives it.") from None
     page = found.value
     return ({"events": [{"game_id": str(e.game_id), **event_json(e, OPERATOR)} for e in page],
              "next": page[-1].position if page else furthest, "cursor": cursor.past(page).code},

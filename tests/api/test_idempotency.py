@@ -229,3 +229,19 @@ def test_a_retry_that_orders_the_bodys_keys_differently_is_still_a_retry(api):
     other = api.post("/v1/games", json={"options": {"count_out": False, "target": 12}, "seats": 2},
                      headers={"Idempotency-Key": REORDERED})
     assert other.status_code == 422 and other.get_json()["code"] == "idempotency_key_reused"
+
+
+def test_one_creation_key_sent_by_two_players_makes_one_game_and_shows_it_to_its_creator_alone(api):
+    """A creation key is its holder's secret, one scope for every creator: the game takes the id made from
+    the key, so another player sending the same key is refused (the body names another player), is told
+    nothing of the game, and makes none."""
+    ann, bob = (api.post("/v1/players", json={"name": name}).get_json() for name in ("Ann", "Bob"))
+    body, key = {"seats": [{"me": True}, {"open": True}]}, {"Idempotency-Key": secrets.token_urlsafe(16)}
+    mine = api.post("/v1/games", json=body, headers=key, token=ann["token"])
+    theirs = api.post("/v1/games", json=body, headers=key, token=bob["token"])
+    assert mine.status_code == 201
+    assert theirs.status_code == 422 and theirs.get_json()["code"] == "idempotency_key_reused"
+    assert mine.get_json()["id"] not in theirs.get_data(as_text=True)
+    assert api.get("/v1/players/me/games", token=bob["token"]).get_json()["games"] == []
+    again = api.post("/v1/games", json=body, headers=key, token=ann["token"])
+    assert again.status_code == 201 and again.get_json() == mine.get_json()

@@ -12,7 +12,8 @@ import uuid
 import psycopg
 import pytest
 
-from service.events import Append, Cursor, NewEvent, origin_of
+import migrations
+from service.events import Append, Cursor, NewEvent, SeveralOrigins, origin_of
 from service.postgres.database import open_pool
 from service.postgres.positions import TRANSACTION
 from service.postgres.store import PostgresEventStore
@@ -156,3 +157,45 @@ def test_a_reader_paging_the_api_sees_every_event_of_appends_through_every_node_
         assert positions == sorted(positions) and len(set(positions)) == len(positions)
     for game in games:  # and each game's in version order, across the nodes its appends came through
         assert [v for g, v, _ in tailed if g == str(game)] == list(range(1, 2 * appends_each + 1))
+
+
+def test_a_reader_paging_by_position_is_answered_while_the_log_has_one_origin_and_refused_once_it_has_two(
+        citus_cluster):
+    """``/v1/events?after=N``: N places a reader in one node's order. While every event is of that order the
+    page is right; once another node's events would be given, N cannot say which of them the reader had (it
+    would be given them again from their start, page after page), so the request is refused, 400, naming
+    ``after``; ``cursor`` pages on."""
+    name = f"casino_after_{uuid.uuid4().hex[:8]}"
+    url = citus_cluster.create_database(name)
+    migrations.upgrade(url)
+    app = create_app({**TEST_SETTINGS, "DATABASE_URL": url, "KEEP_DEADLINES": False})
+    pools = [open_pool(node.url(name), max_size=2) for node in citus_cluster.nodes[:2]]
+    as_operator = {"Authorization": f"Bearer {OPERATOR_TOKEN}"}
+    try:
+        client = app.test_client()
+        coordinator, worker = (PostgresEventStore(pool) for pool in pools)
+        [first] = coordinator.append(Append(uuid.uuid4(), 0, [NewEvent("E", 1, {})], META))
+        [second] = coordinator.append(Append(uuid.uuid4(), 0, [NewEvent("E", 1, {})], META))
+        page = client.get(f"/v1/events?after={first.position}", headers=as_operator).get_json()
+        assert [e["position"] for e in page["events"]] == [second.position]
+        assert page["next"] == second.position and page["cursor"] == str(second.position)
+
+        [other] = worker.append(Append(uuid.uuid4(), 0, [NewEvent("E", 1, {})], META))  # another origin
+        assert origin_of(other.position) == 1 != origin_of(second.position)
+        with pytest.raises(SeveralOrigins):
+            coordinator.read_all(second.position)
+        refused = client.get(f"/v1/events?after={second.position}", headers=as_operator)
+        assert refused.status_code == 400 and refused.mimetype == "application/problem+json"
+        assert refused.get_json()["code"] == "malformed" and refused.get_json()["errors"][0]["field"] == "after"
+        assert "cursor" in refused.get_json()["detail"]
+
+        page = client.get(f"/v1/events?cursor={page['cursor']}", headers=as_operator).get_json()
+        assert [e["position"] for e in page["events"]] == [other.position]
+        assert client.get(f"/v1/events?cursor={page['cursor']}", headers=as_operator).get_json()["events"] == []
+        everything = client.get("/v1/events?after=0", headers=as_operator).get_json()  # the start: every origin's
+        assert [e["position"] for e in everything["events"]] == [first.position, second.position, other.position]
+    finally:
+        for pool in pools:
+            pool.close()
+        close_app(app)
+        citus_cluster.drop_database(name)

@@ -10,10 +10,14 @@ import pytest
 from alembic import command
 
 import migrations
+from service.auth import created_under, hash_token
+from service.cache import StateCache
 from service.chain import chain, first_break
 from service.checkpoints import key_from
 from service.postgres.readmodel import PostgresReadModel
+from service.commands import CreateGame
 from service.events import Append, NewEvent
+from service.games import GameService
 from service.postgres.store import PostgresEventStore
 from service.ops.verify import Evidence, check_checkpoint, check_hash_chain, check_projection
 from service.web.app import close_app, create_app
@@ -252,3 +256,34 @@ def _finished(client, variant: str, seats: int, ending: str, seat: int) -> uuid.
 def _winners(url: str) -> dict[uuid.UUID, dict]:
     with psycopg.connect(url) as conn:
         return dict(conn.execute("SELECT id, winner FROM games WHERE winner IS NOT NULL").fetchall())
+
+
+def test_creation_keys_filed_under_one_id_before_0017_move_to_the_id_made_from_them_and_answer_retries(
+        scratch_url):
+    """A game created (as before 0017) with a random id and its key filed under the nil UUID: after the
+    upgrade a retry finds the first answer, under the id made from the key; an expired record is dropped."""
+    migrations.upgrade(scratch_url)
+    key, expired = "creation-key-0123456789", "creation-key-9876543210"
+    asked = {"variant": "cassino", "seats": ("Ann", "Bob"), "options": {}, "first_dealer": 0}
+    with psycopg_pool.ConnectionPool(scratch_url, kwargs={"autocommit": True}, min_size=1) as pool:
+        service = GameService(PostgresEventStore(pool), StateCache(), seat_key=b"the seat key")
+        first = service.create(CreateGame(**asked, idempotency_key=key, game_id=uuid.uuid4()))
+        service.create(CreateGame(**asked, idempotency_key=expired, game_id=uuid.uuid4()))
+    assert first.game_id != created_under("public", key)
+
+    command.downgrade(migrations.config(scratch_url), "0016")  # files them under the nil UUID, as before
+    with psycopg.connect(scratch_url, autocommit=True) as conn:
+        assert {game for (game,) in conn.execute("SELECT game_id FROM idempotency")} == {uuid.UUID(int=0)}
+        conn.execute("UPDATE idempotency SET expires_at = now() - interval '1 second' WHERE key = %s",
+                     (hash_token(expired),))
+    migrations.upgrade(scratch_url)
+
+    with psycopg.connect(scratch_url, autocommit=True) as conn:
+        filed = conn.execute("SELECT game_id, key FROM idempotency").fetchall()
+    assert filed == [(created_under("public", key), hash_token(key))]
+    with psycopg_pool.ConnectionPool(scratch_url, kwargs={"autocommit": True}, min_size=1) as pool:
+        store = PostgresEventStore(pool)
+        again = GameService(store, StateCache(), seat_key=b"the seat key").create(
+            CreateGame(**asked, idempotency_key=key))
+        assert (again.game_id, again.tokens, again.state) == (first.game_id, first.tokens, first.state)
+        assert len(store.game_ids()) == 2

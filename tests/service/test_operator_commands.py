@@ -350,6 +350,8 @@ def test_replay_print_shows_each_step_and_needs_no_database(api, on_session_data
     assert dealt.endswith("hand 1 dealt by seat 1; table 3S 4S 9S 10S (deck fixed by the operator)")
     assert lines[-2].split()[1] == "GameFinished"
     assert lines[-1] == f"{count} events replayed: the game is finished."
+    starts = {len(re.match(r"\s*\d+  \S+ +", line).group()) for line in lines[:-1]}
+    assert len(starts) == 1, "every step's summary starts in one column, whatever its type's name"
 
 
 @pytest.mark.parametrize("change,message", [

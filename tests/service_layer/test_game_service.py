@@ -8,16 +8,18 @@ from __future__ import annotations
 
 import uuid
 from dataclasses import replace
+from datetime import UTC, datetime, timedelta
 
 import pytest
 
 from domain import RuleViolation
-from service.auth import Authenticator, hash_token, seat
+from service.auth import Authenticator, created_under, hash_token, seat
 from service.cache import StateCache
 from service.commands import CreateGame, Deal, SetClientSeed
 from service.events import ConcurrencyError, refold
 from service.games import Applied, GameService, KeyReused, PreconditionFailed, TokensLost, VersionConflict
 from service.memory.store import MemoryEventStore
+from service.memory.tables import IDEMPOTENCY_LIFETIME, Tables
 
 
 def new_game(service: GameService, key: str | None = None) -> tuple[uuid.UUID, list[str]]:
@@ -61,6 +63,46 @@ def test_a_creation_retried_under_its_key_gets_the_same_game_and_tokens(service,
 
     assert again == first
     assert store.game_ids() == [first[0]]
+
+
+def test_a_keyed_creation_takes_the_id_made_from_its_key_and_files_the_key_under_it(service, store):
+    """The record lies with the game (on Citus, on its node): not under one id shared by every creation."""
+    one, _ = new_game(service, key="creation-key-0123456789")
+    two, _ = new_game(service, key="creation-key-9876543210")
+    plain, _ = new_game(service)
+
+    assert one == created_under("public", "creation-key-0123456789") and two != one
+    assert plain not in (created_under("public", "creation-key-0123456789"), one, two)
+    assert {scope for scope, _, _ in store.tables.filed} == {one, two}
+    assert sorted(store.game_ids()) == sorted([one, two, plain])
+
+
+def test_a_creation_key_used_again_with_another_body_is_refused_and_makes_no_game(service, store):
+    game_id, _ = new_game(service, key="creation-key-0123456789")
+    versions = [e.version for e in store.load(game_id)]
+    other = CreateGame(variant="cassino", seats=("Cy", "Dan", "Eve"), options={},
+                       idempotency_key="creation-key-0123456789")
+
+    with pytest.raises(KeyReused):
+        service.create(other)
+    assert store.game_ids() == [game_id] and [e.version for e in store.load(game_id)] == versions
+
+
+def test_a_creation_key_used_again_after_its_record_expired_makes_a_new_game_which_its_retries_get():
+    now = [datetime.now(UTC)]
+    store = MemoryEventStore(Tables(now=lambda: now[0]))
+    service = GameService(store, StateCache())
+    key = "creation-key-0123456789"
+    first, first_tokens = new_game(service, key=key)
+    now[0] += IDEMPOTENCY_LIFETIME + timedelta(seconds=1)
+
+    second, tokens = new_game(service, key=key)  # forgotten: a new game, though the key's id is taken
+    assert second != first and sorted(store.game_ids()) == sorted([first, second])
+    assert tokens != first_tokens
+    assert new_game(service, key=key) == (second, tokens)  # its retries find it, under the key's id
+    assert len(store.game_ids()) == 2
+    with pytest.raises(KeyReused):
+        service.create(CreateGame(variant="cassino", seats=("Cy", "Dan", "Eve"), options={}, idempotency_key=key))
 
 
 def test_a_creation_filed_before_its_key_kept_the_tokens_hashes_is_checked_against_the_seats(service, store):
