@@ -98,12 +98,15 @@ class Target:
     the table of ``state``), and, once the generation has made it, its play.
     ``play`` is given up front where the check has accepted the move
     already (a move whose words only say how it is made: the check reads
-    those, and the generation is asked whether it makes the plain move)."""
+    those, and the generation is asked whether it makes the plain move).
+    ``making`` false asks only whether the move is made: a template whose
+    kind's generation has proven every rule is then reached without its
+    play, where the owner's duty binds no build."""
 
-    __slots__ = ("move", "items", "play", "checked", "refused", "named")
+    __slots__ = ("move", "items", "play", "checked", "refused", "named", "making")
 
     def __init__(self, move: Move, state: GameState, play: Play | None = None,
-                 items: tuple[TableItem, ...] | None = None):
+                 items: tuple[TableItem, ...] | None = None, making: bool = True):
         if items is None:
             on_table = {it.id: it for it in state.table}
             items = tuple(it for t in move.targets if (it := on_table.get(t)) is not None)
@@ -111,6 +114,7 @@ class Target:
         self.checked = play is not None  # the check has accepted the move: the duty need not prune for it
         self.refused = False  # the generation reached the move, and the rules refused to make it
         self.named = _named(move.targets, items)
+        self.making = making
 
 
 def _named(targets: tuple[str, ...], items: tuple[TableItem, ...]) -> Named:
@@ -231,13 +235,17 @@ class Lister:
             return (move,)
         return ()
 
-    def _reached(self) -> bool:
+    def _reached(self, proven: bool = False) -> bool:
         """The targeted move, reached: the rules make its play of what the
         generation has found (:meth:`Judge.made`), or it is refused (the
         owner's duty, say). Once either way: the play does not hang on the
-        branch that reached it."""
+        branch that reached it. A target that asks for no play, reached by a
+        template whose kind's generation has ``proven`` every rule, is made
+        where the duty binds no build, as listing takes it (:meth:`_sound`)."""
         target = self.target
         assert target is not None
+        if proven and not target.making and not self.owner:
+            return True
         if target.play is None and not target.refused:
             target.play = self.rules.made(self.state, self.seat, target)
             target.refused = target.play is None
@@ -317,7 +325,8 @@ class Lister:
         has established every rule of the kind for it."""
         if self.target is None:
             return self._spelled(template, vectors, ids, summable, proven)
-        return (self.target.move,) if self._spells(template, sum(vectors), ids, summable) and self._reached() else ()
+        return ((self.target.move,) if self._spells(template, sum(vectors), ids, summable) and self._reached(proven)
+                else ())
 
     def _spelled(self, template: Template, vectors: list[Counts], ids: tuple[str, ...],
                  summable: dict[int, list[Build]] | None, proven: bool) -> Iterator[Move]:

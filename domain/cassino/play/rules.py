@@ -119,28 +119,30 @@ class Rules:
         how a move is made (a capture's value, groups):
         for a move with them the check reads them first, and the generation
         is asked about the move without them."""
-        kind, items, play = self._generated(state, seat, move)
-        if play is None:
+        kind, items, target = self._generated(state, seat, move)
+        if target is None:
             self._explain(state, seat, move, kind, items)
-        return play
+        assert target.play is not None
+        return target.play
 
-    def _generated(self, state: GameState, seat: int, move: Move
-                   ) -> tuple[MoveKind, tuple[TableItem, ...], Play | None]:
-        """The move's kind, the items it names, and the play a generation
-        targeted at it makes (None where none makes it, unexplained). Raises
-        the RuleViolation of the rules read before the generation: what every
+    def _generated(self, state: GameState, seat: int, move: Move, making: bool = True
+                   ) -> tuple[MoveKind, tuple[TableItem, ...], Target | None]:
+        """The move's kind, the items it names, and the target a generation
+        aimed at it reached, its play made unless ``making`` is false (None
+        where no generation makes the move; unexplained). Raises the
+        RuleViolation of the rules read before the generation: what every
         move needs, the kind's shape, and a move's own words (its value and
         groups, read by the check)."""
         kind, items = self._read(state, seat, move)
         asked = _as_made(move)
         if asked is move:
             kind.shape(state, seat, move, items)
-            target = Target(move, state, None, items)
-            return kind, items, target.play if self._makes(state, seat, target, kind) else None
-        play = self._checked(state, seat, move, kind, items)
-        if not self._makes(state, seat, Target(asked, state, play, items), kind):
+            target = Target(move, state, None, items, making)
+            return kind, items, target if self._makes(state, seat, target, kind) else None
+        target = Target(asked, state, self._checked(state, seat, move, kind, items), items)
+        if not self._makes(state, seat, target, kind):
             raise _unmade(move)
-        return kind, items, play
+        return kind, items, target
 
     def check(self, state: GameState, seat: int, move: Move) -> Play:
         """The check of ``move``'s kind, what every move needs first and the
@@ -193,9 +195,11 @@ class Rules:
 
     def is_legal(self, state: GameState, seat: int, move: Move) -> bool:
         """Whether a generation targeted at ``move`` makes it: the question
-        :meth:`resolve` asks, without the check that would explain a refusal."""
+        :meth:`resolve` asks, without the check that would explain a refusal,
+        and without making the play where nothing but the making could still
+        refuse it (:meth:`Lister.emit`'s ``proven``)."""
         try:
-            return self._generated(state, seat, move)[2] is not None
+            return self._generated(state, seat, move, making=False)[2] is not None
         except RuleViolation:
             return False
 
