@@ -119,19 +119,28 @@ class Rules:
         how a move is made (a capture's value, groups):
         for a move with them the check reads them first, and the generation
         is asked about the move without them."""
+        kind, items, play = self._generated(state, seat, move)
+        if play is None:
+            self._explain(state, seat, move, kind, items)
+        return play
+
+    def _generated(self, state: GameState, seat: int, move: Move
+                   ) -> tuple[MoveKind, tuple[TableItem, ...], Play | None]:
+        """The move's kind, the items it names, and the play a generation
+        targeted at it makes (None where none makes it, unexplained). Raises
+        the RuleViolation of the rules read before the generation: what every
+        move needs, the kind's shape, and a move's own words (its value and
+        groups, read by the check)."""
         kind, items = self._read(state, seat, move)
         asked = _as_made(move)
         if asked is move:
             kind.shape(state, seat, move, items)
             target = Target(move, state, None, items)
-            if self._makes(state, seat, target, kind):
-                assert target.play is not None
-                return target.play
-            self._explain(state, seat, move, kind, items)
+            return kind, items, target.play if self._makes(state, seat, target, kind) else None
         play = self._checked(state, seat, move, kind, items)
         if not self._makes(state, seat, Target(asked, state, play, items), kind):
             raise _unmade(move)
-        return play
+        return kind, items, play
 
     def check(self, state: GameState, seat: int, move: Move) -> Play:
         """The check of ``move``'s kind, what every move needs first and the
@@ -183,11 +192,12 @@ class Rules:
         return True
 
     def is_legal(self, state: GameState, seat: int, move: Move) -> bool:
+        """Whether a generation targeted at ``move`` makes it: the question
+        :meth:`resolve` asks, without the check that would explain a refusal."""
         try:
-            self.resolve(state, seat, move)
+            return self._generated(state, seat, move)[2] is not None
         except RuleViolation:
             return False
-        return True
 
     def moves(self, state: GameState, seat: int, budget: Budget, narrow: Narrow = ANY) -> Iterator[Move]:
         """Every legal move once (of those ``narrow`` lets through), pass by
