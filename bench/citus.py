@@ -11,8 +11,11 @@ PostgreSQL server (the embedded wheel's, with the cluster's settings but
 Citus) and a Citus cluster of a coordinator and two workers
 (``tests.citus.cluster``: the same wheel's PostgreSQL with Citus 14 built
 once per machine by ``tests.citus.build``), each migrated, and a
-``casino serve`` on each (its ``DATABASE_URL`` the plain server, or the
-coordinator).
+``casino serve`` on each: its ``DATABASE_URL`` the plain server, or the
+cluster's workers in libpq's multi-host form (each connection to either,
+``load_balance_hosts=random``: ``Cluster.workers_url``), as the service
+is deployed on a cluster; and, for the figure before that, a third one
+connected to the coordinator.
 
 1. ``multi_node_command_share``: the share of commands (deals and plays of
    recorded games, ``bench/service.py``'s players) whose statements went to
@@ -28,12 +31,17 @@ coordinator).
    ``Idempotency-Key`` and sent twice (the retry is answered from the key's
    record, filed with the game), and more games created so, up to
    ``--creations``; ``keyed_creations``, how many. Target: 0.0.
-2. ``citus_command_cost_ratio``: the CPU per command of the service and
-   every node of the cluster (each postmaster and all its children, from
-   /proc via psutil) over that of the service and the plain server, the
-   same players sending the same commands at the same rate to each in
-   turn, ``--rounds`` rounds of ``--seconds``. Target: at most 1.5.
-3. Shards moved while games are played: ``tests.replicas.load``'s careful
+2. ``citus_command_cost_ratio``: the CPU per command of the service on the
+   workers and every node of the cluster (each postmaster and all its
+   children, from /proc via psutil) over that of the service and the plain
+   server, the same players sending the same commands at the same rate to
+   each in turn (the other services paused meanwhile: SIGSTOP), ``--rounds``
+   rounds of ``--seconds``. Target: at most 1.5.
+   ``citus_via_coordinator_command_cost_ratio``: the same of the service on
+   the coordinator. ``multi_shard_statements_while_measured``: Citus' count
+   of statements run on several shards meanwhile (every node's).
+3. Shards moved while games are played (the service on the workers, as in
+   4.): ``tests.replicas.load``'s careful
    clients (each command under an ``Idempotency-Key``, sent again after a
    503 or a cut) play while a third worker is added and
    ``citus_rebalance_start()`` moves shards to it: ``rebalance_acked_lost``
@@ -60,10 +68,13 @@ import random
 import re
 import secrets
 import shutil
+import signal
 import sys
 import tempfile
 import time
 from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -189,6 +200,18 @@ def cost_per_command(port: int, pids: list[int], args, scripts: list[bench.Scrip
     return sum(len(t.latencies) for t in tallies), [bench.tree_cpu(pid) - b for pid, b in zip(pids, before)]
 
 
+@contextmanager
+def paused(servers: list[bench.Server]) -> Iterator[None]:
+    """The servers (each its own process group) stopped (SIGSTOP) meanwhile, continued after."""
+    for server in servers:
+        os.killpg(server.pid, signal.SIGSTOP)
+    try:
+        yield
+    finally:
+        for server in servers:
+            os.killpg(server.pid, signal.SIGCONT)
+
+
 def under_load(port: int, **options) -> Load:
     load = Load(port, **options)
     load.start()
@@ -210,6 +233,8 @@ def rebalance_under_load(cluster: Cluster, port: int) -> dict:
     print(f"  a worker added and {moved} shards moved in {took:.1f} s while {found.games} games were played:"
           f" {found.acknowledged} commands acknowledged, {len(found.lost)} lost, {len(found.doubled)} applied"
           f" twice; {load.refused} answers 503, {len(load.bad)} neither right nor 503", flush=True)
+    for bad in load.bad[:3]:
+        print(f"    neither right nor 503: {bad[:300]}", flush=True)
     return {"rebalance_acked_lost": len(found.lost), "rebalance_doubled": len(found.doubled), "shards_moved": moved,
             "rebalance_seconds": round(took, 2), "rebalance_503s": load.refused, "rebalance_bad_answers": len(load.bad)}
 
@@ -239,6 +264,8 @@ def worker_killed_under_load(cluster: Cluster, port: int) -> dict:
           f" workers' games acknowledged {others} commands, the lost one's {while_down[lost]}, and {refused}"
           f" answers were 503; {found.acknowledged} acknowledged in all, {len(found.lost)} lost,"
           f" {len(found.doubled)} applied twice, {len(load.bad)} answers neither right nor 503", flush=True)
+    for bad in load.bad[:3]:
+        print(f"    neither right nor 503: {bad[:300]}", flush=True)
     return {"worker_kill_acked_lost": len(found.lost), "worker_kill_doubled": len(found.doubled),
             "worker_kill_other_workers_acked": others, "worker_kill_503s": refused,
             "worker_kill_bad_answers": len(load.bad),
@@ -304,38 +331,57 @@ def main(argv: list[str] | None = None) -> int:
         on_plain = bench.Server([*cli, "--port", str(bench.free_port())], bench.server_env(plain.url(DATABASE),
                                 workdir), workdir / "plain.log", "/readyz")
         servers.append(on_plain)
-        on_citus = bench.Server([*cli, "--port", str(bench.free_port())], bench.server_env(cluster.url, workdir),
-                                workdir / "citus.log", "/readyz")
-        servers.append(on_citus)
+        # The service as deployed on a cluster: connected to the workers (any of
+        # them, each connection its own: Cluster.workers_url), and, for the
+        # figure before, one connected to the coordinator.
+        on_workers = bench.Server([*cli, "--port", str(bench.free_port())],
+                                  bench.server_env(cluster.workers_url, workdir), workdir / "citus.log", "/readyz")
+        servers.append(on_workers)
+        on_coordinator = bench.Server([*cli, "--port", str(bench.free_port())],
+                                      bench.server_env(cluster.url, workdir), workdir / "coordinator.log", "/readyz")
+        servers.append(on_coordinator)
 
         print("\nCPU per command (the service and every node of its database), the servers in turn:", flush=True)
         nodes = [cluster.pid(n) for n in range(len(cluster.nodes))]
-        pids = {"plain": [on_plain.pid, bench.postmaster_pid(plain.pgdata)], "citus": [on_citus.pid, *nodes]}
-        ports = {"plain": on_plain.port, "citus": on_citus.port}
+        pids = {"plain": [on_plain.pid, bench.postmaster_pid(plain.pgdata)], "citus": [on_workers.pid, *nodes],
+                "citus_via_coordinator": [on_coordinator.pid, *nodes]}
+        by_name = {"plain": on_plain, "citus": on_workers, "citus_via_coordinator": on_coordinator}
+        ports = {name: server.port for name, server in by_name.items()}
         for name in ports:  # warm up: caches, prepared statements, pools
             paced_commands(ports[name], args.clients, 2.0, scripts, args.rate)
         totals = {name: [0, [0.0] * len(pids[name])] for name in ports}
+        multi_before = multi_shard(cluster)
         for _ in range(args.rounds):
             for name in ports:
-                commands, cpu = cost_per_command(ports[name], pids[name], args, scripts)
+                # The other services paused meanwhile: their time keepers' and
+                # pairers' claims would use the nodes measured.
+                with paused([server for other, server in by_name.items() if other != name]):
+                    commands, cpu = cost_per_command(ports[name], pids[name], args, scripts)
                 totals[name][0] += commands
                 totals[name][1] = [a + b for a, b in zip(totals[name][1], cpu)]
+        # Both services' statements, and their time keepers' and pairers' claims (which read every shard).
+        results["multi_shard_statements_while_measured"] = multi_shard(cluster) - multi_before
         per = {name: sum(cpu) / commands * 1000 for name, (commands, cpu) in totals.items()}
-        parts = {"plain": ["service", "server"], "citus": ["service", "coordinator", "worker 1", "worker 2"]}
+        cluster_parts = ["service", "coordinator", "worker 1", "worker 2"]
+        parts = {"plain": ["service", "server"], "citus": cluster_parts, "citus_via_coordinator": cluster_parts}
         for name, (commands, cpu) in totals.items():
             each = ", ".join(f"{part} {seconds / commands * 1000:.2f}" for part, seconds in zip(parts[name], cpu))
-            print(f"  {name:<6} {commands:6d} commands, {sum(cpu):6.2f} CPU s: {per[name]:.2f} ms a command"
+            print(f"  {name:<21} {commands:6d} commands, {sum(cpu):6.2f} CPU s: {per[name]:.2f} ms a command"
                   f" ({each})", flush=True)
             results[f"{name}_cpu_ms_per_command_by_process"] = {
                 part: round(seconds / commands * 1000, 2) for part, seconds in zip(parts[name], cpu)}
         results["citus_command_cost_ratio"] = round(per["citus"] / per["plain"], 3)
+        results["citus_via_coordinator_command_cost_ratio"] = round(per["citus_via_coordinator"] / per["plain"], 3)
         results["plain_cpu_ms_per_command"] = round(per["plain"], 2)
         results["citus_cpu_ms_per_command"] = round(per["citus"], 2)
+        results["citus_via_coordinator_cpu_ms_per_command"] = round(per["citus_via_coordinator"], 2)
+        on_coordinator.stop()
+        servers.remove(on_coordinator)
 
-        print("\nShards moved while games are played (6 clients):", flush=True)
-        results.update(rebalance_under_load(cluster, on_citus.port))
-        print("\nA worker killed and started again under load (6 clients):", flush=True)
-        results.update(worker_killed_under_load(cluster, on_citus.port))
+        print("\nShards moved while games are played (6 clients, the service on the workers):", flush=True)
+        results.update(rebalance_under_load(cluster, on_workers.port))
+        print("\nA worker killed and started again under load (6 clients, the service on the workers):", flush=True)
+        results.update(worker_killed_under_load(cluster, on_workers.port))
         failing, games = failing_verify(cluster.url)
         results["games_failing_verify"] = failing
         began = time.perf_counter()

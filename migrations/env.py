@@ -9,14 +9,18 @@ transactional DDL) under an advisory lock, so two processes starting at once
 from alembic import context
 from sqlalchemy import create_engine, pool, text
 
+import migrations
+
 # Any constant shared by every migrator works; this one spells "casino-m".
 MIGRATION_LOCK_KEY = 0x636173696E6F2D6D
 
 
 def run_migrations_online() -> None:
-    engine = create_engine(
-        context.config.get_main_option("sqlalchemy.url"), poolclass=pool.NullPool
-    )
+    given = context.config.attributes.get("database_url")
+    if given is not None:  # migrations.config's: libpq's form, read by libpq
+        engine = migrations.engine(given)
+    else:
+        engine = create_engine(context.config.get_main_option("sqlalchemy.url"), poolclass=pool.NullPool)
     with engine.connect() as connection:
         context.configure(connection=connection, transaction_per_migration=False)
         with context.begin_transaction():

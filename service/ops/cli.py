@@ -130,7 +130,7 @@ def main(argv: list[str] | None = None) -> int:
     except servers.Failed as error:
         print(f"casino: {error}", file=sys.stderr)
         return 1
-    except SchemaBehind as error:
+    except (SchemaBehind, migrations.NotTheCoordinator) as error:
         print(f"casino: {error}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:  # Ctrl-C: the person knows why it stopped

@@ -82,8 +82,10 @@ _EXTENSION = "casino.pool"
 
 
 #: How a Citus node's internal error begins when a worker a transaction used
-#: went away: Citus' own words, then a worker's, passed on, as its session ended.
-_WORKER_LOST = ("failure on connection marked as essential",
+#: went away: Citus' own words (the last when it went at the commit, sent
+#: by itself on Citus: service.postgres.store), then a worker's, passed on,
+#: as its session ended.
+_WORKER_LOST = ("failure on connection marked as essential", "could not commit transaction for shard",
                 "terminating connection due to unexpected postmaster exit",
                 "terminating connection due to administrator command")
 
@@ -183,6 +185,15 @@ def with_defaults(url: str, defaults: Mapping[str, str]) -> str:
 
 #: The same for the replicas' connections, which may go to any server that answers.
 REPLICA_DEFAULTS = {k: v for k, v in PRIMARY_DEFAULTS.items() if k != "target_session_attrs"}
+
+
+def reached(url: str, conn: psycopg.Connection) -> str:
+    """``url`` naming only the server ``conn`` (a connection made with it) reached,
+    when it names several (libpq's multi-host form)."""
+    one = {"host": conn.info.host, "port": str(conn.info.port)}
+    if psycopg.conninfo.conninfo_to_dict(url).get("hostaddr"):
+        one["hostaddr"] = conn.info.hostaddr
+    return psycopg.conninfo.make_conninfo(url, **one)
 
 
 def each_server(url: str) -> list[str]:
@@ -366,7 +377,10 @@ class Pool(ConnectionPool):
 
     Each new connection notes which server it reached (its address and
     when its postmaster started); when that is not the server of the
-    connection before, the callbacks given to ``on_new_server`` run.
+    connection before, the callbacks given to ``on_new_server`` run. On a
+    Citus cluster, whose nodes all serve one database (``DATABASE_URL``
+    may name several workers: docs/scaling.md), they run when a node
+    reached before is found started again.
     """
 
     _checking = False
@@ -376,6 +390,7 @@ class Pool(ConnectionPool):
     def __init__(self, url: str, limits: Limits | None = None, **kwargs):
         self._limits = limits
         self._server: tuple | None = None
+        self._started: dict[tuple, tuple] = {}  # on a Citus cluster: each node's server, by its address
         self._new_server: list[Callable[[], None]] = []
         super().__init__(url, configure=self._configure, **kwargs)
 
@@ -398,6 +413,12 @@ class Pool(ConnectionPool):
         self.citus = bool(citus)
         server = (conn.info.host, conn.info.port, started)
         before, self._server = self._server, server
+        if citus:
+            # The nodes of a cluster all serve the one database (DATABASE_URL
+            # may name several workers, each connection taking any): another
+            # node is not another server, the same node started again is.
+            before = self._started.get(server[:2])
+            self._started[server[:2]] = server
         if before is not None and before != server:
             _log.warning("found the database on another server: %s:%s, up since %s (was %s:%s)", *server,
                          *before[:2], extra={"fields": {"event": "new_primary", "server": f"{server[0]}:{server[1]}",

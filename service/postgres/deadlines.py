@@ -9,16 +9,27 @@ the primary.
 
 On a Citus cluster the deadlines are distributed by their game, and a
 ``FOR UPDATE`` over every shard is refused: the same claim is run on each
-shard of ``deadlines``, on the node that holds it, by
-``run_command_on_shards`` (each shard's claim committed there; a node that
-does not answer has its games claimed at a later tick). Each shard's
-claim takes at most its share of ``limit``, rounded up. The time-outs
-are then decided as any command is, routed to the node of their game.
+shard of ``deadlines`` (the shard's own table, by its name), on the node
+that holds it, one statement a node for all its shards, sent on a
+connection kept to each node (``service.postgres.nodes``: a local
+statement there, committed there; a node that does not answer has its
+games claimed at a later tick). Where the shards are is read again every
+few seconds (``nodes.LAYOUT_SECONDS``), and at once after a node refused
+its claim: a shard moved meanwhile is not found where it was, and is
+claimed where it is from the next tick on. Each shard's claim takes at
+most its share of ``limit``, rounded up. Citus' ``run_command_on_shards`` did the same,
+but on new connections each time: a backend started on every node per
+claim, several claims a second in each ``casino serve`` worker, which
+cost the nodes more than the commands did (docs/scaling.md). A shard
+being moved may be claimed in its old place: the lease is then lost with
+the old copy, and the game claimed again later; a time-out is decided
+once however often it is claimed (the command's version check). The
+time-outs are then decided as any command is, routed to the node of
+their game.
 """
 
 from __future__ import annotations
 
-import json
 import logging
 from datetime import datetime, timedelta
 from uuid import UUID
@@ -26,6 +37,8 @@ from uuid import UUID
 import psycopg
 from psycopg import sql
 from psycopg_pool import ConnectionPool
+
+from service.postgres.nodes import Nodes
 
 # The rows to lease are found by their keys (``= ANY(ARRAY(...))``): a join
 # with the subquery, once psycopg prepares the statement and PostgreSQL
@@ -41,18 +54,16 @@ _CLAIM = """
 """
 
 
-# The claim on one shard (run_command_on_shards writes its name for %1$s),
-# its rows as one JSON array: the function returns one value a shard.
+# The claim on one shard (its name for {shard}), with its share of the limit.
 _CLAIM_SHARD = """
-    WITH claimed AS (
-        UPDATE %1$s SET claimed_until = {now} + {lease}
+    {name} AS (
+        UPDATE {shard} SET claimed_until = %(now)s + %(lease)s
         WHERE game_id = ANY(ARRAY(
-            SELECT game_id FROM %1$s
-            WHERE {due} (claimed_until IS NULL OR claimed_until <= {now})
-            ORDER BY due_at LIMIT {limit}
+            SELECT game_id FROM {shard}
+            WHERE {due} (claimed_until IS NULL OR claimed_until <= %(now)s)
+            ORDER BY due_at LIMIT %(limit)s
             FOR UPDATE SKIP LOCKED))
         RETURNING game_id, due_at)
-    SELECT coalesce(json_agg(json_build_array(game_id, due_at)), '[]') FROM claimed
 """
 
 _log = logging.getLogger("casino.deadlines")
@@ -61,11 +72,12 @@ _log = logging.getLogger("casino.deadlines")
 class PostgresDeadlines:
     def __init__(self, pool: ConnectionPool):
         self._pool = pool
+        self._nodes = Nodes(pool.conninfo if isinstance(pool.conninfo, str) else pool.conninfo())
 
     def claim(self, now: datetime, limit: int, lease: timedelta) -> list[UUID]:
         with self._pool.connection() as conn:
             if getattr(self._pool, "citus", False):
-                rows = claim_each_shard(conn, "deadlines", now, limit, lease)
+                rows = claim_each_shard(conn, self._nodes, "deadlines", now, limit, lease)
             else:
                 rows = conn.execute(_CLAIM, {"now": now, "lease": lease, "limit": limit}).fetchall()
         return [game_id for game_id, _ in sorted(rows, key=lambda row: row[1])]
@@ -80,22 +92,38 @@ class PostgresDeadlines:
             conn.execute("DELETE FROM deadlines WHERE game_id = %s AND due_at = %s", (game_id, due_at))
 
 
-def claim_each_shard(conn: psycopg.Connection, table: str, now: datetime, limit: int, lease: timedelta, *,
-                     due: bool = True) -> list[tuple[UUID, datetime]]:
+def _placements(conn: psycopg.Connection, table: str) -> dict[int, list[int]]:
+    """The shards of ``table``, by the group of the node that holds each."""
+    placed: dict[int, list[int]] = {}
+    for group, shard in conn.execute("SELECT p.groupid, s.shardid FROM pg_dist_shard s"
+                                     " JOIN pg_dist_placement p USING (shardid)"
+                                     " WHERE s.logicalrelid = %s::regclass AND p.shardstate = 1"
+                                     " ORDER BY s.shardid", (table,)):
+        placed.setdefault(group, []).append(shard)
+    return placed
+
+
+def claim_each_shard(conn: psycopg.Connection, nodes: Nodes, table: str, now: datetime, limit: int,
+                     lease: timedelta, *, due: bool = True) -> list[tuple[UUID, datetime]]:
     """The claim of ``table`` (``deadlines``, or ``computer_turns``, whose
     rows are due once written: ``due`` False), run on each of its shards
     where it lies (see the module's docstring): the rows claimed, with their ``due_at``."""
-    (shards,) = conn.execute("SELECT count(*) FROM pg_dist_shard WHERE logicalrelid = %s::regclass",
-                             (table,)).fetchone() or (1,)
-    command = sql.SQL(_CLAIM_SHARD).format(now=sql.Literal(now), lease=sql.Literal(lease),
-                                           limit=sql.Literal(-(-limit // max(shards, 1))),
-                                           due=sql.SQL("due_at < {} AND").format(sql.Literal(now)) if due
-                                           else sql.SQL("")).as_string(conn)
+    placed: dict[int, list[int]] = nodes.remembered(("placements", table), lambda: _placements(conn, table))
+    shards = sum(len(each) for each in placed.values())
+    params = {"now": now, "lease": lease, "limit": -(-limit // max(shards, 1))}
+    condition = sql.SQL("due_at < %(now)s AND" if due else "")
+    statements = {}
+    for group, ids in placed.items():
+        parts = [sql.SQL(_CLAIM_SHARD).format(name=sql.Identifier(f"c{shard}"), due=condition,
+                                              shard=sql.Identifier(f"{table}_{shard}")) for shard in ids]
+        reads = [sql.SQL("SELECT game_id, due_at FROM {}").format(sql.Identifier(f"c{shard}")) for shard in ids]
+        statements[group] = (sql.SQL("WITH {} {}").format(sql.SQL(",").join(parts),
+                                                          sql.SQL(" UNION ALL ").join(reads)), params)
     rows = []
-    for shard, success, result in conn.execute("SELECT shardid, success, result"
-                                               " FROM run_command_on_shards(%s, %s)", (table, command)):
-        if not success:
-            _log.warning("deadlines of shard %s not claimed this time: %s", shard, result)
+    for group, found in nodes.run(conn, statements).items():
+        if found is None:
+            _log.warning("%s of node group %s not claimed this time", table, group)
+            nodes.forget(("placements", table))  # a shard moved, say: where they are is read again
             continue
-        rows += [(UUID(game), datetime.fromisoformat(due)) for game, due in json.loads(result)]
+        rows += found
     return rows

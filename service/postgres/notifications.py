@@ -83,6 +83,7 @@ from psycopg.conninfo import make_conninfo
 from service import jsonio, metrics
 from service.announcements import player_tag, tag
 from service.events import StoredEvent
+from service.postgres.database import reached
 from service.postgres.positions import position
 
 CHANNEL = "casino_events"
@@ -265,7 +266,7 @@ def listen_everywhere(url: str, seal: Seal, *, connected: Callable[[], None], no
     services of one deployment may each be connected to another node.
 
     The nodes are those ``pg_dist_node`` lists (each by its group: the
-    node of ``url`` is heard through ``url``), looked at again every
+    node ``url`` reached is heard as the service reached it), looked at again every
     ``NODES_SECONDS``, so that a node added later is heard from then on,
     and one removed no longer. Each node has a connection of its own, made
     again a second after it breaks (a node restarted, say). ``connected()``
@@ -324,7 +325,9 @@ class Nodes:
             nodes = {group: make_conninfo(self._url, host=host, port=str(port))
                      for group, host, port in conn.execute("SELECT groupid, nodename, nodeport FROM pg_dist_node"
                                                            " WHERE isactive AND noderole = 'primary'").fetchall()}
-        nodes[own] = self._url
+            # This node as the service reaches it, not as the cluster names it;
+            # and this one alone, when the URL names several (workers, say).
+            nodes[own] = reached(self._url, conn)
         with self._lock:
             for group in set(self._ends) - set(nodes):
                 self._ends.pop(group).set()

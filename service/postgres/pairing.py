@@ -33,6 +33,12 @@ _CLAIM = """
     RETURNING id, player_id, name, ask, rating, created_at
 """
 
+# On Citus the pairings are a reference table: the claim, a write, is a
+# transaction on every node, committed in two phases, even when it finds
+# nothing, several times a second in every ``casino serve`` worker. Whether
+# there is anything to claim is a read of the node's own copy.
+_NONE_TO_CLAIM = "SELECT NOT EXISTS (SELECT 1 FROM pairings WHERE claimed_until IS NULL OR claimed_until <= %(now)s)"
+
 _CANCEL = """
     WITH gone AS (DELETE FROM pairings WHERE id = %(id)s RETURNING id, player_id, ask)
     INSERT INTO pairing_results (pairing_id, player_id, ask, ended_at)
@@ -78,6 +84,9 @@ class PostgresPairings:
 
     def claim(self, now: datetime, limit: int, lease: timedelta) -> list[Waiting]:
         with self._pool.connection() as conn:
+            if getattr(self._pool, "citus", False) and (conn.execute(_NONE_TO_CLAIM, {"now": now}).fetchone()
+                                                         or (False,))[0]:
+                return []
             rows = conn.execute(_CLAIM, {"now": now, "lease": lease, "limit": limit}).fetchall()
         return sorted((Waiting(id_, player, name, Ask.from_dict(ask), rating, since)
                        for id_, player, name, ask, rating, since in rows), key=lambda w: w.since)

@@ -46,6 +46,12 @@ One round trip per append
     idempotency key are the statement's own (``_INSERT_EVENTS``,
     ``_INSERT_IDEMPOTENCY``), not triggers' (migration 0011 says why).
 
+    On a Citus node the writes are statements of their own before the
+    insert, which takes shapes Citus sends whole to the game's node
+    (``_citus_events``), and the commit and the notifications are a second
+    and a third message (``_write``): Citus would otherwise send the
+    statement's parts one by one and commit in two phases.
+
 Synchronous standbys
     With a synchronous standby, PostgreSQL acknowledges a commit only once
     the standby has it, except when its wait is cancelled
@@ -157,6 +163,54 @@ _INSERT_EVENTS = f"""
     ORDER BY e.n
     RETURNING position, recorded_at
 """
+
+# On a Citus node the events' insert above is not sent to the game's node
+# whole: its SELECT reads a function's rows beside the events, so Citus
+# runs it where the statement came in and copies the rows it made to the
+# game's node (a COPY, which Citus always commits in two phases), after the
+# appends' other writes, each a statement sent there of its own (Citus
+# sends the parts of a statement with data-modifying CTEs one by one). On
+# Citus the writes are statements of their own before it (what Citus did
+# with them anyway) and the insert takes one of two shapes that Citus sends
+# whole, as one statement, to the game's node (or runs there, when that is
+# the node the service is connected to), with no copy and no second phase:
+#
+# - a game's first append: its events as rows of VALUES, versions 1, 2 ...
+#   (one statement per number of events). The version check is the key
+#   (game_id, version): a game that has events breaks it at version 1.
+# - the appends after: the game's last version read in a subquery grouped
+#   by the game (which Citus, as the game is the column it distributes by,
+#   runs on the game's shard with the insert), checked as above. A game
+#   with no events at all (never so: events are not deleted) would have no
+#   row there, and so no event written, rather than an error.
+_CITUS_EVENTS_AFTER = f"""
+    INSERT INTO events AS inserted (position, game_id, version, type, schema_version, data, metadata, hash, chain,
+                                    recorded_at)
+    SELECT $2 * {PER_TRANSACTION} + ($1 ->> 'first')::integer + e.n::integer - 1,
+           last.game_id,
+           CASE WHEN last.version = ($1 ->> 'after')::integer THEN last.version + e.n::integer END,
+           e.event ->> 'type', (e.event ->> 'schema_version')::integer, e.event -> 'data', e.event -> 'metadata',
+           e.event ->> 'hash', ($1 ->> 'chain')::smallint, (e.event ->> 'at')::timestamptz
+    FROM (SELECT game_id, max(version) AS version FROM events WHERE game_id = ($1 ->> 'game')::uuid
+          GROUP BY game_id) AS last
+    CROSS JOIN jsonb_array_elements($1 -> 'events') WITH ORDINALITY AS e(event, n)
+    RETURNING inserted.position, inserted.recorded_at
+"""
+
+
+@functools.cache
+def _citus_events(new: bool, count: int) -> str:
+    """The events' insert as Citus sends it whole to the game's node (see above)."""
+    if not new:
+        return _CITUS_EVENTS_AFTER
+    rows = ",\n".join(
+        f"($2 * {PER_TRANSACTION} + ($1 ->> 'first')::integer + {n}, ($1 ->> 'game')::uuid, {n + 1},"
+        f" $1 -> 'events' -> {n} ->> 'type', ($1 -> 'events' -> {n} ->> 'schema_version')::integer,"
+        f" $1 -> 'events' -> {n} -> 'data', $1 -> 'events' -> {n} -> 'metadata', $1 -> 'events' -> {n} ->> 'hash',"
+        f" ($1 ->> 'chain')::smallint, ($1 -> 'events' -> {n} ->> 'at')::timestamptz)" for n in range(count))
+    return ("INSERT INTO events AS inserted (position, game_id, version, type, schema_version, data, metadata, hash,"
+            f" chain, recorded_at) VALUES {rows} RETURNING inserted.position, inserted.recorded_at")
+
 
 # A key filed again once its record expired files anew: the expired record
 # (the caller's own: nothing else shares the key) is replaced by the new one,
@@ -304,9 +358,9 @@ class PostgresEventStore(AppendingStore):
         not at the expected version or another append wins a unique key (the
         same version, idempotency key or seat).
         """
-        written = self._statement(append)
         asked = append.append
         with self._pool.connection() as conn:
+            written = self._statement(append, citus=self._citus)
             positions = _write(conn, [written], asked.game_id, asked.expected_version)
             if positions is None:  # committed; only the notification failed
                 positions = [_positions(conn, append)]
@@ -343,8 +397,9 @@ class PostgresEventStore(AppendingStore):
     def _write_together(self, appends: Sequence[Chained]) -> list[list[StoredEvent]]:
         """The appends (in their games' order) in one transaction, as ``_write_each`` says."""
         firsts = itertools.accumulate((len(a.rows) for a in appends[:-1]), initial=1)
-        statements = [self._statement(a, first) for a, first in zip(appends, firsts, strict=True)]
         with self._pool.connection() as conn:
+            statements = [self._statement(a, first, citus=self._citus)
+                          for a, first in zip(appends, firsts, strict=True)]
             positions = _write(conn, statements, f"(one of {len(statements)})", 0)
             if positions is None:  # committed; only the notifications failed
                 positions = [_positions(conn, a) for a in appends]
@@ -360,11 +415,19 @@ class PostgresEventStore(AppendingStore):
         last: dict[UUID, int] = dict(rows)
         return {game for game, version in expected.items() if last.get(game, 0) != version}
 
-    def _statement(self, append: Chained, first: int = 1) -> _Statement:
+    @property
+    def _citus(self) -> bool:
+        """Whether the pool's server is a Citus node (known once it gave a connection)."""
+        return bool(getattr(self._pool, "citus", False))
+
+    def _statement(self, append: Chained, first: int = 1, *, citus: bool = False) -> _Statement:
         """The append as one prepared statement and its arguments: its events,
         and (as data-modifying CTEs before them) each of its writes, as
         ``_MAPPED`` maps its kind; with the notifications that tell of it.
-        Its first event is its transaction's ``first``."""
+        Its first event is its transaction's ``first``. On a Citus node
+        (``citus``), the writes are statements of their own before the
+        events' insert, which takes the shape Citus sends to the game's node
+        whole (``_citus_events``)."""
         asked, rows = append.append, append.rows
         if first + len(rows) > PER_TRANSACTION:
             raise ValueError(f"one transaction may append at most {PER_TRANSACTION - 1} events")
@@ -375,6 +438,11 @@ class PostgresEventStore(AppendingStore):
         for kind, writes in append.writes:
             _MAPPED[kind](parts, writes)
         notice = self._seal.notification(asked.game_id, append.last_version, time.time(), CURRENT, events_json, first)
+        if citus:
+            # Made JSON once: each statement of the append takes the document.
+            document = Jsonb(jsonio.dumps(parts.document), dumps=_as_made)
+            before = tuple((q, [document, *parts.args] if "$3" in q else [document]) for _, q in parts.queries)
+            return _Statement(_citus_events(parts.new, len(rows)), [document], notice, parts.told, before, len(rows))
         return _Statement(_with_writes(tuple(parts.queries)), [_json(parts.document), *parts.args], notice,
                           parts.told)
 
@@ -716,6 +784,11 @@ class _Statement(NamedTuple):
     args: list[Any]
     notice: tuple[str, str]
     told: list[str]
+    #: On a Citus node: the append's other writes, each a statement (with
+    #: its arguments) run before ``statement``, in the same transaction.
+    before: tuple[tuple[str, list[Any]], ...] = ()
+    #: On a Citus node: the number of events ``statement`` must insert.
+    events: int = 0
 
 
 def _stored(append: Chained, written: Sequence[tuple[int, datetime]]) -> list[StoredEvent]:
@@ -767,7 +840,7 @@ def _preparation(statement: str) -> tuple[str, sql.Composed]:
 
 
 @functools.cache
-def _append_script(shapes: tuple[tuple[str, int, int], ...]) -> str:
+def _append_script(shapes: tuple[tuple[str, int, int, tuple[tuple[str, int], ...]], ...], apart: bool = False) -> str:
     """Appends as one simple query, in one transaction: first the
     transaction's id (``positions.TRANSACTION``), kept in a setting of the
     session (``_APPENDED_IN``); for each append, its prepared statement (by
@@ -786,11 +859,21 @@ def _append_script(shapes: tuple[tuple[str, int, int], ...]) -> str:
     (``service.postgres.positions`` says why the node matters)."""
     xid = f"current_setting('{_APPENDED_IN}')::bigint"
     executes = "".join(f" EXECUTE {name}({', '.join(['%s', xid] + ['%s'] * (count - 1))});"
-                       for name, count, _ in shapes)
+                       for main, count, _, before in shapes for name, count in (*before, (main, count)))
     notifies = "".join(f"; SELECT pg_notify(%s, %s || current_setting('{_APPENDED_IN}') || %s)"
-                       + "; SELECT pg_notify(%s, %s)" * told for _, _, told in shapes)
-    return (f"BEGIN; SELECT set_config('{_APPENDED_IN}', {TRANSACTION}::text, false);{executes} COMMIT"
-            + notifies)
+                       + "; SELECT pg_notify(%s, %s)" * told for _, _, told, _ in shapes)
+    begun = f"BEGIN; SELECT set_config('{_APPENDED_IN}', {TRANSACTION}::text, false);{executes}"
+    if apart:  # the transaction left open; the notifications alone (as _notifications), for after its commit
+        return begun
+    return begun + " COMMIT" + notifies
+
+
+@functools.cache
+def _notifications(told: tuple[int, ...]) -> str:
+    """The notifications of ``_append_script``, alone: after each append's
+    (the ``told`` players' after it), as the script sends them."""
+    return "; ".join(f"SELECT pg_notify(%s, %s || current_setting('{_APPENDED_IN}') || %s)"
+                     + "; SELECT pg_notify(%s, %s)" * count for count in told)
 
 
 #: The session setting holding the id of the connection's last append's transaction.
@@ -806,38 +889,93 @@ def _write(conn: psycopg.Connection, statements: Sequence[_Statement], game_id, 
     Raises ConcurrencyError (naming ``game_id`` and ``expected_version``)
     when a statement broke a version or key.
     """
-    names = [_prepare(conn, s.statement) for s in statements]
+    shapes = _shapes(conn, statements)
     cursor = psycopg.ClientCursor(conn)
-    arguments: list[Any] = []
-    for s in statements:
-        arguments += s.args
-    for s in statements:
-        arguments += [CHANNEL, *s.notice, *(part for payload in s.told for part in (CHANNEL, payload))]
+    arguments, notices = _arguments(statements)
+    # On Citus (writes of their own before each insert) the commit is sent
+    # apart, once every insert is seen to have written all its events (see
+    # _CITUS_EVENTS_AFTER), then the notifications.
+    apart = any(s.before for s in statements)
     try:
-        cursor.execute(_append_script(tuple((name, len(s.args), len(s.told)) for name, s in zip(names, statements))),
-                       arguments)
-        rows = []
-        cursor.nextset()  # past BEGIN's result, to the transaction's id
-        for _ in statements:
-            cursor.nextset()  # past the id (or the insert before), to the next insert's rows
-            rows.append(cursor.fetchall())
+        cursor.execute(_append_script(shapes, apart), arguments if apart else arguments + notices)
+        rows = _inserted(cursor, statements)
+        if apart:
+            _commit(conn, rows, statements, game_id, expected_version)
     except psycopg.Error as error:
-        if conn.info.transaction_status == TransactionStatus.IDLE:
+        if conn.info.transaction_status == TransactionStatus.IDLE and not apart:
             # Only the notifications run outside the transaction: the events
             # are committed. Streams poll too; go on without them.
             _log.warning("game %s: live streams not notified: %s", game_id, error)
             return None
-        # A statement failed and the rest of the script was skipped:
-        # end the aborted transaction before the connection goes back to
-        # the pool. A rollback may deallocate every prepared statement.
-        conn.rollback()
-        _PREPARED.pop(conn, None)
+        _abort(conn)
         if isinstance(error, psycopg.errors.InvalidSqlStatementName) and again:
             return _write(conn, statements, game_id, expected_version, again=False)
         _refused(conn, error, game_id, expected_version)
+    if apart:
+        _notify(cursor, statements, notices, game_id)
     if unconfirmed(conn):
         raise CommitNotConfirmed(f"game {game_id}: the synchronous standby did not confirm the commit")
     return rows
+
+
+def _shapes(conn: psycopg.Connection, statements: Sequence[_Statement]
+            ) -> tuple[tuple[str, int, int, tuple[tuple[str, int], ...]], ...]:
+    """The appends' statements as ``_append_script`` takes them, each prepared on ``conn`` as needed."""
+    return tuple((_prepare(conn, s.statement), len(s.args), len(s.told),
+                  tuple((_prepare(conn, q), len(args)) for q, args in s.before)) for s in statements)
+
+
+def _abort(conn: psycopg.Connection) -> None:
+    """After a statement of the script failed and the rest was skipped (or,
+    sent apart, the commit failed): end the aborted transaction before the
+    connection goes back to the pool. A rollback may deallocate every
+    prepared statement."""
+    if conn.info.transaction_status != TransactionStatus.IDLE:
+        conn.rollback()
+    _PREPARED.pop(conn, None)
+
+
+def _notify(cursor: psycopg.ClientCursor, statements: Sequence[_Statement], notices: list[Any], game_id) -> None:
+    """The notifications of committed appends, sent apart (on Citus); streams poll too, should they fail."""
+    try:
+        cursor.execute(_notifications(tuple(len(s.told) for s in statements)), notices)
+    except psycopg.Error as error:
+        _log.warning("game %s: live streams not notified: %s", game_id, error)
+
+
+def _arguments(statements: Sequence[_Statement]) -> tuple[list[Any], list[Any]]:
+    """The arguments of the appends' statements (each write's before its
+    insert's), and those of their notifications, in the script's order."""
+    arguments: list[Any] = []
+    notices: list[Any] = []
+    for s in statements:
+        for _, args in s.before:
+            arguments += args
+        arguments += s.args
+        notices += [CHANNEL, *s.notice, *(part for payload in s.told for part in (CHANNEL, payload))]
+    return arguments, notices
+
+
+def _inserted(cursor: psycopg.ClientCursor, statements: Sequence[_Statement]) -> list[list[tuple[int, datetime]]]:
+    """The rows each insert of the script just run returned, by position (the events' order)."""
+    rows = []
+    cursor.nextset()  # past BEGIN's result, to the transaction's id
+    for s in statements:
+        for _ in s.before:
+            cursor.nextset()  # past a write of its own (on Citus)
+        cursor.nextset()  # past the id (or the insert before), to the next insert's rows
+        rows.append(sorted(cursor.fetchall()))
+    return rows
+
+
+def _commit(conn: psycopg.Connection, rows: Sequence[Sequence[tuple]], statements: Sequence[_Statement], game_id,
+            expected_version: int) -> None:
+    """Commit the transaction the script left open, once each insert wrote
+    all its events; else roll it back and raise ConcurrencyError."""
+    if any(len(written) != s.events for written, s in zip(rows, statements)):
+        conn.rollback()
+        raise ConcurrencyError(game_id, expected_version)
+    conn.execute("COMMIT")
 
 
 def _refused(conn: psycopg.Connection, error: psycopg.Error, game_id, expected_version: int) -> NoReturn:
@@ -867,6 +1005,11 @@ def _replicated(conn: psycopg.Connection) -> None:
 
 def _json(value: Any) -> Jsonb:
     return Jsonb(value, dumps=jsonio.dumps)
+
+
+def _as_made(text: str) -> str:
+    """A JSON document's text, already made, as ``Jsonb`` sends it."""
+    return text
 
 
 # What PostgreSQL says of a NULL version (Citus forwards the message of a

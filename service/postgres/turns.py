@@ -16,6 +16,7 @@ from uuid import UUID
 from psycopg_pool import ConnectionPool
 
 from service.postgres.deadlines import claim_each_shard
+from service.postgres.nodes import Nodes
 
 _CLAIM = """
     UPDATE computer_turns SET claimed_until = %(now)s + %(lease)s
@@ -31,11 +32,12 @@ _CLAIM = """
 class PostgresTurns:
     def __init__(self, pool: ConnectionPool):
         self._pool = pool
+        self._nodes = Nodes(pool.conninfo if isinstance(pool.conninfo, str) else pool.conninfo())
 
     def claim(self, now: datetime, limit: int, lease: timedelta) -> list[UUID]:
         with self._pool.connection() as conn:
             if getattr(self._pool, "citus", False):
-                rows = claim_each_shard(conn, "computer_turns", now, limit, lease, due=False)
+                rows = claim_each_shard(conn, self._nodes, "computer_turns", now, limit, lease, due=False)
             else:
                 rows = conn.execute(_CLAIM, {"now": now, "lease": lease, "limit": limit}).fetchall()
         return [game_id for game_id, _ in sorted(rows, key=lambda row: row[1])]

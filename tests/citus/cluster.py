@@ -20,14 +20,21 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
+from urllib.parse import quote
 
 from service.postgres.database import create_database
 from service.postgres.servers import Failed, Server
 
 DATABASE = "casino"
 #: What every node runs with: Citus loaded, and small enough for a test machine.
+#: Without fsync, but each commit's WAL written out before it is acknowledged
+#: (synchronous_commit): a node killed (its processes, not its machine) then
+#: loses nothing acknowledged, as the tests of a worker lost require. (Off, a
+#: commit a worker acknowledged could still be in its WAL buffers when killed.
+#: Citus' two-phase commits flush their WAL whatever this says, which hid it
+#: while every append through another node committed in two phases.)
 SETTINGS = {"shared_preload_libraries": "citus", "max_connections": "100", "shared_buffers": "32MB",
-            "fsync": "off", "synchronous_commit": "off", "full_page_writes": "off",
+            "fsync": "off", "synchronous_commit": "on", "full_page_writes": "off",
             "citus.shard_count": "8", "max_worker_processes": "16",
             # Citus' counters of statements run on one shard and on several (citus_stat_counters).
             "citus.enable_stat_counters": "on"}
@@ -53,6 +60,19 @@ class Cluster:
     @property
     def url(self) -> str:
         return self.coordinator.url(DATABASE)
+
+    @property
+    def workers_url(self) -> str:
+        """The workers' database in libpq's multi-host form, each new connection
+        to any of them (``load_balance_hosts=random``): how ``casino serve``
+        reaches a cluster without going through its coordinator (docs/scaling.md)."""
+        return self.url_of(self.nodes[1:self.workers + 1])
+
+    def url_of(self, nodes: list[Server], database: str = DATABASE) -> str:
+        """``database`` on ``nodes``, in libpq's multi-host form (one node: its own URL)."""
+        hosts = ",".join(quote(str(node.socket)) for node in nodes)
+        balance = "&load_balance_hosts=random" if len(nodes) > 1 else ""
+        return f"postgresql://postgres@/{quote(database)}?host={hosts}&port={self.port}{balance}"
 
     def node(self, n: int) -> Server:
         """A node (0: the coordinator), made but not started."""

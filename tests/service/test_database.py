@@ -69,8 +69,10 @@ def test_the_embedded_server_is_shared_and_keeps_its_data_across_restarts(postgr
 def test_a_citus_worker_lost_is_told_from_other_internal_errors():
     lost = psycopg.errors.InternalError_("failure on connection marked as essential: /run/worker1:5432")
     relayed = psycopg.errors.InternalError_("terminating connection due to unexpected postmaster exit")
+    at_commit = psycopg.errors.InternalError_("could not commit transaction for shard 102020 on at least one"
+                                              " active node")
     other = psycopg.errors.InternalError_("could not open relation with OID 1234")
-    assert database.worker_lost(lost) and database.worker_lost(relayed)
+    assert database.worker_lost(lost) and database.worker_lost(relayed) and database.worker_lost(at_commit)
     assert not database.worker_lost(other)
 
 
