@@ -364,6 +364,12 @@ RECONNECT_SECONDS = 1.0
 _log = logging.getLogger("casino.database")
 
 
+def on_citus(pool: ConnectionPool) -> bool:
+    """Whether ``pool`` reaches a Citus node: a :class:`Pool` knows once it
+    has made a connection; any other pool is taken for plain PostgreSQL."""
+    return bool(getattr(pool, "citus", False))
+
+
 class Pool(ConnectionPool):
     """psycopg's pool, made for failover.
 

@@ -38,6 +38,7 @@ import psycopg
 from psycopg import sql
 from psycopg_pool import ConnectionPool
 
+from service.postgres.database import on_citus
 from service.postgres.nodes import Nodes
 
 # The rows to lease are found by their keys (``= ANY(ARRAY(...))``): a join
@@ -76,7 +77,7 @@ class PostgresDeadlines:
 
     def claim(self, now: datetime, limit: int, lease: timedelta) -> list[UUID]:
         with self._pool.connection() as conn:
-            if getattr(self._pool, "citus", False):
+            if on_citus(self._pool):
                 rows = claim_each_shard(conn, self._nodes, "deadlines", now, limit, lease)
             else:
                 rows = conn.execute(_CLAIM, {"now": now, "lease": lease, "limit": limit}).fetchall()

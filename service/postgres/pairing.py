@@ -16,6 +16,7 @@ from psycopg.types.json import Jsonb
 from psycopg_pool import ConnectionPool
 
 from service import jsonio
+from service.postgres.database import on_citus
 from service.pairing import Ask, Pairing, Waiting
 
 # The asks of the pool of the oldest ask nobody holds, oldest first, those
@@ -84,7 +85,7 @@ class PostgresPairings:
 
     def claim(self, now: datetime, limit: int, lease: timedelta) -> list[Waiting]:
         with self._pool.connection() as conn:
-            if getattr(self._pool, "citus", False) and (conn.execute(_NONE_TO_CLAIM, {"now": now}).fetchone()
+            if on_citus(self._pool) and (conn.execute(_NONE_TO_CLAIM, {"now": now}).fetchone()
                                                          or (False,))[0]:
                 return []
             rows = conn.execute(_CLAIM, {"now": now, "lease": lease, "limit": limit}).fetchall()

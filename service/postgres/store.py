@@ -105,7 +105,7 @@ from service.deadlines import Deadline
 from service.events import (ORIGIN_SHIFT, ConcurrencyError, Cursor, Head, Horizon, RatingsMoved, SeveralOrigins,
                             StoredEvent, origin_of)
 from service.turns import ComputerToMove
-from service.postgres.database import unconfirmed
+from service.postgres.database import on_citus, unconfirmed
 from service.postgres.nodes import Nodes
 from service.postgres.notifications import CHANNEL, Seal
 from service.postgres.positions import PER_ORIGIN, PER_TRANSACTION, TRANSACTION
@@ -360,7 +360,7 @@ class PostgresEventStore(AppendingStore):
         """
         asked = append.append
         with self._pool.connection() as conn:
-            written = self._statement(append, citus=self._citus)
+            written = self._statement(append, citus=on_citus(self._pool))
             positions = _write(conn, [written], asked.game_id, asked.expected_version)
             if positions is None:  # committed; only the notification failed
                 positions = [_positions(conn, append)]
@@ -398,7 +398,7 @@ class PostgresEventStore(AppendingStore):
         """The appends (in their games' order) in one transaction, as ``_write_each`` says."""
         firsts = itertools.accumulate((len(a.rows) for a in appends[:-1]), initial=1)
         with self._pool.connection() as conn:
-            statements = [self._statement(a, first, citus=self._citus)
+            statements = [self._statement(a, first, citus=on_citus(self._pool))
                           for a, first in zip(appends, firsts, strict=True)]
             positions = _write(conn, statements, f"(one of {len(statements)})", 0)
             if positions is None:  # committed; only the notifications failed
@@ -414,11 +414,6 @@ class PostgresEventStore(AppendingStore):
                                 " GROUP BY game_id", (list(expected),)).fetchall()
         last: dict[UUID, int] = dict(rows)
         return {game for game, version in expected.items() if last.get(game, 0) != version}
-
-    @property
-    def _citus(self) -> bool:
-        """Whether the pool's server is a Citus node (known once it gave a connection)."""
-        return bool(getattr(self._pool, "citus", False))
 
     def _statement(self, append: Chained, first: int = 1, *, citus: bool = False) -> _Statement:
         """The append as one prepared statement and its arguments: its events,
@@ -511,7 +506,7 @@ class PostgresEventStore(AppendingStore):
             raise ValueError("limit must be at least 1")
         cursor = after if isinstance(after, Cursor) else Cursor.at(after)
         with self._pool.connection() as conn:
-            if getattr(self._pool, "citus", False):
+            if on_citus(self._pool):
                 origins = [[StoredEvent(*row) for row in conn.execute(
                             f"SELECT {EVENT_COLUMNS} FROM events WHERE position > %s AND position < %s"
                             " ORDER BY position LIMIT %s", (start, below, limit)).fetchall()]

@@ -16,6 +16,7 @@ from uuid import UUID
 from psycopg_pool import ConnectionPool
 
 from service.postgres.deadlines import claim_each_shard
+from service.postgres.database import on_citus
 from service.postgres.nodes import Nodes
 
 _CLAIM = """
@@ -36,7 +37,7 @@ class PostgresTurns:
 
     def claim(self, now: datetime, limit: int, lease: timedelta) -> list[UUID]:
         with self._pool.connection() as conn:
-            if getattr(self._pool, "citus", False):
+            if on_citus(self._pool):
                 rows = claim_each_shard(conn, self._nodes, "computer_turns", now, limit, lease, due=False)
             else:
                 rows = conn.execute(_CLAIM, {"now": now, "lease": lease, "limit": limit}).fetchall()
