@@ -234,7 +234,7 @@ def rebalance_under_load(cluster: Cluster, port: int) -> dict:
           f" {found.acknowledged} commands acknowledged, {len(found.lost)} lost, {len(found.doubled)} applied"
           f" twice; {load.refused} answers 503, {len(load.bad)} neither right nor 503", flush=True)
     for bad in load.bad[:3]:
-        print(f"    neither right nor 503: {bad[:300]}", flush=True)
+        print(f"    neither right nor 503: {str(bad)[:300]}", flush=True)
     return {"rebalance_acked_lost": len(found.lost), "rebalance_doubled": len(found.doubled), "shards_moved": moved,
             "rebalance_seconds": round(took, 2), "rebalance_503s": load.refused, "rebalance_bad_answers": len(load.bad)}
 
@@ -265,7 +265,7 @@ def worker_killed_under_load(cluster: Cluster, port: int) -> dict:
           f" answers were 503; {found.acknowledged} acknowledged in all, {len(found.lost)} lost,"
           f" {len(found.doubled)} applied twice, {len(load.bad)} answers neither right nor 503", flush=True)
     for bad in load.bad[:3]:
-        print(f"    neither right nor 503: {bad[:300]}", flush=True)
+        print(f"    neither right nor 503: {str(bad)[:300]}", flush=True)
     return {"worker_kill_acked_lost": len(found.lost), "worker_kill_doubled": len(found.doubled),
             "worker_kill_other_workers_acked": others, "worker_kill_503s": refused,
             "worker_kill_bad_answers": len(load.bad),

@@ -45,6 +45,18 @@ class Acknowledged:
     answered_at: float
 
 
+@dataclass(frozen=True)
+class Wrong:
+    """An answer that is neither right nor a 503 with Retry-After, and the
+    game it was about (None before the game was created)."""
+
+    game: str | None
+    what: str
+
+    def __str__(self) -> str:
+        return self.what
+
+
 @dataclass
 class Load:
     """``clients`` players against the service on ``port``, each waiting
@@ -58,7 +70,7 @@ class Load:
     acknowledged: dict[str, Acknowledged] = field(default_factory=dict)  # by request id
     unanswered: int = 0
     refused: int = 0  # answers 503 with Retry-After (each sent again)
-    bad: list[str] = field(default_factory=list)  # answers that are neither right nor a 503 with Retry-After
+    bad: list[Wrong] = field(default_factory=list)
     _stop: threading.Event = field(default_factory=threading.Event)
     _lock: threading.Lock = field(default_factory=threading.Lock)
     _threads: list[threading.Thread] = field(default_factory=list)
@@ -117,7 +129,7 @@ class Load:
             if awaiting["command"] == "deal":
                 path, body = f"/v1/games/{game}/deal", {}
             else:
-                moves = self._read(connection, f"/v1/games/{game}/moves", token)
+                moves = self._read(connection, f"/v1/games/{game}/moves", token, game)
                 if moves is None:
                     return
                 path, body = f"/v1/games/{game}/play", moves["moves"][0]
@@ -137,16 +149,16 @@ class Load:
             return None
         status, found, sent_at = answer
         if status != ok:
-            self._wrong(f"{status} to POST {path}: {found}")
+            self._wrong(game, f"{status} to POST {path}: {found}")
             return None
         with self._lock:
             self.acknowledged[key] = Acknowledged(game or found["id"], sent_at, time.monotonic())
         return found
 
-    def _read(self, connection, path: str, token: str) -> dict | None:
+    def _read(self, connection, path: str, token: str, game: str) -> dict | None:
         answer = self._until_answered(connection, "GET", path, None, token, {})
         if answer is None or answer[0] != 200:
-            self._wrong(f"{answer} to GET {path}")
+            self._wrong(game, f"{answer} to GET {path}")
             return None
         return answer[1]
 
@@ -165,16 +177,16 @@ class Load:
             if status != 503:
                 return status, found, sent_at
             if not answered_headers.get("Retry-After", "").isdigit():
-                self._wrong(f"503 without Retry-After to {method} {path}")
+                self._wrong(None, f"503 without Retry-After to {method} {path}")
             else:
                 with self._lock:
                     self.refused += 1
             time.sleep(0.1)
         return None
 
-    def _wrong(self, what: str) -> None:
+    def _wrong(self, game: str | None, what: str) -> None:
         with self._lock:
-            self.bad.append(what)
+            self.bad.append(Wrong(game, what))
 
 
 class _Connection:

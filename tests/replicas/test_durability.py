@@ -8,8 +8,10 @@ every event once, in order.
 With a synchronous standby (``synchronous_standby_names``), no acknowledged
 command is lost and none is applied twice, and every game verifies. Without
 one, the commands lost are counted and reported (docs/scaling.md says what
-that costs). Either way the time from the kill to the first command
-accepted by the new primary is reported.
+that costs), and a client playing on in a game that lost one may be refused
+its next move: the game is no longer where the client was told it was.
+Either way the time from the kill to the first command accepted by the new
+primary is reported.
 """
 
 from __future__ import annotations
@@ -85,7 +87,12 @@ def test_the_primary_killed_under_load(served, pair, synchronous, promote_after,
           f" {outcome.games} games, {len(outcome.lost)} lost, {len(outcome.doubled)} doubled; first command"
           f" accepted {failover_seconds:.2f} s after the kill (promoted after {promote_after} s); the stream"
           f" followed {last} events, resumed {follower.resumed} times")
-    assert load.bad == [] and watched.bad == [], (load.bad + watched.bad)[:5]
+    # A command lost with an asynchronous standby puts its game back where it
+    # was, so the client's next command, made for the game it was told of, is
+    # refused: a wrong answer explained by the loss. No other is.
+    lost_in = {load.acknowledged[key].game for key in outcome.lost}
+    unexplained = [str(wrong) for wrong in load.bad + watched.bad if wrong.game not in lost_in]
+    assert unexplained == [], unexplained[:5]
     assert follower.versions == list(range(1, last + 1)), follower.versions
     assert outcome.doubled == []
     if synchronous:
