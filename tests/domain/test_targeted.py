@@ -27,7 +27,7 @@ HIGHEST = 14
 
 def _lister(targeted: bool) -> Lister:
     state = position(table="5C 3D", hands=["8H 2C", "4S"])
-    target = Target(Move.trail(state.hands[0][0]), state) if targeted else None
+    target = Target(Move.trail(state.hands[0][0]), ()) if targeted else None
     return Lister(rules_for(state.options), state, 0, Budget(None), set(), {}, target)
 
 

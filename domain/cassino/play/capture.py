@@ -7,7 +7,7 @@ without a value capture by rank: see :mod:`.court`."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 
 from ...cards import Card, full_deck
 from ...errors import RuleViolation
@@ -23,6 +23,9 @@ from .values import assignments, can_make, values_of
 
 Summable = dict[int, list[Build]]  # the builds a capture may take as numbers, by value
 At = tuple[frozenset[str], tuple[Build, ...], Summable, Counts, "Counts | None"]  # see SumCapture._at
+#: The builds a capture takes with its groups (its groups, whether they are a largest union, the builds of
+#: its value, those it must take): :func:`_largest` or :func:`_smaller`.
+Pick = Callable[[Counts, bool, tuple[Build, ...], frozenset[str]], Iterable[tuple[Build, ...]]]
 
 
 def check_capture_shape(state: GameState, move: Move, items: tuple[TableItem, ...]) -> tuple[int, ...]:
@@ -70,7 +73,7 @@ class SumCapture(MoveKind):
 
     def shape(self, state: GameState, seat: int, move: Move, items: tuple[TableItem, ...]) -> None:
         check_capture_shape(state, move, items)
-        _check_numbered(state, items)
+        self._loose(items)
 
     def play(self, state: GameState, seat: int, move: Move, items: tuple[TableItem, ...]) -> Play:
         choices = check_capture_shape(state, move, items)
@@ -100,7 +103,7 @@ class SumCapture(MoveKind):
         """Try each value the card may take. Returns the total the targets
         make at the value that took them (a multiple of it), which a sweep
         scores with ``sweep_pips``."""
-        loose = _check_numbered(state, items)
+        loose = self._loose(items)
         builds = [it for it in items if isinstance(it, Build)]
         refusal: RuleViolation | None = None
         for v in choices:
@@ -153,6 +156,14 @@ class SumCapture(MoveKind):
             return RuleViolation("illegal_capture", f"The group {' '.join(group)} does not make {v}.")
         return None
 
+    def _loose(self, items: tuple[TableItem, ...]) -> list[Card]:
+        """The loose cards of ``items``, which a capture takes in sums: each has a number."""
+        loose = [it for it in items if type(it) is Card]
+        for it in loose:
+            if it not in self.numbered:
+                raise RuleViolation("illegal_capture", f"{it.code} is taken only by a card of its rank.")
+        return loose
+
     def _summed(self, state: GameState, seat: int, v: int) -> list[Build]:
         """The builds on the table a capture at ``v`` may take as numbers."""
         return [b for b in state.builds() if self.in_sum(state, seat, b, v)]
@@ -160,10 +171,12 @@ class SumCapture(MoveKind):
     # -- the generator --------------------------------------------------------
 
     def moves(self, lister: Lister, card: Card, phase: Phase) -> Iterator[Move]:
-        if phase is Phase.PARTIAL and not self.maximal(lister):
+        asks = self.maximal(lister)
+        if phase is Phase.PARTIAL and not asks:
             return  # a generation that does not tell the largest from the smaller made them all in the first pass
+        pick = _largest if phase is Phase.CAPTURE and asks else _smaller
         for v in lister.rules.worth[card]:
-            yield from self._moves_at(lister, card, v, phase is Phase.CAPTURE and self.maximal(lister))
+            yield from self._moves_at(lister, card, v, asks, pick)
 
     def _summable(self, lister: Lister) -> Summable:
         """The builds this seat may take as numbers, by value (at any higher value)."""
@@ -175,15 +188,17 @@ class SumCapture(MoveKind):
             return out
         return lister.memo("summable", make) if self.sums_builds else {}
 
-    def _moves_at(self, lister: Lister, c: Card, v: int, maximal: bool) -> Iterator[Move]:
-        at = lister.memo((self, c, v), lambda: self._at(lister, c, v))
+    def _moves_at(self, lister: Lister, c: Card, v: int, asks: bool, pick: Pick) -> Iterator[Move]:
+        """The captures of ``c`` at ``v`` whose builds ``pick`` chooses (the
+        largest, or the smaller); ``asks`` is :meth:`maximal`."""
+        at = lister.memo((self, c, v), self._at, lister, c, v, asks)
         if at is None:
             return  # a build the move must take is not taken by this value
         must, builds, summable, counts, only = at
         template, proven = (c, Action.CAPTURE, None), self.partial or not lister.several
-        for vec, is_max in lister.unions(counts, v, only, self.maximal(lister)):
-            for chosen in (_largest if maximal else _smaller)(vec, is_max, builds, must):
-                yield from lister.emit(template, [vec], tuple(b.id for b in chosen), summable, proven)
+        for vec, is_max in lister.unions(counts, v, only, asks):
+            for chosen in pick(vec, is_max, builds, must):
+                yield from lister.emit(template, [vec], tuple([b.id for b in chosen]), summable, proven)
 
     # Listing's walk asks maximality in its run, where a Royal ace counts one
     # value: where captures must be maximal and the table holds such a card,
@@ -196,18 +211,19 @@ class SumCapture(MoveKind):
         and the smaller captures alike, in the first pass)."""
         return lister.target is None or not self.partial
 
-    def _at(self, lister: Lister, c: Card, v: int) -> At | None:
+    def _at(self, lister: Lister, c: Card, v: int, asks: bool) -> At | None:
         """What the captures of ``c`` at ``v`` are made from: the builds they
         must take, the builds of ``v``, the builds they may take as numbers,
-        the counts their groups come from, and a targeted generation's one
-        union; None when a build they must take is not of ``v``."""
+        the counts their groups come from (where maximality is asked:
+        ``asks``), and a targeted generation's one union; None when a build
+        they must take is not of ``v``."""
         must = lister.must_touch(c)
         if must and any(lister.value_of(ident) != v for ident in must):
             return None
-        builds = tuple(b for b in lister.builds if b.value == v) if lister.builds else ()
+        builds = tuple([b for b in lister.builds if b.value == v]) if lister.builds else ()
         summable = {x: bs for x, bs in self._summable(lister).items() if x < v} if self.sums_builds else {}
-        counts: Counts = lister.counts(v) if self.maximal(lister) else 0
-        if summable and self.maximal(lister):
+        counts: Counts = lister.counts(v) if asks else 0
+        if summable and asks:
             counts += sum(len(bs) * one(x) for x, bs in summable.items())
         return must, builds, summable, counts, lister.wanted([b.id for b in builds], summable)
 
@@ -219,23 +235,13 @@ def _largest(vec: Counts, is_max: bool, builds: tuple[Build, ...], must: frozens
 
 
 def _smaller(vec: Counts, is_max: bool, builds: tuple[Build, ...], must: frozenset[str]
-             ) -> Iterator[tuple[Build, ...]]:
+             ) -> list[tuple[Build, ...]]:
     """The builds a smaller capture may take with the groups ``vec``: any
-    choice holding those it must take."""
-    for chosen in choices(builds):
-        if is_max and len(chosen) == len(builds):
-            continue  # listed with the largest captures
-        if (vec or chosen) and must <= {b.id for b in chosen}:
-            yield chosen
-
-
-def _check_numbered(state: GameState, items: tuple[TableItem, ...]) -> list[Card]:
-    """Cards taken in sums have numbers; returns the loose cards of ``items``."""
-    loose = [it for it in items if isinstance(it, Card)]
-    for it in loose:
-        if not values_of(it, state.options):
-            raise RuleViolation("illegal_capture", f"{it.code} is taken only by a card of its rank.")
-    return loose
+    choice holding those it must take, but not all of them with a largest
+    union (that is a largest capture)."""
+    largest = len(builds) if is_max else -1
+    return [chosen for chosen in choices(builds) if len(chosen) != largest and (vec or chosen)
+            and (not must or must.issubset([b.id for b in chosen]))]
 
 
 def _check_maximal(state: GameState, v: int, items: tuple[TableItem, ...], summable: list[Build]) -> None:

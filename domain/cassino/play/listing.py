@@ -29,10 +29,10 @@ one direction (values and plays, then this, then the kinds, then the rules).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import combinations, product
-from typing import Any, Generic, Protocol, TypeVar
+from typing import Any, Generic, Protocol, TypeVar, cast
 
 from ...cards import Card
 from ...groups import ONES, Counts, _sub_multisets, fitting, one, splits_into, value_counts
@@ -94,8 +94,8 @@ ANY = Narrow()
 class Target:
     """What a targeted generation looks for: one move, as the generators
     make it (no groups, a capture without its value), with the table items
-    it names (``items``, as the rules have looked them up; else found on
-    the table of ``state``), and, once the generation has made it, its play.
+    it names (``items``, each once, as the rules have looked them up), and,
+    once the generation has made it, its play.
     ``play`` is given up front where the check has accepted the move
     already (a move whose words only say how it is made: the check reads
     those, and the generation is asked whether it makes the plain move).
@@ -105,11 +105,7 @@ class Target:
 
     __slots__ = ("move", "items", "play", "checked", "refused", "named", "making")
 
-    def __init__(self, move: Move, state: GameState, play: Play | None = None,
-                 items: tuple[TableItem, ...] | None = None, making: bool = True):
-        if items is None:
-            on_table = {it.id: it for it in state.table}
-            items = tuple(it for t in move.targets if (it := on_table.get(t)) is not None)
+    def __init__(self, move: Move, items: tuple[TableItem, ...], play: Play | None = None, making: bool = True):
         self.move, self.items, self.play = move, items, play
         self.checked = play is not None  # the check has accepted the move: the duty need not prune for it
         self.refused = False  # the generation reached the move, and the rules refused to make it
@@ -119,16 +115,15 @@ class Target:
 
 def _named(targets: tuple[str, ...], items: tuple[TableItem, ...]) -> Named:
     """What targets name: the loose cards and the builds among ``items``
-    (those of the targets on the table), and the targets naming nothing on
-    the table; None if they name one item twice."""
-    if len(set(targets)) != len(targets):
-        return None
-    cards = tuple(it for it in items if type(it) is Card)
-    builds = tuple(it for it in items if type(it) is Build)
+    (the targets on the table, each once), and the targets naming nothing
+    on the table (a seat's pile); None if they name one of those twice."""
+    builds = [it for it in items if type(it) is Build]
+    cards = tuple([it for it in items if type(it) is Card]) if builds else cast(tuple[Card, ...], items)
     if len(items) == len(targets):
-        return cards, builds, ()
+        return cards, tuple(builds), ()
     found = {it.id for it in items}
-    return cards, builds, tuple(t for t in targets if t not in found)
+    rest = tuple([t for t in targets if t not in found])
+    return (cards, tuple(builds), rest) if len(set(rest)) == len(rest) else None
 
 
 class Judge(Protocol):
@@ -153,7 +148,7 @@ class Lister:
     needed, so a targeted generation reads only what its move's kind asks."""
 
     def __init__(self, rules: Judge, state: GameState, seat: int, budget: Budget, seen: set[Move],
-                 chosen: dict[Card, int], target: Target | None = None, narrow: Narrow = ANY):
+                 chosen: Mapping[Card, int], target: Target | None = None, narrow: Narrow = ANY):
         self.rules, self.state, self.seat, self.budget, self.seen = rules, state, seat, budget, seen
         self.chosen, self.target, self.narrow = chosen, target, narrow
         self._memo: dict[object, Any] = {}
@@ -162,7 +157,7 @@ class Lister:
     @once
     def builds(self) -> tuple[Build, ...]:
         """The builds on the table."""
-        return tuple(it for it in self.state.table if type(it) is Build)
+        return tuple([it for it in self.state.table if type(it) is Build])
 
     @once
     def hand(self) -> tuple[Card, ...]:
@@ -201,10 +196,10 @@ class Lister:
             out.setdefault(x, []).append(c)
         return out
 
-    def memo(self, key: object, make: Callable[[], T]) -> T:
-        """``make()``, once per position and key."""
+    def memo(self, key: object, make: Callable[..., T], *args: Any) -> T:
+        """``make(*args)``, once per position and key."""
         if key not in self._memo:
-            self._memo[key] = make()
+            self._memo[key] = make(*args)
         found: T = self._memo[key]
         return found
 
@@ -225,12 +220,14 @@ class Lister:
         self.budget.spend()
         return self.rules.accepts(self.state, self.seat, move)
 
-    def checked(self, move: Move) -> Iterable[Move]:
+    def checked(self, move: Move, proven: bool = False) -> Iterable[Move]:
         """``move``, if legal and not given before; in a targeted generation,
-        if it is the move looked for and the check accepts it."""
+        if it is the move looked for and the rules make it. ``proven`` says
+        whether the kind's generation has established every rule of the
+        kind for it, as :meth:`emit`'s does."""
         if self.target is not None:
-            return (move,) if move == self.target.move and self._reached() else ()
-        if self.narrow.names(move) and move not in self.seen and self.legal(move):
+            return (move,) if move == self.target.move and self._reached(proven) else ()
+        if self.narrow.names(move) and move not in self.seen and self._sound(move, proven):
             self.seen.add(move)
             return (move,)
         return ()
@@ -347,11 +344,12 @@ class Lister:
                 yield move
 
     def _sound(self, move: Move, proven: bool) -> bool:
-        """Whether the first spelling of a template the generator has made
-        is legal. Where the kind's generation has established every rule of
-        its kind (``proven``) and the owner's duty binds no build of the
-        seat, it is, as a targeted generation would find: the generator
-        makes the move. Else the check says. One unit of work either way."""
+        """Whether a move the generator has made (a template's first
+        spelling, or a move made whole) is legal. Where the kind's generation
+        has established every rule of its kind (``proven``) and the owner's
+        duty binds no build of the seat, it is, as a targeted generation
+        would find: the generator makes the move. Else the check says. One
+        unit of work either way."""
         if proven and not self.owner:
             self.budget.spend()
             return True
@@ -360,7 +358,7 @@ class Lister:
     @once
     def owner(self) -> bool:
         """Whether the seat owns a build, which the owner's duty binds."""
-        return any(b.owner == self.seat for b in self.builds)
+        return self.seat in [b.owner for b in self.builds]
 
     def _spells(self, template: Template, counts: Counts, ids: tuple[str, ...],
                 summable: dict[int, list[Build]] | None) -> bool:
@@ -371,7 +369,7 @@ class Lister:
         assert self.target is not None
         move = self.target.move
         return (template == (move.card, move.action, move.value) and self.wanted(ids, summable) == counts
-                and all(move.targets.count(ident) == 1 for ident in ids))
+                and (not ids or set(ids).issubset(move.targets)))
 
     def wanted(self, besides: Collection[str], summable: dict[int, list[Build]] | None = None) -> Counts | None:
         """The counts a spelling of the targeted move's targets other than

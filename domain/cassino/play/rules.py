@@ -16,9 +16,10 @@ leaves a rule to them (the owner's duty, say).
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterator, Sequence
+from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from itertools import islice, product
+from itertools import chain, islice, product
+from types import MappingProxyType
 from typing import NoReturn
 
 from ...cards import Card, full_deck
@@ -41,9 +42,10 @@ from .trail import FIVE_OF_SPADES, Trail
 from .turn import Play
 from .values import worth
 
-Route = tuple[Phase, MoveKind, MoveKind]  # a pass, the kind whose cards it walks, the kind for one card
+Route = tuple[Phase, MoveKind]  # a pass, and the kind whose cards it walks
 
 _EVERY_PASS = frozenset(Phase)
+_FIRST_VALUES: tuple[Mapping[Card, int]] = (MappingProxyType({}),)  # one run, each card its first value
 _PLUCKS = frozenset((Phase.PLUCK,))
 _NO_PLUCK = Absent(Action.PLUCK, "pluck_not_allowed", "This game has no plucking.", on_turn=False, on_table=False)
 _NO_STEAL = Absent(Action.STEAL, "illegal_steal", "This game has no stealing of bundles.", on_table=False)
@@ -85,7 +87,7 @@ class Rules:
     worth: dict[Card, tuple[int, ...]]  # what each card may count in sums (``values_of``), looked up once
     by_action: dict[Action, tuple[MoveKind, ...]] = field(init=False)
     listing: dict[Phase, tuple[MoveKind, ...]] = field(init=False)  # the passes of listing, in order
-    routes: dict[Action, dict[Card, tuple[Route, ...]]] = field(init=False)  # the passes a card's moves come from
+    routes: dict[MoveKind, dict[Card, tuple[Route, ...]]] = field(init=False)  # the passes a kind's moves come from
     choosing: bool = field(init=False)  # whether a card may count one of several values (a Royal ace, say)
     by_card: dict[Action, dict[Card, MoveKind]] = field(init=False)  # a card's kind, where targets do not tell
 
@@ -94,7 +96,7 @@ class Rules:
         passes = {p: tuple(k for k in self.kinds if p in k.phases) for p in Phase}
         listing = {p: kinds for p, kinds in passes.items() if kinds}
         object.__setattr__(self, "listing", listing)
-        object.__setattr__(self, "routes", {a: _routes(listing, a) for a in Action})
+        object.__setattr__(self, "routes", _routes(self.kinds, listing))
         object.__setattr__(self, "choosing", any(len(values) > 1 for values in self.worth.values()))
         object.__setattr__(self, "by_card", {a: _by_card(kinds) for a, kinds in self.by_action.items()})
 
@@ -137,9 +139,9 @@ class Rules:
         asked = _as_made(move)
         if asked is move:
             kind.shape(state, seat, move, items)
-            target = Target(move, state, None, items, making)
+            target = Target(move, items, making=making)
             return kind, items, target if self._makes(state, seat, target, kind) else None
-        target = Target(asked, state, self._checked(state, seat, move, kind, items), items)
+        target = Target(asked, items, self._checked(state, seat, move, kind, items))
         if not self._makes(state, seat, target, kind):
             raise _unmade(move)
         return kind, items, target
@@ -238,27 +240,29 @@ class Rules:
     def _makes(self, state: GameState, seat: int, target: Target, kind: MoveKind) -> bool:
         """Whether the kinds make ``target``'s move: a generation targeted at
         it, run by run as :meth:`moves` runs, and bound by no budget. It
-        walks only the passes of the move's card and action (:attr:`routes`)
-        whose kind for the card is ``kind``, the kind that answers for the
-        move (a build naming no pile is not looked for among those that use piles)."""
+        walks only the passes of the move's card whose kind for the card is
+        ``kind``, the kind that answers for the move (:attr:`routes`: a build
+        naming no pile is not looked for among those that use piles)."""
         card, now = target.move.card, _now(state, seat)
-        routes = [r for r in self.routes[target.move.action].get(card, ()) if r[0] in now and r[2] is kind]
+        routes = self.routes[kind].get(card, ())
+        if now is not _EVERY_PASS:
+            routes = tuple([r for r in routes if r[0] in now])
         for chosen in self._choices(state) if routes else ():
             lister = Lister(self, state, seat, Budget(None), set(), chosen, target)
-            if any(_made(lister, kind, card, phase, source) for phase, source, _ in routes):
-                return True
+            for phase, source in routes:
+                if _made(lister, kind, card, phase, source):
+                    return True
         return False
 
-    def _choices(self, state: GameState) -> Iterator[dict[Card, int]]:
+    def _choices(self, state: GameState) -> Iterable[Mapping[Card, int]]:
         """Each way to give the loose cards with a choice of values one of
-        them: first every card its first value, then the others in turn."""
-        yield {}
-        worth = self.worth
+        them: first every card its first value (no choice), then the others in turn."""
         if not self.choosing:
-            return
+            return _FIRST_VALUES
+        worth = self.worth
         several = [it for it in state.table if isinstance(it, Card) and len(worth[it]) > 1]
-        for values in islice(product(*[worth[c] for c in several]), 1, None):
-            yield dict(zip(several, values))
+        others = islice(product(*[worth[c] for c in several]), 1, None)
+        return chain(_FIRST_VALUES, (dict(zip(several, values)) for values in others))
 
 
 def _made(lister: Lister, kind: MoveKind, card: Card, phase: Phase, source: MoveKind) -> bool:
@@ -308,15 +312,19 @@ def _by_card(kinds: tuple[MoveKind, ...]) -> dict[Card, MoveKind]:
     return out
 
 
-def _routes(listing: dict[Phase, tuple[MoveKind, ...]], action: Action) -> dict[Card, tuple[Route, ...]]:
-    """For each card, the passes of listing whose kind for the card (the
-    first that takes it) makes moves of ``action``: what a generation
-    targeted at one move of the card walks, in listing's order."""
-    out: dict[Card, tuple[Route, ...]] = {}
+def _routes(kinds: tuple[MoveKind, ...], listing: dict[Phase, tuple[MoveKind, ...]]
+            ) -> dict[MoveKind, dict[Card, tuple[Route, ...]]]:
+    """For each kind and card, the passes of listing whose kind for the card
+    (the first that takes it) is that kind, each with the kind whose cards
+    the pass walks: what a generation targeted at one move of the kind with
+    the card walks, in listing's order."""
+    out: dict[MoveKind, dict[Card, list[Route]]] = {kind: {} for kind in kinds}
     for card in full_deck():
-        chosen = ((p, kinds[0], next((k for k in kinds if k.takes(card)), None)) for p, kinds in listing.items())
-        out[card] = tuple((p, first, k) for p, first, k in chosen if k is not None and k.action == action)
-    return out
+        for phase, walked in listing.items():
+            kind = next((k for k in walked if k.takes(card)), None)
+            if kind is not None:
+                out[kind].setdefault(card, []).append((phase, walked[0]))
+    return {kind: {card: tuple(routes) for card, routes in by_card.items()} for kind, by_card in out.items()}
 
 
 _MADE: dict[int, tuple[Options, Rules]] = {}  # by the id of the options, which the entry keeps alive
@@ -371,7 +379,7 @@ def _targets(state: GameState, move: Move, skip_piles: bool) -> tuple[TableItem,
     on_table = {it.id: it for it in state.table if it.id in named}  # one pass, not one per target
     if len(on_table) != len(targets):
         _refuse_targets(targets, on_table)
-    return tuple(on_table[t] for t in targets)
+    return tuple([on_table[t] for t in targets])
 
 
 def _refuse_targets(targets: tuple[str, ...], on_table: dict[str, TableItem]) -> None:

@@ -29,7 +29,9 @@ class Trail(MoveKind):
         self.sweeper = sweeper
 
     def moves(self, lister: Lister, card: Card, phase: Phase) -> Iterable[Move]:
-        return lister.checked(_TRAILS[card])
+        """The trail of ``card``: a card of the hand, naming nothing, which
+        only the owner's duty may refuse."""
+        return lister.checked(_TRAILS[card], proven=True)
 
     def play(self, state: GameState, seat: int, move: Move, items: tuple[TableItem, ...]) -> Play:
         if items or move.value is not None or move.groups is not None:
