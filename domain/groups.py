@@ -163,7 +163,10 @@ def _can(counts: Counts, v: int) -> bool:
     rest = counts - one(top)
     if top == v:
         return _can(rest, v)
-    return any(_can(rest - sub, v) for sub in _sub_multisets(rest, v - top, top))
+    for sub in _sub_multisets(rest, v - top, top):  # a loop, not any(): a search makes few turns of it
+        if _can(rest - sub, v):
+            return True
+    return False
 
 
 def _witness(counts: Counts, v: int) -> list[list[int]]:
