@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
+from operator import mul
 
 Counts = int  # packed value counts, see the module docstring
 
@@ -53,6 +54,12 @@ def value_counts(counts: Counts) -> list[tuple[int, int]]:
         counts >>= BITS
         x += 1
     return out
+
+
+def pips(counts: Counts) -> int:
+    """What the values in ``counts`` add up to (a field is a byte, so the
+    bytes of ``counts`` are the counts of 0, 1, 2 ...)."""
+    return sum(map(mul, counts.to_bytes(_HIGHEST + 1, "little"), range(_HIGHEST + 1)))
 
 
 def counts_of(values: Sequence[int], v: int) -> Counts | None:

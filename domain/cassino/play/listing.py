@@ -35,7 +35,7 @@ from itertools import combinations, product
 from typing import Any, Generic, Protocol, TypeVar, cast
 
 from ...cards import Card
-from ...groups import ONES, Counts, _sub_multisets, fitting, one, splits_into, value_counts
+from ...groups import ONES, Counts, _sub_multisets, fitting, one, pips, splits_into, value_counts
 from ...paging import Budget
 from ..moves import Action, Move
 from ..state import GameState
@@ -399,7 +399,7 @@ class Lister:
         named, cards = self.target.named, self.named_cards
         if named is None or cards is None:
             return False
-        return (x + sum(y * k for y, k in value_counts(cards)) + sum(b.value for b in named[1])) % v == 0
+        return (x + pips(cards) + sum([b.value for b in named[1]])) % v == 0
 
     @once
     def named_cards(self) -> Counts | None:

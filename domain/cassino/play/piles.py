@@ -27,7 +27,9 @@ LooseSums = list[tuple[tuple[Card, ...], set[int]]]  # sets of loose cards, with
 
 
 def _names_piles(move: Move) -> bool:
-    return any(pile_seat(t) is not None for t in move.targets)
+    """Whether ``move`` names a seat's capture pile: its last target does, if
+    any (a move's targets are in canonical order, the piles last)."""
+    return bool(move.targets) and pile_seat(move.targets[-1]) is not None
 
 
 class NoPiles(Absent):
