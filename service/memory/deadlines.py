@@ -24,6 +24,11 @@ class MemoryDeadlines:
                 t.deadlines[game] = t.deadlines[game].leased(now + lease)
             return claimed
 
+    def next_due(self, now: datetime) -> datetime | None:
+        with self.tables.lock:
+            return min((row.due_at for row in self.tables.deadlines.values()
+                        if row.claimed_until is None or row.claimed_until <= now), default=None)
+
     def due_at(self, game_id: UUID) -> datetime | None:
         with self.tables.lock:
             row = self.tables.deadlines.get(game_id)
