@@ -221,14 +221,16 @@ class TimeKeeper:
                 self._looks.plan((upcoming - self._clock()).total_seconds())
 
     def look(self) -> tuple[bool, datetime | None]:
-        """One look: claim the deadlines due now, if any, and the games
-        that await a computer. Whether to look again at once (something
-        was claimed or played), and when the earliest deadline no one
-        holds falls (None for none, or when the deadlines are not kept)."""
-        upcoming = self._claims.next_due(self._clock()) if self._deadlines else None
-        due = upcoming is not None and upcoming <= self._clock()
+        """One look: claim the deadlines due now, and the games that await
+        a computer, if there are any (a read of each first: a claim is a
+        write). Whether to look again at once (something was claimed or
+        played), and when the earliest deadline no one holds falls (None
+        for none, or when the deadlines are not kept)."""
+        now = self._clock()
+        upcoming = self._claims.next_due(now) if self._deadlines else None
+        due = upcoming is not None and upcoming <= now
         busy = due and self.tick() > 0
-        busy = self.play() > 0 or busy
+        busy = (self._turns.next_due(now) is not None and self.play() > 0) or busy
         # One found due but not claimed is another claimer's, whose lease is not yet written.
         return busy, None if busy or due else upcoming
 

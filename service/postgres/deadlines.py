@@ -28,8 +28,9 @@ time-outs are then decided as any command is, routed to the node of
 their game.
 
 When to claim next (``next_due``) is a read of the same rows: the earliest
-deadline no claimer holds, from the index on ``due_at``; on a cluster,
-asked of each node for its shards in one statement, as the claim is.
+deadline (or computer's turn) no claimer holds, from the index on
+``due_at``; on a cluster, asked of each node for its shards in one
+statement, as the claim is.
 """
 
 from __future__ import annotations
@@ -71,10 +72,9 @@ _CLAIM_SHARD = """
         RETURNING game_id, due_at)
 """
 
-# When to claim next: the earliest deadline no claimer holds (the index on
-# due_at read in order, up to the first row not leased).
-_NEXT_DUE = "SELECT min(due_at) FROM deadlines WHERE claimed_until IS NULL OR claimed_until <= %(now)s"
-_NEXT_DUE_SHARD = "SELECT min(due_at) FROM {shard} WHERE claimed_until IS NULL OR claimed_until <= %(now)s"
+# When to claim next: the earliest row no claimer holds (the index on
+# due_at read in order, up to the first row not leased), of a table or a shard.
+_NEXT_DUE = "SELECT min(due_at) FROM {table} WHERE claimed_until IS NULL OR claimed_until <= %(now)s"
 
 _log = logging.getLogger("casino.deadlines")
 
@@ -94,10 +94,7 @@ class PostgresDeadlines:
 
     def next_due(self, now: datetime) -> datetime | None:
         with self._pool.connection() as conn:
-            if on_citus(self._pool):
-                return next_due_on_each_node(conn, self._nodes, now)
-            (due,) = conn.execute(_NEXT_DUE, {"now": now}).fetchone() or (None,)
-        return due
+            return next_due(conn, self._nodes, "deadlines", now, citus=on_citus(self._pool))
 
     def due_at(self, game_id: UUID) -> datetime | None:
         with self._pool.connection() as conn:
@@ -139,15 +136,19 @@ def claim_each_shard(conn: psycopg.Connection, nodes: Nodes, table: str, now: da
                          params)
 
 
-def next_due_on_each_node(conn: psycopg.Connection, nodes: Nodes, now: datetime) -> datetime | None:
-    """``_NEXT_DUE`` asked of each shard of ``deadlines`` where it lies,
-    every shard of a node in one statement: the earliest answer."""
-    shards = _shards(conn, nodes, "deadlines")
+def next_due(conn: psycopg.Connection, nodes: Nodes, table: str, now: datetime, *,
+             citus: bool) -> datetime | None:
+    """The earliest ``due_at`` of ``table`` (``deadlines`` or
+    ``computer_turns``) that no claimer holds at ``now``; on a cluster,
+    asked of each node, every shard it holds in one statement."""
+    if not citus:
+        found = conn.execute(sql.SQL(_NEXT_DUE).format(table=sql.Identifier(table)), {"now": now}).fetchone()
+        return found[0] if found else None
     statements = {group: sql.SQL(" UNION ALL ").join(
-        sql.SQL(_NEXT_DUE_SHARD).format(shard=sql.Identifier(f"deadlines_{shard}")) for shard in ids)
-        for group, ids in shards.items()}
-    found = [due for (due,) in _on_each_node(conn, nodes, "deadlines", statements, {"now": now}) if due is not None]
-    return min(found, default=None)
+        sql.SQL(_NEXT_DUE).format(table=sql.Identifier(f"{table}_{shard}")) for shard in ids)
+        for group, ids in _shards(conn, nodes, table).items()}
+    return min((due for (due,) in _on_each_node(conn, nodes, table, statements, {"now": now}) if due is not None),
+               default=None)
 
 
 def _shards(conn: psycopg.Connection, nodes: Nodes, table: str) -> dict[int, list[int]]:

@@ -283,6 +283,18 @@ def test_a_look_claims_only_once_a_deadline_is_due_and_says_when_the_next_falls(
     assert services.keeper.look() == (False, None) and counted.claimed == 1  # no deadline left: nothing claimed
 
 
+def test_a_look_claims_a_computers_turn_only_when_one_is_awaited(tables, clock):
+    adapters = wiring.adapters({}, None, tables)
+    turns = Counted(adapters.computer_turns)
+    services = bootstrap(dataclasses.replace(adapters, computer_turns=turns), Settings(None, None))
+    assert services.keeper.look() == (False, None) and turns.claimed == 0
+    game_id = services.games.create(CreateGame(variant="cassino", seats=("Ann", "Cpu"), options={}, first_dealer=0,
+                                               computers=(1,))).game_id
+    services.games.execute(Deal(game_id=game_id, caller=seat(0)))
+    assert services.keeper.look() == (True, None) and turns.claimed == 1  # the computer played
+    assert services.keeper.look() == (False, None) and turns.claimed == 1  # Ann's turn now: none claimed
+
+
 def test_a_look_leaves_a_due_deadline_another_claimer_holds_to_the_next_idle_look(tables, clock):
     services, counted = counted_services(tables)
     create(services, ClockRule(per_move_seconds=2))
