@@ -47,10 +47,11 @@ One round trip per append
     ``_INSERT_IDEMPOTENCY``), not triggers' (migration 0011 says why).
 
     On a Citus node the writes are statements of their own before the
-    insert, which takes shapes Citus sends whole to the game's node
-    (``_citus_events``), and the commit and the notifications are a second
-    and a third message (``_write``): Citus would otherwise send the
-    statement's parts one by one and commit in two phases.
+    insert, which takes the shape Citus sends whole to the game's node
+    (``_citus_events``), the version is checked by a statement of its own,
+    and the commit and the notifications are a second and a third message
+    (``_write``): Citus would otherwise send the statement's parts one by
+    one and commit in two phases.
 
 Synchronous standbys
     With a synchronous standby, PostgreSQL acknowledges a commit only once
@@ -171,40 +172,30 @@ _INSERT_EVENTS = f"""
 # appends' other writes, each a statement sent there of its own (Citus
 # sends the parts of a statement with data-modifying CTEs one by one). On
 # Citus the writes are statements of their own before it (what Citus did
-# with them anyway) and the insert takes one of two shapes that Citus sends
-# whole, as one statement, to the game's node (or runs there, when that is
-# the node the service is connected to), with no copy and no second phase:
-#
-# - a game's first append: its events as rows of VALUES, versions 1, 2 ...
-#   (one statement per number of events). The version check is the key
-#   (game_id, version): a game that has events breaks it at version 1.
-# - the appends after: the game's last version read in a subquery grouped
-#   by the game (which Citus, as the game is the column it distributes by,
-#   runs on the game's shard with the insert), checked as above. A game
-#   with no events at all (never so: events are not deleted) would have no
-#   row there, and so no event written, rather than an error.
-_CITUS_EVENTS_AFTER = f"""
-    INSERT INTO events AS inserted (position, game_id, version, type, schema_version, data, metadata, hash, chain,
-                                    recorded_at)
-    SELECT $2 * {PER_TRANSACTION} + ($1 ->> 'first')::integer + e.n::integer - 1,
-           last.game_id,
-           CASE WHEN last.version = ($1 ->> 'after')::integer THEN last.version + e.n::integer END,
-           e.event ->> 'type', (e.event ->> 'schema_version')::integer, e.event -> 'data', e.event -> 'metadata',
-           e.event ->> 'hash', ($1 ->> 'chain')::smallint, (e.event ->> 'at')::timestamptz
-    FROM (SELECT game_id, max(version) AS version FROM events WHERE game_id = ($1 ->> 'game')::uuid
-          GROUP BY game_id) AS last
-    CROSS JOIN jsonb_array_elements($1 -> 'events') WITH ORDINALITY AS e(event, n)
-    RETURNING inserted.position, inserted.recorded_at
+# with them anyway), and the insert is its events as rows of VALUES,
+# versions "after" + 1, + 2 ...: a statement Citus sends whole to the
+# game's node (or runs there, when that is the node the service is
+# connected to), with no copy and no second phase, and plans as its
+# cheapest kind (an INSERT ... SELECT reading the game's last version, also
+# sent whole, cost the nodes 0.2-0.5 ms more an append: bench/citus.py).
+# The version check is then two: the key (game_id, version), which a game
+# that moved on breaks (at version 1 for a game that has events, on its
+# first append), and, for the appends after a game's first, a count of
+# the game's events at version "after" (``_CITUS_VERSION_CHECK``, run
+# before the insert in the same transaction), which must be 1: else the
+# game is behind the version expected, and the transaction is rolled back
+# rather than committed (``_commit``) with a gap in the versions.
+_CITUS_VERSION_CHECK = """
+    SELECT count(*) FROM events WHERE game_id = ($1 ->> 'game')::uuid AND version = ($1 ->> 'after')::integer
 """
 
 
 @functools.cache
-def _citus_events(new: bool, count: int) -> str:
+def _citus_events(count: int) -> str:
     """The events' insert as Citus sends it whole to the game's node (see above)."""
-    if not new:
-        return _CITUS_EVENTS_AFTER
     rows = ",\n".join(
-        f"($2 * {PER_TRANSACTION} + ($1 ->> 'first')::integer + {n}, ($1 ->> 'game')::uuid, {n + 1},"
+        f"($2 * {PER_TRANSACTION} + ($1 ->> 'first')::integer + {n}, ($1 ->> 'game')::uuid,"
+        f" ($1 ->> 'after')::integer + {n + 1},"
         f" $1 -> 'events' -> {n} ->> 'type', ($1 -> 'events' -> {n} ->> 'schema_version')::integer,"
         f" $1 -> 'events' -> {n} -> 'data', $1 -> 'events' -> {n} -> 'metadata', $1 -> 'events' -> {n} ->> 'hash',"
         f" ($1 ->> 'chain')::smallint, ($1 -> 'events' -> {n} ->> 'at')::timestamptz)" for n in range(count))
@@ -436,8 +427,10 @@ class PostgresEventStore(AppendingStore):
         if citus:
             # Made JSON once: each statement of the append takes the document.
             document = Jsonb(jsonio.dumps(parts.document), dumps=_as_made)
-            before = tuple((q, [document, *parts.args] if "$3" in q else [document]) for _, q in parts.queries)
-            return _Statement(_citus_events(parts.new, len(rows)), [document], notice, parts.told, before, len(rows))
+            checks = () if parts.new else (_CITUS_VERSION_CHECK,)
+            before = tuple((q, [document, *parts.args] if "$3" in q else [document])
+                           for q in (*checks, *(q for _, q in parts.queries)))
+            return _Statement(_citus_events(len(rows)), [document], notice, parts.told, before, bool(checks))
         return _Statement(_with_writes(tuple(parts.queries)), [_json(parts.document), *parts.args], notice,
                           parts.told)
 
@@ -782,8 +775,8 @@ class _Statement(NamedTuple):
     #: On a Citus node: the append's other writes, each a statement (with
     #: its arguments) run before ``statement``, in the same transaction.
     before: tuple[tuple[str, list[Any]], ...] = ()
-    #: On a Citus node: the number of events ``statement`` must insert.
-    events: int = 0
+    #: On a Citus node: whether the first of ``before`` is the version check (``_CITUS_VERSION_CHECK``).
+    checked: bool = False
 
 
 def _stored(append: Chained, written: Sequence[tuple[int, datetime]]) -> list[StoredEvent]:
@@ -888,14 +881,14 @@ def _write(conn: psycopg.Connection, statements: Sequence[_Statement], game_id, 
     cursor = psycopg.ClientCursor(conn)
     arguments, notices = _arguments(statements)
     # On Citus (writes of their own before each insert) the commit is sent
-    # apart, once every insert is seen to have written all its events (see
-    # _CITUS_EVENTS_AFTER), then the notifications.
+    # apart, once every version check is seen to have found its version (see
+    # _CITUS_VERSION_CHECK), then the notifications.
     apart = any(s.before for s in statements)
     try:
         cursor.execute(_append_script(shapes, apart), arguments if apart else arguments + notices)
-        rows = _inserted(cursor, statements)
+        rows, follows = _inserted(cursor, statements)
         if apart:
-            _commit(conn, rows, statements, game_id, expected_version)
+            _commit(conn, follows, game_id, expected_version)
     except psycopg.Error as error:
         if conn.info.transaction_status == TransactionStatus.IDLE and not apart:
             # Only the notifications run outside the transaction: the events
@@ -951,23 +944,27 @@ def _arguments(statements: Sequence[_Statement]) -> tuple[list[Any], list[Any]]:
     return arguments, notices
 
 
-def _inserted(cursor: psycopg.ClientCursor, statements: Sequence[_Statement]) -> list[list[tuple[int, datetime]]]:
-    """The rows each insert of the script just run returned, by position (the events' order)."""
-    rows = []
+def _inserted(cursor: psycopg.ClientCursor, statements: Sequence[_Statement]
+              ) -> tuple[list[list[tuple[int, datetime]]], bool]:
+    """The rows each insert of the script just run returned, by position
+    (the events' order), and whether every version check (on Citus) found
+    the version its append follows."""
+    rows, follows = [], True
     cursor.nextset()  # past BEGIN's result, to the transaction's id
     for s in statements:
-        for _ in s.before:
-            cursor.nextset()  # past a write of its own (on Citus)
+        for n, _ in enumerate(s.before):
+            cursor.nextset()  # to a statement of its own (on Citus): the version check, or a write
+            if n == 0 and s.checked:
+                follows = follows and cursor.fetchone() == (1,)
         cursor.nextset()  # past the id (or the insert before), to the next insert's rows
         rows.append(sorted(cursor.fetchall()))
-    return rows
+    return rows, follows
 
 
-def _commit(conn: psycopg.Connection, rows: Sequence[Sequence[tuple]], statements: Sequence[_Statement], game_id,
-            expected_version: int) -> None:
-    """Commit the transaction the script left open, once each insert wrote
-    all its events; else roll it back and raise ConcurrencyError."""
-    if any(len(written) != s.events for written, s in zip(rows, statements)):
+def _commit(conn: psycopg.Connection, follows: bool, game_id, expected_version: int) -> None:
+    """Commit the transaction the script left open if every version check
+    found its version (``follows``); else roll it back and raise ConcurrencyError."""
+    if not follows:
         conn.rollback()
         raise ConcurrencyError(game_id, expected_version)
     conn.execute("COMMIT")
