@@ -48,10 +48,9 @@ One round trip per append
 
     On a Citus node the writes are statements of their own before the
     insert, which takes the shape Citus sends whole to the game's node
-    (``_citus_events``), the version is checked by a statement of its own,
-    and the commit and the notifications are a second and a third message
-    (``_write``): Citus would otherwise send the statement's parts one by
-    one and commit in two phases.
+    (``_citus_events``), and the version is checked by a statement of its
+    own: Citus would otherwise send the statement's parts one by one and
+    commit in two phases. They are still one message, with the commit.
 
 Synchronous standbys
     With a synchronous standby, PostgreSQL acknowledges a commit only once
@@ -180,13 +179,15 @@ _INSERT_EVENTS = f"""
 # sent whole, cost the nodes 0.2-0.5 ms more an append: bench/citus.py).
 # The version check is then two: the key (game_id, version), which a game
 # that moved on breaks (at version 1 for a game that has events, on its
-# first append), and, for the appends after a game's first, a count of
-# the game's events at version "after" (``_CITUS_VERSION_CHECK``, run
-# before the insert in the same transaction), which must be 1: else the
-# game is behind the version expected, and the transaction is rolled back
-# rather than committed (``_commit``) with a gap in the versions.
+# first append), and, for the appends after a game's first, the count of
+# the game's events at version "after", run before the insert in the same
+# transaction, which must be 1: cast to the domain ``version_follows``
+# (migration 0019), a false fails the statement with the domain's check,
+# and nothing of the transaction is written (a game behind the version
+# expected, which would otherwise be left with a gap in its versions).
 _CITUS_VERSION_CHECK = """
-    SELECT count(*) FROM events WHERE game_id = ($1 ->> 'game')::uuid AND version = ($1 ->> 'after')::integer
+    SELECT (count(*) = 1)::version_follows FROM events
+    WHERE game_id = ($1 ->> 'game')::uuid AND version = ($1 ->> 'after')::integer
 """
 
 
@@ -430,7 +431,7 @@ class PostgresEventStore(AppendingStore):
             checks = () if parts.new else (_CITUS_VERSION_CHECK,)
             before = tuple((q, [document, *parts.args] if "$3" in q else [document])
                            for q in (*checks, *(q for _, q in parts.queries)))
-            return _Statement(_citus_events(len(rows)), [document], notice, parts.told, before, bool(checks))
+            return _Statement(_citus_events(len(rows)), [document], notice, parts.told, before)
         return _Statement(_with_writes(tuple(parts.queries)), [_json(parts.document), *parts.args], notice,
                           parts.told)
 
@@ -775,8 +776,6 @@ class _Statement(NamedTuple):
     #: On a Citus node: the append's other writes, each a statement (with
     #: its arguments) run before ``statement``, in the same transaction.
     before: tuple[tuple[str, list[Any]], ...] = ()
-    #: On a Citus node: whether the first of ``before`` is the version check (``_CITUS_VERSION_CHECK``).
-    checked: bool = False
 
 
 def _stored(append: Chained, written: Sequence[tuple[int, datetime]]) -> list[StoredEvent]:
@@ -828,7 +827,7 @@ def _preparation(statement: str) -> tuple[str, sql.Composed]:
 
 
 @functools.cache
-def _append_script(shapes: tuple[tuple[str, int, int, tuple[tuple[str, int], ...]], ...], apart: bool = False) -> str:
+def _append_script(shapes: tuple[tuple[str, int, int, tuple[tuple[str, int], ...]], ...]) -> str:
     """Appends as one simple query, in one transaction: first the
     transaction's id (``positions.TRANSACTION``), kept in a setting of the
     session (``_APPENDED_IN``); for each append, its prepared statement (by
@@ -850,18 +849,7 @@ def _append_script(shapes: tuple[tuple[str, int, int, tuple[tuple[str, int], ...
                        for main, count, _, before in shapes for name, count in (*before, (main, count)))
     notifies = "".join(f"; SELECT pg_notify(%s, %s || current_setting('{_APPENDED_IN}') || %s)"
                        + "; SELECT pg_notify(%s, %s)" * told for _, _, told, _ in shapes)
-    begun = f"BEGIN; SELECT set_config('{_APPENDED_IN}', {TRANSACTION}::text, false);{executes}"
-    if apart:  # the transaction left open; the notifications alone (as _notifications), for after its commit
-        return begun
-    return begun + " COMMIT" + notifies
-
-
-@functools.cache
-def _notifications(told: tuple[int, ...]) -> str:
-    """The notifications of ``_append_script``, alone: after each append's
-    (the ``told`` players' after it), as the script sends them."""
-    return "; ".join(f"SELECT pg_notify(%s, %s || current_setting('{_APPENDED_IN}') || %s)"
-                     + "; SELECT pg_notify(%s, %s)" * count for count in told)
+    return f"BEGIN; SELECT set_config('{_APPENDED_IN}', {TRANSACTION}::text, false);{executes} COMMIT" + notifies
 
 
 #: The session setting holding the id of the connection's last append's transaction.
@@ -880,17 +868,11 @@ def _write(conn: psycopg.Connection, statements: Sequence[_Statement], game_id, 
     shapes = _shapes(conn, statements)
     cursor = psycopg.ClientCursor(conn)
     arguments, notices = _arguments(statements)
-    # On Citus (writes of their own before each insert) the commit is sent
-    # apart, once every version check is seen to have found its version (see
-    # _CITUS_VERSION_CHECK), then the notifications.
-    apart = any(s.before for s in statements)
     try:
-        cursor.execute(_append_script(shapes, apart), arguments if apart else arguments + notices)
-        rows, follows = _inserted(cursor, statements)
-        if apart:
-            _commit(conn, follows, game_id, expected_version)
+        cursor.execute(_append_script(shapes), arguments + notices)
+        rows = _inserted(cursor, statements)
     except psycopg.Error as error:
-        if conn.info.transaction_status == TransactionStatus.IDLE and not apart:
+        if conn.info.transaction_status == TransactionStatus.IDLE:
             # Only the notifications run outside the transaction: the events
             # are committed. Streams poll too; go on without them.
             _log.warning("game %s: live streams not notified: %s", game_id, error)
@@ -899,8 +881,6 @@ def _write(conn: psycopg.Connection, statements: Sequence[_Statement], game_id, 
         if isinstance(error, psycopg.errors.InvalidSqlStatementName) and again:
             return _write(conn, statements, game_id, expected_version, again=False)
         _refused(conn, error, game_id, expected_version)
-    if apart:
-        _notify(cursor, statements, notices, game_id)
     if unconfirmed(conn):
         raise CommitNotConfirmed(f"game {game_id}: the synchronous standby did not confirm the commit")
     return rows
@@ -914,21 +894,12 @@ def _shapes(conn: psycopg.Connection, statements: Sequence[_Statement]
 
 
 def _abort(conn: psycopg.Connection) -> None:
-    """After a statement of the script failed and the rest was skipped (or,
-    sent apart, the commit failed): end the aborted transaction before the
+    """After a statement of the script failed and the rest was skipped: end the aborted transaction before the
     connection goes back to the pool. A rollback may deallocate every
     prepared statement."""
     if conn.info.transaction_status != TransactionStatus.IDLE:
         conn.rollback()
     _PREPARED.pop(conn, None)
-
-
-def _notify(cursor: psycopg.ClientCursor, statements: Sequence[_Statement], notices: list[Any], game_id) -> None:
-    """The notifications of committed appends, sent apart (on Citus); streams poll too, should they fail."""
-    try:
-        cursor.execute(_notifications(tuple(len(s.told) for s in statements)), notices)
-    except psycopg.Error as error:
-        _log.warning("game %s: live streams not notified: %s", game_id, error)
 
 
 def _arguments(statements: Sequence[_Statement]) -> tuple[list[Any], list[Any]]:
@@ -944,30 +915,16 @@ def _arguments(statements: Sequence[_Statement]) -> tuple[list[Any], list[Any]]:
     return arguments, notices
 
 
-def _inserted(cursor: psycopg.ClientCursor, statements: Sequence[_Statement]
-              ) -> tuple[list[list[tuple[int, datetime]]], bool]:
-    """The rows each insert of the script just run returned, by position
-    (the events' order), and whether every version check (on Citus) found
-    the version its append follows."""
-    rows, follows = [], True
+def _inserted(cursor: psycopg.ClientCursor, statements: Sequence[_Statement]) -> list[list[tuple[int, datetime]]]:
+    """The rows each insert of the script just run returned, by position (the events' order)."""
+    rows = []
     cursor.nextset()  # past BEGIN's result, to the transaction's id
     for s in statements:
-        for n, _ in enumerate(s.before):
-            cursor.nextset()  # to a statement of its own (on Citus): the version check, or a write
-            if n == 0 and s.checked:
-                follows = follows and cursor.fetchone() == (1,)
+        for _ in s.before:
+            cursor.nextset()  # past a statement of its own (on Citus): the version check, or a write
         cursor.nextset()  # past the id (or the insert before), to the next insert's rows
         rows.append(sorted(cursor.fetchall()))
-    return rows, follows
-
-
-def _commit(conn: psycopg.Connection, follows: bool, game_id, expected_version: int) -> None:
-    """Commit the transaction the script left open if every version check
-    found its version (``follows``); else roll it back and raise ConcurrencyError."""
-    if not follows:
-        conn.rollback()
-        raise ConcurrencyError(game_id, expected_version)
-    conn.execute("COMMIT")
+    return rows
 
 
 def _refused(conn: psycopg.Connection, error: psycopg.Error, game_id, expected_version: int) -> NoReturn:
@@ -1006,6 +963,8 @@ def _as_made(text: str) -> str:
 
 # What PostgreSQL says of a NULL version (Citus forwards the message of a
 # shard's error, as events_102017's, without its table and column fields).
+#: The version check's domain refusing (``_CITUS_VERSION_CHECK``).
+_VERSION_BEHIND = re.compile(r'value for domain (public\.)?version_follows violates check constraint "version_follows"')
 _REFUSED_VERSION = re.compile(r'column "version" of relation "events(_[0-9]+)?"')
 # ... and of a key filed again before its record expired (``_INSERT_IDEMPOTENCY``).
 _REFUSED_KEY = re.compile(r'column "request_hash" of relation "idempotency(_[0-9]+)?"')
@@ -1021,10 +980,13 @@ def _broke_key(error: psycopg.Error, name: str) -> bool:
 
 def _is_conflict(error: BaseException) -> bool:
     """A unique key broken, the events' versions refused as not following
-    the game's last (``_INSERT_EVENTS``), or a key refiled before its record
-    expired (``_INSERT_IDEMPOTENCY``). On Citus the table is a shard of
-    events (``events_102017``), and a unique key broken on a worker may come
-    back as an internal error that only its message names."""
+    the game's last (``_INSERT_EVENTS``; on Citus ``_CITUS_VERSION_CHECK``),
+    or a key refiled before its record expired (``_INSERT_IDEMPOTENCY``).
+    On Citus the table is a shard of events (``events_102017``), and a
+    unique key broken on a worker may come back as an internal error that
+    only its message names."""
+    if isinstance(error, psycopg.errors.CheckViolation):
+        return _VERSION_BEHIND.search(error.diag.message_primary or "") is not None
     if isinstance(error, psycopg.errors.NotNullViolation):
         message = error.diag.message_primary or ""
         return _REFUSED_VERSION.search(message) is not None or _REFUSED_KEY.search(message) is not None
