@@ -40,6 +40,10 @@ connected to the coordinator.
    ``citus_via_coordinator_command_cost_ratio``: the same of the service on
    the coordinator. ``multi_shard_statements_while_measured``: Citus' count
    of statements run on several shards meanwhile (every node's).
+   ``<server>_idle_cpu_ms_per_s``: what the same processes spend with the
+   service running and no command sent (its background looks: the time
+   keeper's and the pairer's), ``--idle-seconds`` each, before the rounds:
+   a part of each command's figure that falls as the rate rises.
 3. Shards moved while games are played (the service on the workers, as in
    4.): ``tests.replicas.load``'s careful
    clients (each command under an ``Idempotency-Key``, sent again after a
@@ -200,6 +204,13 @@ def cost_per_command(port: int, pids: list[int], args, scripts: list[bench.Scrip
     return sum(len(t.latencies) for t in tallies), [bench.tree_cpu(pid) - b for pid, b in zip(pids, before)]
 
 
+def idle_cost(pids: list[int], seconds: float) -> float:
+    """The CPU milliseconds a second that ``pids`` spend over ``seconds`` with no command sent."""
+    before = sum(bench.tree_cpu(pid) for pid in pids)
+    time.sleep(seconds)
+    return round((sum(bench.tree_cpu(pid) for pid in pids) - before) / seconds * 1000, 1)
+
+
 @contextmanager
 def paused(servers: list[bench.Server]) -> Iterator[None]:
     """The servers (each its own process group) stopped (SIGSTOP) meanwhile, continued after."""
@@ -291,6 +302,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--commands", type=int, default=300, help="commands whose nodes are counted")
     parser.add_argument("--creations", type=int, default=40,
                         help="keyed creations (each sent twice) whose nodes are counted, at least")
+    parser.add_argument("--idle-seconds", type=float, default=5.0,
+                        help="how long each server's CPU is counted with no command sent")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args(argv)
 
@@ -349,6 +362,11 @@ def main(argv: list[str] | None = None) -> int:
         ports = {name: server.port for name, server in by_name.items()}
         for name in ports:  # warm up: caches, prepared statements, pools
             paced_commands(ports[name], args.clients, 2.0, scripts, args.rate)
+        for name in ports:
+            with paused([server for other, server in by_name.items() if other != name]):
+                results[f"{name}_idle_cpu_ms_per_s"] = idle_cost(pids[name], args.idle_seconds)
+        print("  with no command sent, CPU ms a second: " + ", ".join(
+            f"{name} {results[f'{name}_idle_cpu_ms_per_s']}" for name in ports), flush=True)
         totals = {name: [0, [0.0] * len(pids[name])] for name in ports}
         multi_before = multi_shard(cluster)
         for _ in range(args.rounds):

@@ -126,7 +126,7 @@ def reactions(bus: MessageBus, hub: Hub, keeper: TimeKeeper) -> None:
     """What reacts to the game service's appends, each a handler on ``bus``:
     the game's live streams publish its events, the players' streams tell
     them what concerns them, the time keeper is woken when a computer seat
-    is awaited, and the metrics count the appends."""
+    is awaited and told of each deadline written, and the metrics count the appends."""
 
     def publish(message: CommandAppended) -> None:
         hub.games.publish(message.game_id, list(message.stored), message.state)
@@ -135,19 +135,21 @@ def reactions(bus: MessageBus, hub: Hub, keeper: TimeKeeper) -> None:
         if message.told:
             hub.players.tell(message.told)
 
-    def let_computers_act(message: GameCreated | CommandAppended) -> None:
+    def keep_time(message: GameCreated | CommandAppended) -> None:
         if message.computer_due:
             keeper.wake()
+        if message.deadline is not None:
+            keeper.expect(message.deadline)
 
     def count(message: GameCreated | CommandAppended) -> None:
         COMMANDS_APPENDED.inc()
 
     bus.subscribe(GameCreated, tell)
-    bus.subscribe(GameCreated, let_computers_act)
+    bus.subscribe(GameCreated, keep_time)
     bus.subscribe(GameCreated, count)
     bus.subscribe(CommandAppended, publish)
     bus.subscribe(CommandAppended, tell)
-    bus.subscribe(CommandAppended, let_computers_act)
+    bus.subscribe(CommandAppended, keep_time)
     bus.subscribe(CommandAppended, count)
 
 

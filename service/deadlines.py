@@ -41,6 +41,12 @@ class DeadlineClaims(Protocol):
         caller until ``now + lease``. A claim is only a hint of whom to look
         at: the time-out is decided on the game itself."""
 
+    def next_due(self, now: datetime) -> datetime | None:
+        """When the earliest deadline that no other claimer holds at ``now``
+        falls (``now`` or before: one is due to be claimed), or None for
+        none: when the time keeper has to claim next, unless a deadline is
+        written meanwhile."""
+
     def due_at(self, game_id: UUID) -> datetime | None:
         """The game's deadline as kept; None for none."""
 

@@ -358,14 +358,16 @@ class GameService(GameReads):
             filed, response={"game": str(game_id), "version": state.version, "tokens": _hash_list(tokens)})
         computer = _computer_to_move(game, state, command.computers, new.at)
         sitting_down = (*([command.me] if command.me is not None else []), *command.seated)
+        due = _deadline(game, None, state)
         writes = [GameRow(row_changes(state, listed=command.listed)), *seat_tokens(_hashes(tokens)),
-                  *_optional(record, _deadline(game, None, state), computer),
+                  *_optional(record, due, computer),
                   *player_seats({s.player: s.seat for s in sitting_down}), *player_notices(told), *command.paired]
         stored = self._store.append(Append(game_id, 0, new.events, _creation_metadata(command), writes=writes,
                                            at=new.at))
         self.repository.added(game_id, Loaded(state, stored[-1].hash))
         self.computer_seats.know(game_id, tuple(command.computers))
-        self._bus.handle(GameCreated(game_id, stored, state, told, computer is not None and computer.at is not None))
+        self._bus.handle(GameCreated(game_id, stored, state, told, computer is not None and computer.at is not None,
+                                     due.at if due is not None else None))
         return Created(game_id, state, tuple(tokens), stored[-1].position)
 
     def _retried_creation(self, scope: uuid.UUID, key: str, fingerprint: str) -> Created | None:
@@ -597,7 +599,7 @@ class GameService(GameReads):
                   *rated]
         append = Append(game_id, state.version, new, meta, previous_hash=loaded.hash, writes=writes, at=at)
         return _Decided(append, tuple(events), state, after, seated, told,
-                        computer is not None and computer.at is not None)
+                        computer is not None and computer.at is not None, due.at if due is not None else None)
 
     def _recorded(self, decision: _Decided, stored: list[StoredEvent]) -> Applied:
         """The decision's stored events: the game as they leave it cached, then
@@ -607,7 +609,7 @@ class GameService(GameReads):
                            decision.events, decision.append.at)
         self.repository.added(game_id, Loaded(decision.after, stored[-1].hash))
         self._bus.handle(CommandAppended(game_id, decision.append.metadata["command"], stored, decision.after,
-                                         decision.told, decision.computer_due))
+                                         decision.told, decision.computer_due, decision.deadline))
         return Applied(game_id, decision.append.expected_version, decision.events, decision.after,
                        stored[-1].position, decision.seated)
 
@@ -669,7 +671,8 @@ class _NewGame(NamedTuple):
 class _Decided(NamedTuple):
     """A command decided: the append that stores it, its events (the
     domain's), the states before and after them, the seats it seated (with their new
-    tokens), what it tells the players and whether a computer seat is then awaited."""
+    tokens), what it tells the players, whether a computer seat is then
+    awaited, and the deadline it writes, if it sets or moves one."""
 
     append: Append
     events: tuple[Any, ...]
@@ -678,6 +681,7 @@ class _Decided(NamedTuple):
     seated: dict[int, str | None]
     told: Told
     computer_due: bool = False
+    deadline: datetime | None = None
 
 
 @dataclass

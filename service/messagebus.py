@@ -6,7 +6,7 @@ a message (``GameCreated``, ``CommandAppended``), and knows nothing of who
 listens. The handlers are registered in one place, the bootstrap
 (``service.bootstrap``): the live streams publish a game's events, the
 players' streams tell them what concerns them, the time keeper is woken to
-let the computer seats act, the metrics count. A message is handled after
+let the computer seats act or told when a clock runs out, the metrics count. A message is handled after
 its append has committed, in the process that appended it; a handler that
 fails is logged and the others still run, for the command it reports has
 been done and answered whatever a reaction does.
@@ -18,6 +18,7 @@ import logging
 import uuid
 from collections.abc import Callable, Mapping, MutableMapping, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any, TypeVar
 
 from domain.game_types import State
@@ -31,22 +32,24 @@ _log = logging.getLogger(__name__)
 @dataclass(frozen=True)
 class GameCreated:
     """A game was created: its first ``stored`` events, its ``state``, what
-    it tells its players (``told``) and whether a computer seat is awaited
-    (``computer_due``: the creation wrote it, ``service.turns``)."""
+    it tells its players (``told``), whether a computer seat is awaited
+    (``computer_due``: the creation wrote it, ``service.turns``) and when
+    its clock runs out (``deadline``, ``service.deadlines``; None for no clock)."""
 
     game_id: uuid.UUID
     stored: Sequence[StoredEvent]
     state: State
     told: Told
     computer_due: bool = False
+    deadline: datetime | None = None
 
 
 @dataclass(frozen=True)
 class CommandAppended:
     """A command on a game was appended: its ``stored`` events (those of what
     the rules did by themselves after it too), the game's ``state`` after
-    them, what they tell the players, and whether a computer seat is now
-    awaited."""
+    them, what they tell the players, whether a computer seat is now
+    awaited, and the deadline it wrote, if it set or moved one."""
 
     game_id: uuid.UUID
     command: str
@@ -54,6 +57,7 @@ class CommandAppended:
     state: State
     told: Told
     computer_due: bool = False
+    deadline: datetime | None = None
 
 
 Message = GameCreated | CommandAppended

@@ -18,6 +18,10 @@ player ends up in one game at most, whichever process pairs; a worker that
 dies holding a claim leaves it to lapse; a restart finds the waiting asks
 where they were. Each player is told on the player stream
 (``game_started``, with the pairing).
+
+A pairer looks again at once after a claim; else when a player asks
+through its process (``Pairer.wake``), or ``IDLE_SECONDS`` on, for the
+asks made through other processes that their own pairers did not pair.
 """
 
 from __future__ import annotations
@@ -39,8 +43,11 @@ from service.writes import Paired
 
 #: How long a claim keeps the other workers from a pool's asks.
 LEASE = timedelta(seconds=2)
-#: How often a worker looks for asks to pair when it found none.
-POLL_SECONDS = 0.1
+#: How long a worker's pairer waits, when its last claim found no asks, before
+#: it looks again, unless an ask made through this process wakes it first:
+#: how soon asks made through other processes, and asks set aside (``HOLD``)
+#: or leased by a process that died, are looked at again.
+IDLE_SECONDS = 1.0
 #: The asks one claim takes at most.
 BATCH = 400
 #: How long asks a claim could not pair are left to the other pools' claims before
@@ -178,6 +185,7 @@ class Pairer:
         self._make = make
         self._clock = clock
         self._stop = threading.Event()
+        self._woken = threading.Event()
         self._thread: threading.Thread | None = None
 
     def tick(self) -> int:
@@ -204,18 +212,25 @@ class Pairer:
         self._thread = threading.Thread(target=self.run, name="casino-pairer", daemon=True)
         self._thread.start()
 
-    def run(self, poll: float = POLL_SECONDS) -> None:
-        """Claim and pair: again at once after a claim (another pool may wait), ``poll`` seconds after none."""
+    def wake(self) -> None:
+        """Look now (a player asked, through this process)."""
+        self._woken.set()
+
+    def run(self) -> None:
+        """Claim and pair: again at once after a claim (another pool may
+        wait), else when woken, or some ``IDLE_SECONDS`` after (the processes'
+        pairers out of step, so that none claims the same pool at the same moment)."""
         while not self._stop.is_set():
             try:
                 busy = self.tick() > 0
             except Exception:  # noqa: BLE001 - the database may be away for a moment; try again
                 _log.exception("pairer: claiming waiting asks failed")
                 busy = False
-            if not busy:  # workers poll out of step, so that none claims the same pool at the same moment
-                self._stop.wait(poll * random.uniform(0.5, 1.5))
+            if not busy and self._woken.wait(IDLE_SECONDS * random.uniform(0.5, 1.5)):
+                self._woken.clear()
 
     def stop(self) -> None:
         self._stop.set()
+        self._woken.set()
         if self._thread is not None:
             self._thread.join(timeout=5)

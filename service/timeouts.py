@@ -29,6 +29,16 @@ keeper when one of its own appends awaits a computer (``wake``), so the
 computer answers at once rather than at the next look; a game of
 computers alone plays on, one claim after another, with nobody calling.
 
+A keeper looks when something may be due, not several times a second:
+each look asks when the earliest deadline nobody holds falls
+(``DeadlineClaims.next_due``) and plans the next look for then (``Looks``).
+The message bus brings a look forward when this process writes a deadline
+that falls sooner (``expect``) or awaits a computer (``wake``). A look comes
+at least every ``IDLE_SECONDS`` besides, for what another process wrote and
+did not live to act on: its deadlines and computers' turns, and the leases
+it held. On a Citus cluster a look is a statement on every node, so what
+an idle service costs the cluster is counted in looks (docs/scaling.md).
+
 A finished game's row is the look its rematch's last answer asked for
 (``service.games.REMATCH_LOOK``): its time-out is refused, and the keeper,
 dropping the row, makes the rematch's new game first if its process died
@@ -39,6 +49,7 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 from collections.abc import Callable
 from datetime import datetime, timedelta
 from uuid import UUID
@@ -55,8 +66,10 @@ from service.turns import TurnClaims
 
 #: How long a claim keeps the other workers from a due game.
 LEASE = timedelta(seconds=1)
-#: How often a worker looks for due deadlines when it found none due.
-POLL_SECONDS = 0.2
+#: The longest a keeper goes without a look: what a deadline written by
+#: another process (which died before it fell due) or a lease that lapsed
+#: waits at most to be seen.
+IDLE_SECONDS = 1.0
 #: Deadlines one claim takes at most. Their time-outs are decided one after
 #: another and appended in one transaction (a few milliseconds of the
 #: worker's time each on the 2-core machine, under load): few enough to be done well
@@ -85,8 +98,7 @@ class TimeKeeper:
         self._claims = deadlines
         self._turns = turns
         self._clock = clock
-        self._stop = threading.Event()
-        self._woken = threading.Event()
+        self._looks = Looks()
         self._deadlines = True
         self._start_when_woken = False
         self._starting = threading.Lock()
@@ -150,9 +162,14 @@ class TimeKeeper:
         computer is awaited in a game this process just appended to); a
         keeper told to ``start_when_woken`` starts now, the first time."""
         with self._starting:
-            if self._start_when_woken and not self._threads and not self._stop.is_set():
+            if self._start_when_woken and not self._threads and not self._looks.stopped:
                 self.start(deadlines=False)
-        self._woken.set()
+        self._looks.plan(0.0)
+
+    def expect(self, at: datetime) -> None:
+        """Have the keeper look at ``at`` at the latest (this process just
+        wrote a deadline that falls then)."""
+        self._looks.plan((at - self._clock()).total_seconds())
 
     def start_when_woken(self) -> None:
         """Play the computers only, from the first ``wake`` on: a process
@@ -178,34 +195,84 @@ class TimeKeeper:
     def start(self, deadlines: bool = True) -> None:
         """Keep the deadlines (unless ``deadlines`` is false: the computers
         only) in ``AT_ONCE`` threads of this process (greenlets under
-        gevent), which look for due ones in turn: each every ``AT_ONCE *
-        POLL_SECONDS`` while none are due, so that the worker looks as often
-        as one would."""
+        gevent), which take the looks in turn (``Looks``)."""
         self._deadlines = deadlines
-        self._threads = [threading.Thread(target=self.run, args=(n * POLL_SECONDS, AT_ONCE * POLL_SECONDS),
-                                          name=f"casino-time-keeper-{n}", daemon=True) for n in range(AT_ONCE)]
+        self._threads = [threading.Thread(target=self.run, name=f"casino-time-keeper-{n}", daemon=True)
+                         for n in range(AT_ONCE)]
         for thread in self._threads:
             thread.start()
 
-    def run(self, delay: float = 0.0, poll: float = POLL_SECONDS) -> None:
-        """Claim due deadlines and awaiting computers after ``delay`` seconds,
-        and again at once after a full claim or a computer's command, else
-        after ``poll`` seconds or when woken, whichever comes first."""
-        self._stop.wait(delay)
-        while not self._stop.is_set():
+    def run(self) -> None:
+        """Take the looks as they come due (``Looks.wait``): each claims
+        what is due, and plans the next, at once after a claim or a
+        computer's command (another thread may take it while this one
+        works), else when the earliest deadline no one holds falls."""
+        while self._looks.wait():
             try:
-                busy = self._deadlines and self.tick() == BATCH
-                busy = self.play() > 0 or busy
+                busy, upcoming = self.look()
             except Exception:  # noqa: BLE001 - the database may be away for a moment; try again
-                if self._stop.is_set():
+                if self._looks.stopped:
                     return  # stopped mid-claim: the process is closing its pool, nothing failed
                 _log.exception("time keeper: claiming due deadlines or computer turns failed")
-                busy = False
-            if not busy and self._woken.wait(poll):
-                self._woken.clear()
+                continue
+            if busy:
+                self._looks.plan(0.0)
+            elif upcoming is not None:
+                self._looks.plan((upcoming - self._clock()).total_seconds())
+
+    def look(self) -> tuple[bool, datetime | None]:
+        """One look: claim the deadlines due now, and the games that await
+        a computer, if there are any (a read of each first: a claim is a
+        write). Whether to look again at once (something was claimed or
+        played), and when the earliest deadline no one holds falls (None
+        for none, or when the deadlines are not kept)."""
+        now = self._clock()
+        upcoming = self._claims.next_due(now) if self._deadlines else None
+        due = upcoming is not None and upcoming <= now
+        busy = due and self.tick() > 0
+        busy = (self._turns.next_due(now) is not None and self.play() > 0) or busy
+        # One found due but not claimed is another claimer's, whose lease is not yet written.
+        return busy, None if busy or due else upcoming
 
     def stop(self) -> None:
-        self._stop.set()
-        self._woken.set()
+        self._looks.stop()
         for thread in self._threads:
             thread.join(timeout=5)
+
+
+class Looks:
+    """When a keeper's threads look next: at a moment planned (a monotonic
+    time), never later than ``IDLE_SECONDS`` after the last look began.
+    One thread takes each look; a plan made meanwhile (a deadline written,
+    a computer awaited, a full claim) brings the next one forward, for
+    another thread if this one is still at work."""
+
+    def __init__(self) -> None:
+        self._idle = IDLE_SECONDS
+        self._changed = threading.Condition()
+        self._at = time.monotonic()  # the first look at once
+        self.stopped = False
+
+    def wait(self) -> bool:
+        """Wait for the next look and take it (True), or for ``stop`` (False)."""
+        with self._changed:
+            while not self.stopped:
+                now = time.monotonic()
+                if self._at <= now:
+                    self._at = now + self._idle
+                    return True
+                self._changed.wait(self._at - now)
+            return False
+
+    def plan(self, seconds: float) -> None:
+        """Look within ``seconds`` (now, if not positive), unless a look is planned sooner."""
+        with self._changed:
+            at = time.monotonic() + max(seconds, 0.0)
+            if at < self._at:
+                self._at = at
+                self._changed.notify()
+
+    def stop(self) -> None:
+        with self._changed:
+            self.stopped = True
+            self._changed.notify_all()

@@ -43,6 +43,11 @@ class TurnClaims(Protocol):
         is only a hint of whom to look at: the computer decides on the game
         itself."""
 
+    def next_due(self, now: datetime) -> datetime | None:
+        """Since when the longest waiting game that awaits a computer and is
+        not leased to another claimer at ``now`` has waited; None for none:
+        whether there is a computer's turn to claim."""
+
     def due_at(self, game_id: UUID) -> datetime | None:
         """Since when the game awaits a computer, as kept; None for not."""
 

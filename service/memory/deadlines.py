@@ -7,7 +7,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from uuid import UUID
 
-from service.memory.tables import Tables
+from service.memory.tables import Tables, next_due
 
 
 class MemoryDeadlines:
@@ -18,11 +18,15 @@ class MemoryDeadlines:
         t = self.tables
         with t.lock:
             free = sorted((row.due_at, game) for game, row in t.deadlines.items()
-                          if row.due_at < now and (row.claimed_until is None or row.claimed_until <= now))
+                          if row.due_at < now and not row.held(now))
             claimed = [game for _, game in free[:limit]]
             for game in claimed:
                 t.deadlines[game] = t.deadlines[game].leased(now + lease)
             return claimed
+
+    def next_due(self, now: datetime) -> datetime | None:
+        with self.tables.lock:
+            return next_due(self.tables.deadlines.values(), now)
 
     def due_at(self, game_id: UUID) -> datetime | None:
         with self.tables.lock:

@@ -10,7 +10,7 @@ idempotency keys' and tickets' expiry); a test may move it.
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
@@ -45,6 +45,15 @@ class DeadlineRow:
 
     def leased(self, until: datetime) -> DeadlineRow:
         return DeadlineRow(self.due_at, until)
+
+    def held(self, now: datetime) -> bool:
+        """Whether a claimer holds the row at ``now``."""
+        return self.claimed_until is not None and self.claimed_until > now
+
+
+def next_due(rows: Iterable[DeadlineRow], now: datetime) -> datetime | None:
+    """The earliest ``due_at`` of ``rows`` that no claimer holds at ``now``; None for none."""
+    return min((row.due_at for row in rows if not row.held(now)), default=None)
 
 
 @dataclass(frozen=True)

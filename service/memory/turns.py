@@ -7,7 +7,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from uuid import UUID
 
-from service.memory.tables import Tables
+from service.memory.tables import Tables, next_due
 
 
 class MemoryTurns:
@@ -18,11 +18,15 @@ class MemoryTurns:
         t = self.tables
         with t.lock:
             free = sorted((row.due_at, game) for game, row in t.computer_turns.items()
-                          if row.claimed_until is None or row.claimed_until <= now)
+                          if not row.held(now))
             claimed = [game for _, game in free[:limit]]
             for game in claimed:
                 t.computer_turns[game] = t.computer_turns[game].leased(now + lease)
             return claimed
+
+    def next_due(self, now: datetime) -> datetime | None:
+        with self.tables.lock:
+            return next_due(self.tables.computer_turns.values(), now)
 
     def due_at(self, game_id: UUID) -> datetime | None:
         with self.tables.lock:

@@ -26,6 +26,11 @@ the old copy, and the game claimed again later; a time-out is decided
 once however often it is claimed (the command's version check). The
 time-outs are then decided as any command is, routed to the node of
 their game.
+
+When to claim next (``next_due``) is a read of the same rows: the earliest
+deadline (or computer's turn) no claimer holds, from the index on
+``due_at``; on a cluster, asked of each node for its shards in one
+statement, as the claim is.
 """
 
 from __future__ import annotations
@@ -67,6 +72,10 @@ _CLAIM_SHARD = """
         RETURNING game_id, due_at)
 """
 
+# When to claim next: the earliest row no claimer holds (the index on
+# due_at read in order, up to the first row not leased), of a table or a shard.
+_NEXT_DUE = "SELECT min(due_at) FROM {table} WHERE claimed_until IS NULL OR claimed_until <= %(now)s"
+
 _log = logging.getLogger("casino.deadlines")
 
 
@@ -82,6 +91,10 @@ class PostgresDeadlines:
             else:
                 rows = conn.execute(_CLAIM, {"now": now, "lease": lease, "limit": limit}).fetchall()
         return [game_id for game_id, _ in sorted(rows, key=lambda row: row[1])]
+
+    def next_due(self, now: datetime) -> datetime | None:
+        with self._pool.connection() as conn:
+            return next_due(conn, self._nodes, "deadlines", now, citus=on_citus(self._pool))
 
     def due_at(self, game_id: UUID) -> datetime | None:
         with self._pool.connection() as conn:
@@ -109,22 +122,52 @@ def claim_each_shard(conn: psycopg.Connection, nodes: Nodes, table: str, now: da
     """The claim of ``table`` (``deadlines``, or ``computer_turns``, whose
     rows are due once written: ``due`` False), run on each of its shards
     where it lies (see the module's docstring): the rows claimed, with their ``due_at``."""
-    placed: dict[int, list[int]] = nodes.remembered(("placements", table), lambda: _placements(conn, table))
-    shards = sum(len(each) for each in placed.values())
-    params = {"now": now, "lease": lease, "limit": -(-limit // max(shards, 1))}
     condition = sql.SQL("due_at < %(now)s AND" if due else "")
-    statements = {}
-    for group, ids in placed.items():
+
+    def claims(ids: list[int]) -> sql.Composed:
         parts = [sql.SQL(_CLAIM_SHARD).format(name=sql.Identifier(f"c{shard}"), due=condition,
                                               shard=sql.Identifier(f"{table}_{shard}")) for shard in ids]
         reads = [sql.SQL("SELECT game_id, due_at FROM {}").format(sql.Identifier(f"c{shard}")) for shard in ids]
-        statements[group] = (sql.SQL("WITH {} {}").format(sql.SQL(",").join(parts),
-                                                          sql.SQL(" UNION ALL ").join(reads)), params)
+        return sql.SQL("WITH {} {}").format(sql.SQL(",").join(parts), sql.SQL(" UNION ALL ").join(reads))
+
+    shards = _shards(conn, nodes, table)
+    params = {"now": now, "lease": lease, "limit": -(-limit // max(sum(map(len, shards.values())), 1))}
+    return _on_each_node(conn, nodes, table, {group: claims(ids) for group, ids in shards.items()},
+                         params)
+
+
+def next_due(conn: psycopg.Connection, nodes: Nodes, table: str, now: datetime, *,
+             citus: bool) -> datetime | None:
+    """The earliest ``due_at`` of ``table`` (``deadlines`` or
+    ``computer_turns``) that no claimer holds at ``now``; on a cluster,
+    asked of each node, every shard it holds in one statement."""
+    if not citus:
+        found = conn.execute(sql.SQL(_NEXT_DUE).format(table=sql.Identifier(table)), {"now": now}).fetchone()
+        return found[0] if found else None
+    statements = {group: sql.SQL(" UNION ALL ").join(
+        sql.SQL(_NEXT_DUE).format(table=sql.Identifier(f"{table}_{shard}")) for shard in ids)
+        for group, ids in _shards(conn, nodes, table).items()}
+    return min((due for (due,) in _on_each_node(conn, nodes, table, statements, {"now": now}) if due is not None),
+               default=None)
+
+
+def _shards(conn: psycopg.Connection, nodes: Nodes, table: str) -> dict[int, list[int]]:
+    """The shards of ``table`` by the group of their node, as read at most ``nodes.LAYOUT_SECONDS`` ago."""
+    placed: dict[int, list[int]] = nodes.remembered(("placements", table), lambda: _placements(conn, table))
+    return placed
+
+
+def _on_each_node(conn: psycopg.Connection, nodes: Nodes, table: str, statements: dict[int, sql.Composed],
+                  params: dict) -> list[tuple]:
+    """Every row of each node's statement about its shards of ``table``. A
+    node that does not answer, or refuses (a shard moved, say), is left
+    out this time, and where the shards are is read again."""
     rows = []
-    for group, found in nodes.run(conn, statements).items():
+    for group, found in nodes.run(conn, {group: (statement, params)
+                                         for group, statement in statements.items()}).items():
         if found is None:
-            _log.warning("%s of node group %s not claimed this time", table, group)
-            nodes.forget(("placements", table))  # a shard moved, say: where they are is read again
+            _log.warning("%s of node group %s not read this time", table, group)
+            nodes.forget(("placements", table))
             continue
         rows += found
     return rows

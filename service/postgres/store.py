@@ -47,10 +47,10 @@ One round trip per append
     ``_INSERT_IDEMPOTENCY``), not triggers' (migration 0011 says why).
 
     On a Citus node the writes are statements of their own before the
-    insert, which takes shapes Citus sends whole to the game's node
-    (``_citus_events``), and the commit and the notifications are a second
-    and a third message (``_write``): Citus would otherwise send the
-    statement's parts one by one and commit in two phases.
+    insert, which takes the shape Citus sends whole to the game's node
+    (``_citus_events``), and the version is checked by a statement of its
+    own: Citus would otherwise send the statement's parts one by one and
+    commit in two phases. They are still one message, with the commit.
 
 Synchronous standbys
     With a synchronous standby, PostgreSQL acknowledges a commit only once
@@ -171,40 +171,32 @@ _INSERT_EVENTS = f"""
 # appends' other writes, each a statement sent there of its own (Citus
 # sends the parts of a statement with data-modifying CTEs one by one). On
 # Citus the writes are statements of their own before it (what Citus did
-# with them anyway) and the insert takes one of two shapes that Citus sends
-# whole, as one statement, to the game's node (or runs there, when that is
-# the node the service is connected to), with no copy and no second phase:
-#
-# - a game's first append: its events as rows of VALUES, versions 1, 2 ...
-#   (one statement per number of events). The version check is the key
-#   (game_id, version): a game that has events breaks it at version 1.
-# - the appends after: the game's last version read in a subquery grouped
-#   by the game (which Citus, as the game is the column it distributes by,
-#   runs on the game's shard with the insert), checked as above. A game
-#   with no events at all (never so: events are not deleted) would have no
-#   row there, and so no event written, rather than an error.
-_CITUS_EVENTS_AFTER = f"""
-    INSERT INTO events AS inserted (position, game_id, version, type, schema_version, data, metadata, hash, chain,
-                                    recorded_at)
-    SELECT $2 * {PER_TRANSACTION} + ($1 ->> 'first')::integer + e.n::integer - 1,
-           last.game_id,
-           CASE WHEN last.version = ($1 ->> 'after')::integer THEN last.version + e.n::integer END,
-           e.event ->> 'type', (e.event ->> 'schema_version')::integer, e.event -> 'data', e.event -> 'metadata',
-           e.event ->> 'hash', ($1 ->> 'chain')::smallint, (e.event ->> 'at')::timestamptz
-    FROM (SELECT game_id, max(version) AS version FROM events WHERE game_id = ($1 ->> 'game')::uuid
-          GROUP BY game_id) AS last
-    CROSS JOIN jsonb_array_elements($1 -> 'events') WITH ORDINALITY AS e(event, n)
-    RETURNING inserted.position, inserted.recorded_at
+# with them anyway), and the insert is its events as rows of VALUES,
+# versions "after" + 1, + 2 ...: a statement Citus sends whole to the
+# game's node (or runs there, when that is the node the service is
+# connected to), with no copy and no second phase, and plans as its
+# cheapest kind (an INSERT ... SELECT reading the game's last version, also
+# sent whole, cost the nodes 0.2-0.5 ms more an append: bench/citus.py).
+# The version check is then two: the key (game_id, version), which a game
+# that moved on breaks (at version 1 for a game that has events, on its
+# first append), and, for the appends after a game's first, the count of
+# the game's events at version "after", run before the insert in the same
+# transaction, which must be 1: cast to the domain ``version_follows``
+# (migration 0019), a false fails the statement with the domain's check,
+# and nothing of the transaction is written (a game behind the version
+# expected, which would otherwise be left with a gap in its versions).
+_CITUS_VERSION_CHECK = """
+    SELECT (count(*) = 1)::version_follows FROM events
+    WHERE game_id = ($1 ->> 'game')::uuid AND version = ($1 ->> 'after')::integer
 """
 
 
 @functools.cache
-def _citus_events(new: bool, count: int) -> str:
+def _citus_events(count: int) -> str:
     """The events' insert as Citus sends it whole to the game's node (see above)."""
-    if not new:
-        return _CITUS_EVENTS_AFTER
     rows = ",\n".join(
-        f"($2 * {PER_TRANSACTION} + ($1 ->> 'first')::integer + {n}, ($1 ->> 'game')::uuid, {n + 1},"
+        f"($2 * {PER_TRANSACTION} + ($1 ->> 'first')::integer + {n}, ($1 ->> 'game')::uuid,"
+        f" ($1 ->> 'after')::integer + {n + 1},"
         f" $1 -> 'events' -> {n} ->> 'type', ($1 -> 'events' -> {n} ->> 'schema_version')::integer,"
         f" $1 -> 'events' -> {n} -> 'data', $1 -> 'events' -> {n} -> 'metadata', $1 -> 'events' -> {n} ->> 'hash',"
         f" ($1 ->> 'chain')::smallint, ($1 -> 'events' -> {n} ->> 'at')::timestamptz)" for n in range(count))
@@ -436,8 +428,10 @@ class PostgresEventStore(AppendingStore):
         if citus:
             # Made JSON once: each statement of the append takes the document.
             document = Jsonb(jsonio.dumps(parts.document), dumps=_as_made)
-            before = tuple((q, [document, *parts.args] if "$3" in q else [document]) for _, q in parts.queries)
-            return _Statement(_citus_events(parts.new, len(rows)), [document], notice, parts.told, before, len(rows))
+            checks = () if parts.new else (_CITUS_VERSION_CHECK,)
+            before = tuple((q, [document, *parts.args] if "$3" in q else [document])
+                           for q in (*checks, *(q for _, q in parts.queries)))
+            return _Statement(_citus_events(len(rows)), [document], notice, parts.told, before)
         return _Statement(_with_writes(tuple(parts.queries)), [_json(parts.document), *parts.args], notice,
                           parts.told)
 
@@ -782,8 +776,6 @@ class _Statement(NamedTuple):
     #: On a Citus node: the append's other writes, each a statement (with
     #: its arguments) run before ``statement``, in the same transaction.
     before: tuple[tuple[str, list[Any]], ...] = ()
-    #: On a Citus node: the number of events ``statement`` must insert.
-    events: int = 0
 
 
 def _stored(append: Chained, written: Sequence[tuple[int, datetime]]) -> list[StoredEvent]:
@@ -835,7 +827,7 @@ def _preparation(statement: str) -> tuple[str, sql.Composed]:
 
 
 @functools.cache
-def _append_script(shapes: tuple[tuple[str, int, int, tuple[tuple[str, int], ...]], ...], apart: bool = False) -> str:
+def _append_script(shapes: tuple[tuple[str, int, int, tuple[tuple[str, int], ...]], ...]) -> str:
     """Appends as one simple query, in one transaction: first the
     transaction's id (``positions.TRANSACTION``), kept in a setting of the
     session (``_APPENDED_IN``); for each append, its prepared statement (by
@@ -857,18 +849,7 @@ def _append_script(shapes: tuple[tuple[str, int, int, tuple[tuple[str, int], ...
                        for main, count, _, before in shapes for name, count in (*before, (main, count)))
     notifies = "".join(f"; SELECT pg_notify(%s, %s || current_setting('{_APPENDED_IN}') || %s)"
                        + "; SELECT pg_notify(%s, %s)" * told for _, _, told, _ in shapes)
-    begun = f"BEGIN; SELECT set_config('{_APPENDED_IN}', {TRANSACTION}::text, false);{executes}"
-    if apart:  # the transaction left open; the notifications alone (as _notifications), for after its commit
-        return begun
-    return begun + " COMMIT" + notifies
-
-
-@functools.cache
-def _notifications(told: tuple[int, ...]) -> str:
-    """The notifications of ``_append_script``, alone: after each append's
-    (the ``told`` players' after it), as the script sends them."""
-    return "; ".join(f"SELECT pg_notify(%s, %s || current_setting('{_APPENDED_IN}') || %s)"
-                     + "; SELECT pg_notify(%s, %s)" * count for count in told)
+    return f"BEGIN; SELECT set_config('{_APPENDED_IN}', {TRANSACTION}::text, false);{executes} COMMIT" + notifies
 
 
 #: The session setting holding the id of the connection's last append's transaction.
@@ -887,17 +868,11 @@ def _write(conn: psycopg.Connection, statements: Sequence[_Statement], game_id, 
     shapes = _shapes(conn, statements)
     cursor = psycopg.ClientCursor(conn)
     arguments, notices = _arguments(statements)
-    # On Citus (writes of their own before each insert) the commit is sent
-    # apart, once every insert is seen to have written all its events (see
-    # _CITUS_EVENTS_AFTER), then the notifications.
-    apart = any(s.before for s in statements)
     try:
-        cursor.execute(_append_script(shapes, apart), arguments if apart else arguments + notices)
+        cursor.execute(_append_script(shapes), arguments + notices)
         rows = _inserted(cursor, statements)
-        if apart:
-            _commit(conn, rows, statements, game_id, expected_version)
     except psycopg.Error as error:
-        if conn.info.transaction_status == TransactionStatus.IDLE and not apart:
+        if conn.info.transaction_status == TransactionStatus.IDLE:
             # Only the notifications run outside the transaction: the events
             # are committed. Streams poll too; go on without them.
             _log.warning("game %s: live streams not notified: %s", game_id, error)
@@ -906,8 +881,6 @@ def _write(conn: psycopg.Connection, statements: Sequence[_Statement], game_id, 
         if isinstance(error, psycopg.errors.InvalidSqlStatementName) and again:
             return _write(conn, statements, game_id, expected_version, again=False)
         _refused(conn, error, game_id, expected_version)
-    if apart:
-        _notify(cursor, statements, notices, game_id)
     if unconfirmed(conn):
         raise CommitNotConfirmed(f"game {game_id}: the synchronous standby did not confirm the commit")
     return rows
@@ -921,21 +894,12 @@ def _shapes(conn: psycopg.Connection, statements: Sequence[_Statement]
 
 
 def _abort(conn: psycopg.Connection) -> None:
-    """After a statement of the script failed and the rest was skipped (or,
-    sent apart, the commit failed): end the aborted transaction before the
+    """After a statement of the script failed and the rest was skipped: end the aborted transaction before the
     connection goes back to the pool. A rollback may deallocate every
     prepared statement."""
     if conn.info.transaction_status != TransactionStatus.IDLE:
         conn.rollback()
     _PREPARED.pop(conn, None)
-
-
-def _notify(cursor: psycopg.ClientCursor, statements: Sequence[_Statement], notices: list[Any], game_id) -> None:
-    """The notifications of committed appends, sent apart (on Citus); streams poll too, should they fail."""
-    try:
-        cursor.execute(_notifications(tuple(len(s.told) for s in statements)), notices)
-    except psycopg.Error as error:
-        _log.warning("game %s: live streams not notified: %s", game_id, error)
 
 
 def _arguments(statements: Sequence[_Statement]) -> tuple[list[Any], list[Any]]:
@@ -957,20 +921,10 @@ def _inserted(cursor: psycopg.ClientCursor, statements: Sequence[_Statement]) ->
     cursor.nextset()  # past BEGIN's result, to the transaction's id
     for s in statements:
         for _ in s.before:
-            cursor.nextset()  # past a write of its own (on Citus)
+            cursor.nextset()  # past a statement of its own (on Citus): the version check, or a write
         cursor.nextset()  # past the id (or the insert before), to the next insert's rows
         rows.append(sorted(cursor.fetchall()))
     return rows
-
-
-def _commit(conn: psycopg.Connection, rows: Sequence[Sequence[tuple]], statements: Sequence[_Statement], game_id,
-            expected_version: int) -> None:
-    """Commit the transaction the script left open, once each insert wrote
-    all its events; else roll it back and raise ConcurrencyError."""
-    if any(len(written) != s.events for written, s in zip(rows, statements)):
-        conn.rollback()
-        raise ConcurrencyError(game_id, expected_version)
-    conn.execute("COMMIT")
 
 
 def _refused(conn: psycopg.Connection, error: psycopg.Error, game_id, expected_version: int) -> NoReturn:
@@ -1009,6 +963,8 @@ def _as_made(text: str) -> str:
 
 # What PostgreSQL says of a NULL version (Citus forwards the message of a
 # shard's error, as events_102017's, without its table and column fields).
+#: The version check's domain refusing (``_CITUS_VERSION_CHECK``).
+_VERSION_BEHIND = re.compile(r'value for domain (public\.)?version_follows violates check constraint "version_follows"')
 _REFUSED_VERSION = re.compile(r'column "version" of relation "events(_[0-9]+)?"')
 # ... and of a key filed again before its record expired (``_INSERT_IDEMPOTENCY``).
 _REFUSED_KEY = re.compile(r'column "request_hash" of relation "idempotency(_[0-9]+)?"')
@@ -1024,10 +980,13 @@ def _broke_key(error: psycopg.Error, name: str) -> bool:
 
 def _is_conflict(error: BaseException) -> bool:
     """A unique key broken, the events' versions refused as not following
-    the game's last (``_INSERT_EVENTS``), or a key refiled before its record
-    expired (``_INSERT_IDEMPOTENCY``). On Citus the table is a shard of
-    events (``events_102017``), and a unique key broken on a worker may come
-    back as an internal error that only its message names."""
+    the game's last (``_INSERT_EVENTS``; on Citus ``_CITUS_VERSION_CHECK``),
+    or a key refiled before its record expired (``_INSERT_IDEMPOTENCY``).
+    On Citus the table is a shard of events (``events_102017``), and a
+    unique key broken on a worker may come back as an internal error that
+    only its message names."""
+    if isinstance(error, psycopg.errors.CheckViolation):
+        return _VERSION_BEHIND.search(error.diag.message_primary or "") is not None
     if isinstance(error, psycopg.errors.NotNullViolation):
         message = error.diag.message_primary or ""
         return _REFUSED_VERSION.search(message) is not None or _REFUSED_KEY.search(message) is not None

@@ -15,7 +15,7 @@ from uuid import UUID
 
 from psycopg_pool import ConnectionPool
 
-from service.postgres.deadlines import claim_each_shard
+from service.postgres.deadlines import claim_each_shard, next_due
 from service.postgres.database import on_citus
 from service.postgres.nodes import Nodes
 
@@ -42,6 +42,10 @@ class PostgresTurns:
             else:
                 rows = conn.execute(_CLAIM, {"now": now, "lease": lease, "limit": limit}).fetchall()
         return [game_id for game_id, _ in sorted(rows, key=lambda row: row[1])]
+
+    def next_due(self, now: datetime) -> datetime | None:
+        with self._pool.connection() as conn:
+            return next_due(conn, self._nodes, "computer_turns", now, citus=on_citus(self._pool))
 
     def due_at(self, game_id: UUID) -> datetime | None:
         with self._pool.connection() as conn:

@@ -37,6 +37,7 @@ def ask(caller: Caller):
     waiting = Waiting(uuid.uuid4(), player, kept.name, asked, rating.rating, found.adapters.store.now())
     if not found.adapters.pairings.ask(waiting):
         raise ApiProblem(409, "already_waiting", "You are waiting to be paired already: cancel that pairing first.")
+    found.pairer.wake()
     shown = _shown(Pairing(waiting.id, player, asked, "waiting"))
     return shown, 202, {"Location": shown["url"]}
 

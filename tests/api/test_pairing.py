@@ -8,6 +8,7 @@ import time
 
 import pytest
 
+from service import pairing as pairing_module
 from service.pairing import HOLD
 from service.web.current import services
 from tests.api.test_ratings import player, played_out
@@ -111,3 +112,21 @@ def test_each_player_is_told_on_the_player_stream_that_the_game_has_begun(app_fo
     for listener, pairing in zip(listeners, asked):
         started = [data for event, data in listener.received if event == "game_started"]
         assert started == [{"game": game, "version": started[0]["version"], "pairing": pairing["id"]}]
+
+
+def test_an_ask_wakes_the_pairer_that_waits_for_one(app_for, monkeypatch):
+    """The pairer looks when a player asks through its process, not at a
+    rate: one that would otherwise wait a minute pairs two asks at once."""
+    monkeypatch.setattr(pairing_module, "IDLE_SECONDS", 60.0)
+    from tests.api.conftest import Api
+
+    app = app_for(PAIR_PLAYERS=True)
+    api = Api(app, app.test_client())
+    ann, bob = player(api, "Ann"), player(api, "Bob")
+    time.sleep(0.2)  # its first look, at its start, found nobody waiting
+    asked = [ask(api, who[1], variant="spade", clock={"per_move_seconds": 77}).get_json() for who in (ann, bob)]
+    deadline = time.monotonic() + 5
+    while api.get(asked[0]["url"], token=ann[1]).get_json()["status"] == "waiting":
+        assert time.monotonic() < deadline, "the asks were not paired within 5 s"
+        time.sleep(0.05)
+    assert api.get(asked[1]["url"], token=bob[1]).get_json()["status"] == "paired"

@@ -10,6 +10,7 @@ from __future__ import annotations
 import time
 import uuid
 from collections import Counter
+from datetime import UTC, datetime
 
 import psycopg
 import pytest
@@ -156,6 +157,26 @@ def test_a_keeper_on_one_worker_decides_the_time_outs_of_games_on_both_once(citu
     for game in games:
         view = api.get(f"/v1/games/{game}").get_json()
         assert (view["status"], view["result"]) == ("finished", "timed_out")
+
+
+def test_a_keeper_on_one_worker_plans_its_next_look_for_the_earliest_deadline_of_either(citus_cluster, apps):
+    api = apps(citus_cluster.nodes[1].url(DATABASE))
+    claims = services(api.app).adapters.deadlines
+    # Deadlines written by other means, one on each worker, before any a game can have.
+    rows = {worker: next(g for g in iter(uuid.uuid4, None) if citus_cluster.worker_of(str(g)) == worker)
+            for worker in (1, 2)}
+    due = {1: datetime(2000, 1, 1, tzinfo=UTC), 2: datetime(1999, 1, 1, tzinfo=UTC)}
+    now = datetime(2000, 6, 1, tzinfo=UTC)  # rows leased since by a keeper elsewhere would not count
+    try:
+        for worker, game in rows.items():
+            citus_cluster.coordinator.sql("INSERT INTO deadlines (game_id, due_at) VALUES (%s, %s)",
+                                          (game, due[worker]), DATABASE)
+        assert claims.next_due(now) == due[2]  # on the other worker
+        citus_cluster.coordinator.sql("DELETE FROM deadlines WHERE game_id = %s", (rows[2],), DATABASE)
+        assert claims.next_due(now) == due[1]  # on its own
+    finally:
+        citus_cluster.coordinator.sql("DELETE FROM deadlines WHERE game_id = ANY(%s)", (list(rows.values()),),
+                                      DATABASE)
 
 
 def test_players_asking_through_different_workers_are_paired_by_a_pairer_on_a_worker(citus_cluster, apps):

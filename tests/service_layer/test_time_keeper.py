@@ -4,6 +4,9 @@ time-out appended once, whoever claims it (docs/design.md, "Deadlines")."""
 
 from __future__ import annotations
 
+import dataclasses
+import threading
+import time
 import uuid
 from datetime import UTC, datetime, timedelta
 
@@ -13,7 +16,7 @@ from domain.game_types import public_type
 from domain.clocks import ClockRule
 from service.auth import seat
 from service.bootstrap import Services, Settings, bootstrap
-from service import rematches
+from service import rematches, timeouts
 from service.commands import AnswerRematch, CreateGame, Deal, RegisterPlayer, Resign, SeatedPlayer
 from service.games import REMATCH_LOOK, GameNotFound
 from service.memory import wiring
@@ -240,3 +243,127 @@ def test_a_rematch_made_by_its_answer_is_looked_at_once_and_made_once(tables, cl
 
     assert len(tables.events[new]) == events and len(tables.events) == 2  # nothing more made
     assert finished not in tables.deadlines
+
+
+class Counted:
+    """Deadline claims that count the time keeper's questions."""
+
+    def __init__(self, claims):
+        self._claims = claims
+        self.asked = self.claimed = 0
+
+    def next_due(self, now):
+        self.asked += 1
+        return self._claims.next_due(now)
+
+    def claim(self, now, limit, lease):
+        self.claimed += 1
+        return self._claims.claim(now, limit, lease)
+
+    def due_at(self, game_id):
+        return self._claims.due_at(game_id)
+
+    def forget(self, game_id, due_at):
+        self._claims.forget(game_id, due_at)
+
+
+def counted_services(tables: Tables) -> tuple[Services, Counted]:
+    adapters = wiring.adapters({}, None, tables)
+    counted = Counted(adapters.deadlines)
+    return bootstrap(dataclasses.replace(adapters, deadlines=counted), Settings(None, None)), counted
+
+
+def test_a_look_claims_only_once_a_deadline_is_due_and_says_when_the_next_falls(tables, clock):
+    services, counted = counted_services(tables)
+    game_id = create(services, ClockRule(per_move_seconds=30)).game_id
+    assert services.keeper.look() == (False, T0 + timedelta(seconds=30)) and counted.claimed == 0
+    clock.now = T0 + timedelta(seconds=31)
+    assert services.keeper.look() == (True, None) and counted.claimed == 1
+    assert types(tables, game_id).count("TimedOut") == 1
+    assert services.keeper.look() == (False, None) and counted.claimed == 1  # no deadline left: nothing claimed
+
+
+def test_a_look_claims_a_computers_turn_only_when_one_is_awaited(tables, clock):
+    adapters = wiring.adapters({}, None, tables)
+    turns = Counted(adapters.computer_turns)
+    services = bootstrap(dataclasses.replace(adapters, computer_turns=turns), Settings(None, None))
+    assert services.keeper.look() == (False, None) and turns.claimed == 0
+    game_id = services.games.create(CreateGame(variant="cassino", seats=("Ann", "Cpu"), options={}, first_dealer=0,
+                                               computers=(1,))).game_id
+    services.games.execute(Deal(game_id=game_id, caller=seat(0)))
+    assert services.keeper.look() == (True, None) and turns.claimed == 1  # the computer played
+    assert services.keeper.look() == (False, None) and turns.claimed == 1  # Ann's turn now: none claimed
+
+
+def test_a_look_leaves_a_due_deadline_another_claimer_holds_to_the_next_idle_look(tables, clock):
+    services, counted = counted_services(tables)
+    create(services, ClockRule(per_move_seconds=2))
+    clock.now = T0 + timedelta(seconds=3)
+    services_on(tables).adapters.deadlines.claim(clock.now, 10, LEASE)  # another worker's claim
+    assert services.keeper.look() == (False, None) and counted.claimed == 0
+
+
+def real_time_services(monkeypatch, idle: float) -> tuple[Tables, Services, Counted]:
+    """A process's services on the real clock, its keeper running, looking
+    at least every ``idle`` seconds, once its first look is done."""
+    monkeypatch.setattr(timeouts, "IDLE_SECONDS", idle)
+    tables = Tables()
+    services, counted = counted_services(tables)
+    services.keeper.start()
+    wait_for(lambda: counted.asked >= 1, "the keeper's first look")
+    return tables, services, counted
+
+
+def wait_for(condition, what: str, seconds: float = 5.0) -> None:
+    deadline = time.monotonic() + seconds
+    while not condition():
+        assert time.monotonic() < deadline, f"{what} did not come within {seconds} s"
+        time.sleep(0.02)
+
+
+def test_a_deadline_this_process_writes_is_acted_on_when_it_falls_not_at_the_next_idle_look(monkeypatch):
+    tables, services, counted = real_time_services(monkeypatch, idle=60.0)
+    try:
+        game_id = create(services, ClockRule(per_move_seconds=1)).game_id
+        began = time.monotonic()
+        wait_for(lambda: "TimedOut" in types(tables, game_id), "the time-out")
+        assert 0.9 < time.monotonic() - began < 3.0
+        assert counted.claimed == 1
+    finally:
+        services.close()
+
+
+def test_a_deadline_another_process_writes_is_seen_at_the_next_idle_look_and_acted_on_when_it_falls(monkeypatch):
+    tables, services, counted = real_time_services(monkeypatch, idle=0.3)
+    try:
+        other = services_on(tables)  # a process whose keeper does not run (it died, say)
+        game_id = create(other, ClockRule(per_move_seconds=1)).game_id
+        wait_for(lambda: "TimedOut" in types(tables, game_id), "the time-out")
+        assert counted.claimed == 1
+    finally:
+        services.close()
+
+
+def test_a_keeper_with_nothing_due_looks_once_a_idle_period_whatever_its_threads(monkeypatch):
+    tables, services, counted = real_time_services(monkeypatch, idle=0.25)
+    try:
+        began = counted.asked
+        time.sleep(1.0)
+        assert 2 <= counted.asked - began <= 5  # four looks in a second, not one per thread
+        assert counted.claimed == 0
+    finally:
+        services.close()
+
+
+def test_a_look_planned_sooner_is_kept_and_one_planned_later_does_not_put_it_off(monkeypatch):
+    monkeypatch.setattr(timeouts, "IDLE_SECONDS", 60.0)
+    looks = timeouts.Looks()
+    assert looks.wait()  # the first at once
+    looks.plan(0.1)
+    looks.plan(30.0)
+    began = time.monotonic()
+    assert looks.wait()
+    assert 0.05 < time.monotonic() - began < 1.0
+    stopper = threading.Timer(0.1, looks.stop)
+    stopper.start()
+    assert not looks.wait()  # the next would be a minute away: stopped meanwhile
