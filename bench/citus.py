@@ -35,11 +35,16 @@ connected to the coordinator.
    workers and every node of the cluster (each postmaster and all its
    children, from /proc via psutil) over that of the service and the plain
    server, the same players sending the same commands at the same rate to
-   each in turn (the other services paused meanwhile: SIGSTOP), ``--rounds``
-   rounds of ``--seconds``. Target: at most 1.5.
-   ``citus_via_coordinator_command_cost_ratio``: the same of the service on
-   the coordinator. ``multi_shard_statements_while_measured``: Citus' count
-   of statements run on several shards meanwhile (every node's).
+   each in turn (the other service paused meanwhile: SIGSTOP), ``--rounds``
+   rounds of ``--seconds``, one ``casino serve`` on each database. Target:
+   at most 1.5. ``citus_via_coordinator_command_cost_ratio``: the same of
+   a service on the coordinator, measured after, against plain again, the
+   service on the workers stopped meanwhile (a service paused still
+   listens on every node, which then delivers each append's notification
+   to it: the nodes' CPU per command rose by 0.6-1 ms so).
+   ``multi_shard_statements_while_measured``: Citus' count of statements
+   run on several shards while the service on the workers was measured
+   (every node's).
    ``<server>_idle_cpu_ms_per_s``: what the same processes spend with the
    service running and no command sent (its background looks: the time
    keeper's and the pairer's), ``--idle-seconds`` each, before the rounds:
@@ -102,6 +107,8 @@ TARGETS = {"multi_node_command_share": 0.0, "keyed_creation_multi_node_share": 0
 #: The plain server runs as the cluster's nodes do, Citus aside.
 PLAIN_SETTINGS = {k: v for k, v in SETTINGS.items() if "citus" not in k and k != "shared_preload_libraries"}
 OUTAGE_SECONDS = 2.0
+#: ``casino serve`` from this checkout (``python -c`` puts it first on sys.path).
+CLI = [sys.executable, "-c", "import sys; from service.ops.cli import main; sys.exit(main())", "serve"]
 
 
 class InProcess:
@@ -202,6 +209,42 @@ def cost_per_command(port: int, pids: list[int], args, scripts: list[bench.Scrip
     before = [bench.tree_cpu(pid) for pid in pids]
     tallies, _ = paced_commands(port, args.clients, args.seconds, scripts, args.rate)
     return sum(len(t.latencies) for t in tallies), [bench.tree_cpu(pid) - b for pid, b in zip(pids, before)]
+
+
+def cpu_per_command(measured: dict[str, tuple[bench.Server, list[int]]], args,
+                    scripts: list[bench.Script]) -> dict:
+    """The CPU each named service and its database's processes (``pids``)
+    spend with no command sent, and per command in ``--rounds`` rounds
+    taken in turn (the other service paused meanwhile: its time keeper and
+    pairer would use the same machine); the second over the first
+    (``<second>_command_cost_ratio``, the first being plain PostgreSQL)."""
+    for server, _ in measured.values():  # warm up: caches, prepared statements, pools
+        paced_commands(server.port, args.clients, 2.0, scripts, args.rate)
+    results: dict = {}
+    for name, (server, pids) in measured.items():
+        with paused([other for other, _ in measured.values() if other is not server]):
+            results[f"{name}_idle_cpu_ms_per_s"] = idle_cost(pids, args.idle_seconds)
+    print("  with no command sent, CPU ms a second: " + ", ".join(
+        f"{name} {results[f'{name}_idle_cpu_ms_per_s']}" for name in measured), flush=True)
+    totals = {name: [0, [0.0] * len(pids)] for name, (_, pids) in measured.items()}
+    for _ in range(args.rounds):
+        for name, (server, pids) in measured.items():
+            with paused([other for other, _ in measured.values() if other is not server]):
+                commands, cpu = cost_per_command(server.port, pids, args, scripts)
+            totals[name][0] += commands
+            totals[name][1] = [a + b for a, b in zip(totals[name][1], cpu)]
+    per = {name: sum(cpu) / commands * 1000 for name, (commands, cpu) in totals.items()}
+    for name, (commands, cpu) in totals.items():
+        parts = ["service", "server"] if len(cpu) == 2 else ["service", "coordinator", "worker 1", "worker 2"]
+        each = ", ".join(f"{part} {seconds / commands * 1000:.2f}" for part, seconds in zip(parts, cpu))
+        print(f"  {name:<21} {commands:6d} commands, {sum(cpu):6.2f} CPU s: {per[name]:.2f} ms a command ({each})",
+              flush=True)
+        results[f"{name}_cpu_ms_per_command_by_process"] = {
+            part: round(seconds / commands * 1000, 2) for part, seconds in zip(parts, cpu)}
+        results[f"{name}_cpu_ms_per_command"] = round(per[name], 2)
+    first, second = measured
+    results[f"{second}_command_cost_ratio"] = round(per[second] / per[first], 3)
+    return results
 
 
 def idle_cost(pids: list[int], seconds: float) -> float:
@@ -340,61 +383,38 @@ def main(argv: list[str] | None = None) -> int:
         results: dict = {"multi_node_command_share": round(share, 4), "multi_shard_statements": multi,
                          "keyed_creation_multi_node_share": round(keyed_share, 4), "keyed_creations": creations // 2}
 
-        cli = [sys.executable, "-c", "import sys; from service.ops.cli import main; sys.exit(main())", "serve"]
-        on_plain = bench.Server([*cli, "--port", str(bench.free_port())], bench.server_env(plain.url(DATABASE),
-                                workdir), workdir / "plain.log", "/readyz")
-        servers.append(on_plain)
-        # The service as deployed on a cluster: connected to the workers (any of
-        # them, each connection its own: Cluster.workers_url), and, for the
-        # figure before, one connected to the coordinator.
-        on_workers = bench.Server([*cli, "--port", str(bench.free_port())],
-                                  bench.server_env(cluster.workers_url, workdir), workdir / "citus.log", "/readyz")
-        servers.append(on_workers)
-        on_coordinator = bench.Server([*cli, "--port", str(bench.free_port())],
-                                      bench.server_env(cluster.url, workdir), workdir / "coordinator.log", "/readyz")
-        servers.append(on_coordinator)
+        def serve(url: str, name: str) -> bench.Server:
+            server = bench.Server([*CLI, "--port", str(bench.free_port())], bench.server_env(url, workdir),
+                                  workdir / f"{name}.log", "/readyz")
+            servers.append(server)
+            return server
+
+        def stop(server: bench.Server) -> None:
+            server.stop()
+            servers.remove(server)
 
         print("\nCPU per command (the service and every node of its database), the servers in turn:", flush=True)
+        on_plain = serve(plain.url(DATABASE), "plain")
+        plain_pids = [on_plain.pid, bench.postmaster_pid(plain.pgdata)]
         nodes = [cluster.pid(n) for n in range(len(cluster.nodes))]
-        pids = {"plain": [on_plain.pid, bench.postmaster_pid(plain.pgdata)], "citus": [on_workers.pid, *nodes],
-                "citus_via_coordinator": [on_coordinator.pid, *nodes]}
-        by_name = {"plain": on_plain, "citus": on_workers, "citus_via_coordinator": on_coordinator}
-        ports = {name: server.port for name, server in by_name.items()}
-        for name in ports:  # warm up: caches, prepared statements, pools
-            paced_commands(ports[name], args.clients, 2.0, scripts, args.rate)
-        for name in ports:
-            with paused([server for other, server in by_name.items() if other != name]):
-                results[f"{name}_idle_cpu_ms_per_s"] = idle_cost(pids[name], args.idle_seconds)
-        print("  with no command sent, CPU ms a second: " + ", ".join(
-            f"{name} {results[f'{name}_idle_cpu_ms_per_s']}" for name in ports), flush=True)
-        totals = {name: [0, [0.0] * len(pids[name])] for name in ports}
+        # The service as deployed on a cluster: connected to the workers (any of
+        # them, each connection its own: Cluster.workers_url).
+        on_workers = serve(cluster.workers_url, "citus")
         multi_before = multi_shard(cluster)
-        for _ in range(args.rounds):
-            for name in ports:
-                # The other services paused meanwhile: their time keepers' and
-                # pairers' claims would use the nodes measured.
-                with paused([server for other, server in by_name.items() if other != name]):
-                    commands, cpu = cost_per_command(ports[name], pids[name], args, scripts)
-                totals[name][0] += commands
-                totals[name][1] = [a + b for a, b in zip(totals[name][1], cpu)]
-        # Both services' statements, and their time keepers' and pairers' claims (which read every shard).
+        measured = {"plain": (on_plain, plain_pids), "citus": (on_workers, [on_workers.pid, *nodes])}
+        results.update(cpu_per_command(measured, args, scripts))
+        # Its statements, and its time keeper's and pairer's claims (which read every shard).
         results["multi_shard_statements_while_measured"] = multi_shard(cluster) - multi_before
-        per = {name: sum(cpu) / commands * 1000 for name, (commands, cpu) in totals.items()}
-        cluster_parts = ["service", "coordinator", "worker 1", "worker 2"]
-        parts = {"plain": ["service", "server"], "citus": cluster_parts, "citus_via_coordinator": cluster_parts}
-        for name, (commands, cpu) in totals.items():
-            each = ", ".join(f"{part} {seconds / commands * 1000:.2f}" for part, seconds in zip(parts[name], cpu))
-            print(f"  {name:<21} {commands:6d} commands, {sum(cpu):6.2f} CPU s: {per[name]:.2f} ms a command"
-                  f" ({each})", flush=True)
-            results[f"{name}_cpu_ms_per_command_by_process"] = {
-                part: round(seconds / commands * 1000, 2) for part, seconds in zip(parts[name], cpu)}
-        results["citus_command_cost_ratio"] = round(per["citus"] / per["plain"], 3)
-        results["citus_via_coordinator_command_cost_ratio"] = round(per["citus_via_coordinator"] / per["plain"], 3)
-        results["plain_cpu_ms_per_command"] = round(per["plain"], 2)
-        results["citus_cpu_ms_per_command"] = round(per["citus"], 2)
-        results["citus_via_coordinator_cpu_ms_per_command"] = round(per["citus_via_coordinator"], 2)
-        on_coordinator.stop()
-        servers.remove(on_coordinator)
+        # For the figure before: the service connected to the coordinator, the
+        # other stopped meanwhile (not only paused: it listens on every node,
+        # and each append's notification would be delivered to it there).
+        stop(on_workers)
+        on_coordinator = serve(cluster.url, "coordinator")
+        via = cpu_per_command({"plain": (on_plain, plain_pids),
+                               "citus_via_coordinator": (on_coordinator, [on_coordinator.pid, *nodes])}, args, scripts)
+        results.update({key: value for key, value in via.items() if "via_coordinator" in key})
+        stop(on_coordinator)
+        on_workers = serve(cluster.workers_url, "citus")
 
         print("\nShards moved while games are played (6 clients, the service on the workers):", flush=True)
         results.update(rebalance_under_load(cluster, on_workers.port))
