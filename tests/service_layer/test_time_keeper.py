@@ -327,7 +327,7 @@ def test_a_deadline_this_process_writes_is_acted_on_when_it_falls_not_at_the_nex
         game_id = create(services, ClockRule(per_move_seconds=1)).game_id
         began = time.monotonic()
         wait_for(lambda: "TimedOut" in types(tables, game_id), "the time-out")
-        assert 0.9 < time.monotonic() - began < 3.0
+        assert 0.9 < time.monotonic() - began < 4.0  # at its second, not at the next idle look a minute on
         assert counted.claimed == 1
     finally:
         services.close()
@@ -349,7 +349,7 @@ def test_a_keeper_with_nothing_due_looks_once_a_idle_period_whatever_its_threads
     try:
         began = counted.asked
         time.sleep(1.0)
-        assert 2 <= counted.asked - began <= 5  # four looks in a second, not one per thread
+        assert 1 <= counted.asked - began <= 5  # four looks in a second (fewer on a busy machine), not one per thread
         assert counted.claimed == 0
     finally:
         services.close()
