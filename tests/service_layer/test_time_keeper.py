@@ -8,6 +8,8 @@ import dataclasses
 import threading
 import time
 import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -303,15 +305,19 @@ def test_a_look_leaves_a_due_deadline_another_claimer_holds_to_the_next_idle_loo
     assert services.keeper.look() == (False, None) and counted.claimed == 0
 
 
-def real_time_services(monkeypatch, idle: float) -> tuple[Tables, Services, Counted]:
+@contextmanager
+def running_keeper(monkeypatch, idle: float) -> Iterator[tuple[Tables, Services, Counted]]:
     """A process's services on the real clock, its keeper running, looking
-    at least every ``idle`` seconds, once its first look is done."""
+    at least every ``idle`` seconds, once its first look is done; closed after."""
     monkeypatch.setattr(timeouts, "IDLE_SECONDS", idle)
     tables = Tables()
     services, counted = counted_services(tables)
     services.keeper.start()
-    wait_for(lambda: counted.asked >= 1, "the keeper's first look")
-    return tables, services, counted
+    try:
+        wait_for(lambda: counted.asked >= 1, "the keeper's first look")
+        yield tables, services, counted
+    finally:
+        services.close()
 
 
 def wait_for(condition, what: str, seconds: float = 5.0) -> None:
@@ -322,37 +328,28 @@ def wait_for(condition, what: str, seconds: float = 5.0) -> None:
 
 
 def test_a_deadline_this_process_writes_is_acted_on_when_it_falls_not_at_the_next_idle_look(monkeypatch):
-    tables, services, counted = real_time_services(monkeypatch, idle=60.0)
-    try:
+    with running_keeper(monkeypatch, idle=60.0) as (tables, services, counted):
         game_id = create(services, ClockRule(per_move_seconds=1)).game_id
         began = time.monotonic()
         wait_for(lambda: "TimedOut" in types(tables, game_id), "the time-out")
         assert 0.9 < time.monotonic() - began < 4.0  # at its second, not at the next idle look a minute on
         assert counted.claimed == 1
-    finally:
-        services.close()
 
 
 def test_a_deadline_another_process_writes_is_seen_at_the_next_idle_look_and_acted_on_when_it_falls(monkeypatch):
-    tables, services, counted = real_time_services(monkeypatch, idle=0.3)
-    try:
+    with running_keeper(monkeypatch, idle=0.3) as (tables, _, counted):
         other = services_on(tables)  # a process whose keeper does not run (it died, say)
         game_id = create(other, ClockRule(per_move_seconds=1)).game_id
         wait_for(lambda: "TimedOut" in types(tables, game_id), "the time-out")
         assert counted.claimed == 1
-    finally:
-        services.close()
 
 
 def test_a_keeper_with_nothing_due_looks_once_a_idle_period_whatever_its_threads(monkeypatch):
-    tables, services, counted = real_time_services(monkeypatch, idle=0.25)
-    try:
+    with running_keeper(monkeypatch, idle=0.25) as (_, _, counted):
         began = counted.asked
         time.sleep(1.0)
         assert 1 <= counted.asked - began <= 5  # four looks in a second (fewer on a busy machine), not one per thread
         assert counted.claimed == 0
-    finally:
-        services.close()
 
 
 def test_a_look_planned_sooner_is_kept_and_one_planned_later_does_not_put_it_off(monkeypatch):
