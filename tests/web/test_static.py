@@ -14,6 +14,7 @@ from domain.codec import public_name
 from domain.game_types import GAME_TYPES
 from domain.cassino.scoring import CATEGORIES
 from service.web.client import ROOT
+from tests.imports import in_cycles
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -43,11 +44,11 @@ def test_nothing_is_loaded_from_outside_the_service():
         assert "@import" not in text and "url(" not in text, path.name
 
 
-def _registry() -> tuple[str, dict[str, str]]:
-    """games.js, and each game type's entry in its GAME_TYPES, by game type."""
+def _registry() -> dict[str, str]:
+    """Each game type's entry in the GAME_TYPES of games.js, by game type."""
     text = (ROOT / "games.js").read_text()
     listed = re.search(r"GAME_TYPES = \{(.*?)\n\};", text, re.S).group(1)
-    return text, dict(re.findall(r'^  "?([\w-]+)"?: \{(.*?)\n  \},$', listed, re.M | re.S))
+    return dict(re.findall(r'^  "?([\w-]+)"?: \{(.*?)\n  \},$', listed, re.M | re.S))
 
 
 def _names(text: str, name: str) -> list[str]:
@@ -59,8 +60,9 @@ def _names(text: str, name: str) -> list[str]:
 def test_the_client_knows_every_event_type_of_every_game():
     """The table listens for its game's event names (a named message reaches
     only a listener for its name): games.js lists each game's own by game
-    type, and the kernel's once, by their public names; events.js says each in words."""
-    text, games = _registry()
+    type, and kernel.js the kernel's once, by their public names; events.js says each in words."""
+    games = _registry()
+    text = (ROOT / "kernel.js").read_text()
     assert set(games) == set(GAME_TYPES)
     for name, game in GAME_TYPES.items():
         assert _names(games[name], "events") == [public_name(t) for t in game.EVENT_TYPES], name
@@ -74,8 +76,9 @@ def test_the_client_knows_every_event_type_of_every_game():
 def test_the_client_knows_each_games_moves_by_event_types_the_game_has():
     """What the table shows as just played, and when it offers a take-back,
     it reads from the log by these types (``plays`` and ``fresh`` in
-    games.js, the game's own; UNDO, the kernel's)."""
-    text, games = _registry()
+    games.js, the game's own; UNDO in kernel.js, the kernel's)."""
+    games = _registry()
+    text = (ROOT / "kernel.js").read_text()
     for name, game in GAME_TYPES.items():
         own = {public_name(t) for t in game.EVENT_TYPES}
         assert _names(games[name], "plays") and set(_names(games[name], "plays")) <= own, name
@@ -89,9 +92,9 @@ def test_the_client_knows_each_games_moves_by_event_types_the_game_has():
 
 def test_the_client_tells_early_endings_by_the_kernels_event_types():
     """Who resigned, ran out of time or called the game off, the table reads
-    from the log by these types (ENDINGS in games.js), one for each such
+    from the log by these types (ENDINGS in kernel.js), one for each such
     ``result``: the kernel's events, the same in every game."""
-    text, _ = _registry()
+    text = (ROOT / "kernel.js").read_text()
     endings = dict(re.findall(r'(\w+): "(\w+)"', re.search(r"const ENDINGS = \{(.*?)\};", text).group(1)))
     assert set(endings) == {"resigned", "timed_out", "aborted"}
     assert set(endings.values()) <= set(_names(text, "KERNEL_EVENTS"))
@@ -217,7 +220,7 @@ def test_every_page_reads_the_one_registry_of_game_types():
     assert pages_missing(GAME_TYPES) == []
     registry = (ROOT / "games.js").read_text()
     assert all((ROOT / page).is_file() for page in re.findall(r'import\("\./([\w.]+)"\)', registry))
-    for page in ("table.js", "replay.js", "lobby.js", "seat.js", "events.js"):
+    for page in ("table.js", "replay.js", "lobby.js"):
         assert 'from "./games.js"' in (ROOT / page).read_text(), page
     for view in re.findall(r'view: \(\) => import\("\./([\w.]+)"\)', registry):
         assert "export const REPLAY = " in (ROOT / view).read_text(), view
@@ -231,3 +234,36 @@ def test_a_game_type_the_registry_does_not_know_is_caught():
     assert pages_missing(["cassino"]) == [f"{REGISTRY} has {sorted(GAME_TYPES)}"]
     branches = ['if (gameType === "mass-cool-casino") {', 'return "cassino" !== view.game_type;']
     assert all(re.search(_BRANCH.format(names="cassino|mass-cool-casino"), b, re.I) for b in branches)
+
+
+# -- imports in one direction ---------------------------------------------------
+
+
+def client_imports(root: Path) -> dict[str, set[str]]:
+    """Each module of the client (``*.js`` in ``root``) and the modules beside
+    it that it imports: at its top (``from "./name.js"``) or when it runs
+    (``import("./name.js")``, as the registry loads a game's table and view)."""
+    modules = {path.name: path.read_text(encoding="utf-8") for path in sorted(root.glob("*.js"))}
+    named = r'\b(?:from|import)\s*\(?\s*"\./([\w.-]+\.js)"'
+    return {name: set(re.findall(named, text)) & set(modules) - {name} for name, text in modules.items()}
+
+
+def test_the_clients_modules_import_one_way():
+    """No module of the client imports, directly or through others, one that
+    imports it back: the pages read the registry (games.js), which loads each
+    game's table and view; these, and what they share (seat.js, events.js,
+    kernel.js), never import the registry back."""
+    graph = client_imports(ROOT)
+    assert {"cassinotable.js", "mcctable.js", "tableview.js", "mccview.js"} <= graph["games.js"]
+    assert in_cycles(graph) == []
+
+
+def test_a_circle_through_a_module_loaded_when_it_runs_is_found(tmp_path):
+    """The reading of imports the test above relies on: a module loaded by
+    ``import()`` counts as imported, and a module only imported is no circle."""
+    (tmp_path / "top.js").write_text('export const PAGES = { page: () => import("./low.js") };\n')
+    (tmp_path / "low.js").write_text('import {\n  PAGES,\n} from "./top.js";\nimport { x } from "./gone.js";\n')
+    (tmp_path / "apart.js").write_text('import { PAGES } from "./top.js";\n')
+    graph = client_imports(tmp_path)
+    assert graph == {"apart.js": {"top.js"}, "low.js": {"top.js"}, "top.js": {"low.js"}}
+    assert in_cycles(graph) == ["low.js", "top.js"]

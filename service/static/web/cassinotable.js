@@ -290,7 +290,7 @@ function render() {
 
 /** Open the table of game ``id`` for ``caller`` (an Api); ``context`` as for Seat. */
 export function start(caller, id, context) {
-  seat = new Seat(caller, id, "cassino", {
+  seat = new Seat(caller, id, {
     // A seat may have moves off its turn too (a pluck just after its play).
     hasMoves: (view) => view.you !== undefined && view.status === "in_progress",
     render: () => {

@@ -1,7 +1,7 @@
 // A sentence for each event the service sends, of every game type (games.js
-// lists them), and who ended a game before its rules did.
+// and kernel.js list them), and who ended a game before its rules did.
 
-import { ENDINGS } from "./games.js";
+import { ENDINGS } from "./kernel.js";
 import { capital, listed } from "./words.js";
 
 /**

@@ -5,23 +5,13 @@
 // holds the registry to the service's game types).
 //
 // Events are named as the log shows them: by their public names, one name
-// in every game for what every game shares (the kernel's events).
+// in every game for what every game shares (the kernel's events, kernel.js).
+//
+// The pages read it (table.js, replay.js, lobby.js); the modules it loads
+// (each game's table and view, and what they share: seat.js, events.js)
+// never import it back, so the client's modules import one way only.
 
-/** The kernel's events, which every game records under these names. */
-export const KERNEL_EVENTS = [
-  "SeatJoined", "SeatLeft", "SeatResigned", "GameAborted", "ClockSet", "TimedOut", "RatedSet", "RatingsChanged",
-  "RematchAnswered", "UndoRequested", "UndoAnswered", "PlayUndone",
-];
-
-/** The kernel's events that take a move back (``undone``) and ask and answer about it (``asking``). */
-export const UNDO = { undone: ["PlayUndone"], asking: ["UndoRequested", "UndoAnswered"] };
-
-/**
- * The kernel's events that end a game before its rules do, by the view's
- * ``result`` they lead to: each names the seat that resigned, ran out of
- * time or called the game off.
- */
-export const ENDINGS = { resigned: "SeatResigned", timed_out: "TimedOut", aborted: "GameAborted" };
+import { KERNEL_EVENTS, UNDO } from "./kernel.js";
 
 /**
  * Each game type: ``name`` (the lobby's heading for its variants), its own

@@ -204,7 +204,7 @@ function render() {
 
 /** Open the table of game ``id`` for ``caller`` (an Api); ``context`` as for Seat. */
 export function start(caller, id, context) {
-  seat = new Seat(caller, id, "mass-cool-casino", {
+  seat = new Seat(caller, id, {
     hasMoves: (view) => view.you !== undefined && view.status === "betting",
     render: () => {
       keepChoice();

@@ -11,7 +11,6 @@ import { Api, el, idempotencyKey, keepingFocus, showError, tableLink } from "./a
 import { clockPanel } from "./clock.js";
 import { withFaces } from "./cards.js";
 import { describe } from "./events.js";
-import { eventTypes, movesOf } from "./games.js";
 import { ratingChanges } from "./ratings.js";
 import { LiveEvents } from "./stream.js";
 import { listed, readerWords, seatName } from "./words.js";
@@ -25,14 +24,18 @@ export class Seat {
    * ``/moves`` is read); ``render()``, draw the page from ``view``,
    * ``moves`` and ``truncated``; ``sent()``, forget whatever was chosen,
    * once a command has been sent. ``watching``: why the page has no seat
-   * ("no-token", "refused"), or null.
+   * ("no-token", "refused"), or null. ``types``: the event types to listen
+   * for, and ``moveTypes``: the game's moves in its log (or null), which
+   * the page that opens the table reads from games.js (``eventTypes``,
+   * ``movesOf``) by the game's type.
    */
-  constructor(api, id, gameType, hooks, { watching = null } = {}) {
+  constructor(api, id, hooks, { watching = null, types, moveTypes } = {}) {
     this.api = api;
     this.watching = watching; // why a page without a seat shows the spectators' view (see watchingNote)
     this.base = `/v1/games/${id}`;
     this.id = id;
-    this.gameType = gameType;
+    this.types = types;
+    this.moveTypes = moveTypes;
     this.hooks = hooks;
     this.view = null;
     this.moves = [];
@@ -111,7 +114,7 @@ export class Seat {
   start() {
     this.refresh().catch(showError);
     const over = () => this.view !== null && this.view.status === "finished";
-    new LiveEvents(this.api, this.id, (event) => this.onEvent(event), over, eventTypes(this.gameType)).open();
+    new LiveEvents(this.api, this.id, (event) => this.onEvent(event), over, this.types).open();
   }
 
   /**
@@ -149,7 +152,7 @@ export class Seat {
 
   /** Whether this seat may ask to take back its latest move now (see latestMoveIsMine). */
   mayTakeBack() {
-    const moves = movesOf(this.gameType);
+    const moves = this.moveTypes;
     return Boolean(moves) && latestMoveIsMine(this.events, this.view.you, moves);
   }
 
@@ -158,7 +161,7 @@ export class Seat {
    * the whole log shows it (so only once the page has the log up to the view).
    */
   mayAbort() {
-    const moves = movesOf(this.gameType);
+    const moves = this.moveTypes;
     const last = this.events.at(-1);
     return Boolean(moves) && Boolean(last) && last.version >= this.view.version && !playStands(this.events, moves);
   }
@@ -247,7 +250,7 @@ export function latestMoveIsMine(events, you, moves) {
 }
 
 function justPlayedArea(seat) {
-  const moves = movesOf(seat.gameType);
+  const moves = seat.moveTypes;
   const shown = moves ? justPlayed(seat.events, seat.view.you, moves) : [];
   if (!shown.length) return [];
   const who = readerWords(seat.view, seat.view.you);

@@ -8,7 +8,7 @@
 // the spectators' view and how to get the seat back.
 
 import { Api, el, forgetSeatToken, gameIdFromPage, savedPlayer, seatToken, showError, tableLink } from "./api.js";
-import { gameType, gameTypeOf } from "./games.js";
+import { eventTypes, gameType, gameTypeOf, movesOf } from "./games.js";
 import { variantName } from "./words.js";
 
 /**
@@ -86,7 +86,8 @@ async function open() {
   rules.hidden = false;
   // A seat held by this browser's player needs no link of its own: it opens from the lobby's "Your games".
   if (token && view.you !== undefined) showSeatLink(gameId, token);
-  (await game.table()).start(api, gameId, { watching });
+  // The seat listens for the game's event types and reads its moves in the log by the registry's names.
+  (await game.table()).start(api, gameId, { watching, types: eventTypes(type), moveTypes: movesOf(type) });
 }
 
 // A seat's link pasted into a tab already showing its game changes only the
