@@ -23,12 +23,15 @@ Create Date: 2026-11-28
 
 from alembic import op
 
-from service.postgres.positions import PER_TRANSACTION
-
 revision = "0011"
 down_revision = "0010"
 branch_labels = None
 depends_on = None
+
+#: Event positions a transaction may take (``service.postgres.positions``,
+#: as it was when this was written): a migration keeps its own values, so
+#: that what it does never changes with the code after it.
+PER_TRANSACTION = 65536
 
 
 def upgrade() -> None:
