@@ -6,10 +6,11 @@ a message (``GameCreated``, ``CommandAppended``), and knows nothing of who
 listens. The handlers are registered in one place, the bootstrap
 (``service.bootstrap``): the live streams publish a game's events, the
 players' streams tell them what concerns them, the time keeper is woken to
-let the computer seats act or told when a clock runs out, the metrics count. A message is handled after
-its append has committed, in the process that appended it; a handler that
-fails is logged and the others still run, for the command it reports has
-been done and answered whatever a reaction does.
+let the computer seats act or told when a clock runs out, the metrics
+count. A message is handled after its append has committed, in the
+process that appended it; a handler that fails is logged and the others
+still run, for the command it reports has been done and answered whatever
+a reaction does.
 """
 
 from __future__ import annotations

@@ -176,7 +176,8 @@ _INSERT_EVENTS = f"""
 # game's node (or runs there, when that is the node the service is
 # connected to), with no copy and no second phase, and plans as its
 # cheapest kind (an INSERT ... SELECT reading the game's last version, also
-# sent whole, cost the nodes 0.2-0.5 ms more an append: bench/citus.py).
+# sent whole, cost the nodes 0.1-0.4 ms more an append with the count
+# below: docs/design.md).
 # The version check is then two: the key (game_id, version), which a game
 # that moved on breaks (at version 1 for a game that has events, on its
 # first append), and, for the appends after a game's first, the count of
@@ -894,9 +895,9 @@ def _shapes(conn: psycopg.Connection, statements: Sequence[_Statement]
 
 
 def _abort(conn: psycopg.Connection) -> None:
-    """After a statement of the script failed and the rest was skipped: end the aborted transaction before the
-    connection goes back to the pool. A rollback may deallocate every
-    prepared statement."""
+    """After a statement of the script failed and the rest was skipped: end
+    the aborted transaction before the connection goes back to the pool. A
+    rollback may deallocate every prepared statement."""
     if conn.info.transaction_status != TransactionStatus.IDLE:
         conn.rollback()
     _PREPARED.pop(conn, None)
@@ -961,10 +962,10 @@ def _as_made(text: str) -> str:
     return text
 
 
+# The version check's domain refusing (``_CITUS_VERSION_CHECK``).
+_VERSION_BEHIND = re.compile(r'value for domain (public\.)?version_follows violates check constraint "version_follows"')
 # What PostgreSQL says of a NULL version (Citus forwards the message of a
 # shard's error, as events_102017's, without its table and column fields).
-#: The version check's domain refusing (``_CITUS_VERSION_CHECK``).
-_VERSION_BEHIND = re.compile(r'value for domain (public\.)?version_follows violates check constraint "version_follows"')
 _REFUSED_VERSION = re.compile(r'column "version" of relation "events(_[0-9]+)?"')
 # ... and of a key filed again before its record expired (``_INSERT_IDEMPOTENCY``).
 _REFUSED_KEY = re.compile(r'column "request_hash" of relation "idempotency(_[0-9]+)?"')
