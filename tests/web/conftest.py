@@ -267,6 +267,22 @@ def wait_version(page, version: int, timeout: float = 10_000) -> None:
     page.wait_for_function("v => Number(document.body.dataset.version) >= v", arg=version, timeout=timeout)
 
 
+def wait_result(page, said: str, timeout: float = 10_000) -> str:
+    """Until the page's result (``#result``) begins with ``said``, which it
+    returns whole. A game ended early is told by who ended it ("Bob
+    resigned") once the page's log holds the ending event: the view that says
+    the game is over may come a moment before the stream brings the event."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    page.wait_for_selector("#result", timeout=timeout)
+    try:
+        page.wait_for_function("s => document.getElementById('result')?.innerText.startsWith(s)", arg=said,
+                               timeout=timeout)
+    except PlaywrightTimeout:
+        raise AssertionError(f"the result says {page.inner_text('#result')!r}, not {said!r}...") from None
+    return page.inner_text("#result")
+
+
 def countdown_seconds(text: str) -> int:
     """A countdown's time as the pages show it ("4:05"), in seconds."""
     minutes, seconds = text.split(":")

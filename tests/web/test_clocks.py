@@ -10,7 +10,7 @@ from datetime import UTC, datetime, timedelta
 
 from tests.api.conftest import Game, first_actions
 from tests.web.conftest import (DESKTOP, MCC, PHONE, Seen, assert_counts_down_to, countdown_seconds, open_page, shoot,
-                               wait_version)
+                               wait_result, wait_version)
 
 RUNNING = "#clocks li.running .countdown"
 
@@ -58,8 +58,7 @@ def test_the_running_clock_counts_down_to_its_deadline_and_the_time_out_is_told(
 
     # Bob does not play: the service calls his time, and both pages say so.
     for page, said in ((ann, "Bob's time ran out: you won."), (watcher, "Bob's time ran out: Ann won.")):
-        page.wait_for_selector("#result", timeout=15_000)
-        assert page.inner_text("#result").startswith(said)
+        wait_result(page, said, timeout=15_000)
         assert page.locator(RUNNING).count() == 0  # a finished game's clock runs for nobody
     view = web_api.view(game)
     assert (view["result"], view["winners"]) == ("timed_out", [0])
@@ -101,8 +100,7 @@ def test_a_seat_resigns_by_clicking_and_calls_off_only_before_a_play_stands(brow
     shoot(bob, "resign", PHONE)
     bob.click('[data-key="resign-sure"]')
     for page, said in ((ann, "Bob resigned: you won."), (bob, "You resigned: Ann won.")):
-        page.wait_for_selector("#result")
-        assert page.inner_text("#result").startswith(said)
+        wait_result(page, said)
         assert end_controls(page) == []
     view = web_api.view(game)
     assert (view["result"], view["winners"]) == ("resigned", [0])
@@ -120,8 +118,7 @@ def test_a_seat_calls_a_game_of_mass_cool_casino_off_and_the_table_says_nobody_w
     ann.click('[data-key="abort-sure"]')
     said_to = {ann: "You called the game off: nobody won.", watcher: "Ann called the game off: nobody won."}
     for page, said in said_to.items():
-        page.wait_for_selector("#result")
-        assert page.inner_text("#result") == said
+        assert wait_result(page, said) == said
     view = web_api.view(game)
     assert (view["result"], view["winners"]) == ("aborted", [])
     assert not ann_seen.errors and not watcher_seen.errors

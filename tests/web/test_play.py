@@ -8,7 +8,7 @@ from urllib.parse import parse_qs, urlsplit
 
 from tests.api.conftest import ACE_MADE_SURE_OF, ONE_HAND, ORDERED_DECK
 from tests.web.conftest import (DESKTOP, PHONE, SPOKEN, click_move, hold_streams, move_label, open_page, settle, shoot,
-                               spoken, wait_streamed, wait_version)
+                               spoken, wait_result, wait_streamed, wait_version)
 
 
 def test_two_seats_play_a_whole_hand_by_clicking_and_nobody_sees_a_hidden_card(browser, base_url, web_api):
@@ -124,12 +124,10 @@ def test_a_play_is_taken_back_by_leave_and_both_tables_show_a_claim_as_it_counte
     counted = (f"counted out with {claim['total']}, 0 before this hand and {claim['total']} made sure of in it,"
                f" short of the target of {target}.")
     for page, who in ((ann, "You won: P1"), (bob, "P0 won: You")):
-        page.wait_for_selector("#result")
         # Bob had not reached the target; both tables say what his claim counted, as its event does.
-        assert page.inner_text("#result").startswith(f"{who} {counted}")
+        wait_result(page, f"{who} {counted}")
     replay, _ = open_page(browser, f"{base_url}/play/replay.html?game={game.id}")
-    replay.wait_for_selector("#result")
-    assert replay.inner_text("#result").startswith(f"P0 won: P1 {counted}")
+    wait_result(replay, f"P0 won: P1 {counted}")
     assert web_api.view(game)["status"] == "finished"
     assert not ann_seen.errors and not bob_seen.errors
     ann.context.close()
@@ -160,8 +158,7 @@ def test_count_out_is_offered_only_while_the_claim_would_win_and_says_what_it_co
     assert bob.locator('[data-key="count-out"]').count() == 0
     shoot(ann, "table-count-out", DESKTOP)
     ann.get_by_role("button", name="Count out and win", exact=True).click()
-    ann.wait_for_selector("#result")
-    assert ann.locator("#result").inner_text().startswith(
-        "You won: You counted out with 1, 0 before this hand and 1 made sure of in it, reaching the target of 1.")
+    wait_result(ann, "You won: You counted out with 1, 0 before this hand and 1 made sure of in it, reaching the"
+                     " target of 1.")
     assert web_api.view(game)["result"] == "count_out" and web_api.view(game)["winners"] == [0]
     assert ann.locator('[data-key="count-out"]').count() == 0
