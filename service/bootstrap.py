@@ -34,6 +34,7 @@ from service.events import EventStore
 from service.games import GameReads, GameService
 from service.messagebus import CommandAppended, GameCreated, MessageBus
 from service.metrics import COMMANDS_APPENDED
+from service.move_cursors import MoveCursors, cursor_key_from
 from service.players import Players, PlayerService
 from service.pairing import Pairer, Pairings, game_for
 from service.ratings import Ratings
@@ -106,6 +107,7 @@ class Services:
     reads: Reads
     hub: Hub
     authenticator: Authenticator
+    move_cursors: MoveCursors
     checkpoint_key: bytes | None
     adapters: Adapters
     keeper: TimeKeeper
@@ -178,6 +180,7 @@ def bootstrap(adapters: Adapters, settings: Settings) -> Services:
         hub=hub,
         authenticator=Authenticator(token, adapters.store, adapters.ticket_uses, players=adapters.players,
                                     settled=games.settled),
+        move_cursors=MoveCursors(cursor_key_from(token) if token else secrets.token_bytes(32)),
         checkpoint_key=settings.checkpoint_key,
         adapters=adapters,
         keeper=keeper,

@@ -15,7 +15,7 @@ game's version does not move with it.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -26,6 +26,7 @@ from domain.paging import Resume
 from service.auth import Caller
 from service.events import StoredEvent, stored_form
 from service.games import Applied, Created
+from service.move_cursors import MoveCursor
 from service.ratings import RatingsOf, seat_ratings
 
 
@@ -98,9 +99,11 @@ def creation_answer(created: Created, caller: Caller, computers: Iterable[int], 
             "game": game_view(state, caller, ratings)}
 
 
-def moves_answer(state: State, caller: Caller, asked: MovesAsked) -> dict[str, Any]:
+def moves_answer(state: State, caller: Caller, asked: MovesAsked,
+                 cursor: Callable[[MoveCursor], str]) -> dict[str, Any]:
     """A page of a seat's legal moves now (narrowed as ``asked``), each a
-    body ``/play`` accepts as it is, and the cursor of the next page."""
+    body ``/play`` accepts as it is, and the cursor of the next page (in
+    the words ``cursor`` gives it: ``service.move_cursors``)."""
     moves = game_of(state.variant).legal_moves(state, caller.own_seat)
     if asked.narrowed:
         moves = moves.narrowed(asked.card, asked.action, asked.targets)
@@ -109,7 +112,7 @@ def moves_answer(state: State, caller: Caller, asked: MovesAsked) -> dict[str, A
     return {"version": state.version, "seat": caller.own_seat, "moves": [m.to_dict() for m in listed.moves],
             "truncated": listed.truncated,
             "next": None if following is None else
-            f"{state.version}.{following.given}.{following.work}.{asked.narrowing_tag}"}
+            cursor(MoveCursor(state.version, following, asked.narrowing_tag))}
 
 
 @dataclass(frozen=True)

@@ -79,10 +79,13 @@ def show(game_id: uuid.UUID, caller: Caller):
 def moves(game_id: uuid.UUID, caller: Caller):
     """Narrowed by ``card``, ``action`` and ``target`` (repeatable), paged by
     ``limit`` and ``cursor``; a cursor of an older version of the game is
-    refused (409), as its pages would not fit together."""
+    refused (409), as its pages would not fit together, and one the service
+    did not give out to this seat (400: ``service.move_cursors``)."""
     state = services().games.load(game_id)
-    asked: MovesAsked = moves_asked(state.version)
-    return moves_answer(state, caller, asked), 200, etag(state.version)
+    cursors, seat = services().move_cursors, caller.own_seat
+    asked: MovesAsked = moves_asked(state.version, lambda text: cursors.read(text, game_id, seat))
+    answer = moves_answer(state, caller, asked, lambda cursor: cursors.issue(game_id, seat, cursor))
+    return answer, 200, etag(state.version)
 
 
 @bp.post("/<uuid:game_id>/moves/check")

@@ -30,8 +30,8 @@ from marshmallow import Schema, ValidationError
 from werkzeug.exceptions import RequestEntityTooLarge
 
 from service import jsonio
-from domain.paging import Resume
 
+from service.move_cursors import MoveCursor
 from service.readmodel import Cursor
 from service.replicas import Seen
 from service.web.problems import ApiProblem
@@ -317,35 +317,36 @@ def page_args() -> tuple[Cursor | None, int]:
 
 
 MAX_MOVES = 1000  # moves in one page of /moves
-_MOVES_CURSOR = re.compile(r"([0-9]{1,9})\.([0-9]{1,9})\.([0-9]{1,12})\.([0-9a-f]{8})")
 
 
-def moves_asked(version: int) -> MovesAsked:
+def moves_asked(version: int, cursor: Callable[[str], MoveCursor | None]) -> MovesAsked:
     """What ``/moves`` is asked of the game at ``version``: the narrowing
-    (``card``, ``action``, ``target``), ``limit`` and ``cursor``. A cursor
-    names the version it was listed at: one of another version is refused,
-    since the game's moves have changed since. It names its narrowing too:
-    one used with another narrowing is refused, as its place in one list
-    says nothing of another."""
-    after = parsed_arg("cursor", _moves_cursor, "Not a cursor this service gave out: pass a page's 'next' as it is.")
-    if after is not None and after[0] != version:
+    (``card``, ``action``, ``target``), ``limit`` and ``cursor``, read by
+    ``cursor`` (None for one the service did not give out to this seat of
+    this game). A cursor names the version it was listed at: one of
+    another version is refused, since the game's moves have changed since.
+    It names its narrowing too: one used with another narrowing is
+    refused, as its place in one list says nothing of another."""
+    after = parsed_arg("cursor", functools.partial(_given, cursor),
+                       "Not a cursor this service gave out for your seat in this game: pass a page's 'next' as it"
+                       " is, with the same token.")
+    if after is not None and after.version != version:
         raise ApiProblem(409, "version_conflict", "The game has moved on since that page was listed: list the "
                          "moves again from the first page.")
     asked = MovesAsked(request.args.get("card"), request.args.get("action"), tuple(request.args.getlist("target")),
-                       int_arg("limit", 200, 1, MAX_MOVES), after[1] if after is not None else None)
-    if after is not None and after[2] != asked.narrowing_tag:
+                       int_arg("limit", 200, 1, MAX_MOVES), after.after if after is not None else None)
+    if after is not None and after.narrowing != asked.narrowing_tag:
         message = ("This cursor was listed with another narrowing: pass it with the same card, action and targets "
                    "as the page it came from, or list these moves from their first page.")
         raise malformed("cursor", message, f"'cursor': {message}")
     return asked
 
 
-def _moves_cursor(text: str) -> tuple[int, Resume, str]:
-    found = _MOVES_CURSOR.fullmatch(text)
+def _given(cursor: Callable[[str], MoveCursor | None], text: str) -> MoveCursor:
+    found = cursor(text)
     if found is None:
         raise ValueError(text)
-    version, given, work = map(int, found.groups()[:3])
-    return version, Resume(given, work), found.group(4)
+    return found
 
 
 def parsed_arg(name: str, parse: Callable[[str], Any], message: str) -> Any:

@@ -110,7 +110,7 @@ def test_a_cursor_of_an_older_version_and_a_bad_narrowing_are_refused(api):
     game = laid(api, crowded(20, 2, False))
     page = api.get(f"{game.url}/moves?limit=5", token=game.tokens[0]).get_json()
     assert api.post(f"{game.url}/play", json=Move.trail("10D").to_dict(), token=game.tokens[0]).status_code == 200
-    stale = api.get(f"{game.url}/moves?cursor={page['next']}", token=game.tokens[1])
+    stale = api.get(f"{game.url}/moves?cursor={page['next']}", token=game.tokens[0])
     assert stale.status_code == 409 and "first page" in stale.get_json()["detail"]
     for query in ("card=1X", "action=jump", "target=Q", "cursor=abc", "limit=0", "card=AS&card=2S"):
         answer = api.get(f"{game.url}/moves?{query}", token=game.tokens[1])
@@ -185,3 +185,24 @@ def test_a_cursor_used_with_another_narrowing_is_refused(api):
         body = answer.get_json()
         assert body["code"] == "malformed" and body["errors"][0]["field"] == "cursor"
         assert "narrowing" in body["detail"] and "first page" in body["detail"]
+
+
+def test_a_cursor_altered_or_taken_to_another_seat_or_game_is_refused(api):
+    """A cursor says how many moves the next page skips: one made up with
+    a count in the billions would have a crowded table's every move listed
+    for one page. The service signs its cursors for one seat of one game."""
+    game = laid(api, crowded(30, 2, False))
+    cursor = api.get(f"{game.url}/moves?limit=5", token=game.tokens[0]).get_json()["next"]
+    version, given, work, narrowing, signature = cursor.split(".")
+    assert api.get(f"{game.url}/moves?limit=5&cursor={cursor}", token=game.tokens[0]).status_code == 200
+    other_game = laid(api, crowded(30, 2, False))
+    deep = f"{version}.999999999.999999999999.{narrowing}.{signature}"
+    for url, token, sent in ((game.url, game.tokens[0], deep),  # its counts changed, its signature kept
+                             (game.url, game.tokens[0], f"{version}.{given}.{work}.{narrowing}"),  # unsigned
+                             (game.url, game.tokens[1], cursor),  # the other seat's
+                             (other_game.url, other_game.tokens[0], cursor)):  # another game's, at the same version
+        answer = api.get(f"{url}/moves?limit=5&cursor={sent}", token=token)
+        assert answer.status_code == 400, sent
+        body = answer.get_json()
+        assert body["code"] == "malformed" and body["errors"][0]["field"] == "cursor"
+        assert "Not a cursor this service gave out" in body["detail"]
