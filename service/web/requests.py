@@ -30,7 +30,6 @@ from marshmallow import Schema, ValidationError
 from werkzeug.exceptions import RequestEntityTooLarge
 
 from service import jsonio
-
 from service.move_cursors import MoveCursor
 from service.readmodel import Cursor
 from service.replicas import Seen

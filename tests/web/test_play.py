@@ -162,3 +162,24 @@ def test_count_out_is_offered_only_while_the_claim_would_win_and_says_what_it_co
                      " target of 1.")
     assert web_api.view(game)["result"] == "count_out" and web_api.view(game)["winners"] == [0]
     assert ann.locator('[data-key="count-out"]').count() == 0
+
+
+def test_a_player_whose_name_reads_as_a_card_is_named_and_the_cards_drawn(browser, base_url, web_api):
+    """The log and "just played" draw the cards a line names as faces; a
+    player's name stays the player's words, though "KS" is a card's code."""
+    game = web_api.create(first_name="KS", first_dealer=1)
+    assert web_api.deal(game).status_code == 200
+    bob, bob_seen = open_page(browser, f"{base_url}/play/table.html?game={game.id}#token={game.tokens[1]}")
+    wait_version(bob, 3)
+    move = next(m for m in web_api.get(f"{game.url}/moves", token=game.tokens[0]).get_json()["moves"]
+                if m["action"] == "trail" and m["card"] != "KS")
+    assert web_api.post(f"{game.url}/play", json=move, token=game.tokens[0]).status_code == 200
+    wait_streamed(bob, 4)
+    card = move["card"]
+    for line in (bob.locator('#log li[data-version="4"]'), bob.locator('#just-played li[data-version="4"]')):
+        line.wait_for(state="attached")  # the log may be folded away
+        assert [name.text_content() for name in line.locator("bdi").all()] == ["KS"]
+        assert line.locator('.card[data-card="KS"]').count() == 0
+        assert line.locator(f'.card[data-card="{card}"]').count() == 1
+        assert line.evaluate(SPOKEN).endswith(f"KS trails {spoken(card)}.")
+    assert not bob_seen.errors

@@ -2,6 +2,7 @@
 // shape, so nothing (image or font) is loaded for it.
 
 import { el } from "./api.js";
+import { ISOLATED } from "./words.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 const SUITS = {
@@ -64,9 +65,19 @@ const CODE = /\b(?:10|[2-9AJQK])[SHDC]\b/g;
 /**
  * Words that name cards by their codes ("Take 6S 2H with 8S"), each card
  * drawn as its face, small, as the table draws it: a reader sees the faces
- * and a screen reader says the cards' names ("six of spades").
+ * and a screen reader says the cards' names ("six of spades"). A name set
+ * apart in the words (words.js, ``isolated``) stays a name, in a ``<bdi>``.
  */
 export function withFaces(text) {
+  const parts = [];
+  text.split(ISOLATED).forEach((piece, i) => {
+    if (i % 2) parts.push(el("bdi", {}, piece)); // split's odd pieces are the names its pattern captured
+    else parts.push(...facesIn(piece));
+  });
+  return el("span", { class: "in-words" }, parts);
+}
+
+function facesIn(text) {
   const parts = [];
   let last = 0;
   for (const match of text.matchAll(CODE)) {
@@ -74,7 +85,7 @@ export function withFaces(text) {
     last = match.index + match[0].length;
   }
   parts.push(text.slice(last));
-  return el("span", { class: "in-words" }, parts);
+  return parts;
 }
 
 /** ``count`` cards lying face down, drawn as a small fan with the number. */

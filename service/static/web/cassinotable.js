@@ -16,7 +16,7 @@ import { el } from "./api.js";
 import { cardFace, withFaces } from "./cards.js";
 import { Seat, button, undoControls, watchingNote } from "./seat.js";
 import { gameResult, handScore, header, pileSeat, seatsPanel, tableArea } from "./tableview.js";
-import { listed, seatName } from "./words.js";
+import { isolated, listed, seatName } from "./words.js";
 
 let seat = null; // the caller's place at the table (seat.js): its view, moves and events
 let chosen = new Set(); // the pieces chosen
@@ -109,8 +109,9 @@ function fitting() {
   });
 }
 
-function pileName(owner) {
-  return `${seatName(seat.view, owner)}'s pile`;
+/** A seat's capture pile, "Bob's pile", its name as ``person`` gives it (words.js: plain, or ``isolated``). */
+function pileName(owner, person = String) {
+  return `${person(seatName(seat.view, owner))}'s pile`;
 }
 
 function pieceName(piece) {
@@ -123,27 +124,27 @@ function pieceName(piece) {
  * seat's pile, which a build may name once for every card it takes from
  * the pile's top (African).
  */
-function targetWords(move) {
+function targetWords(move, person) {
   const targets = move.targets || [];
   const piles = new Map();
   for (const owner of targets.map(pileSeat).filter((s) => s !== null)) piles.set(owner, (piles.get(owner) || 0) + 1);
   const loose = targets.filter((t) => pileSeat(t) === null);
   return [
     ...(loose.length ? [loose.join(" ")] : []),
-    ...[...piles].map(([owner, n]) => (n === 1 ? `the top card of ${pileName(owner)}` : `the top ${n} cards of ${pileName(owner)}`)),
+    ...[...piles].map(([owner, n]) => (n === 1 ? `the top card of ${pileName(owner, person)}` : `the top ${n} cards of ${pileName(owner, person)}`)),
   ];
 }
 
-/** A move's button, in words. */
-function moveLabel(m) {
-  const things = listed(targetWords(m));
+/** A move's button, in words, each player's name as ``person`` gives it (as for ``pileName``). */
+function moveLabel(m, person = String) {
+  const things = listed(targetWords(m, person));
   const as = m.value !== undefined && m.value !== null ? ` as ${m.value}` : "";
   const groups = m.groups ? ` in groups ${m.groups.map((g) => `(${g.join(" ")})`).join(" ")}` : "";
   switch (m.action) {
     case "trail": return `Trail ${m.card}`;
     case "pluck": return `Pluck ${m.card}`;
     case "capture": return `Take ${things} with ${m.card}${as}`;
-    case "steal": return `Steal ${listed((m.targets || []).map((t) => `${seatName(seat.view, pileSeat(t))}'s bundle`))} with ${m.card}`;
+    case "steal": return `Steal ${listed((m.targets || []).map((t) => `${person(seatName(seat.view, pileSeat(t)))}'s bundle`))} with ${m.card}`;
     case "build": return `Build ${m.value} with ${m.card}${things ? ` on ${things}` : ""}${groups}`;
     default: {
       // Any other game's moves, in words from their own fields.
@@ -187,7 +188,7 @@ function handArea(enabled) {
 function playChoices() {
   if (!seat.moves.length && !chosen.size) return [];
   const offered = fitting();
-  const out = offered.map((m, i) => button(withFaces(moveLabel(m)), `move-${i}-${moveLabel(m)}`, () => seat.command("play", m), { class: "primary" }));
+  const out = offered.map((m, i) => button(withFaces(moveLabel(m, isolated)), `move-${i}-${moveLabel(m)}`, () => seat.command("play", m), { class: "primary" }));
   if (!chosen.size) {
     const cut = seat.truncated && seat.view.turn === seat.view.you
       ? el("p", { class: "note", id: "moves-cut" }, "You have more moves than are listed here: choose a card of your hand to see all of its moves.")

@@ -32,7 +32,7 @@ function short(hex) {
  */
 export function describe(event, who) {
   const d = event.data || {};
-  const { name, subject, whose } = who;
+  const { name, person, subject, whose } = who;
   switch (event.type) {
     case "GameCreated": return `The game of ${d.variant} is created.`;
     case "ShuffleCommitted": return `Hand ${d.hand_number}'s shuffle is committed: ${short(d.commitment)}`;
@@ -57,7 +57,7 @@ export function describe(event, who) {
     case "UndoAnswered": return `${subject(d.seat, d.accepted ? "agrees" : "refuses", d.accepted ? "agree" : "refuse")}.`;
     case "PlayUndone": return `${capital(whose(d.seat))} move is taken back${d.forced ? " by the operator" : ""}.`;
     case "ClockSet": return "The game has a clock.";
-    case "SeatJoined": return `${d.name} takes seat ${d.seat}.`;
+    case "SeatJoined": return `${person(d.name)} takes seat ${d.seat}.`;
     case "SeatLeft": return `Seat ${d.seat} is open again.`;
     case "SeatResigned": return `${subject(d.seat, "resigns", "resign")}.`;
     case "GameAborted": return `${subject(d.seat, "calls", "call")} the game off.`;
@@ -66,7 +66,7 @@ export function describe(event, who) {
     case "RematchAnswered": return `${capital(name(d.seat))} answers the rematch${d.game_id ? ": every seat has, and the new game is made" : ""}.`;
     case "TimedOut": return `${capital(whose(d.seat))} time has run out${d.computer ? ": the computer moves for them" : ""}.`;
     // Mass Cool Casino
-    case "TableOpened": return `The game of Mass Cool Casino is created for ${listed(d.names.map((n) => n ?? "an open seat"))}.`;
+    case "TableOpened": return `The game of Mass Cool Casino is created for ${listed(d.names.map((n) => (n === null ? "an open seat" : person(n))))}.`;
     case "ShufflePromised": return `Shuffle ${d.shuffle} is committed: ${short(d.commitment)}`;
     case "MoneyDealt": return `${subject(d.dealer, "deals", "deal")} ${d.money[0].length} cards of money to each player${d.fixed ? " (a deck fixed by the operator)" : ""}.`;
     case "HandsDrawn": return `Round ${d.round}: everyone still in draws a hand; ${name(d.leader)} ${d.leader === who.you ? "bet" : "bets"} first.`;

@@ -55,7 +55,7 @@ async function go(version) {
 function eventList() {
   document.getElementById("events").replaceChildren(...events.map((e) => el("li", { "data-version": e.version },
     el("button", { type: "button", class: "link", onclick: () => go(e.version).catch(showError) },
-      withFaces(`${e.version}. ${describe(e, readerWords(latest, undefined))}`)),
+      withFaces(`${e.version}. ${describe(e, readerWords(latest, undefined, { isolate: true }))}`)),
     e.metadata ? el("small", { class: "actor" }, ` ${e.metadata.actor}`) : null)));
 }
 

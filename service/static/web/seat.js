@@ -144,7 +144,7 @@ export class Seat {
 
   onEvent(event) {
     this.events.push(event);
-    const who = readerWords(this.view, this.view ? this.view.you : undefined);
+    const who = readerWords(this.view, this.view ? this.view.you : undefined, { isolate: true });
     document.getElementById("log").append(
       el("li", { "data-version": event.version }, withFaces(`${event.version}. ${describe(event, who)}`)));
     this.refreshSoon();
@@ -253,7 +253,7 @@ function justPlayedArea(seat) {
   const moves = seat.moveTypes;
   const shown = moves ? justPlayed(seat.events, seat.view.you, moves) : [];
   if (!shown.length) return [];
-  const who = readerWords(seat.view, seat.view.you);
+  const who = readerWords(seat.view, seat.view.you, { isolate: true });
   return [el("h2", {}, seat.view.you === undefined ? "Just played" : "Since your last move"),
     el("ul", { class: "just-played", id: "just-played" },
       shown.map((event) => el("li", { "data-seat": event.data.seat, "data-version": event.version }, withFaces(describe(event, who)))))];
