@@ -303,7 +303,11 @@ def listen_everywhere(url: str, seal: Seal, *, connected: Callable[[], None], no
 
 
 class Nodes:
-    """The nodes heard by ``listen_everywhere``: one listening thread each, by group."""
+    """The nodes heard by ``listen_everywhere``: one listening thread each,
+    by group, for the address the group has now. A group's address changes
+    when a standby is promoted in place of its node (``citus_update_node``,
+    docs/scaling.md): its thread for the old one is stopped, and one for
+    the new one started."""
 
     def __init__(self, url: str, seal: Seal, connected: Callable[[], None], notice: Callable[[Notice], None],
                  disconnected: Callable[[], None], stopped: Callable[[], bool]):
@@ -311,7 +315,9 @@ class Nodes:
         self._connected, self._disconnected, self._stopped = connected, disconnected, stopped
         self._lock = threading.Lock()
         self._heard: set[int] = set()  # the groups whose connection listens now
-        self._ends: dict[int, threading.Event] = {}  # each group heard: set to stop its thread
+        # Each group heard: the address the cluster names its node by (in
+        # pg_dist_node) when its thread started, and an event set to stop that thread.
+        self._ends: dict[int, tuple[tuple[str, int] | None, threading.Event]] = {}
 
     @property
     def none(self) -> bool:
@@ -319,42 +325,51 @@ class Nodes:
         return not self._ends
 
     def look(self) -> None:
-        """Start hearing the nodes not heard yet, and stop hearing those gone."""
+        """Start hearing the nodes not heard yet, and stop hearing those gone
+        (or heard at an address the cluster no longer names them by)."""
         with psycopg.connect(self._url, autocommit=True, connect_timeout=5) as conn:
             (own,) = conn.execute("SELECT groupid FROM pg_dist_local_group").fetchone() or (0,)
+            named = {group: (host, port) for group, host, port in conn.execute(
+                "SELECT groupid, nodename, nodeport FROM pg_dist_node WHERE isactive AND noderole = 'primary'")}
             nodes = {group: make_conninfo(self._url, host=host, port=str(port))
-                     for group, host, port in conn.execute("SELECT groupid, nodename, nodeport FROM pg_dist_node"
-                                                           " WHERE isactive AND noderole = 'primary'").fetchall()}
+                     for group, (host, port) in named.items()}
             # This node as the service reaches it, not as the cluster names it;
             # and this one alone, when the URL names several (workers, say).
             nodes[own] = reached(self._url, conn)
         with self._lock:
-            for group in set(self._ends) - set(nodes):
-                self._ends.pop(group).set()
+            for group in [group for group, (address, _) in self._ends.items() if named.get(group) != address]:
+                self._ends.pop(group)[1].set()
                 self._heard.discard(group)
             for group, node_url in nodes.items():
                 if group not in self._ends:
-                    self._ends[group] = end = threading.Event()
+                    self._ends[group] = (named.get(group), end := threading.Event())
                     threading.Thread(target=self._hear, args=(group, node_url, end), daemon=True,
                                      name=f"casino-listener-{group}").start()
 
     def stop(self) -> None:
         with self._lock:
-            for end in self._ends.values():
+            for _, end in self._ends.values():
                 end.set()
 
     def _hear(self, group: int, url: str, end: threading.Event) -> None:
-        listen(url, self._seal, connected=lambda: self._up(group), notice=self._notice,
-               disconnected=lambda: self._down(group), stopped=lambda: end.is_set() or self._stopped())
+        """Listen on ``url`` for ``group`` until ``end`` is set. What a thread
+        says after that is not heeded: a thread for the group's new address
+        may be listening by then."""
+        listen(url, self._seal, connected=lambda: self._up(group, end), notice=self._notice,
+               disconnected=lambda: self._down(group, end), stopped=lambda: end.is_set() or self._stopped())
 
-    def _up(self, group: int) -> None:
+    def _up(self, group: int, end: threading.Event) -> None:
         with self._lock:
+            if end.is_set():
+                return
             self._heard.add(group)
             everywhere = self._heard >= set(self._ends)
         if everywhere:
             self._connected()
 
-    def _down(self, group: int) -> None:
+    def _down(self, group: int, end: threading.Event) -> None:
         with self._lock:
+            if end.is_set():
+                return
             self._heard.discard(group)
         self._disconnected()

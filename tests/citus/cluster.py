@@ -23,7 +23,8 @@ from pathlib import Path
 from urllib.parse import quote
 
 from service.postgres.database import create_database
-from service.postgres.servers import Failed, Server
+from service.postgres.servers import Failed, Server, wait_for
+from tests.replicas.pair import synchronous
 
 DATABASE = "casino"
 #: What every node runs with: Citus loaded, and small enough for a test machine.
@@ -52,6 +53,10 @@ class Cluster:
     spares: int = 0
     nodes: list[Server] = field(default_factory=list)
     _spare: list[Server] = field(default_factory=list)
+    #: Each worker's standby, by the worker's index.
+    standbys: dict[int, Server] = field(default_factory=dict)
+    #: The nodes killed and not started again (``pg_ctl stop`` would wait for them in vain).
+    _killed: list[Server] = field(default_factory=list)
 
     @property
     def coordinator(self) -> Server:
@@ -77,10 +82,13 @@ class Cluster:
     def node(self, n: int) -> Server:
         """A node (0: the coordinator), made but not started."""
         pgdata = self.root / f"node{n}"
-        # How the node reaches itself (Citus' background jobs, a rebalance's
-        # moves): its own socket's directory, as the others name it.
-        own = {"citus.local_hostname": str(Server(pgdata).socket)}
-        return Server(pgdata, port=self.port, settings={**SETTINGS, **own}, programs=self.programs)
+        return Server(pgdata, port=self.port, settings=self._settings(pgdata), programs=self.programs)
+
+    def _settings(self, pgdata: Path) -> dict[str, str]:
+        """A node's settings: ``SETTINGS``, and how the node reaches itself
+        (Citus' background jobs, a rebalance's moves): its own socket's
+        directory, as the others name it."""
+        return {**SETTINGS, "citus.local_hostname": str(Server(pgdata).socket)}
 
     def start(self) -> None:
         """Make, start and join every node: Citus in the database on each, the workers registered."""
@@ -155,13 +163,16 @@ class Cluster:
 
     def kill(self, n: int) -> float:
         """Kill node ``n``'s postmaster (SIGKILL, as the kernel's OOM killer
-        would); when (``time.monotonic()``). Its backends see their postmaster
-        gone and end; ``restart`` starts it again, through crash recovery."""
+        would); when (``time.monotonic()``). Returns once the node's other
+        processes have ended too: its backends see their postmaster gone
+        and end (one may first finish the transaction it is in, commit and
+        all). ``restart`` starts it again, through crash recovery."""
         pid = self.pid(n)
+        processes = [pid, *_children(pid)]
         os.kill(pid, signal.SIGKILL)
         killed_at = time.monotonic()
-        while _alive(pid):
-            time.sleep(0.01)
+        self._killed.append(self.nodes[n])
+        wait_for(lambda: not any(map(_alive, processes)), 30, f"node {n}'s processes ending", every=0.01)
         return killed_at
 
     def restart(self, n: int) -> float:
@@ -172,11 +183,49 @@ class Cluster:
         while True:
             try:
                 node.start()
+                self._killed.remove(node)
                 return time.monotonic()
             except Failed:  # an orphaned backend still holds the shared memory: try again shortly
                 if time.monotonic() > deadline:
                     raise
                 time.sleep(0.2)
+
+    # -- a worker's synchronous standby, and its promotion -----------------------------
+
+    def standby_of(self, n: int) -> Server:
+        """A hot standby of worker ``n`` (``pg_basebackup``), streaming, and
+        synchronous: the worker's commits wait until the standby has their
+        WAL (``synchronous_standby_names`` names it), so none it acknowledged
+        is missing from the standby when the worker is lost."""
+        worker = self.nodes[n]
+        name = f"standby{n}"
+        pgdata = self.root / name
+        standby = Server.clone(worker.url(), pgdata, name=name, sync=False, port=self.port,
+                               settings=self._settings(pgdata), programs=self.programs)
+        self.standbys[n] = standby
+        standby.start()
+        synchronous(worker, name)
+        return standby
+
+    def fail_over(self, n: int) -> None:
+        """Promote worker ``n``'s standby (the worker lost: ``kill``) and
+        point the coordinator at it: ``citus_update_node`` gives the
+        worker's node (its id and group, and so its shards, stay) the
+        standby's address. The standby is node ``n`` from then on; the
+        other nodes learn of it a moment later (``metadata_synced``)."""
+        lost, standby = self.nodes[n], self.standbys[n]
+        standby.promote()
+        ((node_id,),) = self.coordinator.sql("SELECT nodeid FROM pg_dist_node WHERE nodename = %s AND nodeport = %s",
+                                             (str(lost.socket), self.port), DATABASE)
+        self.coordinator.sql("SELECT citus_update_node(%s, %s, %s)", (node_id, str(standby.socket), self.port),
+                             DATABASE)
+        self.nodes[n] = self.standbys.pop(n)
+
+    def metadata_synced(self) -> None:
+        """Return once Citus has passed the coordinator's metadata (a node's
+        new address, say) on to every node that keeps a copy (the workers)."""
+        wait_for(lambda: self.coordinator.sql("SELECT bool_and(metadatasynced) FROM pg_dist_node WHERE hasmetadata",
+                                              (), DATABASE)[0][0], 30, "the nodes' metadata synced")
 
     @staticmethod
     def _make(node: Server) -> None:
@@ -185,11 +234,24 @@ class Cluster:
 
     def remove(self) -> None:
         """Stop every node and delete the cluster's files."""
-        every = self.nodes + self._spare
+        every = [node for node in self.nodes + self._spare + list(self.standbys.values()) if node not in self._killed]
         if every:
             with ThreadPoolExecutor(len(every)) as pool:
                 list(pool.map(Server.remove, every))
         shutil.rmtree(self.root, ignore_errors=True)
+
+
+def _children(pid: int) -> list[int]:
+    """The processes whose parent is ``pid`` now."""
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            parent = int(stat.read_text().rsplit(")", 1)[1].split()[1])
+        except (OSError, IndexError, ValueError):  # ended meanwhile
+            continue
+        if parent == pid:
+            found.append(int(stat.parent.name))
+    return found
 
 
 def _alive(pid: int) -> bool:

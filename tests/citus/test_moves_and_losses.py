@@ -13,51 +13,28 @@ or a 503 with ``Retry-After``, and every game verifies.
 
 from __future__ import annotations
 
-import io
 import time
 from collections import Counter
 from collections.abc import Iterator
 
 import pytest
 
-import migrations
-from service import checkpoints
-from service.ops.commands import verify_games
-from service.postgres.database import open_pool
-from service.postgres.readmodel import PostgresReadModel
-from tests.citus import build
 from tests.citus.cluster import Cluster
-from tests.conftest import OPERATOR_TOKEN, directory_for_postgres
-from tests.replicas.load import Load, audit
-from tests.service.serving import Serving, serve_environment
+from tests.citus.under_load import assert_nothing_lost_or_doubled, served_cluster, wait, workers_both_playing
+from tests.replicas.load import Load
+from tests.service.serving import Serving
 
 pytestmark = pytest.mark.postgres
 
-#: Seconds a worker stays down; seconds to wait for a condition at most.
+#: Seconds a worker stays down.
 OUTAGE_SECONDS = 1.5
-WITHIN = 30.0
 
 
 @pytest.fixture(scope="module")
 def moving(tmp_path_factory) -> Iterator[tuple[Cluster, Serving]]:
     """A cluster of its own, migrated, and ``casino serve`` on its coordinator."""
-    try:
-        programs = build.programs()
-    except build.Unavailable as why:
-        pytest.skip(str(why))
-    with directory_for_postgres() as directory:
-        cluster = Cluster(directory / "citus", programs, spares=1)
-        served = None
-        try:
-            cluster.start()
-            migrations.upgrade(cluster.url)
-            environ = serve_environment(DATABASE_URL=cluster.url, CASINO_WORKERS="2", CASINO_DB_POOL_TIMEOUT="2")
-            served = Serving(tmp_path_factory.mktemp("citus-moves"), environ, "casino")
-            yield cluster, served
-        finally:
-            if served is not None:
-                served.stop()
-            cluster.remove()
+    with served_cluster(tmp_path_factory.mktemp("citus-moves"), "casino", spares=1) as both:
+        yield both
 
 
 def test_a_worker_killed_and_restarted_under_load(moving):
@@ -69,14 +46,14 @@ def test_a_worker_killed_and_restarted_under_load(moving):
     load = Load(served.port, clients=6, pace=0.05, commands_per_game=10_000)
     load.start()
     try:
-        lost, kept = _workers_both_playing(load, cluster)
+        lost, kept = workers_both_playing(load, cluster)
         refused = load.refused
         killed_at = cluster.kill(lost)
         time.sleep(OUTAGE_SECONDS)
         refused_while_down = load.refused - refused
         restarted_at = cluster.restart(lost)
-        _wait(lambda: any(cluster.worker_of(a.game) == lost for a in load.sent_after(restarted_at)),
-              "no game on the restarted worker was played again")
+        wait(lambda: any(cluster.worker_of(a.game) == lost for a in load.sent_after(restarted_at)),
+             "no game on the restarted worker was played again")
     finally:
         load.stop()
 
@@ -89,7 +66,7 @@ def test_a_worker_killed_and_restarted_under_load(moving):
     # is in before it sees its postmaster gone. It is stored all the same.)
     assert while_down[kept] > 0
     assert refused_while_down > 0  # the lost worker's games were answered 503 (with Retry-After: else in bad)
-    _assert_nothing_lost_or_doubled(load, cluster)
+    assert_nothing_lost_or_doubled(load, cluster)
 
 
 def test_shards_moved_to_a_worker_added_while_games_are_played(moving):
@@ -97,48 +74,17 @@ def test_shards_moved_to_a_worker_added_while_games_are_played(moving):
     load = Load(served.port, clients=6)
     load.start()
     try:
-        _wait(lambda: len(load.acknowledged) >= 20, "the clients did not start playing")
+        wait(lambda: len(load.acknowledged) >= 20, "the clients did not start playing")
         added = len(cluster.nodes)
         cluster.add_worker()
         moved = cluster.rebalance()
         moved_at = time.monotonic()
-        _wait(lambda: any(cluster.worker_of(a.game) == added for a in load.sent_after(moved_at)),
-              "no game on the added worker was played after the moves")
+        wait(lambda: any(cluster.worker_of(a.game) == added for a in load.sent_after(moved_at)),
+             "no game on the added worker was played after the moves")
     finally:
         load.stop()
 
     print(f"\n{moved} shards moved to the added worker; {len(load.acknowledged)} commands acknowledged,"
           f" {load.refused} answers 503")
     assert moved > 0
-    _assert_nothing_lost_or_doubled(load, cluster)
-
-
-def _workers_both_playing(load: Load, cluster: Cluster) -> tuple[int, int]:
-    """Two workers, each with a game played just now: (the one to lose, the other)."""
-    deadline = time.monotonic() + WITHIN
-    while time.monotonic() < deadline:
-        recent = {cluster.worker_of(a.game) for a in load.sent_after(time.monotonic() - 0.5)}
-        if len(recent) >= 2:
-            lost, kept = sorted(recent)[:2]
-            return lost, kept
-        time.sleep(0.1)
-    pytest.fail("the clients' games were never on two workers at once")
-
-
-def _wait(condition, failure: str) -> None:
-    deadline = time.monotonic() + WITHIN
-    while not condition():
-        assert time.monotonic() < deadline, failure
-        time.sleep(0.1)
-
-
-def _assert_nothing_lost_or_doubled(load: Load, cluster: Cluster) -> None:
-    assert load.bad == [], load.bad[:5]  # every answer right, or a 503 with Retry-After
-    assert load.unanswered == 0
-    outcome = audit(load, cluster.url)
-    assert outcome.acknowledged > 0
-    assert outcome.lost == [] and outcome.doubled == []
-    with open_pool(cluster.url) as pool:
-        report = io.StringIO()
-        key = checkpoints.key_for({"CHECKPOINT_KEY": None, "OPERATOR_TOKEN": OPERATOR_TOKEN})
-        assert verify_games(PostgresReadModel(pool), None, report, key) == 0, report.getvalue()
+    assert_nothing_lost_or_doubled(load, cluster)

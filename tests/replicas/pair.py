@@ -109,10 +109,7 @@ class Pair:
 
     def synchronous(self, enabled: bool) -> None:
         """Make the primary's commits wait for the standby's flush (or not)."""
-        self.primary.configure(synchronous_standby_names="*" if enabled else "")
-        wait_for(lambda: bool(self.primary.sql(
-            "SELECT 1 FROM pg_stat_replication WHERE sync_state = %s",
-            ("sync" if enabled else "async",))), 30, "the standby's synchronous state")
+        synchronous(self.primary, "*" if enabled else "")
 
     def caught_up(self, seconds: float = 30) -> None:
         """Return once the standby has replayed everything the primary has written."""
@@ -129,6 +126,15 @@ class Pair:
     def remove(self) -> None:
         for node in self.nodes:
             node.remove()
+
+
+def synchronous(primary: Server, names: str) -> None:
+    """Make ``primary``'s commits wait for the flush of the standbys
+    ``names`` lists (``synchronous_standby_names``: ``*`` any, "" none), and
+    return once a standby streams to it as that says (``sync``, or ``async``)."""
+    primary.configure(synchronous_standby_names=names)
+    wait_for(lambda: bool(primary.sql("SELECT 1 FROM pg_stat_replication WHERE sync_state = %s",
+                                      ("sync" if names else "async",))), 30, "the standby's synchronous state")
 
 
 def connect(url: str) -> psycopg.Connection:
