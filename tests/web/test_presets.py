@@ -68,6 +68,10 @@ def test_stealing_bundles_a_capture_then_a_steal_by_keyboard_alone(browser, base
     assert steal in listed
     assert move_label(steal, names) == "Steal P0's bundle with 9 of spades"
     assert_every_move_is_offered(bob, listed, names)
+    choose_pieces(bob, steal)
+    button = bob.get_by_role("button", name=move_label(steal, names), exact=True)
+    assert button.locator("bdi").all_text_contents() == ["P0"]  # the victim's name kept as words (cards.js, withFaces)
+    bob.click('[data-key="clear"]')
 
     # With the keyboard alone: the card, then the bundle (before the hand on the page), then the move.
     bob.focus('[data-key="hand-9S"]')
