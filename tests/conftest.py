@@ -120,21 +120,10 @@ def citus_cluster() -> Iterator[Cluster]:
     Citus built once per machine into a cache, started once per session by
     the first test that asks, its ``casino`` database migrated, removed at
     the end. Where Citus cannot be built (no source, no compiler), the test skips, saying why."""
-    from tests.citus import build
-    from tests.citus.cluster import Cluster
+    from tests.citus.cluster import migrated_cluster
 
-    try:
-        programs = build.programs()
-    except build.Unavailable as why:
-        pytest.skip(str(why))
-    with directory_for_postgres() as directory:
-        cluster = Cluster(directory / "citus", programs)
-        try:
-            cluster.start()
-            migrations.upgrade(cluster.url)
-            yield cluster
-        finally:
-            cluster.remove()
+    with migrated_cluster() as cluster:
+        yield cluster
 
 
 #: Settings of the test apps. Live streams end within a fraction of a

@@ -17,13 +17,20 @@ import os
 import shutil
 import signal
 import time
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import quote
 
+import pytest
+
+import migrations
 from service.postgres.database import create_database
 from service.postgres.servers import Failed, Server, wait_for
+from tests.citus import build
+from tests.conftest import directory_for_postgres
 from tests.replicas.pair import synchronous
 
 DATABASE = "casino"
@@ -252,6 +259,26 @@ def _children(pid: int) -> list[int]:
         if parent == pid:
             found.append(int(stat.parent.name))
     return found
+
+
+@contextmanager
+def migrated_cluster(**options) -> Iterator[Cluster]:
+    """A cluster (``Cluster``'s ``options``) of Citus built once per machine
+    into a cache, started, its ``casino`` database migrated, removed
+    afterwards. Where Citus cannot be built (no source, no compiler), the
+    test skips, saying why."""
+    try:
+        programs = build.programs()
+    except build.Unavailable as why:
+        pytest.skip(str(why))
+    with directory_for_postgres() as directory:
+        cluster = Cluster(directory / "citus", programs, **options)
+        try:
+            cluster.start()
+            migrations.upgrade(cluster.url)
+            yield cluster
+        finally:
+            cluster.remove()
 
 
 def _alive(pid: int) -> bool:

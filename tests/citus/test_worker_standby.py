@@ -23,9 +23,8 @@ from collections.abc import Iterator
 import pytest
 
 from service.postgres import notifications
-from tests.citus.cluster import Cluster
-from tests.citus.under_load import (WITHIN, assert_nothing_lost_or_doubled, cluster_of_its_own, served_cluster, wait,
-                                    workers_both_playing)
+from tests.citus.cluster import Cluster, migrated_cluster
+from tests.citus.under_load import WITHIN, assert_nothing_lost_or_doubled, served_cluster, wait, workers_both_playing
 from tests.conftest import OPERATOR_TOKEN
 from tests.replicas.load import Load
 from tests.service.serving import Serving
@@ -92,7 +91,7 @@ def test_the_listeners_follow_a_node_to_its_promoted_standby(tmp_path):
     hears every node again once the lost worker's standby has its place,
     though nobody restarted it."""
     heard = Heard()
-    with cluster_of_its_own(workers=1) as cluster:
+    with migrated_cluster(workers=1) as cluster:
         cluster.standby_of(LOST)
         seal = notifications.Seal(notifications.key_from(OPERATOR_TOKEN))
         listening = threading.Thread(target=notifications.listen_everywhere, args=(cluster.url, seal), daemon=True,

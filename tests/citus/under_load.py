@@ -14,14 +14,12 @@ from pathlib import Path
 
 import pytest
 
-import migrations
 from service import checkpoints
 from service.ops.commands import verify_games
 from service.postgres.database import open_pool
 from service.postgres.readmodel import PostgresReadModel
-from tests.citus import build
-from tests.citus.cluster import Cluster
-from tests.conftest import OPERATOR_TOKEN, directory_for_postgres
+from tests.citus.cluster import Cluster, migrated_cluster
+from tests.conftest import OPERATOR_TOKEN
 from tests.replicas.load import Load, audit
 from tests.service.serving import Serving, serve_environment
 
@@ -30,30 +28,12 @@ WITHIN = 30.0
 
 
 @contextmanager
-def cluster_of_its_own(**options) -> Iterator[Cluster]:
-    """A cluster of its own (``Cluster``'s ``options``), started and
-    migrated, removed afterwards. Skips where Citus is unavailable."""
-    try:
-        programs = build.programs()
-    except build.Unavailable as why:
-        pytest.skip(str(why))
-    with directory_for_postgres() as directory:
-        cluster = Cluster(directory / "citus", programs, **options)
-        try:
-            cluster.start()
-            migrations.upgrade(cluster.url)
-            yield cluster
-        finally:
-            cluster.remove()
-
-
-@contextmanager
 def served_cluster(tmp_path: Path, name: str, *, on_workers: bool = False,
                    **options) -> Iterator[tuple[Cluster, Serving]]:
-    """``cluster_of_its_own``, and ``casino serve`` on its coordinator, or
+    """A cluster of its own (``migrated_cluster``), and ``casino serve`` on its coordinator, or
     on its workers (``Cluster.workers_url``) when ``on_workers``; the
     service's output in ``tmp_path``."""
-    with cluster_of_its_own(**options) as cluster:
+    with migrated_cluster(**options) as cluster:
         url = cluster.workers_url if on_workers else cluster.url
         environ = serve_environment(DATABASE_URL=url, CASINO_WORKERS="2", CASINO_DB_POOL_TIMEOUT="2")
         served = Serving(tmp_path, environ, name)
